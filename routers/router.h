@@ -1,0 +1,209 @@
+/*
+ * router.h — the public routebench router API.
+ *
+ * One contract, many implementations (linear, radix, ctrie, hashseg, glob,
+ * peers such as r3, plugins).  A user picks an implementation by name from the
+ * registry, adds routes, builds, and then looks paths up:
+ *
+ *     rb_router *r;
+ *     rb_error err;
+ *     if (rb_router_create("radix", NULL, &r, &err) < 0) ...;
+ *     rb_router_add(r, RB_GET, "/users/:id", 10, 0, &err);
+ *     rb_router_build(r, &err);
+ *     rb_match m;
+ *     if (rb_router_lookup(r, RB_GET, path, path_len, &m) == RB_FOUND)
+ *         ... m.route_id, m.params[0].offset, m.params[0].len ...
+ *     rb_router_destroy(r);
+ *
+ * Contract (every implementation):
+ *   - add() parses the pattern with the one shared parser, refuses malformed
+ *     patterns (the error names the byte offset), refuses features the
+ *     implementation lacks (RB_EUNSUPPORTED, never a mis-route) and refuses a
+ *     second route with the same method and shape (RB_EDUPLICATE).  A failed
+ *     add leaves the router unchanged.  The router copies what it keeps.
+ *   - build() freezes the router into its lookup form; add() after build()
+ *     is RB_ESTATE.
+ *   - lookup() is const, never allocates and is safe to call from many
+ *     threads at once after build().  Captures are zero-copy spans into the
+ *     caller's path buffer, in pattern order.
+ *   - Errors are values: 0 or a negative RB_E* code, with details in an
+ *     rb_error the caller owns.  Nothing here prints, aborts or exits.
+ *
+ * Route semantics (priority, matching rules) are documented in README.md,
+ * "Route semantics"; linear.c is the executable statement of them.
+ */
+#ifndef RB_ROUTER_H
+#define RB_ROUTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define RB_API __attribute__((visibility("default")))
+#else
+#define RB_API
+#endif
+
+/* ---- status codes: one list generates the enum and its strings ---------- */
+
+#define RB_STATUS_LIST(X)                                                                          \
+    X(RB_OK, 0, "ok")                                                                              \
+    X(RB_ENOMEM, -1, "out of memory")                                                              \
+    X(RB_EPATTERN, -2, "malformed pattern")                                                        \
+    X(RB_EUNSUPPORTED, -3, "pattern uses a feature this router does not support")                  \
+    X(RB_EDUPLICATE, -4, "duplicate route (same method and shape)")                                \
+    X(RB_EMETHOD, -5, "unknown method")                                                            \
+    X(RB_ESTATE, -6, "call not valid in this state")                                               \
+    X(RB_ELIMIT, -7, "a limit of the router was exceeded")                                         \
+    X(RB_EIO, -8, "input/output error")                                                            \
+    X(RB_EFORMAT, -9, "malformed input line")                                                      \
+    X(RB_EINVAL, -10, "invalid argument")                                                          \
+    X(RB_ENOTFOUND, -11, "no such router")                                                         \
+    X(RB_EABI, -12, "incompatible plugin ABI")
+
+#define RB__STATUS_ENUM(name, value, text) name = value,
+typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) } rb_status;
+#undef RB__STATUS_ENUM
+
+/* The fixed text of a status code ("unknown status" for others). */
+RB_API const char *rb_status_text(int code);
+
+/* Sentinel for "no byte offset" in rb_error.offset. */
+#define RB_NO_OFFSET SIZE_MAX
+
+/* Details of the last failure of a call.  Owned by the caller; the library
+ * fills it without allocating.  message is always NUL-terminated. */
+typedef struct rb_error {
+    int code;       /* RB_E* (negative), RB_OK when nothing failed */
+    size_t offset;  /* byte offset in the pattern, or RB_NO_OFFSET */
+    size_t line;    /* 1-based line in a file, or 0 */
+    char message[256];
+} rb_error;
+
+/* ---- methods ------------------------------------------------------------ */
+
+typedef enum rb_method {
+    RB_GET = 0,
+    RB_HEAD,
+    RB_POST,
+    RB_PUT,
+    RB_DELETE,
+    RB_CONNECT,
+    RB_OPTIONS,
+    RB_TRACE,
+    RB_PATCH,
+    RB_METHOD_COUNT,           /* number of concrete methods (9) */
+    RB_ANY = RB_METHOD_COUNT,  /* "*": any method; valid in add() only */
+} rb_method;
+
+/* Bit i of an allowed-methods mask is method i. */
+#define RB_METHOD_BIT(m) (1u << (m))
+
+/* Parse a method name (exact, upper case; "*" gives RB_ANY).  Returns the
+ * method or RB_EMETHOD. */
+RB_API int rb_method_parse(const char *name, size_t len);
+/* The canonical name of a method ("*" for RB_ANY), or NULL. */
+RB_API const char *rb_method_name(int method);
+
+/* ---- lookup results ----------------------------------------------------- */
+
+#define RB_MAX_CAPTURES 32
+
+typedef enum rb_outcome {
+    RB_FOUND = 200,
+    RB_NOT_FOUND = 404,
+    RB_METHOD_NOT_ALLOWED = 405,
+} rb_outcome;
+
+/* A capture: bytes [offset, offset + len) of the looked-up path. */
+typedef struct rb_span {
+    uint32_t offset;
+    uint32_t len;
+} rb_span;
+
+typedef struct rb_match {
+    int outcome;        /* rb_outcome */
+    uint32_t route_id;  /* valid when outcome == RB_FOUND */
+    uint32_t allowed;   /* RB_METHOD_NOT_ALLOWED: mask of methods that would fit */
+    uint32_t nparams;   /* RB_FOUND: number of captures */
+    rb_span params[RB_MAX_CAPTURES];
+} rb_match;
+
+/* ---- configuration ------------------------------------------------------ */
+
+/* An allocator.  All three functions receive ctx.  free_fn and realloc_fn
+ * receive the size the block was allocated with.  realloc_fn may be NULL
+ * (alloc + copy + free is used). */
+typedef struct rb_allocator {
+    void *(*alloc_fn)(void *ctx, size_t size);
+    void *(*realloc_fn)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+    void (*free_fn)(void *ctx, void *ptr, size_t size);
+    void *ctx;
+} rb_allocator;
+
+typedef struct rb_config {
+    const rb_allocator *allocator; /* NULL: malloc/realloc/free */
+    uint64_t seed;                 /* hash seed for hashed routers; 0: fixed default */
+} rb_config;
+
+/* ---- the router handle -------------------------------------------------- */
+
+typedef struct rb_router rb_router;
+typedef struct rb_router_ops rb_router_ops; /* see router_impl.h */
+
+/* Feature flags of an implementation. */
+#define RB_FEAT_PARAMS   0x1u /* :name, {name} */
+#define RB_FEAT_CATCHALL 0x2u /* *name, {*name} */
+#define RB_FEAT_GLOB     0x4u /* *.png, img-??, [a-c]*, ** */
+
+/* Create a router of the named implementation (see rb_registry_*).  config
+ * may be NULL.  On failure *out is NULL and err (may be NULL) says why. */
+RB_API int rb_router_create(const char *name, const rb_config *config, rb_router **out,
+                            rb_error *err);
+/* Create from an ops table directly (plugins, peers). */
+RB_API int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config,
+                                rb_router **out, rb_error *err);
+
+/* Add a route.  method is an rb_method (RB_ANY for "*"); pattern is
+ * pattern_len bytes, not NUL-terminated necessarily.  route_id is the value
+ * lookup reports; ids should be distinct (the lower id wins a full tie). */
+RB_API int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_len,
+                         uint32_t route_id, rb_error *err);
+
+/* Freeze into the lookup form.  Must be called once before lookup. */
+RB_API int rb_router_build(rb_router *r, rb_error *err);
+
+/* Look up method + path.  Returns the outcome (also in m->outcome).
+ * method must be a concrete method (< RB_METHOD_COUNT); others give
+ * RB_NOT_FOUND.  Before build() the answer is RB_NOT_FOUND. */
+RB_API int rb_router_lookup(const rb_router *r, int method, const char *path, size_t path_len,
+                            rb_match *m);
+
+/* Bytes held by the implementation (its structures and copies). */
+RB_API size_t rb_router_memory(const rb_router *r);
+RB_API const char *rb_router_name(const rb_router *r);
+/* A line saying what the router decided at build (e.g. `auto`'s choice);
+ * "" when it has nothing to say. */
+RB_API const char *rb_router_describe(const rb_router *r);
+RB_API size_t rb_router_count(const rb_router *r); /* routes added */
+RB_API void rb_router_destroy(rb_router *r);
+
+/* ---- registry ----------------------------------------------------------- */
+
+RB_API size_t rb_registry_count(void);
+RB_API const rb_router_ops *rb_registry_at(size_t i);
+RB_API const rb_router_ops *rb_registry_find(const char *name);
+
+/* Name, one-line summary and RB_FEAT_* of an implementation. */
+RB_API const char *rb_ops_name(const rb_router_ops *ops);
+RB_API const char *rb_ops_summary(const rb_router_ops *ops);
+RB_API unsigned rb_ops_features(const rb_router_ops *ops);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

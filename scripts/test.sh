@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Install what is missing, build, and run every test (ctest).
+#   scripts/test.sh            normal build in build/
+#   scripts/test.sh --asan     ASan+UBSan build in build-asan/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+if [ "${1:-}" = "--asan" ]; then
+  bash scripts/build.sh build-asan -DRB_WERROR=ON -DRB_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cd build-asan
+else
+  bash scripts/build.sh build -DRB_WERROR=ON
+  cd build
+fi
+ctest --output-on-failure -j 2
