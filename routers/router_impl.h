@@ -60,6 +60,7 @@ typedef struct rb_pattern {
     rb_segment *segs;
     uint32_t nsegs;
     uint32_t ncaptures;
+    uint8_t *ranks;         /* kind of each segment: the priority key part 1 */
     uint32_t literal_bytes; /* priority key part 3 */
     unsigned features;      /* RB_FEAT_* the pattern uses */
     char *shape;            /* names erased: params "{}", catch-all "{*}" */
@@ -73,6 +74,8 @@ typedef struct rb_pattern {
 int rb_pattern_parse(const char *pattern, size_t len, const rb_allocator *allocator,
                      rb_pattern *out, rb_error *err);
 void rb_pattern_free(rb_pattern *p);
+/* Bytes allocated for a parsed pattern (for memory() accounting). */
+size_t rb_pattern_bytes(const rb_pattern *p);
 
 /* A route as an implementation receives it. */
 typedef struct rb_route {

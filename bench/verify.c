@@ -1,0 +1,121 @@
+/*
+ * verify.c — conformance of a router against EXPECTED and against linear.
+ */
+#include "verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const rb_router_ops rb__linear_ops;
+
+bool rb_match_equal(const rb_match *a, const rb_match *b)
+{
+    if (a->outcome != b->outcome) return false;
+    if (a->outcome == RB_METHOD_NOT_ALLOWED) return a->allowed == b->allowed;
+    if (a->outcome != RB_FOUND) return true;
+    if (a->route_id != b->route_id || a->nparams != b->nparams) return false;
+    for (uint32_t i = 0; i < a->nparams && i < RB_MAX_CAPTURES; i++) {
+        if (a->params[i].offset != b->params[i].offset || a->params[i].len != b->params[i].len)
+            return false;
+    }
+    return true;
+}
+
+bool rb_match_expected(const rb_match *m, int32_t expected)
+{
+    if (expected == RB_EXPECT_NOT_FOUND) return m->outcome == RB_NOT_FOUND;
+    if (expected == RB_EXPECT_NOT_ALLOWED) return m->outcome == RB_METHOD_NOT_ALLOWED;
+    return m->outcome == RB_FOUND && m->route_id == (uint32_t)expected;
+}
+
+void rb_match_format(const rb_match *m, char *buf, size_t cap)
+{
+    size_t n = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        int w_ = snprintf(buf + n, n < cap ? cap - n : 0, __VA_ARGS__);                            \
+        if (w_ > 0) n += (size_t)w_;                                                               \
+    } while (0)
+    if (cap == 0) return;
+    buf[0] = '\0';
+    if (m->outcome == RB_FOUND) {
+        PUT("200 route %u", m->route_id);
+        if (m->nparams) {
+            PUT(" [");
+            for (uint32_t i = 0; i < m->nparams && i < RB_MAX_CAPTURES; i++)
+                PUT("%s%u+%u", i ? " " : "", m->params[i].offset, m->params[i].len);
+            PUT("]");
+        }
+    } else if (m->outcome == RB_METHOD_NOT_ALLOWED) {
+        PUT("405 allow ");
+        int first = 1;
+        for (int i = 0; i < RB_METHOD_COUNT; i++) {
+            if (m->allowed & RB_METHOD_BIT(i)) {
+                PUT("%s%s", first ? "" : ",", rb_method_name(i));
+                first = 0;
+            }
+        }
+    } else {
+        PUT("%d", m->outcome);
+    }
+#undef PUT
+}
+
+int rb_verify(const rb_router_ops *ops, const rb_route_table *routes, const char *routes_name,
+              const rb_request_table *requests, rb_verify_report *rep, rb_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->routes = routes->count;
+    rep->requests = requests->count;
+    rb_router *r = NULL, *ref = NULL;
+    int rc = rb_router_create_ops(ops, NULL, &r, err);
+    if (rc == RB_OK) rc = rb_router_create_ops(&rb__linear_ops, NULL, &ref, err);
+    for (size_t i = 0; rc == RB_OK && i < routes->count; i++) {
+        const rb_route_entry *e = &routes->routes[i];
+        rb_error aerr;
+        size_t line = e->line ? e->line : i + 1;
+        int arc = rb_router_add(r, e->method, rb_route_pattern(routes, i), e->len, (uint32_t)i,
+                                &aerr);
+        if (arc == RB_EUNSUPPORTED) {
+            if (rep->refused++ == 0) {
+                rep->first_refusal = aerr;
+                rep->first_refusal.line = line;
+                snprintf(rep->first_refusal.message, sizeof rep->first_refusal.message,
+                         "%s:%zu: %s", routes_name, line, aerr.message);
+            }
+            continue;
+        }
+        if (arc == RB_OK)
+            arc = rb_router_add(ref, e->method, rb_route_pattern(routes, i), e->len, (uint32_t)i,
+                                &aerr);
+        if (arc < 0) {
+            rc = arc;
+            if (err) {
+                *err = aerr;
+                err->line = line;
+                snprintf(err->message, sizeof err->message, "%s:%zu: %s", routes_name, line,
+                         aerr.message);
+            }
+        }
+    }
+    if (rc == RB_OK) rc = rb_router_build(r, err);
+    if (rc == RB_OK) rc = rb_router_build(ref, err);
+    for (size_t i = 0; rc == RB_OK && i < requests->count; i++) {
+        const rb_request *q = &requests->reqs[i];
+        rb_match got, want;
+        memset(&got, 0, sizeof got);
+        memset(&want, 0, sizeof want);
+        rb_router_lookup(r, q->method, rb_request_path(requests, i), q->len, &got);
+        rb_router_lookup(ref, q->method, rb_request_path(requests, i), q->len, &want);
+        bool ok_expected = rb_match_expected(&got, q->expected);
+        bool ok_linear = rb_match_equal(&got, &want);
+        rep->agree_expected += ok_expected;
+        rep->agree_linear += ok_linear;
+        if ((!ok_expected || !ok_linear) && rep->nexamples < RB_VERIFY_MAX_EXAMPLES)
+            rep->examples[rep->nexamples++] = (rb_verify_example){i, got, want, ok_expected};
+    }
+    rb_router_destroy(r);
+    rb_router_destroy(ref);
+    return rc;
+}

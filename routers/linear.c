@@ -1,0 +1,271 @@
+/*
+ * linear.c — the reference router ("the oracle").
+ *
+ * It implements ALL of the route semantics in the most obviously correct
+ * way: try every route, keep the matching one with the smallest priority
+ * key.  Every other router is tested against it, so clarity beats speed.
+ *
+ * The example route set shared by every router file, as linear holds it:
+ *
+ *     routes[] (in add order)
+ *     +----+--------+----------------------+----------------+
+ *     | id | method | pattern              | ranks          |
+ *     +----+--------+----------------------+----------------+
+ *     |  0 | GET    | /users               | [0]            |
+ *     |  1 | GET    | /users/:id           | [0 1]          |
+ *     |  2 | GET    | /users/me            | [0 0]          |
+ *     |  3 | POST   | /users/:id/posts     | [0 1 0]        |
+ *     |  4 | GET    | /static/{*path}      | [0 4]          |
+ *     +----+--------+----------------------+----------------+
+ *
+ *     GET /users/me   -> routes 1 and 2 match; [0 0] < [0 1]: route 2
+ *     PUT /users/7    -> route 1 matches, method does not fit: 405 {GET}
+ *
+ * Node layout: one linear_route per route: method, id, an owned copy of the
+ * pattern text and its parse (segments, ranks, literal bytes).
+ *
+ * Matching one route against a path (match_route): the segments are walked
+ * left to right; static, param and glob segments consume exactly one path
+ * segment, a catch-all consumes the rest (1+ bytes), and '**' first takes
+ * zero segments.  On a mismatch the most recent '**' takes one more segment
+ * and matching resumes after it.  Only the most recent '**' needs
+ * revisiting (blocks between two '**' are fixed-width, so the earliest
+ * placement of a block is always the best one), hence:
+ *   - a match is found whenever one exists;
+ *   - the one found is the leftmost-shortest: each '**' takes as few
+ *     segments as it can, in pattern order.  That is the capture rule of
+ *     the route semantics, and every router reports those spans.
+ *
+ * Captures: params, catch-alls, glob segments and '**', in pattern order.
+ * A '**' that took segments i..j spans from the first byte of segment i to
+ * the last byte of segment j; a '**' that took none is an empty span at the
+ * offset where the next segment would start (the path length at the end).
+ *
+ * Cost: build O(1); lookup O(N * P * S) worst case (N routes, P pattern
+ * segments, S path segments; glob segments add a factor of their length),
+ * O(N * L) for tables without '**'; memory O(total pattern bytes).
+ * Invariants: routes[] holds exactly the added routes, each pattern parsed
+ * from the router's own copy.  build changes nothing.  Thread safety:
+ * lookup only reads, so concurrent lookups after build are safe.
+ */
+#include "router_impl.h"
+
+#include <string.h>
+
+typedef struct linear_route {
+    int method;
+    uint32_t id;
+    char *text; /* owned copy of the pattern */
+    rb_pattern pattern;
+} linear_route;
+
+typedef struct linear_router {
+    const rb_allocator *allocator;
+    linear_route *routes;
+    size_t count, cap;
+    size_t bytes; /* everything allocated, for memory() */
+} linear_router;
+
+static int linear_create(const rb_config *config, void **out, rb_error *err)
+{
+    linear_router *r = rb__calloc(config->allocator, sizeof *r);
+    if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating linear");
+    r->allocator = config->allocator;
+    r->bytes = sizeof *r;
+    *out = r;
+    return RB_OK;
+}
+
+static int linear_add(void *impl, const rb_route *route, rb_error *err)
+{
+    linear_router *r = impl;
+    if (r->count == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 16;
+        linear_route *grown = rb__realloc(r->allocator, r->routes, r->cap * sizeof *grown,
+                                          ncap * sizeof *grown);
+        if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in linear");
+        r->bytes += (ncap - r->cap) * sizeof *grown;
+        r->routes = grown;
+        r->cap = ncap;
+    }
+    const rb_pattern *p = route->pattern;
+    linear_route *lr = &r->routes[r->count];
+    lr->text = rb__alloc(r->allocator, p->len);
+    if (!lr->text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in linear");
+    memcpy(lr->text, p->text, p->len);
+    int rc = rb_pattern_parse(lr->text, p->len, r->allocator, &lr->pattern, err);
+    if (rc < 0) {
+        rb__free(r->allocator, lr->text, p->len);
+        return rc;
+    }
+    lr->method = route->method;
+    lr->id = route->id;
+    r->bytes += p->len + rb_pattern_bytes(&lr->pattern);
+    r->count++;
+    return RB_OK;
+}
+
+static int linear_build(void *impl, rb_error *err)
+{
+    (void)impl;
+    (void)err;
+    return RB_OK;
+}
+
+/* Does one pattern segment (not '**', not a catch-all) take path[b, e)? */
+static bool segment_takes(const rb_segment *s, const char *path, size_t b, size_t e)
+{
+    switch (s->kind) {
+    case RB_SEG_STATIC:
+        return e - b == s->text_len && memcmp(path + b, s->text, s->text_len) == 0;
+    case RB_SEG_PARAM:
+        return e > b;
+    case RB_SEG_GLOB:
+        return rb_glob_segment_match(s->text, s->text_len, path + b, e - b, NULL);
+    default:
+        return false;
+    }
+}
+
+/* End of the path segment starting at b (index of the next '/' or len). */
+static size_t segment_end(const char *path, size_t len, size_t b)
+{
+    const char *slash = memchr(path + b, '/', len - b);
+    return slash ? (size_t)(slash - path) : len;
+}
+
+/* Match path[0, len) against p; on success fill caps (pattern order).
+ * Positions: pos is the start of the next unconsumed path segment; pos ==
+ * len + 1 means every segment has been consumed. */
+static bool match_route(const rb_pattern *p, const char *path, size_t len, rb_span *caps)
+{
+    if (len == 0 || path[0] != '/') return false;
+    size_t star_start[RB_MAX_CAPTURES], star_next[RB_MAX_CAPTURES];
+    uint32_t star_seg = UINT32_MAX; /* most recent '**' (pattern segment index) */
+    uint32_t star_cap = 0;          /* its capture index */
+    uint32_t pi = 0, ci = 0;        /* next pattern segment, next capture */
+    size_t pos = 1;
+
+    for (;;) {
+        bool ok;
+        if (pi == p->nsegs) {
+            ok = pos == len + 1;
+            if (ok) break;
+        } else {
+            const rb_segment *s = &p->segs[pi];
+            if (s->kind == RB_SEG_GLOBSTAR) {
+                star_seg = pi;
+                star_cap = ci;
+                star_start[ci] = pos;
+                star_next[ci] = pos;
+                pi++;
+                ci++;
+                continue;
+            }
+            if (s->kind == RB_SEG_CATCHALL) {
+                ok = pos < len; /* 1+ bytes remain */
+                if (ok) {
+                    caps[ci++] = (rb_span){(uint32_t)pos, (uint32_t)(len - pos)};
+                    pos = len + 1;
+                    pi++;
+                    continue;
+                }
+            } else if (pos <= len) {
+                size_t e = segment_end(path, len, pos);
+                ok = segment_takes(s, path, pos, e);
+                if (ok) {
+                    if (s->captures) caps[ci++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+                    pos = e + 1;
+                    pi++;
+                    continue;
+                }
+            } else {
+                ok = false;
+            }
+        }
+        /* Mismatch: the most recent '**' takes one more segment. */
+        if (star_seg == UINT32_MAX || star_next[star_cap] > len) return false;
+        star_next[star_cap] = segment_end(path, len, star_next[star_cap]) + 1;
+        pos = star_next[star_cap];
+        pi = star_seg + 1;
+        ci = star_cap + 1;
+    }
+    for (uint32_t k = 0, c = 0; k < p->nsegs; c += p->segs[k].captures, k++) {
+        if (p->segs[k].kind != RB_SEG_GLOBSTAR) continue;
+        size_t b = star_start[c], n = star_next[c];
+        caps[c] = n > b ? (rb_span){(uint32_t)b, (uint32_t)(n - 1 - b)}
+                        : (rb_span){(uint32_t)(b < len ? b : len), 0};
+    }
+    return true;
+}
+
+static rb_priority priority_of(const linear_route *lr)
+{
+    return (rb_priority){lr->pattern.ranks, lr->pattern.nsegs, lr->method == RB_ANY,
+                         lr->pattern.literal_bytes, lr->id};
+}
+
+static int linear_lookup(const void *impl, int method, const char *path, size_t len,
+                         rb_match *m)
+{
+    const linear_router *r = impl;
+    const linear_route *best = NULL;
+    rb_priority best_key = {0};
+    rb_span caps[RB_MAX_CAPTURES];
+    uint32_t allowed = 0;
+
+    for (size_t i = 0; i < r->count; i++) {
+        const linear_route *lr = &r->routes[i];
+        if (!match_route(&lr->pattern, path, len, caps)) continue;
+        if (lr->method != RB_ANY && lr->method != method) {
+            allowed |= RB_METHOD_BIT(lr->method);
+            continue;
+        }
+        rb_priority key = priority_of(lr);
+        if (best && rb_priority_compare(&key, &best_key) >= 0) continue;
+        best = lr;
+        best_key = key;
+        memcpy(m->params, caps, lr->pattern.ncaptures * sizeof caps[0]);
+    }
+    if (best) {
+        m->outcome = RB_FOUND;
+        m->route_id = best->id;
+        m->nparams = best->pattern.ncaptures;
+        m->allowed = 0;
+    } else {
+        m->outcome = allowed ? RB_METHOD_NOT_ALLOWED : RB_NOT_FOUND;
+        m->nparams = 0;
+        m->allowed = allowed;
+    }
+    return m->outcome;
+}
+
+static size_t linear_memory(const void *impl)
+{
+    return ((const linear_router *)impl)->bytes;
+}
+
+static void linear_destroy(void *impl)
+{
+    linear_router *r = impl;
+    for (size_t i = 0; i < r->count; i++) {
+        rb__free(r->allocator, r->routes[i].text, r->routes[i].pattern.len);
+        rb_pattern_free(&r->routes[i].pattern);
+    }
+    rb__free(r->allocator, r->routes, r->cap * sizeof *r->routes);
+    rb__free(r->allocator, r, sizeof *r);
+}
+
+const rb_router_ops rb__linear_ops = {
+    .abi_version = RB_ROUTER_ABI_VERSION,
+    .name = "linear",
+    .summary = "reference oracle: tries every route, keeps the highest priority",
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB,
+    .create = linear_create,
+    .add = linear_add,
+    .build = linear_build,
+    .lookup = linear_lookup,
+    .memory = linear_memory,
+    .destroy = linear_destroy,
+    .describe = NULL,
+};

@@ -1,0 +1,32 @@
+/*
+ * registry.c — the table of built-in router implementations, found by name.
+ * A new router is added here (one line) and is then listed by the CLI and
+ * tested by the conformance suite without further work.
+ */
+#include "router_impl.h"
+
+#include <string.h>
+
+extern const rb_router_ops rb__linear_ops;
+
+static const rb_router_ops *const builtin[] = {
+    &rb__linear_ops,
+};
+
+size_t rb_registry_count(void)
+{
+    return sizeof builtin / sizeof builtin[0];
+}
+
+const rb_router_ops *rb_registry_at(size_t i)
+{
+    return i < rb_registry_count() ? builtin[i] : NULL;
+}
+
+const rb_router_ops *rb_registry_find(const char *name)
+{
+    for (size_t i = 0; i < rb_registry_count(); i++) {
+        if (strcmp(builtin[i]->name, name) == 0) return builtin[i];
+    }
+    return NULL;
+}

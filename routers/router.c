@@ -1,0 +1,380 @@
+/*
+ * router.c — the front end every router is used through.
+ *
+ * It does, once and identically for every implementation, what must not
+ * differ between them: checking the method, parsing the pattern (pattern.c),
+ * refusing features the implementation lacks, and refusing a second route
+ * with the same (method, shape).  Then it hands the implementation an
+ * rb_route through its ops table.
+ *
+ * Duplicate detection: an open-addressing set of (method, shape) keyed by
+ * XXH3, alive from create to build (it is freed by build, since add after
+ * build is refused).  A failed add leaves both the set and the
+ * implementation unchanged: the set reserves its slot and copies the shape
+ * before the implementation is called, and commits only after it succeeded.
+ */
+#include "router_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+/* ---- status text, methods ----------------------------------------------- */
+
+const char *rb_status_text(int code)
+{
+#define RB__STATUS_CASE(name, value, text)                                                         \
+    case value:                                                                                    \
+        return text;
+    switch (code) {
+        RB_STATUS_LIST(RB__STATUS_CASE)
+    }
+#undef RB__STATUS_CASE
+    return "unknown status";
+}
+
+static const char *const method_names[RB_METHOD_COUNT + 1] = {
+    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "*",
+};
+
+int rb_method_parse(const char *name, size_t len)
+{
+    for (int m = 0; m <= RB_ANY; m++) {
+        if (strlen(method_names[m]) == len && memcmp(method_names[m], name, len) == 0) return m;
+    }
+    return RB_EMETHOD;
+}
+
+const char *rb_method_name(int method)
+{
+    if (method < 0 || method > RB_ANY) return NULL;
+    return method_names[method];
+}
+
+/* ---- allocation and errors ---------------------------------------------- */
+
+static void *default_alloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void *default_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    (void)ctx;
+    (void)old_size;
+    return realloc(ptr, new_size);
+}
+
+static void default_free(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(ptr);
+}
+
+static const rb_allocator default_allocator = {default_alloc, default_realloc, default_free, NULL};
+
+const rb_allocator *rb__default_allocator(void)
+{
+    return &default_allocator;
+}
+
+void *rb__alloc(const rb_allocator *a, size_t size)
+{
+    if (size == 0) size = 1;
+    return a->alloc_fn(a->ctx, size);
+}
+
+void *rb__calloc(const rb_allocator *a, size_t size)
+{
+    void *p = rb__alloc(a, size);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
+void *rb__realloc(const rb_allocator *a, void *ptr, size_t old_size, size_t new_size)
+{
+    if (new_size == 0) new_size = 1;
+    if (ptr == NULL) return rb__alloc(a, new_size);
+    if (a->realloc_fn) return a->realloc_fn(a->ctx, ptr, old_size, new_size);
+    void *q = a->alloc_fn(a->ctx, new_size);
+    if (!q) return NULL;
+    memcpy(q, ptr, old_size < new_size ? old_size : new_size);
+    a->free_fn(a->ctx, ptr, old_size);
+    return q;
+}
+
+void rb__free(const rb_allocator *a, void *ptr, size_t size)
+{
+    if (ptr) a->free_fn(a->ctx, ptr, size);
+}
+
+int rb__error(rb_error *err, int code, size_t offset, const char *fmt, ...)
+{
+    if (err) {
+        err->code = code;
+        err->offset = offset;
+        err->line = 0;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* ---- the (method, shape) set ---------------------------------------------- */
+
+typedef struct shape_entry {
+    uint64_t hash;
+    char *shape; /* NULL: empty slot */
+    uint32_t len;
+    int method;
+} shape_entry;
+
+typedef struct shape_set {
+    shape_entry *slots;
+    size_t cap; /* power of two or 0 */
+    size_t count;
+} shape_set;
+
+static size_t shape_set_find(const shape_set *s, uint64_t hash, int method, const char *shape,
+                             size_t len)
+{
+    size_t mask = s->cap - 1;
+    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+        const shape_entry *e = &s->slots[i];
+        if (!e->shape) return i;
+        if (e->hash == hash && e->method == method && e->len == len &&
+            memcmp(e->shape, shape, len) == 0)
+            return i;
+    }
+}
+
+/* Make room for one more entry (load <= 1/2).  Unchanged on failure. */
+static int shape_set_reserve(shape_set *s, const rb_allocator *a)
+{
+    if ((s->count + 1) * 2 <= s->cap) return RB_OK;
+    size_t ncap = s->cap ? s->cap * 2 : 64;
+    shape_entry *slots = rb__calloc(a, ncap * sizeof *slots);
+    if (!slots) return RB_ENOMEM;
+    shape_set grown = {slots, ncap, s->count};
+    for (size_t i = 0; i < s->cap; i++) {
+        shape_entry *e = &s->slots[i];
+        if (e->shape) grown.slots[shape_set_find(&grown, e->hash, e->method, e->shape, e->len)] = *e;
+    }
+    rb__free(a, s->slots, s->cap * sizeof *s->slots);
+    *s = grown;
+    return RB_OK;
+}
+
+static void shape_set_free(shape_set *s, const rb_allocator *a)
+{
+    for (size_t i = 0; i < s->cap; i++) rb__free(a, s->slots[i].shape, s->slots[i].len + 1u);
+    rb__free(a, s->slots, s->cap * sizeof *s->slots);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- the router handle ---------------------------------------------------- */
+
+struct rb_router {
+    const rb_router_ops *ops;
+    void *impl;
+    rb_allocator allocator;
+    rb_config config;
+    int built;
+    size_t count;
+    shape_set shapes;
+};
+
+static int check_ops(const rb_router_ops *ops, rb_error *err)
+{
+    if (!ops) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "no ops table");
+    if (ops->abi_version != RB_ROUTER_ABI_VERSION)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                         "router '%s' was built for router ABI %u, this is ABI %u",
+                         ops->name ? ops->name : "?", ops->abi_version, RB_ROUTER_ABI_VERSION);
+    if (!ops->name || !ops->create || !ops->add || !ops->build || !ops->lookup || !ops->memory ||
+        !ops->destroy)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET, "router '%s' has an incomplete ops table",
+                         ops->name ? ops->name : "?");
+    return RB_OK;
+}
+
+int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config, rb_router **out,
+                         rb_error *err)
+{
+    *out = NULL;
+    int rc = check_ops(ops, err);
+    if (rc < 0) return rc;
+    const rb_allocator *a =
+        config && config->allocator ? config->allocator : rb__default_allocator();
+    rb_router *r = rb__calloc(a, sizeof *r);
+    if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating a router");
+    r->ops = ops;
+    r->allocator = *a;
+    if (config) r->config = *config;
+    r->config.allocator = &r->allocator;
+    rc = ops->create(&r->config, &r->impl, err);
+    if (rc < 0) {
+        rb__free(a, r, sizeof *r);
+        return rc;
+    }
+    *out = r;
+    return RB_OK;
+}
+
+int rb_router_create(const char *name, const rb_config *config, rb_router **out, rb_error *err)
+{
+    const rb_router_ops *ops = rb_registry_find(name);
+    if (!ops) {
+        *out = NULL;
+        return rb__error(err, RB_ENOTFOUND, RB_NO_OFFSET,
+                         "no router named '%s' (routebench list shows them)", name);
+    }
+    return rb_router_create_ops(ops, config, out, err);
+}
+
+static size_t first_unsupported_offset(const rb_pattern *p, unsigned missing, const char **what)
+{
+    for (uint32_t i = 0; i < p->nsegs; i++) {
+        const rb_segment *s = &p->segs[i];
+        unsigned need = s->kind == RB_SEG_PARAM      ? RB_FEAT_PARAMS
+                        : s->kind == RB_SEG_CATCHALL ? RB_FEAT_CATCHALL
+                        : s->kind == RB_SEG_STATIC   ? 0u
+                                                     : RB_FEAT_GLOB;
+        if (need & missing) {
+            *what = need == RB_FEAT_PARAMS     ? "parameter"
+                    : need == RB_FEAT_CATCHALL ? "catch-all"
+                    : s->kind == RB_SEG_GLOB   ? "glob segment"
+                                               : "'**' segment";
+            return s->offset;
+        }
+    }
+    *what = "feature";
+    return 0;
+}
+
+int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_len,
+                  uint32_t route_id, rb_error *err)
+{
+    if (r->built)
+        return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "add after build: routes are frozen");
+    if (method < 0 || method > RB_ANY)
+        return rb__error(err, RB_EMETHOD, RB_NO_OFFSET, "unknown method number %d", method);
+    rb_pattern p;
+    int rc = rb_pattern_parse(pattern, pattern_len, &r->allocator, &p, err);
+    if (rc < 0) return rc;
+
+    unsigned missing = p.features & ~r->ops->features;
+    if (missing) {
+        const char *what;
+        size_t off = first_unsupported_offset(&p, missing, &what);
+        rc = rb__error(err, RB_EUNSUPPORTED, off, "%s at byte %zu: not supported by router '%s'",
+                       what, off, r->ops->name);
+        goto done;
+    }
+    uint64_t hash = XXH3_64bits_withSeed(p.shape, p.shape_len, (uint64_t)method);
+    if (r->shapes.cap) {
+        size_t i = shape_set_find(&r->shapes, hash, method, p.shape, p.shape_len);
+        if (r->shapes.slots[i].shape) {
+            rc = rb__error(err, RB_EDUPLICATE, 0,
+                           "duplicate route: %s %.*s has the same method and shape as an "
+                           "earlier route",
+                           rb_method_name(method), (int)(pattern_len > 200 ? 200 : pattern_len),
+                           pattern);
+            goto done;
+        }
+    }
+    rc = shape_set_reserve(&r->shapes, &r->allocator);
+    char *shape_copy = rc == RB_OK ? rb__alloc(&r->allocator, p.shape_len + 1u) : NULL;
+    if (!shape_copy) {
+        rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory adding a route");
+        goto done;
+    }
+    memcpy(shape_copy, p.shape, p.shape_len);
+    shape_copy[p.shape_len] = '\0';
+
+    rb_route route = {method, route_id, &p};
+    rc = r->ops->add(r->impl, &route, err);
+    if (rc < 0) {
+        rb__free(&r->allocator, shape_copy, p.shape_len + 1u);
+        goto done;
+    }
+    size_t slot = shape_set_find(&r->shapes, hash, method, p.shape, p.shape_len);
+    r->shapes.slots[slot] = (shape_entry){hash, shape_copy, (uint32_t)p.shape_len, method};
+    r->shapes.count++;
+    r->count++;
+done:
+    rb_pattern_free(&p);
+    return rc;
+}
+
+int rb_router_build(rb_router *r, rb_error *err)
+{
+    if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "router is already built");
+    int rc = r->ops->build(r->impl, err);
+    if (rc < 0) return rc;
+    r->built = 1;
+    shape_set_free(&r->shapes, &r->allocator);
+    return RB_OK;
+}
+
+int rb_router_lookup(const rb_router *r, int method, const char *path, size_t path_len,
+                     rb_match *m)
+{
+    if (!r->built || method < 0 || method >= RB_METHOD_COUNT || path_len > UINT32_MAX) {
+        m->outcome = RB_NOT_FOUND;
+        m->nparams = 0;
+        m->allowed = 0;
+        return RB_NOT_FOUND;
+    }
+    return r->ops->lookup(r->impl, method, path, path_len, m);
+}
+
+size_t rb_router_memory(const rb_router *r)
+{
+    return r->ops->memory(r->impl);
+}
+
+const char *rb_router_name(const rb_router *r)
+{
+    return r->ops->name;
+}
+
+const char *rb_router_describe(const rb_router *r)
+{
+    return r->ops->describe ? r->ops->describe(r->impl) : "";
+}
+
+size_t rb_router_count(const rb_router *r)
+{
+    return r->count;
+}
+
+void rb_router_destroy(rb_router *r)
+{
+    if (!r) return;
+    r->ops->destroy(r->impl);
+    shape_set_free(&r->shapes, &r->allocator);
+    rb_allocator a = r->allocator;
+    rb__free(&a, r, sizeof *r);
+}
+
+const char *rb_ops_name(const rb_router_ops *ops)
+{
+    return ops->name;
+}
+
+const char *rb_ops_summary(const rb_router_ops *ops)
+{
+    return ops->summary ? ops->summary : "";
+}
+
+unsigned rb_ops_features(const rb_router_ops *ops)
+{
+    return ops->features;
+}
