@@ -1,0 +1,940 @@
+/*
+ * ctrie.c — a compiled, compressed segment trie in one immutable block.
+ *
+ * What it is for: the most compact router that is still fast.  Routes are
+ * collected in a plain list; build sorts them and compiles a trie whose
+ * edges are whole path segments into ONE allocation, addressed by 32-bit
+ * indices (no pointers inside), with the fields a lookup touches per node in
+ * 16 bytes.  Chains of static segments with nothing in between collapse
+ * into one edge compared with one memcmp (the '/' separators included).
+ *
+ * The example route set shared by every router file, compiled:
+ *
+ *     GET  /users             id 0
+ *     GET  /users/:id         id 1
+ *     GET  /users/me          id 2
+ *     POST /users/:id/posts   id 3
+ *     GET  /static/{*path}    id 4
+ *
+ *     [0] root ------------- static children [1..2], sorted by fingerprint
+ *      +- "users"  [1]  ends: GET->0     static [3], param [4]
+ *      |    +- "me"    [3]  ends: GET->2
+ *      |    +- :param  [4]  ends: GET->1     static [5]
+ *      |         +- "posts" [5]  ends: POST->3
+ *      +- "static" [2]  catch-all: GET->4
+ *
+ *     Nodes are numbered breadth first, so the children of a node are one
+ *     contiguous run: its static children (sorted), then its param child.
+ *     A chain such as /a/b/c/d next to /a/b/x compiles to
+ *     root -> "a/b" -> { "c/d", "x" }: three edges, one memcmp each.
+ *
+ * Block layout (one allocation; i = node index, N = routes):
+ *
+ *     +-----------+-----------+-----------+-----------+-----------+---------+
+ *     | nodes[n]  | fp[n]     | keys[n]   | parent[n] | ids[N]    | pool    |
+ *     | 16 B      | 8 B       | 8 B       | 4 B       | 4 B       | bytes   |
+ *     +-----------+-----------+-----------+-----------+-----------+---------+
+ *
+ *     nodes[i]  first    index of the first child
+ *               nstatic  number of static children | CTRIE_HAS_PARAM
+ *               ids      where this node's route ids start in ids[]
+ *               masks    bits 0-15: methods of the routes ending here
+ *                        (bit m = method m, bit 9 = '*'); bits 16-31: the
+ *                        same for the catch-all routes of this node
+ *     fp[i]     fingerprint of the first segment of i's incoming static
+ *               edge: its length (clamped to 0xFFFF) in bits 48-63, its
+ *               first 6 bytes little-endian below (zero padded).  Siblings
+ *               are sorted by (fp, edge bytes), so a path segment is found
+ *               by comparing 64-bit integers, then one memcmp.
+ *     keys[i]   offset + length of the edge's bytes in pool ("a/b")
+ *     parent[i] the node above i (read only when backtracking)
+ *     ids[]     per node: route ids of the routes ending here in method-bit
+ *               order, then those of its catch-all, ids = popcount-indexed
+ *
+ * Lookup: a depth-first walk trying, at each node, the static child that
+ * takes the next segment(s), then the param child (1+ bytes), then the
+ * catch-all (1+ bytes to the end), and backtracking when a branch dead-ends
+ * (/users/me/x and /users/:id/y, path /users/me/y -> the param route).  That
+ * order visits matching patterns by increasing priority key (ranks left to
+ * right; a full tie of ranks means the same shape, where at most one route
+ * per method exists), so the first node where the path ends and whose masks
+ * hold the method, else '*', is the winner.  When none fits, the walk has
+ * seen every matching node: the 405 mask is the union of their methods.
+ * Each node is visited at most once per lookup (its depth in segments is
+ * fixed, it has one parent), so backtracking is never exponential.
+ *
+ * Cost: lookup O(S * log C + L) for S path segments, C children of a node,
+ * L path bytes; O(nodes) worst case with backtracking.  build O(N log N * S)
+ * comparisons (a merge sort of the routes by segments), then O(N * S).
+ * Memory: 36 bytes per node + 4 per route + the edge bytes (shared prefixes
+ * once).  Before build: a copy of every pattern and 12 bytes per segment.
+ *
+ * Invariants (rb__ctrie_check):
+ *   - every index is in range; children come after their parent and the
+ *     children runs of all nodes tile nodes[1..n) exactly; parent[] agrees;
+ *   - static siblings are strictly sorted by (fp, edge bytes) and have
+ *     distinct first segments; fp is the fingerprint of the first segment;
+ *     edge bytes are in the pool; a param child has no key;
+ *   - chains are collapsed: a node reached by a static edge is a branch
+ *     point: it has routes ending at it, a catch-all, a param child or 2+
+ *     static children.  (Only the root and param nodes may have exactly
+ *     one static child and nothing else.)
+ *   - every node leads to a route; masks use bits 0-9 only; the ids runs
+ *     of all nodes tile ids[] exactly, one id per route.
+ *
+ * What build changes: it compiles the block and frees the route list; the
+ * router is then immutable (the front end refuses add after build).
+ * Thread safety: lookup only reads the block, so concurrent lookups after
+ * build are safe; add and build need exclusive access.
+ */
+#include "ctrie.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CTRIE_NONE      UINT32_MAX
+#define CTRIE_HAS_PARAM 0x80000000u
+#define CTRIE_ANY_BIT   (1u << RB_ANY)
+#define CTRIE_METHODS   (CTRIE_ANY_BIT - 1u) /* the 9 concrete methods */
+#define CTRIE_FP_BYTES  6u
+/* Segments in all routes: keeps node counts (at most 1 + segments) and
+ * hash tables (at most 4 slots a child) well inside 31 bits. */
+#define CTRIE_MAX_SEGS (1u << 28)
+/* Static children of a node are found by binary search up to this many;
+ * beyond (and up to CTRIE_HASH_MAX) through a hash table of slots. */
+#define CTRIE_SORTED_MAX 8u
+#define CTRIE_HASH_MAX   0xFFFEu
+#define CTRIE_TMASK(nd)  ((nd)->masks & 0x3FFu)
+#define CTRIE_CMASK(nd)  ((nd)->masks >> 16)
+/* Bits 10-15: hb, 0 for no hash table, else the table has 2^(hb - 1) slots. */
+#define CTRIE_HB(nd)    (((nd)->masks >> 10) & 0x3Fu)
+#define CTRIE_SLOTS(nd) ((1u << CTRIE_HB(nd)) >> 1)
+
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) &&                                 \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define CTRIE_LITTLE_ENDIAN 1
+#else
+#define CTRIE_LITTLE_ENDIAN 0
+#endif
+
+/* ---- the compiled block --------------------------------------------------- */
+
+typedef struct ctrie_node {
+    uint32_t first;   /* first child */
+    uint32_t nstatic; /* static children | CTRIE_HAS_PARAM */
+    uint32_t aux;     /* start of this node's run in aux[]: slots, then ids */
+    uint32_t masks;   /* methods ending here | slot bits << 10 | catch-all methods << 16 */
+} ctrie_node;
+
+typedef struct ctrie_key {
+    uint32_t off, len; /* incoming static edge bytes in the pool */
+} ctrie_key;
+
+/* ---- the route list (before build) ---------------------------------------- */
+
+typedef struct ctrie_seg {
+    uint32_t off; /* segment text in text[] */
+    uint32_t len;
+    uint32_t kind; /* rb_seg_kind */
+} ctrie_seg;
+
+typedef struct ctrie_route {
+    uint32_t id;
+    uint32_t seg; /* first segment in segs[] */
+    uint32_t nsegs;
+    uint32_t method; /* rb_method or RB_ANY */
+} ctrie_route;
+
+typedef struct ctrie_router {
+    const rb_allocator *allocator;
+
+    /* before build */
+    ctrie_route *routes;
+    size_t nroutes, routes_cap;
+    ctrie_seg *segs;
+    size_t nsegs, segs_cap;
+    char *text;
+    size_t ntext, text_cap;
+
+    /* after build: one block, and views into it */
+    void *block;
+    size_t block_bytes;
+    uint32_t nnodes, naux, npool;
+    const ctrie_node *nodes;
+    const uint64_t *fp;
+    const ctrie_key *keys;
+    const uint32_t *parent;
+    const uint32_t *aux;
+    const char *pool;
+    char describe[96];
+} ctrie_router;
+
+/* ---- fingerprints and small helpers ----------------------------------------- */
+
+static const uint64_t fp_mask[CTRIE_FP_BYTES + 1] = {
+    0, 0xFFull, 0xFFFFull, 0xFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFFFull, 0xFFFFFFFFFFFFull,
+};
+
+/* The fingerprint of an n-byte segment s (see the header). */
+static uint64_t fp_of(const char *s, size_t n)
+{
+    size_t m = n < CTRIE_FP_BYTES ? n : CTRIE_FP_BYTES;
+    uint64_t v = 0;
+    for (size_t i = 0; i < m; i++) v |= (uint64_t)(unsigned char)s[i] << (8u * i);
+    return (uint64_t)(n < 0xFFFFu ? n : 0xFFFFu) << 48 | v;
+}
+
+/* Number of set bits of a 16-bit value. */
+static inline uint32_t popcount16(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
+/* Slot of the route for method bit mbit in a 10-bit method mask: the
+ * specific method, else '*'; CTRIE_NONE when neither is there. */
+static inline uint32_t method_slot(uint32_t mask, uint32_t mbit)
+{
+    uint32_t bit = (mask & mbit) ? mbit : CTRIE_ANY_BIT;
+    if (!(mask & bit)) return CTRIE_NONE;
+    return popcount16(mask & (bit - 1u));
+}
+
+/* End of the path segment starting at pos (the next '/' or len). */
+static inline size_t segment_end(const char *path, size_t len, size_t pos)
+{
+    const char *slash = memchr(path + pos, '/', len - pos);
+    return slash ? (size_t)(slash - path) : len;
+}
+
+/* Hash of a fingerprint: its top bits pick a slot, bits 16-31 are the tag
+ * kept in the slot. */
+static inline uint64_t fp_hash(uint64_t f)
+{
+    return f * 0x9E3779B97F4A7C15ull;
+}
+
+/* First slot of hash h in a table of 2^bits slots (1 <= bits <= 31). */
+static inline uint32_t slot_of(uint64_t h, uint32_t bits)
+{
+    return (uint32_t)(h >> (64u - bits));
+}
+
+/* A slot: the tag (bits 16-31 of the hash) above the child's position in
+ * its run plus one (so 0 is an empty slot). */
+static inline uint32_t slot_entry(uint64_t h, uint32_t k)
+{
+    return ((uint32_t)h & 0xFFFF0000u) | (k + 1u);
+}
+
+#if CTRIE_LITTLE_ENDIAN
+/* Index (0-7) of the first '/' byte of w in memory order, 8 if none. */
+static inline size_t slash_index(uint64_t w)
+{
+    uint64_t x = w ^ 0x2F2F2F2F2F2F2F2Full; /* '/' bytes become 0 */
+    uint64_t zero = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+    if (!zero) return 8;
+#if defined(__GNUC__)
+    return (size_t)__builtin_ctzll(zero) / 8u;
+#else
+    size_t n = 0;
+    while (!(zero & 0x80u)) zero >>= 8, n++;
+    return n;
+#endif
+}
+
+/* segment_end for a segment known to be 8+ bytes long from pos - 8: whole
+ * words while they fit, then one word moved back to end at len. */
+static size_t segment_end_words(const char *path, size_t len, size_t q)
+{
+    uint64_t w;
+    for (; q + 8u <= len; q += 8u) {
+        memcpy(&w, path + q, 8);
+        size_t at = slash_index(w);
+        if (at < 8u) return q + at;
+    }
+    if (q >= len) return len;
+    memcpy(&w, path + len - 8u, 8);
+    size_t at = slash_index(w >> (8u * (q - (len - 8u)))); /* shift 8..56 */
+    return at < len - q ? q + at : len;
+}
+#endif
+
+/* The path segment starting at pos (pos <= len): returns its end (the next
+ * '/' or len).  On little-endian hosts with len >= 8, one 8-byte load
+ * inside path[0, len) (moved back to end at len when fewer than 8 bytes
+ * remain, then shifted down) finds the end of segments shorter than 8 bytes
+ * (longer ones continue a word at a time) and is kept in *word for
+ * segment_fp.  Never reads outside path[0, len). */
+static inline size_t scan_segment(const char *path, size_t len, size_t pos, uint64_t *word)
+{
+#if CTRIE_LITTLE_ENDIAN
+    if (len >= 8u) {
+        size_t start = pos + 8u <= len ? pos : len - 8u, avail = len - pos;
+        uint64_t w;
+        memcpy(&w, path + start, 8);
+        /* pos - start is 0..7, or 8 only when pos == len (avail 0); bytes
+         * shifted in at the top are 0, never '/' */
+        w >>= (8u * (pos - start)) & 63u;
+        *word = w;
+        size_t at = slash_index(w);
+        if (at < avail && at < 8u) return pos + at;
+        if (avail <= 8u) return len;
+        return segment_end_words(path, len, pos + 8u);
+    }
+#endif
+    *word = 0;
+    return segment_end(path, len, pos);
+}
+
+/* Fingerprint of the segment path[pos, pos + n) that scan_segment found
+ * (word is what it stored). */
+static inline uint64_t segment_fp(const char *path, size_t len, size_t pos, size_t n, uint64_t word)
+{
+#if CTRIE_LITTLE_ENDIAN
+    if (len >= 8u) /* an empty segment at the end has mask 0 */
+        return (uint64_t)(n < 0xFFFFu ? n : 0xFFFFu) << 48 |
+               (word & fp_mask[n < CTRIE_FP_BYTES ? n : CTRIE_FP_BYTES]);
+#endif
+    (void)len;
+    (void)word;
+    return fp_of(path + pos, n);
+}
+
+/* ---- create, add ------------------------------------------------------------ */
+
+static int ctrie_create(const rb_config *config, void **out, rb_error *err)
+{
+    ctrie_router *r = rb__calloc(config->allocator, sizeof *r);
+    if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating ctrie");
+    r->allocator = config->allocator;
+    *out = r;
+    return RB_OK;
+}
+
+/* Make room for `more` elements of `size` bytes in *arr (count used, *cap
+ * allocated).  Unchanged on failure. */
+static int grow(const rb_allocator *a, void **arr, size_t *cap, size_t count, size_t more,
+                size_t size)
+{
+    if (count + more <= *cap) return RB_OK;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < count + more) ncap *= 2;
+    void *p = rb__realloc(a, *arr, *cap * size, ncap * size);
+    if (!p) return RB_ENOMEM;
+    *arr = p;
+    *cap = ncap;
+    return RB_OK;
+}
+
+static int ctrie_add(void *impl, const rb_route *route, rb_error *err)
+{
+    ctrie_router *r = impl;
+    const rb_pattern *p = route->pattern;
+    if (r->block) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "ctrie: add after build");
+    /* indices are 32-bit: keep text, segments and routes (and the nodes
+     * they make) addressable */
+    if (r->ntext + p->len >= UINT32_MAX || r->nsegs + p->nsegs > CTRIE_MAX_SEGS)
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "ctrie: route table too large");
+
+    void *routes = r->routes, *segs = r->segs, *text = r->text;
+    int rc = grow(r->allocator, &routes, &r->routes_cap, r->nroutes, 1, sizeof *r->routes);
+    r->routes = routes;
+    if (rc == RB_OK)
+        rc = grow(r->allocator, &segs, &r->segs_cap, r->nsegs, p->nsegs, sizeof *r->segs);
+    r->segs = segs;
+    if (rc == RB_OK) rc = grow(r->allocator, &text, &r->text_cap, r->ntext, p->len, 1);
+    r->text = text;
+    if (rc < 0) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in ctrie add");
+
+    memcpy(r->text + r->ntext, p->text, p->len);
+    for (uint32_t i = 0; i < p->nsegs; i++) {
+        const rb_segment *s = &p->segs[i];
+        r->segs[r->nsegs + i] = (ctrie_seg){(uint32_t)r->ntext + s->offset, s->len, s->kind};
+    }
+    r->routes[r->nroutes] =
+        (ctrie_route){route->id, (uint32_t)r->nsegs, p->nsegs, (uint32_t)route->method};
+    r->nroutes++;
+    r->nsegs += p->nsegs;
+    r->ntext += p->len;
+    return RB_OK;
+}
+
+/* ---- build: sort the routes by segments ------------------------------------- */
+
+typedef struct ctrie_sorted {
+    const ctrie_router *r;
+    uint64_t *segfp; /* fingerprint of every static segment */
+    uint32_t *order; /* route indices, sorted */
+} ctrie_sorted;
+
+static const ctrie_seg *seg_at(const ctrie_sorted *b, uint32_t route, uint32_t d)
+{
+    return &b->r->segs[b->r->routes[route].seg + d];
+}
+
+/* Order of two segments at the same position: kind (static < param <
+ * catch-all), then for static ones (fp, length, bytes). */
+static int seg_cmp(const ctrie_sorted *b, uint32_t ra, uint32_t rb, uint32_t d)
+{
+    uint32_t ia = b->r->routes[ra].seg + d, ib = b->r->routes[rb].seg + d;
+    const ctrie_seg *sa = &b->r->segs[ia], *sb = &b->r->segs[ib];
+    if (sa->kind != sb->kind) return sa->kind < sb->kind ? -1 : 1;
+    if (sa->kind != RB_SEG_STATIC) return 0;
+    if (b->segfp[ia] != b->segfp[ib]) return b->segfp[ia] < b->segfp[ib] ? -1 : 1;
+    if (sa->len != sb->len) return sa->len < sb->len ? -1 : 1;
+    return memcmp(b->r->text + sa->off, b->r->text + sb->off, sa->len);
+}
+
+/* Routes by segments left to right, a proper prefix first; same shape by
+ * method (so a node's ids come out in method-bit order), then id. */
+static int route_cmp(const ctrie_sorted *b, uint32_t ra, uint32_t rb)
+{
+    const ctrie_route *a = &b->r->routes[ra], *c = &b->r->routes[rb];
+    uint32_t n = a->nsegs < c->nsegs ? a->nsegs : c->nsegs;
+    for (uint32_t d = 0; d < n; d++) {
+        int k = seg_cmp(b, ra, rb, d);
+        if (k) return k;
+    }
+    if (a->nsegs != c->nsegs) return a->nsegs < c->nsegs ? -1 : 1;
+    if (a->method != c->method) return a->method < c->method ? -1 : 1;
+    return a->id < c->id ? -1 : a->id > c->id;
+}
+
+/* Bottom-up merge sort of b->order[0, n) with tmp[0, n) as scratch. */
+static void sort_routes(ctrie_sorted *b, uint32_t *tmp, size_t n)
+{
+    uint32_t *src = b->order, *dst = tmp;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = route_cmp(b, src[j], src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != b->order) memcpy(b->order, src, n * sizeof *src);
+}
+
+/* ---- build: compile the sorted routes -------------------------------------- */
+
+/* The routes order[lo, hi) share their first `depth` segments: they are the
+ * routes below one node. */
+typedef struct ctrie_work {
+    uint32_t lo, hi, depth;
+} ctrie_work;
+
+/* Where compile writes; all NULL in the counting pass. */
+typedef struct ctrie_out {
+    ctrie_node *nodes;
+    uint64_t *fp;
+    ctrie_key *keys;
+    uint32_t *parent;
+    uint32_t *aux;
+    char *pool;
+} ctrie_out;
+
+static bool same_static(const ctrie_sorted *b, uint32_t ra, uint32_t rb, uint32_t d)
+{
+    return seg_at(b, ra, d)->kind == RB_SEG_STATIC && seg_at(b, rb, d)->kind == RB_SEG_STATIC &&
+           seg_cmp(b, ra, rb, d) == 0;
+}
+
+/* End of the run of routes from order[i] whose segment d is the same static
+ * segment as order[i]'s. */
+static uint32_t static_run_end(const ctrie_sorted *b, uint32_t i, uint32_t hi, uint32_t d)
+{
+    uint32_t j = i + 1;
+    while (j < hi && same_static(b, b->order[i], b->order[j], d)) j++;
+    return j;
+}
+
+/* Breadth-first compilation of the sorted routes into nodes numbered in
+ * the order they are made, so each node's children are one run.  work[]
+ * has room for 1 + total segments nodes.  With out == NULL only counts
+ * nodes, aux entries and pool bytes; otherwise writes them too (the counts
+ * are then the same). */
+static void compile(const ctrie_sorted *b, ctrie_work *work, const ctrie_out *out,
+                    uint32_t *nnodes_out, uint32_t *naux_out, uint32_t *npool_out)
+{
+    const ctrie_router *r = b->r;
+    const uint32_t *order = b->order;
+    uint32_t nnodes = 1, naux = 0, npool = 0;
+    work[0] = (ctrie_work){0, (uint32_t)r->nroutes, 0};
+    if (out) {
+        out->fp[0] = 0;
+        out->keys[0] = (ctrie_key){0, 0};
+        out->parent[0] = CTRIE_NONE;
+    }
+    for (uint32_t x = 0; x < nnodes; x++) {
+        uint32_t lo = work[x].lo, hi = work[x].hi, d = work[x].depth, i = lo;
+        uint32_t aux_at = naux, tmask = 0, cmask = 0, first = nnodes, nstatic = 0;
+
+        /* static children: one per run of equal segment d (in sorted
+         * order), after the routes ending here (sorted first, by method) */
+        uint32_t s0 = i;
+        while (s0 < hi && r->routes[order[s0]].nsegs == d) s0++;
+        for (i = s0; i < hi && seg_at(b, order[i], d)->kind == RB_SEG_STATIC; nstatic++)
+            i = static_run_end(b, i, hi, d);
+        /* past CTRIE_SORTED_MAX children, a hash table of 2^bits slots at
+         * most half full leads to them too; it opens the aux run */
+        uint32_t hb = 0, nslots = 0;
+        if (nstatic > CTRIE_SORTED_MAX && nstatic <= CTRIE_HASH_MAX) {
+            while ((1u << hb) < 2u * nstatic) hb++;
+            nslots = 1u << hb;
+            hb++;
+            if (out) memset(out->aux + naux, 0, nslots * sizeof *out->aux);
+        }
+        naux += nslots;
+
+        for (i = lo; i < s0; i++) {
+            tmask |= 1u << r->routes[order[i]].method;
+            if (out) out->aux[naux] = r->routes[order[i]].id;
+            naux++;
+        }
+        for (uint32_t k = 0; k < nstatic; k++) {
+            /* the edge takes segment d and the following segments the whole
+             * run shares: a collapsed chain */
+            uint32_t j = static_run_end(b, i, hi, d), e = d + 1, c = nnodes++;
+            while (r->routes[order[i]].nsegs > e && same_static(b, order[i], order[j - 1], e)) e++;
+            const ctrie_seg *sd = seg_at(b, order[i], d), *se = seg_at(b, order[i], e - 1);
+            uint32_t klen = se->off + se->len - sd->off;
+            if (out) {
+                uint64_t f = b->segfp[r->routes[order[i]].seg + d];
+                out->fp[c] = f;
+                out->keys[c] = (ctrie_key){npool, klen};
+                out->parent[c] = x;
+                memcpy(out->pool + npool, r->text + sd->off, klen);
+                if (nslots) {
+                    uint64_t h = fp_hash(f);
+                    uint32_t slot = slot_of(h, hb - 1u);
+                    while (out->aux[aux_at + slot]) slot = (slot + 1u) & (nslots - 1u);
+                    out->aux[aux_at + slot] = slot_entry(h, k);
+                }
+            }
+            npool += klen;
+            work[c] = (ctrie_work){i, j, e};
+            i = j;
+        }
+        /* the param child */
+        uint32_t has_param = 0;
+        if (i < hi && seg_at(b, order[i], d)->kind == RB_SEG_PARAM) {
+            uint32_t j = i + 1;
+            while (j < hi && seg_at(b, order[j], d)->kind == RB_SEG_PARAM) j++;
+            if (out) {
+                out->fp[nnodes] = 0;
+                out->keys[nnodes] = (ctrie_key){0, 0};
+                out->parent[nnodes] = x;
+            }
+            work[nnodes++] = (ctrie_work){i, j, d + 1};
+            has_param = CTRIE_HAS_PARAM;
+            i = j;
+        }
+        /* the catch-all routes: the rest, all of one shape, by method */
+        for (; i < hi; i++) {
+            cmask |= 1u << r->routes[order[i]].method;
+            if (out) out->aux[naux] = r->routes[order[i]].id;
+            naux++;
+        }
+        if (out)
+            out->nodes[x] =
+                (ctrie_node){first, nstatic | has_param, aux_at, tmask | hb << 10 | cmask << 16};
+    }
+    *nnodes_out = nnodes;
+    *naux_out = naux;
+    *npool_out = npool;
+}
+
+static size_t align8(size_t n)
+{
+    return (n + 7u) & ~(size_t)7u;
+}
+
+/* Byte offsets of the arrays in a block of nn nodes, ni ids, np pool bytes;
+ * returns the block size.  nodes first (16-byte records from an aligned
+ * allocation), then the 8-byte fp, then 4-byte arrays, then bytes. */
+static size_t block_layout(uint32_t nn, uint32_t ni, uint32_t np, size_t off[6])
+{
+    size_t at = 0;
+    off[0] = at, at += (size_t)nn * sizeof(ctrie_node);
+    off[1] = at = align8(at), at += (size_t)nn * sizeof(uint64_t);
+    off[2] = at, at += (size_t)nn * sizeof(ctrie_key);
+    off[3] = at, at += (size_t)nn * sizeof(uint32_t);
+    off[4] = at, at += (size_t)ni * sizeof(uint32_t);
+    off[5] = at, at += np;
+    return at;
+}
+
+static void free_list(ctrie_router *r)
+{
+    rb__free(r->allocator, r->routes, r->routes_cap * sizeof *r->routes);
+    rb__free(r->allocator, r->segs, r->segs_cap * sizeof *r->segs);
+    rb__free(r->allocator, r->text, r->text_cap);
+    r->routes = NULL;
+    r->segs = NULL;
+    r->text = NULL;
+    r->nroutes = r->routes_cap = r->nsegs = r->segs_cap = r->ntext = r->text_cap = 0;
+}
+
+static int ctrie_build(void *impl, rb_error *err)
+{
+    ctrie_router *r = impl;
+    const rb_allocator *a = r->allocator;
+    if (r->block) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "ctrie: already built");
+    size_t n = r->nroutes, maxnodes = 1 + r->nsegs;
+    ctrie_sorted b = {r, NULL, NULL};
+    uint32_t *tmp = NULL;
+    ctrie_work *work = NULL;
+    void *block = NULL;
+    size_t block_bytes = 0;
+    int rc = RB_ENOMEM;
+
+    b.segfp = rb__alloc(a, r->nsegs * sizeof *b.segfp);
+    b.order = rb__alloc(a, n * sizeof *b.order);
+    tmp = rb__alloc(a, n * sizeof *tmp);
+    work = rb__alloc(a, maxnodes * sizeof *work);
+    if (!b.segfp || !b.order || !tmp || !work) goto done;
+
+    for (size_t i = 0; i < r->nsegs; i++) {
+        const ctrie_seg *s = &r->segs[i];
+        b.segfp[i] = s->kind == RB_SEG_STATIC ? fp_of(r->text + s->off, s->len) : 0;
+    }
+    for (size_t i = 0; i < n; i++) b.order[i] = (uint32_t)i;
+    sort_routes(&b, tmp, n);
+
+    uint32_t nn, ni, np;
+    compile(&b, work, NULL, &nn, &ni, &np);
+    size_t off[6];
+    block_bytes = block_layout(nn, ni, np, off);
+    block = rb__alloc(a, block_bytes);
+    if (!block) goto done;
+    char *base = block;
+    ctrie_out out = {
+        (ctrie_node *)(void *)(base + off[0]), (uint64_t *)(void *)(base + off[1]),
+        (ctrie_key *)(void *)(base + off[2]),  (uint32_t *)(void *)(base + off[3]),
+        (uint32_t *)(void *)(base + off[4]),   base + off[5],
+    };
+    compile(&b, work, &out, &nn, &ni, &np);
+
+    r->block = block;
+    r->block_bytes = block_bytes;
+    r->nnodes = nn;
+    r->naux = ni;
+    r->npool = np;
+    r->nodes = out.nodes;
+    r->fp = out.fp;
+    r->keys = out.keys;
+    r->parent = out.parent;
+    r->aux = out.aux;
+    r->pool = out.pool;
+    snprintf(r->describe, sizeof r->describe, "%u nodes, %zu-byte block (%u pool bytes)", nn,
+             block_bytes, np);
+    free_list(r);
+    block = NULL;
+    rc = RB_OK;
+done:
+    rb__free(a, b.segfp, r->nsegs * sizeof *b.segfp);
+    rb__free(a, b.order, n * sizeof *b.order);
+    rb__free(a, tmp, n * sizeof *tmp);
+    rb__free(a, work, maxnodes * sizeof *work);
+    if (rc < 0) return rb__error(err, rc, RB_NO_OFFSET, "out of memory in ctrie build");
+    return RB_OK;
+}
+
+/* ---- lookup ------------------------------------------------------------------ */
+
+/* Does the static edge into node c take path[pos, ...), given that its
+ * fingerprint equals that of the first path segment path[pos, pos + n)?  A
+ * one-segment edge of up to 6 bytes needs no compare (the fingerprint holds
+ * all of it); a chain is compared whole, its '/' included. */
+static inline bool edge_takes(const ctrie_router *r, uint32_t c, const char *path, size_t len,
+                              size_t pos, size_t n)
+{
+    ctrie_key k = r->keys[c];
+    const char *key = r->pool + k.off;
+    if (k.len == n) return n <= CTRIE_FP_BYTES || memcmp(path + pos, key, n) == 0;
+    return k.len <= len - pos && memcmp(path + pos, key, k.len) == 0 &&
+           (pos + k.len == len || path[pos + k.len] == '/');
+}
+
+/* The static child of nd whose edge takes path[pos, ...), given the first
+ * segment path[pos, pos + n) and its fingerprint f; or CTRIE_NONE.  With a
+ * hash table: probe from the fingerprint's slot to an empty one, comparing
+ * tags first.  Otherwise: a branch-free lower bound of f among the sorted
+ * fingerprints, then the (usually one) equal fingerprint. */
+static inline uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, uint64_t f,
+                                   const char *path, size_t len, size_t pos, size_t n)
+{
+    uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM, hb = CTRIE_HB(nd);
+    const uint64_t *fp = r->fp + nd->first;
+    if (hb) {
+        const uint32_t *slots = r->aux + nd->aux;
+        uint32_t mask = (1u << (hb - 1u)) - 1u;
+        uint64_t h = fp_hash(f);
+        uint32_t tag = (uint32_t)h & 0xFFFF0000u;
+        for (uint32_t s = slot_of(h, hb - 1u);; s = (s + 1u) & mask) {
+            uint32_t v = slots[s];
+            if (!v) return CTRIE_NONE;
+            uint32_t c = (v & 0xFFFFu) - 1u;
+            if ((v & 0xFFFF0000u) == tag && fp[c] == f &&
+                edge_takes(r, nd->first + c, path, len, pos, n))
+                return nd->first + c;
+        }
+    }
+    if (!count) return CTRIE_NONE;
+    const uint64_t *base = fp;
+    for (uint32_t span = count; span > 1;) {
+        uint32_t half = span / 2;
+        base = base[half] < f ? base + half : base;
+        span -= half;
+    }
+    for (uint32_t i = (uint32_t)(base - fp) + (*base < f); i < count && fp[i] == f; i++) {
+        if (edge_takes(r, nd->first + i, path, len, pos, n)) return nd->first + i;
+    }
+    return CTRIE_NONE;
+}
+
+static int ctrie_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    const ctrie_router *r = impl;
+    const uint32_t mbit = 1u << method;
+    uint32_t allowed = 0, k = 0, node = 0, slot, c;
+    size_t pos = 1, e;
+    uint64_t w;
+    const ctrie_node *nd;
+    if (!r->block || len == 0 || path[0] != '/') goto fail;
+
+    /* The walk is a small state machine: `descend` enters node at pos with
+     * nothing tried; `try_param` and `try_catch` resume a node after its
+     * static (resp. param) branch failed; `up` backtracks to the parent. */
+descend:
+    nd = &r->nodes[node];
+    if (pos > len) { /* every segment consumed: routes ending here? */
+        slot = method_slot(CTRIE_TMASK(nd), mbit);
+        if (slot != CTRIE_NONE) {
+            m->route_id = r->aux[nd->aux + CTRIE_SLOTS(nd) + slot];
+            goto found;
+        }
+        allowed |= CTRIE_TMASK(nd);
+        goto up;
+    }
+    e = scan_segment(path, len, pos, &w);
+    if (nd->nstatic & ~CTRIE_HAS_PARAM) {
+        c = find_static(r, nd, segment_fp(path, len, pos, e - pos, w), path, len, pos, e - pos);
+        if (c != CTRIE_NONE) {
+            node = c;
+            pos += r->keys[c].len + 1u;
+            goto descend;
+        }
+    }
+try_param:
+    if ((nd->nstatic & CTRIE_HAS_PARAM) && e > pos) {
+        m->params[k++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+        node = nd->first + (nd->nstatic & ~CTRIE_HAS_PARAM);
+        pos = e + 1;
+        goto descend;
+    }
+try_catch:
+    if (CTRIE_CMASK(nd) && pos < len) {
+        slot = method_slot(CTRIE_CMASK(nd), mbit);
+        if (slot != CTRIE_NONE) {
+            m->route_id = r->aux[nd->aux + CTRIE_SLOTS(nd) + popcount16(CTRIE_TMASK(nd)) + slot];
+            m->params[k++] = (rb_span){(uint32_t)pos, (uint32_t)(len - pos)};
+            goto found;
+        }
+        allowed |= CTRIE_CMASK(nd);
+    }
+up:
+    if (node == 0) goto fail;
+    c = node;
+    node = r->parent[c];
+    nd = &r->nodes[node];
+    if (c == nd->first + (nd->nstatic & ~CTRIE_HAS_PARAM)) { /* c was the param child */
+        pos = m->params[--k].offset;
+        goto try_catch;
+    }
+    pos -= r->keys[c].len + 1u;
+    e = segment_end(path, len, pos);
+    goto try_param;
+found:
+    m->outcome = RB_FOUND;
+    m->nparams = k;
+    m->allowed = 0;
+    return RB_FOUND;
+fail:
+    allowed &= CTRIE_METHODS;
+    m->outcome = allowed ? RB_METHOD_NOT_ALLOWED : RB_NOT_FOUND;
+    m->nparams = 0;
+    m->allowed = allowed;
+    return m->outcome;
+}
+
+/* ---- memory, destroy, describe ---------------------------------------------- */
+
+static size_t ctrie_memory(const void *impl)
+{
+    const ctrie_router *r = impl;
+    return sizeof *r + r->block_bytes + r->routes_cap * sizeof *r->routes +
+           r->segs_cap * sizeof *r->segs + r->text_cap;
+}
+
+static void ctrie_destroy(void *impl)
+{
+    ctrie_router *r = impl;
+    free_list(r);
+    rb__free(r->allocator, r->block, r->block_bytes);
+    rb__free(r->allocator, r, sizeof *r);
+}
+
+static const char *ctrie_describe(const void *impl)
+{
+    return ((const ctrie_router *)impl)->describe;
+}
+
+/* ---- the invariant check ------------------------------------------------------ */
+
+/* Length of the first segment of an edge's bytes. */
+static uint32_t first_segment_len(const char *key, uint32_t len)
+{
+    const char *slash = memchr(key, '/', len);
+    return slash ? (uint32_t)(slash - key) : len;
+}
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, __VA_ARGS__);                  \
+    } while (0)
+
+/* Node x's static children, checked against the invariants. */
+static int check_static_children(const ctrie_router *r, uint32_t x, rb__ctrie_stats *st,
+                                 rb_error *err)
+{
+    const ctrie_node *nd = &r->nodes[x];
+    uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t c = nd->first + i;
+        ctrie_key k = r->keys[c];
+        CHECK(r->parent[c] == x, "node %u: parent[] is %u, not %u", c, r->parent[c], x);
+        CHECK((uint64_t)k.off + k.len <= r->npool, "node %u: edge bytes outside the pool", c);
+        const char *key = r->pool + k.off;
+        uint32_t n1 = first_segment_len(key, k.len);
+        CHECK(r->fp[c] == fp_of(key, n1), "node %u: fingerprint is not that of '%.*s'", c, (int)n1,
+              key);
+        st->static_edges++;
+        if (n1 < k.len) st->chain_edges++;
+        const ctrie_node *cn = &r->nodes[c];
+        CHECK(CTRIE_TMASK(cn) || CTRIE_CMASK(cn) || (cn->nstatic & CTRIE_HAS_PARAM) ||
+                  (cn->nstatic & ~CTRIE_HAS_PARAM) >= 2,
+              "node %u ('%.*s'): a static chain was not collapsed", c, (int)k.len, key);
+        if (i == 0) continue;
+        ctrie_key pk = r->keys[c - 1];
+        const char *pkey = r->pool + pk.off;
+        uint32_t p1 = first_segment_len(pkey, pk.len);
+        int order = r->fp[c - 1] != r->fp[c] ? (r->fp[c - 1] < r->fp[c] ? -1 : 1)
+                    : p1 != n1               ? (p1 < n1 ? -1 : 1)
+                                             : memcmp(pkey, key, n1);
+        CHECK(order < 0, "node %u: static children %u and %u are not strictly sorted", x, c - 1, c);
+    }
+    return RB_OK;
+}
+
+/* Node x's hash table: present exactly when it has CTRIE_SORTED_MAX <
+ * children <= CTRIE_HASH_MAX; at most half full; every child in exactly one
+ * slot, with its tag, reachable by probing from its first slot. */
+static int check_slots(const ctrie_router *r, uint32_t x, rb_error *err)
+{
+    const ctrie_node *nd = &r->nodes[x];
+    uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM, hb = CTRIE_HB(nd);
+    bool want = count > CTRIE_SORTED_MAX && count <= CTRIE_HASH_MAX;
+    CHECK(want == (hb != 0) && hb <= 32u, "node %u: %u children, hash bits %u", x, count, hb);
+    if (!hb) return RB_OK;
+    uint32_t nslots = CTRIE_SLOTS(nd), used = 0;
+    CHECK(nslots >= 2u * count, "node %u: %u slots for %u children", x, nslots, count);
+    const uint32_t *slots = r->aux + nd->aux;
+    for (uint32_t s = 0; s < nslots; s++) used += slots[s] != 0;
+    CHECK(used == count, "node %u: %u slots used for %u children", x, used, count);
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t h = fp_hash(r->fp[nd->first + i]);
+        uint32_t s = slot_of(h, hb - 1u);
+        while (slots[s] && slots[s] != slot_entry(h, i)) s = (s + 1u) & (nslots - 1u);
+        CHECK(slots[s] == slot_entry(h, i), "node %u: child %u is not reachable in its table", x,
+              nd->first + i);
+    }
+    return RB_OK;
+}
+
+int rb__ctrie_check(const void *impl, rb__ctrie_stats *stats, rb_error *err)
+{
+    const ctrie_router *r = impl;
+    if (!r->block) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "ctrie: not built");
+    rb__ctrie_stats st = {0};
+    st.nodes = r->nnodes;
+    st.block_bytes = r->block_bytes;
+    st.pool_bytes = r->npool;
+    size_t off[6];
+    CHECK(block_layout(r->nnodes, r->naux, r->npool, off) == r->block_bytes,
+          "block size does not match its counts");
+    CHECK(r->nnodes >= 1 && r->parent[0] == CTRIE_NONE && r->keys[0].len == 0, "no root");
+    uint32_t next_child = 1, next_aux = 0;
+    for (uint32_t x = 0; x < r->nnodes; x++) {
+        const ctrie_node *nd = &r->nodes[x];
+        uint32_t nstatic = nd->nstatic & ~CTRIE_HAS_PARAM;
+        uint32_t has_param = (nd->nstatic & CTRIE_HAS_PARAM) ? 1u : 0u;
+        uint32_t tmask = CTRIE_TMASK(nd), cmask = CTRIE_CMASK(nd);
+        CHECK(nd->first == next_child, "node %u: children run starts at %u, expected %u", x,
+              nd->first, next_child);
+        CHECK((uint64_t)nd->first + nstatic + has_param <= r->nnodes,
+              "node %u: children out of range", x);
+        next_child += nstatic + has_param;
+        CHECK(cmask <= 0x3FFu, "node %u: bad method mask", x);
+        uint32_t nid = popcount16(tmask) + popcount16(cmask);
+        CHECK(nid || nstatic || has_param, "node %u leads to no route", x);
+        CHECK(nd->aux == next_aux, "node %u: aux run starts at %u, expected %u", x, nd->aux,
+              next_aux);
+        int rc = check_slots(r, x, err);
+        if (rc < 0) return rc;
+        CHECK((uint64_t)next_aux + CTRIE_SLOTS(nd) + nid <= r->naux, "node %u: aux out of range",
+              x);
+        next_aux += CTRIE_SLOTS(nd) + nid;
+        rc = check_static_children(r, x, &st, err);
+        if (rc < 0) return rc;
+        if (has_param) {
+            uint32_t c = nd->first + nstatic;
+            CHECK(r->parent[c] == x, "node %u: parent[] is %u, not %u", c, r->parent[c], x);
+            CHECK(r->keys[c].len == 0 && r->fp[c] == 0, "param node %u has a key", c);
+            st.param_edges++;
+        }
+        st.hashed += CTRIE_HB(nd) != 0;
+        st.slots += CTRIE_SLOTS(nd);
+        st.routes += nid;
+        st.terminals += tmask != 0;
+        st.catchalls += cmask != 0;
+    }
+    CHECK(next_child == r->nnodes, "children runs cover %u nodes of %u", next_child, r->nnodes);
+    CHECK(next_aux == r->naux, "aux runs cover %u entries of %u", next_aux, r->naux);
+    if (stats) *stats = st;
+    return RB_OK;
+}
+
+#undef CHECK
+
+const rb_router_ops rb__ctrie_ops = {
+    .abi_version = RB_ROUTER_ABI_VERSION,
+    .name = "ctrie",
+    .summary = "compiled segment trie in one compact block: sorted fingerprints, collapsed chains",
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL,
+    .create = ctrie_create,
+    .add = ctrie_add,
+    .build = ctrie_build,
+    .lookup = ctrie_lookup,
+    .memory = ctrie_memory,
+    .destroy = ctrie_destroy,
+    .describe = ctrie_describe,
+};
