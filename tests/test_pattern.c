@@ -7,6 +7,7 @@
 #include "rb_test.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct valid_case {
