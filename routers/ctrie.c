@@ -588,7 +588,10 @@ static int ctrie_build(void *impl, rb_error *err)
     ctrie_router *r = impl;
     const rb_allocator *a = r->allocator;
     if (r->block) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "ctrie: already built");
-    size_t n = r->nroutes, maxnodes = 1 + r->nsegs;
+    /* sizes of the scratch arrays (never 0, so alloc and free agree) */
+    size_t n = r->nroutes, nsegs = r->nsegs, maxnodes = 1 + nsegs;
+    size_t segfp_bytes = (nsegs ? nsegs : 1) * sizeof(uint64_t);
+    size_t order_bytes = (n ? n : 1) * sizeof(uint32_t);
     ctrie_sorted b = {r, NULL, NULL};
     uint32_t *tmp = NULL;
     ctrie_work *work = NULL;
@@ -596,9 +599,9 @@ static int ctrie_build(void *impl, rb_error *err)
     size_t block_bytes = 0;
     int rc = RB_ENOMEM;
 
-    b.segfp = rb__alloc(a, r->nsegs * sizeof *b.segfp);
-    b.order = rb__alloc(a, n * sizeof *b.order);
-    tmp = rb__alloc(a, n * sizeof *tmp);
+    b.segfp = rb__alloc(a, segfp_bytes);
+    b.order = rb__alloc(a, order_bytes);
+    tmp = rb__alloc(a, order_bytes);
     work = rb__alloc(a, maxnodes * sizeof *work);
     if (!b.segfp || !b.order || !tmp || !work) goto done;
 
@@ -640,9 +643,9 @@ static int ctrie_build(void *impl, rb_error *err)
     block = NULL;
     rc = RB_OK;
 done:
-    rb__free(a, b.segfp, r->nsegs * sizeof *b.segfp);
-    rb__free(a, b.order, n * sizeof *b.order);
-    rb__free(a, tmp, n * sizeof *tmp);
+    rb__free(a, b.segfp, segfp_bytes);
+    rb__free(a, b.order, order_bytes);
+    rb__free(a, tmp, order_bytes);
     rb__free(a, work, maxnodes * sizeof *work);
     if (rc < 0) return rb__error(err, rc, RB_NO_OFFSET, "out of memory in ctrie build");
     return RB_OK;
