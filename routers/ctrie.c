@@ -6,7 +6,7 @@
  * edges are whole path segments into ONE allocation, addressed by 32-bit
  * indices (no pointers inside), with the fields a lookup touches per node in
  * 16 bytes.  Chains of static segments with nothing in between collapse
- * into one edge compared with one memcmp (the '/' separators included).
+ * into one edge compared at once (the '/' separators included).
  *
  * The example route set shared by every router file, compiled:
  *
@@ -26,30 +26,53 @@
  *     Nodes are numbered breadth first, so the children of a node are one
  *     contiguous run: its static children (sorted), then its param child.
  *     A chain such as /a/b/c/d next to /a/b/x compiles to
- *     root -> "a/b" -> { "c/d", "x" }: three edges, one memcmp each.
+ *     root -> "a/b" -> { "c/d", "x" }: three edges, one compare each.
  *
- * Block layout (one allocation; i = node index, N = routes):
+ *     In the block (254 bytes; P = CTRIE_HAS_PARAM):
+ *
+ *       node  first nstatic aux masks          fp of   key      parent
+ *       [0]   1     2       0   -              -       -        -
+ *       [1]   3     1|P     0   GET            "users" 0+5      0
+ *       [2]   5     0       1   catch-all GET  "static" 5+6     0
+ *       [3]   5     0       2   GET            "me"    11+2     1
+ *       [4]   5     1       3   GET            -       -        1
+ *       [5]   6     0       4   POST           "posts" 13+5     4
+ *
+ *       aux  = [0 4 2 1 3]   (route ids, one per node run)
+ *       pool = "usersstaticmeposts"
+ *
+ * Block layout (one allocation; i = node index):
  *
  *     +-----------+-----------+-----------+-----------+-----------+---------+
- *     | nodes[n]  | fp[n]     | keys[n]   | parent[n] | ids[N]    | pool    |
+ *     | nodes[n]  | fp[n]     | keys[n]   | parent[n] | aux[]     | pool    |
  *     | 16 B      | 8 B       | 8 B       | 4 B       | 4 B       | bytes   |
  *     +-----------+-----------+-----------+-----------+-----------+---------+
  *
  *     nodes[i]  first    index of the first child
  *               nstatic  number of static children | CTRIE_HAS_PARAM
- *               ids      where this node's route ids start in ids[]
- *               masks    bits 0-15: methods of the routes ending here
- *                        (bit m = method m, bit 9 = '*'); bits 16-31: the
- *                        same for the catch-all routes of this node
+ *               aux      start of the node's run in aux[]
+ *               masks    bits 0-9: methods of the routes ending here (bit m
+ *                        = method m, bit 9 = '*'); bits 10-15: hb, the hash
+ *                        table size (none, or 2^(hb-1) slots); bits 16-25:
+ *                        methods of the node's catch-all routes
  *     fp[i]     fingerprint of the first segment of i's incoming static
  *               edge: its length (clamped to 0xFFFF) in bits 48-63, its
  *               first 6 bytes little-endian below (zero padded).  Siblings
- *               are sorted by (fp, edge bytes), so a path segment is found
- *               by comparing 64-bit integers, then one memcmp.
+ *               are sorted by (fp, first segment), so a path segment is
+ *               found by comparing 64-bit integers; a one-segment edge of
+ *               up to 6 bytes is then known equal without a byte compare.
  *     keys[i]   offset + length of the edge's bytes in pool ("a/b")
  *     parent[i] the node above i (read only when backtracking)
- *     ids[]     per node: route ids of the routes ending here in method-bit
- *               order, then those of its catch-all, ids = popcount-indexed
+ *     aux[]     per node, in node order: its hash table if it has one,
+ *               then the route ids of the routes ending there, in method-
+ *               bit order, then those of its catch-all (found by popcount
+ *               of the masks below the method's bit)
+ *
+ *     A node with more than CTRIE_SORTED_MAX static children also has a
+ *     linear-probing table of at least twice as many slots; a slot holds
+ *     16 bits of the fingerprint's hash (a tag) and the child's position,
+ *     so a miss rarely touches fp[].  Smaller nodes use a branch-free
+ *     binary search of their fingerprints.
  *
  * Lookup: a depth-first walk trying, at each node, the static child that
  * takes the next segment(s), then the param child (1+ bytes), then the
@@ -61,26 +84,34 @@
  * hold the method, else '*', is the winner.  When none fits, the walk has
  * seen every matching node: the 405 mask is the union of their methods.
  * Each node is visited at most once per lookup (its depth in segments is
- * fixed, it has one parent), so backtracking is never exponential.
+ * fixed, it has one parent), so backtracking is never exponential.  Path
+ * segments are scanned 8 bytes at a time (SWAR search for '/', loads kept
+ * inside the path); their first word also gives the fingerprint.
  *
- * Cost: lookup O(S * log C + L) for S path segments, C children of a node,
- * L path bytes; O(nodes) worst case with backtracking.  build O(N log N * S)
- * comparisons (a merge sort of the routes by segments), then O(N * S).
- * Memory: 36 bytes per node + 4 per route + the edge bytes (shared prefixes
- * once).  Before build: a copy of every pattern and 12 bytes per segment.
+ * Cost: lookup O(S + L) expected for S path segments and L path bytes
+ * (O(S log C + L) where C <= CTRIE_SORTED_MAX children are searched), and
+ * O(nodes) worst case with backtracking.  build: a merge sort of the routes
+ * by segments, O(N log N) comparisons of up to S segments, then O(N * S)
+ * for the breadth-first compilation.  Memory: 36 bytes a node + 4 a route
+ * + 4 to 16 a child of a hashed node + the edge bytes (shared prefixes
+ * once).  Before build: a copy of every pattern and 12 bytes a segment.
  *
  * Invariants (rb__ctrie_check):
- *   - every index is in range; children come after their parent and the
- *     children runs of all nodes tile nodes[1..n) exactly; parent[] agrees;
- *   - static siblings are strictly sorted by (fp, edge bytes) and have
- *     distinct first segments; fp is the fingerprint of the first segment;
+ *   - every index is in range; nodes are numbered breadth first: the
+ *     children runs of all nodes tile nodes[1..n) in node order, and
+ *     parent[] agrees; the aux runs tile aux[] in node order;
+ *   - static siblings are strictly sorted by (fp, first segment), so their
+ *     first segments differ; fp is the fingerprint of the first segment;
  *     edge bytes are in the pool; a param child has no key;
  *   - chains are collapsed: a node reached by a static edge is a branch
- *     point: it has routes ending at it, a catch-all, a param child or 2+
- *     static children.  (Only the root and param nodes may have exactly
- *     one static child and nothing else.)
- *   - every node leads to a route; masks use bits 0-9 only; the ids runs
- *     of all nodes tile ids[] exactly, one id per route.
+ *     point: routes end there, or it has a catch-all, a param child or 2+
+ *     static children (only the root and param nodes may have exactly one
+ *     static child and nothing else);
+ *   - a hash table exists exactly for nodes of CTRIE_SORTED_MAX+1 to
+ *     CTRIE_HASH_MAX static children, is at most half full, and holds each
+ *     child once, with its tag, reachable by probing from its home slot;
+ *   - every node but an empty router's root leads to a route; method masks
+ *     use bits 0-9; one route id a (route, node) in aux[].
  *
  * What build changes: it compiles the block and frees the route list; the
  * router is then immutable (the front end refuses add after build).
@@ -123,7 +154,7 @@ typedef struct ctrie_node {
     uint32_t first;   /* first child */
     uint32_t nstatic; /* static children | CTRIE_HAS_PARAM */
     uint32_t aux;     /* start of this node's run in aux[]: slots, then ids */
-    uint32_t masks;   /* methods ending here | slot bits << 10 | catch-all methods << 16 */
+    uint32_t masks;   /* methods ending here | hb << 10 | catch-all methods << 16 */
 } ctrie_node;
 
 typedef struct ctrie_key {
@@ -170,10 +201,6 @@ typedef struct ctrie_router {
 } ctrie_router;
 
 /* ---- fingerprints and small helpers ----------------------------------------- */
-
-static const uint64_t fp_mask[CTRIE_FP_BYTES + 1] = {
-    0, 0xFFull, 0xFFFFull, 0xFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFFFull, 0xFFFFFFFFFFFFull,
-};
 
 /* The fingerprint of an n-byte segment s (see the header). */
 static uint64_t fp_of(const char *s, size_t n)
@@ -230,6 +257,11 @@ static inline uint32_t slot_entry(uint64_t h, uint32_t k)
 }
 
 #if CTRIE_LITTLE_ENDIAN
+/* The bytes of a fingerprint taken from a little-endian word, by length. */
+static const uint64_t fp_mask[CTRIE_FP_BYTES + 1] = {
+    0, 0xFFull, 0xFFFFull, 0xFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFFFull, 0xFFFFFFFFFFFFull,
+};
+
 /* Index (0-7) of the first '/' byte of w in memory order, 8 if none. */
 static inline size_t slash_index(uint64_t w)
 {
@@ -245,8 +277,8 @@ static inline size_t slash_index(uint64_t w)
 #endif
 }
 
-/* segment_end for a segment known to be 8+ bytes long from pos - 8: whole
- * words while they fit, then one word moved back to end at len. */
+/* segment_end from q, for a segment with no '/' in the 8 bytes before q:
+ * whole words while they fit, then one word moved back to end at len. */
 static size_t segment_end_words(const char *path, size_t len, size_t q)
 {
     uint64_t w;
@@ -271,18 +303,23 @@ static size_t segment_end_words(const char *path, size_t len, size_t q)
 static inline size_t scan_segment(const char *path, size_t len, size_t pos, uint64_t *word)
 {
 #if CTRIE_LITTLE_ENDIAN
-    if (len >= 8u) {
-        size_t start = pos + 8u <= len ? pos : len - 8u, avail = len - pos;
-        uint64_t w;
-        memcpy(&w, path + start, 8);
-        /* pos - start is 0..7, or 8 only when pos == len (avail 0); bytes
-         * shifted in at the top are 0, never '/' */
-        w >>= (8u * (pos - start)) & 63u;
+    uint64_t w;
+    size_t at;
+    if (pos + 8u <= len) {
+        memcpy(&w, path + pos, 8);
         *word = w;
-        size_t at = slash_index(w);
-        if (at < avail && at < 8u) return pos + at;
-        if (avail <= 8u) return len;
-        return segment_end_words(path, len, pos + 8u);
+        at = slash_index(w);
+        return at < 8u ? pos + at : segment_end_words(path, len, pos + 8u);
+    }
+    if (len >= 8u) {
+        memcpy(&w, path + len - 8u, 8);
+        /* pos - (len - 8) is 1..8; 8 only when pos == len, where the shift
+         * is skipped and nothing of w is used (the segment is empty); bytes
+         * shifted in at the top are 0, never '/' */
+        w >>= (8u * (pos - (len - 8u))) & 63u;
+        *word = w;
+        at = slash_index(w);
+        return at < len - pos ? pos + at : len;
     }
 #endif
     *word = 0;
@@ -653,6 +690,34 @@ done:
 
 /* ---- lookup ------------------------------------------------------------------ */
 
+/* a[0, n) == b[0, n), with word loads that stay inside both (the last
+ * word overlaps the one before it); inlined, unlike memcmp. */
+static inline bool bytes_equal(const char *a, const char *b, size_t n)
+{
+    if (n >= 8u) {
+        uint64_t x, y;
+        for (size_t i = 0; i + 8u < n; i += 8u) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y) return false;
+        }
+        memcpy(&x, a + n - 8u, 8);
+        memcpy(&y, b + n - 8u, 8);
+        return x == y;
+    }
+    if (n >= 4u) {
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, a, 4);
+        memcpy(&y0, b, 4);
+        memcpy(&x1, a + n - 4u, 4);
+        memcpy(&y1, b + n - 4u, 4);
+        return x0 == y0 && x1 == y1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 /* Does the static edge into node c take path[pos, ...), given that its
  * fingerprint equals that of the first path segment path[pos, pos + n)?  A
  * one-segment edge of up to 6 bytes needs no compare (the fingerprint holds
@@ -662,8 +727,8 @@ static inline bool edge_takes(const ctrie_router *r, uint32_t c, const char *pat
 {
     ctrie_key k = r->keys[c];
     const char *key = r->pool + k.off;
-    if (k.len == n) return n <= CTRIE_FP_BYTES || memcmp(path + pos, key, n) == 0;
-    return k.len <= len - pos && memcmp(path + pos, key, k.len) == 0 &&
+    if (k.len == n) return n <= CTRIE_FP_BYTES || bytes_equal(path + pos, key, n);
+    return k.len <= len - pos && bytes_equal(path + pos, key, k.len) &&
            (pos + k.len == len || path[pos + k.len] == '/');
 }
 

@@ -155,6 +155,8 @@ Test(ctrie, example_set_compiles_to_the_drawing_in_the_header)
     cr_expect_eq(p.st.catchalls, 1u); /* under "static" */
     cr_expect_eq(p.st.routes, 5u);
     cr_expect_eq(p.st.hashed, 0u);
+    cr_expect_eq(p.st.pool_bytes, 18u, "usersstaticmeposts: each edge's bytes once");
+    cr_expect_eq(p.st.block_bytes, 6u * 36u + 5u * 4u + 18u, "36 bytes a node, 4 a route");
     expect_route(&p, "GET", "/users", 0);
     expect_route(&p, "GET", "/users/me", 2); /* static over param */
     expect_route(&p, "GET", "/users/7", 1);
