@@ -30,23 +30,23 @@
  *
  *     In the block (254 bytes; P = CTRIE_HAS_PARAM):
  *
- *       node  first nstatic aux masks          fp of   key      parent
- *       [0]   1     2       0   -              -       -        -
- *       [1]   3     1|P     0   GET            "users" 0+5      0
- *       [2]   5     0       1   catch-all GET  "static" 5+6     0
- *       [3]   5     0       2   GET            "me"    11+2     1
- *       [4]   5     1       3   GET            -       -        1
- *       [5]   6     0       4   POST           "posts" 13+5     4
+ *       node  first nstatic aux masks          edge: fp of, bytes   parent
+ *       [0]   1     2       0   -              -                    -
+ *       [1]   3     1|P     0   GET            "users", 0+5         0
+ *       [2]   5     0       1   catch-all GET  "static", 5+6        0
+ *       [3]   5     0       2   GET            "me", 11+2           1
+ *       [4]   5     1       3   GET            -                    1
+ *       [5]   6     0       4   POST           "posts", 13+5        4
  *
- *       aux  = [0 4 2 1 3]   (route ids, one per node run)
+ *       aux  = [0 4 2 1 3]   (route ids, one run per node)
  *       pool = "usersstaticmeposts"
  *
  * Block layout (one allocation; i = node index):
  *
- *     +-----------+-----------+-----------+-----------+-----------+---------+
- *     | nodes[n]  | fp[n]     | keys[n]   | parent[n] | aux[]     | pool    |
- *     | 16 B      | 8 B       | 8 B       | 4 B       | 4 B       | bytes   |
- *     +-----------+-----------+-----------+-----------+-----------+---------+
+ *     +-------------+-------------+-------------+-------------+-----------+
+ *     | nodes[n]    | edges[n]    | parent[n]   | aux[]       | pool      |
+ *     | 16 B        | 16 B        | 4 B         | 4 B         | bytes     |
+ *     +-------------+-------------+-------------+-------------+-----------+
  *
  *     nodes[i]  first    index of the first child
  *               nstatic  number of static children | CTRIE_HAS_PARAM
@@ -55,13 +55,15 @@
  *                        = method m, bit 9 = '*'); bits 10-15: hb, the hash
  *                        table size (none, or 2^(hb-1) slots); bits 16-25:
  *                        methods of the node's catch-all routes
- *     fp[i]     fingerprint of the first segment of i's incoming static
- *               edge: its length (clamped to 0xFFFF) in bits 48-63, its
- *               first 6 bytes little-endian below (zero padded).  Siblings
- *               are sorted by (fp, first segment), so a path segment is
- *               found by comparing 64-bit integers; a one-segment edge of
- *               up to 6 bytes is then known equal without a byte compare.
- *     keys[i]   offset + length of the edge's bytes in pool ("a/b")
+ *     edges[i]  the static edge into i:
+ *               fp       fingerprint of its first segment: the length
+ *                        (clamped to 0xFFFF) in bits 48-63, the first 6
+ *                        bytes little-endian below (zero padded).  Siblings
+ *                        are sorted by (fp, first segment), so a path
+ *                        segment is found by comparing 64-bit integers; a
+ *                        one-segment edge of up to 6 bytes is then known
+ *                        equal without a byte compare
+ *               off, len its bytes in pool ("a/b"), in the same 16 bytes
  *     parent[i] the node above i (read only when backtracking)
  *     aux[]     per node, in node order: its hash table if it has one,
  *               then the route ids of the routes ending there, in method-
@@ -71,8 +73,8 @@
  *     A node with more than CTRIE_SORTED_MAX static children also has a
  *     linear-probing table of at least twice as many slots; a slot holds
  *     16 bits of the fingerprint's hash (a tag) and the child's position,
- *     so a miss rarely touches fp[].  Smaller nodes use a branch-free
- *     binary search of their fingerprints.
+ *     so a probe rarely touches an edge that does not match.  Smaller
+ *     nodes use a branch-free binary search of their fingerprints.
  *
  * Lookup: a depth-first walk trying, at each node, the static child that
  * takes the next segment(s), then the param child (1+ bytes), then the
@@ -157,9 +159,11 @@ typedef struct ctrie_node {
     uint32_t masks;   /* methods ending here | hb << 10 | catch-all methods << 16 */
 } ctrie_node;
 
-typedef struct ctrie_key {
-    uint32_t off, len; /* incoming static edge bytes in the pool */
-} ctrie_key;
+/* The static edge into a node (all zero for the root and param nodes). */
+typedef struct ctrie_edge {
+    uint64_t fp;       /* fingerprint of the edge's first segment */
+    uint32_t off, len; /* the edge's bytes in the pool */
+} ctrie_edge;
 
 /* ---- the route list (before build) ---------------------------------------- */
 
@@ -192,8 +196,7 @@ typedef struct ctrie_router {
     size_t block_bytes;
     uint32_t nnodes, naux, npool;
     const ctrie_node *nodes;
-    const uint64_t *fp;
-    const ctrie_key *keys;
+    const ctrie_edge *edges;
     const uint32_t *parent;
     const uint32_t *aux;
     const char *pool;
@@ -471,8 +474,7 @@ typedef struct ctrie_work {
 /* Where compile writes; all NULL in the counting pass. */
 typedef struct ctrie_out {
     ctrie_node *nodes;
-    uint64_t *fp;
-    ctrie_key *keys;
+    ctrie_edge *edges;
     uint32_t *parent;
     uint32_t *aux;
     char *pool;
@@ -506,8 +508,7 @@ static void compile(const ctrie_sorted *b, ctrie_work *work, const ctrie_out *ou
     uint32_t nnodes = 1, naux = 0, npool = 0;
     work[0] = (ctrie_work){0, (uint32_t)r->nroutes, 0};
     if (out) {
-        out->fp[0] = 0;
-        out->keys[0] = (ctrie_key){0, 0};
+        out->edges[0] = (ctrie_edge){0, 0, 0};
         out->parent[0] = CTRIE_NONE;
     }
     for (uint32_t x = 0; x < nnodes; x++) {
@@ -545,8 +546,7 @@ static void compile(const ctrie_sorted *b, ctrie_work *work, const ctrie_out *ou
             uint32_t klen = se->off + se->len - sd->off;
             if (out) {
                 uint64_t f = b->segfp[r->routes[order[i]].seg + d];
-                out->fp[c] = f;
-                out->keys[c] = (ctrie_key){npool, klen};
+                out->edges[c] = (ctrie_edge){f, npool, klen};
                 out->parent[c] = x;
                 memcpy(out->pool + npool, r->text + sd->off, klen);
                 if (nslots) {
@@ -566,8 +566,7 @@ static void compile(const ctrie_sorted *b, ctrie_work *work, const ctrie_out *ou
             uint32_t j = i + 1;
             while (j < hi && seg_at(b, order[j], d)->kind == RB_SEG_PARAM) j++;
             if (out) {
-                out->fp[nnodes] = 0;
-                out->keys[nnodes] = (ctrie_key){0, 0};
+                out->edges[nnodes] = (ctrie_edge){0, 0, 0};
                 out->parent[nnodes] = x;
             }
             work[nnodes++] = (ctrie_work){i, j, d + 1};
@@ -589,23 +588,17 @@ static void compile(const ctrie_sorted *b, ctrie_work *work, const ctrie_out *ou
     *npool_out = npool;
 }
 
-static size_t align8(size_t n)
-{
-    return (n + 7u) & ~(size_t)7u;
-}
-
-/* Byte offsets of the arrays in a block of nn nodes, ni ids, np pool bytes;
- * returns the block size.  nodes first (16-byte records from an aligned
- * allocation), then the 8-byte fp, then 4-byte arrays, then bytes. */
-static size_t block_layout(uint32_t nn, uint32_t ni, uint32_t np, size_t off[6])
+/* Byte offsets of the arrays in a block of nn nodes, na aux entries, np
+ * pool bytes; returns the block size.  The 16-byte records first (from an
+ * aligned allocation), then 4-byte arrays, then bytes. */
+static size_t block_layout(uint32_t nn, uint32_t na, uint32_t np, size_t off[5])
 {
     size_t at = 0;
     off[0] = at, at += (size_t)nn * sizeof(ctrie_node);
-    off[1] = at = align8(at), at += (size_t)nn * sizeof(uint64_t);
-    off[2] = at, at += (size_t)nn * sizeof(ctrie_key);
-    off[3] = at, at += (size_t)nn * sizeof(uint32_t);
-    off[4] = at, at += (size_t)ni * sizeof(uint32_t);
-    off[5] = at, at += np;
+    off[1] = at, at += (size_t)nn * sizeof(ctrie_edge);
+    off[2] = at, at += (size_t)nn * sizeof(uint32_t);
+    off[3] = at, at += (size_t)na * sizeof(uint32_t);
+    off[4] = at, at += np;
     return at;
 }
 
@@ -651,15 +644,17 @@ static int ctrie_build(void *impl, rb_error *err)
 
     uint32_t nn, ni, np;
     compile(&b, work, NULL, &nn, &ni, &np);
-    size_t off[6];
+    size_t off[5];
     block_bytes = block_layout(nn, ni, np, off);
     block = rb__alloc(a, block_bytes);
     if (!block) goto done;
     char *base = block;
     ctrie_out out = {
-        (ctrie_node *)(void *)(base + off[0]), (uint64_t *)(void *)(base + off[1]),
-        (ctrie_key *)(void *)(base + off[2]),  (uint32_t *)(void *)(base + off[3]),
-        (uint32_t *)(void *)(base + off[4]),   base + off[5],
+        (ctrie_node *)(void *)(base + off[0]),
+        (ctrie_edge *)(void *)(base + off[1]),
+        (uint32_t *)(void *)(base + off[2]),
+        (uint32_t *)(void *)(base + off[3]),
+        base + off[4],
     };
     compile(&b, work, &out, &nn, &ni, &np);
 
@@ -669,8 +664,7 @@ static int ctrie_build(void *impl, rb_error *err)
     r->naux = ni;
     r->npool = np;
     r->nodes = out.nodes;
-    r->fp = out.fp;
-    r->keys = out.keys;
+    r->edges = out.edges;
     r->parent = out.parent;
     r->aux = out.aux;
     r->pool = out.pool;
@@ -722,14 +716,21 @@ static inline bool bytes_equal(const char *a, const char *b, size_t n)
  * fingerprint equals that of the first path segment path[pos, pos + n)?  A
  * one-segment edge of up to 6 bytes needs no compare (the fingerprint holds
  * all of it); a chain is compared whole, its '/' included. */
+/* The rest of edge_takes, out of line: a chain, or a segment of 7+ bytes. */
+static bool edge_takes_slow(const char *key, uint32_t klen, const char *path, size_t len,
+                            size_t pos, size_t n)
+{
+    if (klen == n) return bytes_equal(path + pos, key, n);
+    return klen <= len - pos && bytes_equal(path + pos, key, klen) &&
+           (pos + klen == len || path[pos + klen] == '/');
+}
+
 static inline bool edge_takes(const ctrie_router *r, uint32_t c, const char *path, size_t len,
                               size_t pos, size_t n)
 {
-    ctrie_key k = r->keys[c];
-    const char *key = r->pool + k.off;
-    if (k.len == n) return n <= CTRIE_FP_BYTES || bytes_equal(path + pos, key, n);
-    return k.len <= len - pos && bytes_equal(path + pos, key, k.len) &&
-           (pos + k.len == len || path[pos + k.len] == '/');
+    ctrie_edge k = r->edges[c];
+    if (k.len == n && n <= CTRIE_FP_BYTES) return true;
+    return edge_takes_slow(r->pool + k.off, k.len, path, len, pos, n);
 }
 
 /* The static child of nd whose edge takes path[pos, ...), given the first
@@ -741,7 +742,7 @@ static inline uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, 
                                    const char *path, size_t len, size_t pos, size_t n)
 {
     uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM, hb = CTRIE_HB(nd);
-    const uint64_t *fp = r->fp + nd->first;
+    const ctrie_edge *edges = r->edges + nd->first;
     if (hb) {
         const uint32_t *slots = r->aux + nd->aux;
         uint32_t mask = (1u << (hb - 1u)) - 1u;
@@ -751,19 +752,20 @@ static inline uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, 
             uint32_t v = slots[s];
             if (!v) return CTRIE_NONE;
             uint32_t c = (v & 0xFFFFu) - 1u;
-            if ((v & 0xFFFF0000u) == tag && fp[c] == f &&
+            if ((v & 0xFFFF0000u) == tag && edges[c].fp == f &&
                 edge_takes(r, nd->first + c, path, len, pos, n))
                 return nd->first + c;
         }
     }
     if (!count) return CTRIE_NONE;
-    const uint64_t *base = fp;
+    const ctrie_edge *base = edges;
     for (uint32_t span = count; span > 1;) {
         uint32_t half = span / 2;
-        base = base[half] < f ? base + half : base;
+        base = base[half].fp < f ? base + half : base;
         span -= half;
     }
-    for (uint32_t i = (uint32_t)(base - fp) + (*base < f); i < count && fp[i] == f; i++) {
+    for (uint32_t i = (uint32_t)(base - edges) + (base->fp < f); i < count && edges[i].fp == f;
+         i++) {
         if (edge_takes(r, nd->first + i, path, len, pos, n)) return nd->first + i;
     }
     return CTRIE_NONE;
@@ -798,7 +800,7 @@ descend:
         c = find_static(r, nd, segment_fp(path, len, pos, e - pos, w), path, len, pos, e - pos);
         if (c != CTRIE_NONE) {
             node = c;
-            pos += r->keys[c].len + 1u;
+            pos += r->edges[c].len + 1u;
             goto descend;
         }
     }
@@ -828,7 +830,7 @@ up:
         pos = m->params[--k].offset;
         goto try_catch;
     }
-    pos -= r->keys[c].len + 1u;
+    pos -= r->edges[c].len + 1u;
     e = segment_end(path, len, pos);
     goto try_param;
 found:
@@ -888,12 +890,12 @@ static int check_static_children(const ctrie_router *r, uint32_t x, rb__ctrie_st
     uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM;
     for (uint32_t i = 0; i < count; i++) {
         uint32_t c = nd->first + i;
-        ctrie_key k = r->keys[c];
+        ctrie_edge k = r->edges[c];
         CHECK(r->parent[c] == x, "node %u: parent[] is %u, not %u", c, r->parent[c], x);
         CHECK((uint64_t)k.off + k.len <= r->npool, "node %u: edge bytes outside the pool", c);
         const char *key = r->pool + k.off;
         uint32_t n1 = first_segment_len(key, k.len);
-        CHECK(r->fp[c] == fp_of(key, n1), "node %u: fingerprint is not that of '%.*s'", c, (int)n1,
+        CHECK(k.fp == fp_of(key, n1), "node %u: fingerprint is not that of '%.*s'", c, (int)n1,
               key);
         st->static_edges++;
         if (n1 < k.len) st->chain_edges++;
@@ -902,12 +904,12 @@ static int check_static_children(const ctrie_router *r, uint32_t x, rb__ctrie_st
                   (cn->nstatic & ~CTRIE_HAS_PARAM) >= 2,
               "node %u ('%.*s'): a static chain was not collapsed", c, (int)k.len, key);
         if (i == 0) continue;
-        ctrie_key pk = r->keys[c - 1];
+        ctrie_edge pk = r->edges[c - 1];
         const char *pkey = r->pool + pk.off;
         uint32_t p1 = first_segment_len(pkey, pk.len);
-        int order = r->fp[c - 1] != r->fp[c] ? (r->fp[c - 1] < r->fp[c] ? -1 : 1)
-                    : p1 != n1               ? (p1 < n1 ? -1 : 1)
-                                             : memcmp(pkey, key, n1);
+        int order = pk.fp != k.fp ? (pk.fp < k.fp ? -1 : 1)
+                    : p1 != n1    ? (p1 < n1 ? -1 : 1)
+                                  : memcmp(pkey, key, n1);
         CHECK(order < 0, "node %u: static children %u and %u are not strictly sorted", x, c - 1, c);
     }
     return RB_OK;
@@ -929,7 +931,7 @@ static int check_slots(const ctrie_router *r, uint32_t x, rb_error *err)
     for (uint32_t s = 0; s < nslots; s++) used += slots[s] != 0;
     CHECK(used == count, "node %u: %u slots used for %u children", x, used, count);
     for (uint32_t i = 0; i < count; i++) {
-        uint64_t h = fp_hash(r->fp[nd->first + i]);
+        uint64_t h = fp_hash(r->edges[nd->first + i].fp);
         uint32_t s = slot_of(h, hb - 1u);
         while (slots[s] && slots[s] != slot_entry(h, i)) s = (s + 1u) & (nslots - 1u);
         CHECK(slots[s] == slot_entry(h, i), "node %u: child %u is not reachable in its table", x,
@@ -946,10 +948,10 @@ int rb__ctrie_check(const void *impl, rb__ctrie_stats *stats, rb_error *err)
     st.nodes = r->nnodes;
     st.block_bytes = r->block_bytes;
     st.pool_bytes = r->npool;
-    size_t off[6];
+    size_t off[5];
     CHECK(block_layout(r->nnodes, r->naux, r->npool, off) == r->block_bytes,
           "block size does not match its counts");
-    CHECK(r->nnodes >= 1 && r->parent[0] == CTRIE_NONE && r->keys[0].len == 0, "no root");
+    CHECK(r->nnodes >= 1 && r->parent[0] == CTRIE_NONE && r->edges[0].len == 0, "no root");
     uint32_t next_child = 1, next_aux = 0;
     for (uint32_t x = 0; x < r->nnodes; x++) {
         const ctrie_node *nd = &r->nodes[x];
@@ -976,7 +978,7 @@ int rb__ctrie_check(const void *impl, rb__ctrie_stats *stats, rb_error *err)
         if (has_param) {
             uint32_t c = nd->first + nstatic;
             CHECK(r->parent[c] == x, "node %u: parent[] is %u, not %u", c, r->parent[c], x);
-            CHECK(r->keys[c].len == 0 && r->fp[c] == 0, "param node %u has a key", c);
+            CHECK(r->edges[c].len == 0 && r->edges[c].fp == 0, "param node %u has a key", c);
             st.param_edges++;
         }
         st.hashed += CTRIE_HB(nd) != 0;
