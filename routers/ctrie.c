@@ -57,7 +57,7 @@
  *                        methods of the node's catch-all routes
  *     edges[i]  the static edge into i:
  *               fp       fingerprint of its first segment: the length
- *                        (clamped to 0xFFFF) in bits 48-63, the first 6
+ *                        (clamped to 0x7FFF) in bits 48-62, the first 6
  *                        bytes little-endian below (zero padded).  Siblings
  *                        are sorted by (fp, first segment), so a path
  *                        segment is found by comparing 64-bit integers; a
@@ -130,6 +130,8 @@
 #define CTRIE_ANY_BIT   (1u << RB_ANY)
 #define CTRIE_METHODS   (CTRIE_ANY_BIT - 1u) /* the 9 concrete methods */
 #define CTRIE_FP_BYTES  6u
+/* Fingerprint lengths are clamped to this, so bit 63 is always 0. */
+#define CTRIE_FP_MAXLEN 0x7FFFu
 /* Segments in all routes: keeps node counts (at most 1 + segments) and
  * hash tables (at most 4 slots a child) well inside 31 bits. */
 #define CTRIE_MAX_SEGS (1u << 28)
@@ -211,7 +213,7 @@ static uint64_t fp_of(const char *s, size_t n)
     size_t m = n < CTRIE_FP_BYTES ? n : CTRIE_FP_BYTES;
     uint64_t v = 0;
     for (size_t i = 0; i < m; i++) v |= (uint64_t)(unsigned char)s[i] << (8u * i);
-    return (uint64_t)(n < 0xFFFFu ? n : 0xFFFFu) << 48 | v;
+    return (uint64_t)(n < CTRIE_FP_MAXLEN ? n : CTRIE_FP_MAXLEN) << 48 | v;
 }
 
 /* Number of set bits of a 16-bit value. */
@@ -335,7 +337,7 @@ static inline uint64_t segment_fp(const char *path, size_t len, size_t pos, size
 {
 #if CTRIE_LITTLE_ENDIAN
     if (len >= 8u) /* an empty segment at the end has mask 0 */
-        return (uint64_t)(n < 0xFFFFu ? n : 0xFFFFu) << 48 |
+        return (uint64_t)(n < CTRIE_FP_MAXLEN ? n : CTRIE_FP_MAXLEN) << 48 |
                (word & fp_mask[n < CTRIE_FP_BYTES ? n : CTRIE_FP_BYTES]);
 #endif
     (void)len;
@@ -406,8 +408,9 @@ static int ctrie_add(void *impl, const rb_route *route, rb_error *err)
 
 typedef struct ctrie_sorted {
     const ctrie_router *r;
-    uint64_t *segfp; /* fingerprint of every static segment */
-    uint32_t *order; /* route indices, sorted */
+    uint64_t *segkey; /* of every segment: its fp if static, else 2^63
+                       * (param) or 3 * 2^62 (catch-all) */
+    uint32_t *order;  /* route indices, sorted */
 } ctrie_sorted;
 
 static const ctrie_seg *seg_at(const ctrie_sorted *b, uint32_t route, uint32_t d)
@@ -415,17 +418,19 @@ static const ctrie_seg *seg_at(const ctrie_sorted *b, uint32_t route, uint32_t d
     return &b->r->segs[b->r->routes[route].seg + d];
 }
 
-/* Order of two segments at the same position: kind (static < param <
- * catch-all), then for static ones (fp, length, bytes). */
+/* Order of two segments at the same position: static (by fp, length,
+ * bytes) < param < catch-all, as their keys say but for equal static
+ * fingerprints. */
 static int seg_cmp(const ctrie_sorted *b, uint32_t ra, uint32_t rb, uint32_t d)
 {
     uint32_t ia = b->r->routes[ra].seg + d, ib = b->r->routes[rb].seg + d;
+    if (b->segkey[ia] != b->segkey[ib]) return b->segkey[ia] < b->segkey[ib] ? -1 : 1;
+    if (b->segkey[ia] >> 63) return 0; /* both params, or both catch-alls */
     const ctrie_seg *sa = &b->r->segs[ia], *sb = &b->r->segs[ib];
-    if (sa->kind != sb->kind) return sa->kind < sb->kind ? -1 : 1;
-    if (sa->kind != RB_SEG_STATIC) return 0;
-    if (b->segfp[ia] != b->segfp[ib]) return b->segfp[ia] < b->segfp[ib] ? -1 : 1;
     if (sa->len != sb->len) return sa->len < sb->len ? -1 : 1;
-    return memcmp(b->r->text + sa->off, b->r->text + sb->off, sa->len);
+    if (sa->len <= CTRIE_FP_BYTES) return 0; /* the fingerprints hold every byte */
+    return memcmp(b->r->text + sa->off + CTRIE_FP_BYTES, b->r->text + sb->off + CTRIE_FP_BYTES,
+                  sa->len - CTRIE_FP_BYTES);
 }
 
 /* Routes by segments left to right, a proper prefix first; same shape by
@@ -545,7 +550,7 @@ static void compile(const ctrie_sorted *b, ctrie_work *work, const ctrie_out *ou
             const ctrie_seg *sd = seg_at(b, order[i], d), *se = seg_at(b, order[i], e - 1);
             uint32_t klen = se->off + se->len - sd->off;
             if (out) {
-                uint64_t f = b->segfp[r->routes[order[i]].seg + d];
+                uint64_t f = b->segkey[r->routes[order[i]].seg + d];
                 out->edges[c] = (ctrie_edge){f, npool, klen};
                 out->parent[c] = x;
                 memcpy(out->pool + npool, r->text + sd->off, klen);
@@ -620,7 +625,7 @@ static int ctrie_build(void *impl, rb_error *err)
     if (r->block) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "ctrie: already built");
     /* sizes of the scratch arrays (never 0, so alloc and free agree) */
     size_t n = r->nroutes, nsegs = r->nsegs, maxnodes = 1 + nsegs;
-    size_t segfp_bytes = (nsegs ? nsegs : 1) * sizeof(uint64_t);
+    size_t segkey_bytes = (nsegs ? nsegs : 1) * sizeof(uint64_t);
     size_t order_bytes = (n ? n : 1) * sizeof(uint32_t);
     ctrie_sorted b = {r, NULL, NULL};
     uint32_t *tmp = NULL;
@@ -629,15 +634,17 @@ static int ctrie_build(void *impl, rb_error *err)
     size_t block_bytes = 0;
     int rc = RB_ENOMEM;
 
-    b.segfp = rb__alloc(a, segfp_bytes);
+    b.segkey = rb__alloc(a, segkey_bytes);
     b.order = rb__alloc(a, order_bytes);
     tmp = rb__alloc(a, order_bytes);
     work = rb__alloc(a, maxnodes * sizeof *work);
-    if (!b.segfp || !b.order || !tmp || !work) goto done;
+    if (!b.segkey || !b.order || !tmp || !work) goto done;
 
     for (size_t i = 0; i < r->nsegs; i++) {
         const ctrie_seg *s = &r->segs[i];
-        b.segfp[i] = s->kind == RB_SEG_STATIC ? fp_of(r->text + s->off, s->len) : 0;
+        b.segkey[i] = s->kind == RB_SEG_STATIC  ? fp_of(r->text + s->off, s->len)
+                      : s->kind == RB_SEG_PARAM ? 1ull << 63
+                                                : 3ull << 62;
     }
     for (size_t i = 0; i < n; i++) b.order[i] = (uint32_t)i;
     sort_routes(&b, tmp, n);
@@ -674,7 +681,7 @@ static int ctrie_build(void *impl, rb_error *err)
     block = NULL;
     rc = RB_OK;
 done:
-    rb__free(a, b.segfp, segfp_bytes);
+    rb__free(a, b.segkey, segkey_bytes);
     rb__free(a, b.order, order_bytes);
     rb__free(a, tmp, order_bytes);
     rb__free(a, work, maxnodes * sizeof *work);
