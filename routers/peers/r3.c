@@ -91,8 +91,11 @@
  *     edge into a 200-byte one) and overflows the heap when a node needs
  *     more.  build checks every node first and fails with RB_ELIMIT, naming
  *     the node, instead of letting r3 corrupt memory.
- *   - r3 keeps match lengths in 16 bits: paths over 65,535 bytes get 404
- *     without asking r3.
+ *   - r3 keeps the remaining length in an unsigned short while matching,
+ *     so on paths over 64 KiB its answers may be wrong (never out of
+ *     bounds: the copy is NUL-terminated and every length only shrinks).
+ *     They are r3's answers and are reported as such.  Paths of INT_MAX
+ *     bytes or more (r3 takes an int) get 404 without asking r3.
  *   - lookup allocates (one zstrndup per capture, freed before returning;
  *     a heap copy of paths over 1 KiB).  An allocation failure gives 404.
  *   - memory() = the growth of r3's own allocation counter
@@ -117,6 +120,7 @@
 
 #include "router_impl.h"
 
+#include <limits.h>
 #include <pcre.h>
 #include <r3.h>
 #include <stdint.h>
@@ -134,11 +138,10 @@ void zmalloc_enable_thread_safeness(void);
 #define RB_R3_VERSION "1.3"
 #endif
 
-#define R3PEER_STACK_PATH     1024u  /* paths shorter than this are copied on the stack */
-#define R3PEER_MAX_PATH       65535u /* r3 keeps match lengths in unsigned short */
-#define R3PEER_NODE_BUF       192u   /* r3_tree_compile_patterns: zcalloc(192) */
-#define R3PEER_SLUG_BUF       200u   /* r3_slug_compile: zcalloc(200) */
-#define R3PEER_MAX_TOKENS     64u    /* > RB_MAX_CAPTURES: r3 appends one per slug edge */
+#define R3PEER_STACK_PATH     1024u /* paths shorter than this are copied on the stack */
+#define R3PEER_NODE_BUF       192u  /* r3_tree_compile_patterns: zcalloc(192) */
+#define R3PEER_SLUG_BUF       200u  /* r3_slug_compile: zcalloc(200) */
+#define R3PEER_MAX_TOKENS     64u   /* > RB_MAX_CAPTURES: r3 appends one per slug edge */
 #define R3PEER_PARAM          "{p}"
 #define R3PEER_PARAM_EXPLICIT "{p:[^/]+}"
 #define R3PEER_CATCHALL       "{p:(?s:.+)}"
@@ -501,7 +504,7 @@ static int r3peer_lookup(const void *impl, int method, const char *path, size_t 
     m->outcome = RB_NOT_FOUND;
     m->nparams = 0;
     m->allowed = 0;
-    if (!r->tree || len > R3PEER_MAX_PATH) return m->outcome;
+    if (!r->tree || len >= INT_MAX) return m->outcome; /* r3 takes an int length */
 
     char stack_copy[R3PEER_STACK_PATH];
     char *copy = len < sizeof stack_copy ? stack_copy : rb__alloc(r->allocator, len + 1);
