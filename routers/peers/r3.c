@@ -33,9 +33,10 @@
  *
  * Node layout: r3's own (struct _node in r3.h: edge array, compiled regex,
  * route array).  The adapter keeps beside it one r3peer_route per route:
- * method, id, our parse of the pattern (for priority and capture
- * positions) and the translated r3 pattern text, which r3's route keeps a
- * pointer to.
+ * method, id, the path segment of each capture, and the translated r3
+ * pattern text, which r3's route keeps a pointer to.  Until build it also
+ * keeps a copy of each pattern and its parse (r3peer_source), for the
+ * translation and the insertion order; build frees them.
  *
  * Translation (our syntax -> r3's):
  *   static text  -> the same bytes.  r3 has no escape syntax and pastes
@@ -98,11 +99,14 @@
  *     bytes or more (r3 takes an int) get 404 without asking r3.
  *   - lookup allocates (one zstrndup per capture, freed before returning;
  *     a heap copy of paths over 1 KiB).  An allocation failure gives 404.
+ *   - r3's capture copies are C strings: a captured NUL byte ends the copy,
+ *     so the span is shorter than the segment (r3's answer, reported).
  *   - memory() = the growth of r3's own allocation counter
  *     (zmalloc_used_memory) across build, plus the PCRE regexes (which r3
  *     allocates with malloc; pcre_fullinfo sizes), plus the adapter's own
- *     records.  The counter is process-wide: exact unless another r3 tree
- *     is built or matched in another thread at the same time.
+ *     records and translated texts.  The counter is process-wide: exact
+ *     unless another r3 tree is built or matched in another thread at the
+ *     same time.  describe() shows the three parts.
  *
  * Invariants (r3peer_check): after build every route is reachable from the
  * tree's route arrays exactly once, each r3 route's data points at its
@@ -154,26 +158,34 @@ static const int method_bits[RB_METHOD_COUNT + 1] = {
     METHOD_PATCH,   0,
 };
 
+/* What the adapter keeps of a route for good. */
 typedef struct r3peer_route {
     int method;
     uint32_t id;
-    char *text;         /* owned copy of our pattern */
-    rb_pattern pattern; /* parsed from text */
-    char *r3text;       /* translated pattern, NUL-terminated; r3 points at it */
+    uint32_t ncaptures;
+    uint16_t *capseg; /* segment index of each capture, for their spans */
+    char *r3text;     /* translated pattern, NUL-terminated; r3 points at it */
     size_t r3len;
     route *r3route; /* r3's route (r3_tree_free leaves it to us) */
 } r3peer_route;
 
+/* What it keeps only until build succeeds (for translation and order). */
+typedef struct r3peer_source {
+    char *text;         /* owned copy of our pattern */
+    rb_pattern pattern; /* parsed from text */
+} r3peer_source;
+
 typedef struct r3peer_router {
     const rb_allocator *allocator;
     r3peer_route *routes;
-    size_t count, cap;
+    r3peer_source *sources; /* parallel to routes; NULL after build */
+    size_t count, cap, sources_cap;
     node *tree;        /* NULL until build */
     size_t own_bytes;  /* adapter allocations */
     size_t r3_bytes;   /* r3's zmalloc growth across build */
     size_t pcre_bytes; /* compiled regexes */
     size_t nodes, regex_nodes;
-    char describe[160];
+    char describe[200];
 } r3peer_router;
 
 /* ---- add: record, after checking r3 can express the pattern ------------- */
@@ -227,29 +239,65 @@ static int r3peer_add(void *impl, const rb_route *route, rb_error *err)
         r->routes = grown;
         r->cap = ncap;
     }
+    if (r->count == r->sources_cap) {
+        size_t ncap = r->sources_cap ? r->sources_cap * 2 : 16;
+        r3peer_source *grown = rb__realloc(r->allocator, r->sources, r->sources_cap * sizeof *grown,
+                                           ncap * sizeof *grown);
+        if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
+        r->own_bytes += (ncap - r->sources_cap) * sizeof *grown;
+        r->sources = grown;
+        r->sources_cap = ncap;
+    }
     r3peer_route *rr = &r->routes[r->count];
+    r3peer_source *src = &r->sources[r->count];
     memset(rr, 0, sizeof *rr);
-    rr->text = rb__alloc(r->allocator, p->len);
-    if (!rr->text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
-    memcpy(rr->text, p->text, p->len);
-    int rc = rb_pattern_parse(rr->text, p->len, r->allocator, &rr->pattern, err);
+    memset(src, 0, sizeof *src);
+    if (p->ncaptures) {
+        rr->capseg = rb__alloc(r->allocator, p->ncaptures * sizeof *rr->capseg);
+        if (!rr->capseg) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
+    }
+    src->text = rb__alloc(r->allocator, p->len);
+    int rc = src->text ? rb_pattern_parse(memcpy(src->text, p->text, p->len), p->len, r->allocator,
+                                          &src->pattern, err)
+                       : rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     if (rc < 0) {
-        rb__free(r->allocator, rr->text, p->len);
+        rb__free(r->allocator, src->text, p->len);
+        rb__free(r->allocator, rr->capseg, p->ncaptures * sizeof *rr->capseg);
         return rc;
     }
+    for (uint32_t i = 0, k = 0; i < p->nsegs; i++)
+        if (p->segs[i].captures) rr->capseg[k++] = (uint16_t)i;
     rr->method = route->method;
     rr->id = route->id;
-    r->own_bytes += p->len + rb_pattern_bytes(&rr->pattern);
+    rr->ncaptures = p->ncaptures;
+    r->own_bytes += p->len + rb_pattern_bytes(&src->pattern) + p->ncaptures * sizeof *rr->capseg;
     r->count++;
     return RB_OK;
+}
+
+/* Free the sources (after a successful build, and at destroy). */
+static void free_sources(r3peer_router *r)
+{
+    if (!r->sources) return;
+    for (size_t i = 0; i < r->count; i++) {
+        r3peer_source *src = &r->sources[i];
+        r->own_bytes -= src->pattern.len + rb_pattern_bytes(&src->pattern);
+        rb__free(r->allocator, src->text, src->pattern.len);
+        rb_pattern_free(&src->pattern);
+    }
+    rb__free(r->allocator, r->sources, r->sources_cap * sizeof *r->sources);
+    r->own_bytes -= r->sources_cap * sizeof *r->sources;
+    r->sources = NULL;
+    r->sources_cap = 0;
 }
 
 /* ---- build: translate, sort, insert, check r3's buffers, compile -------- */
 
 /* Write route rr's r3 pattern (allocated, NUL-terminated). */
-static int translate(r3peer_router *r, r3peer_route *rr, bool explicit_param, rb_error *err)
+static int translate(r3peer_router *r, size_t i_route, bool explicit_param, rb_error *err)
 {
-    const rb_pattern *p = &rr->pattern;
+    r3peer_route *rr = &r->routes[i_route];
+    const rb_pattern *p = &r->sources[i_route].pattern;
     const char *param = explicit_param ? R3PEER_PARAM_EXPLICIT : R3PEER_PARAM;
     size_t n = 0;
     for (uint32_t i = 0; i < p->nsegs; i++) {
@@ -258,7 +306,6 @@ static int translate(r3peer_router *r, r3peer_route *rr, bool explicit_param, rb
                   : s->kind == RB_SEG_PARAM ? strlen(param)
                                             : strlen(R3PEER_CATCHALL));
     }
-    if (p->nsegs == 0) n = 1; /* "/" parses as one empty segment; keep a guard */
     char *t = rb__alloc(r->allocator, n + 1);
     if (!t) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     size_t w = 0;
@@ -272,7 +319,6 @@ static int translate(r3peer_router *r, r3peer_route *rr, bool explicit_param, rb
         memcpy(t + w, src, len);
         w += len;
     }
-    if (p->nsegs == 0) t[w++] = '/';
     t[w] = '\0';
     rr->r3text = t;
     rr->r3len = w;
@@ -282,15 +328,14 @@ static int translate(r3peer_router *r, r3peer_route *rr, bool explicit_param, rb
 
 /* Insertion order: our priority key with "*" before a specific method of
  * the same shape (r3 tries a node's routes newest first). */
+typedef struct order_item {
+    rb_priority key; /* any_method holds "is a specific method" */
+    size_t index;
+} order_item;
+
 static int insertion_cmp(const void *pa, const void *pb)
 {
-    const r3peer_route *a = *(const r3peer_route *const *)pa;
-    const r3peer_route *b = *(const r3peer_route *const *)pb;
-    rb_priority ka = {a->pattern.ranks, a->pattern.nsegs, a->method != RB_ANY,
-                      a->pattern.literal_bytes, a->id};
-    rb_priority kb = {b->pattern.ranks, b->pattern.nsegs, b->method != RB_ANY,
-                      b->pattern.literal_bytes, b->id};
-    return rb_priority_compare(&ka, &kb);
+    return rb_priority_compare(&((const order_item *)pa)->key, &((const order_item *)pb)->key);
 }
 
 /* Length of the regex r3_slug_compile makes of a slug edge (without NUL):
@@ -403,19 +448,22 @@ static int r3peer_build(void *impl, rb_error *err)
     r3peer_router *r = impl;
     bool explicit_param = false;
     for (size_t i = 0; i < r->count && !explicit_param; i++) {
-        const rb_pattern *p = &r->routes[i].pattern;
+        const rb_pattern *p = &r->sources[i].pattern;
         for (uint32_t k = 0; k < p->nsegs; k++)
             if (p->segs[k].kind == RB_SEG_STATIC &&
                 memchr(p->segs[k].text, ':', p->segs[k].text_len))
                 explicit_param = true;
     }
-    size_t order_bytes = r->count * sizeof(r3peer_route *);
-    r3peer_route **order = rb__alloc(r->allocator, order_bytes);
+    size_t order_bytes = r->count * sizeof(order_item);
+    order_item *order = rb__alloc(r->allocator, order_bytes);
     if (!order) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     int rc = RB_OK;
     for (size_t i = 0; i < r->count && rc == RB_OK; i++) {
-        order[i] = &r->routes[i];
-        rc = translate(r, &r->routes[i], explicit_param, err);
+        const rb_pattern *p = &r->sources[i].pattern;
+        order[i] = (order_item){
+            {p->ranks, p->nsegs, r->routes[i].method != RB_ANY, p->literal_bytes, r->routes[i].id},
+            i};
+        rc = translate(r, i, explicit_param, err);
     }
     if (rc == RB_OK) qsort(order, r->count, sizeof *order, insertion_cmp);
 
@@ -425,7 +473,7 @@ static int r3peer_build(void *impl, rb_error *err)
         if (!r->tree) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "r3_tree_create failed");
     }
     for (size_t i = 0; i < r->count && rc == RB_OK; i++) {
-        r3peer_route *rr = order[i];
+        r3peer_route *rr = &r->routes[order[i].index];
         char *errstr = NULL;
         rr->r3route = r3_tree_insert_routel_ex(r->tree, method_bits[rr->method], rr->r3text,
                                                (int)rr->r3len, rr, &errstr);
@@ -463,39 +511,39 @@ static int r3peer_build(void *impl, rb_error *err)
     r->pcre_bytes = pcre_bytes(r->tree);
     r->nodes = w.nodes;
     r->regex_nodes = w.regex_nodes;
+    free_sources(r); /* r3 and the records hold all lookup needs */
     snprintf(r->describe, sizeof r->describe,
-             "r3 %s: %zu nodes, %zu compiled to PCRE regexes; params as %s", RB_R3_VERSION,
-             r->nodes, r->regex_nodes, explicit_param ? R3PEER_PARAM_EXPLICIT : R3PEER_PARAM);
+             "r3 %s: %zu nodes, %zu compiled to PCRE regexes; params as %s; bytes: %zu r3, %zu "
+             "PCRE, %zu adapter",
+             RB_R3_VERSION, r->nodes, r->regex_nodes,
+             explicit_param ? R3PEER_PARAM_EXPLICIT : R3PEER_PARAM, r->r3_bytes, r->pcre_bytes,
+             r->own_bytes);
     return RB_OK;
 }
 
 /* ---- lookup ------------------------------------------------------------- */
 
-/* Place r3's capture copies at the segments route rr's pattern puts them. */
+/* Place r3's capture copies at the path segments route rr's pattern puts
+ * them (capseg), checking that the copy equals the bytes there. */
 static void place_captures(const r3peer_route *rr, const char *path, size_t len,
                            const str_array *vars, rb_match *m)
 {
-    const rb_pattern *p = &rr->pattern;
     uint32_t n = (uint32_t)vars->len;
     m->nparams = n < RB_MAX_CAPTURES ? n : RB_MAX_CAPTURES;
-    uint32_t k = 0;
-    size_t seg_start = 1; /* start of path segment i */
-    for (uint32_t i = 0; i < p->nsegs && k < m->nparams; i++) {
-        const rb_segment *s = &p->segs[i];
-        if (s->captures) {
-            const char *tok = vars->tokens[k];
-            size_t tl = strlen(tok);
-            bool here =
-                seg_start <= len && tl <= len - seg_start && memcmp(path + seg_start, tok, tl) == 0;
-            m->params[k].offset = here ? (uint32_t)seg_start : UINT32_MAX;
-            m->params[k].len = (uint32_t)tl;
-            k++;
+    size_t seg = 0, seg_start = 1; /* path segment seg starts at seg_start */
+    for (uint32_t k = 0; k < m->nparams; k++) {
+        while (k < rr->ncaptures && seg < rr->capseg[k] && seg_start <= len) {
+            const char *slash = memchr(path + seg_start, '/', len - seg_start);
+            seg_start = slash ? (size_t)(slash - path) + 1 : len + 1;
+            seg++;
         }
-        if (seg_start > len) continue;
-        const char *slash = memchr(path + seg_start, '/', len - seg_start);
-        seg_start = slash ? (size_t)(slash - path) + 1 : len + 1;
+        const char *tok = vars->tokens[k];
+        size_t tl = strlen(tok); /* r3's copies are C strings */
+        bool here = k < rr->ncaptures && seg == rr->capseg[k] && seg_start <= len &&
+                    tl <= len - seg_start && memcmp(path + seg_start, tok, tl) == 0;
+        m->params[k].offset = here ? (uint32_t)seg_start : UINT32_MAX;
+        m->params[k].len = (uint32_t)tl;
     }
-    for (; k < m->nparams; k++) m->params[k] = (rb_span){UINT32_MAX, 0};
 }
 
 static int r3peer_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
@@ -591,10 +639,10 @@ static void r3peer_destroy(void *impl)
 {
     r3peer_router *r = impl;
     free_tree(r);
-    for (size_t i = 0; i < r->count; i++) {
-        rb__free(r->allocator, r->routes[i].text, r->routes[i].pattern.len);
-        rb_pattern_free(&r->routes[i].pattern);
-    }
+    free_sources(r);
+    for (size_t i = 0; i < r->count; i++)
+        rb__free(r->allocator, r->routes[i].capseg,
+                 r->routes[i].ncaptures * sizeof *r->routes[i].capseg);
     rb__free(r->allocator, r->routes, r->cap * sizeof *r->routes);
     rb__free(r->allocator, r, sizeof *r);
 }
