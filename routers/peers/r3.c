@@ -667,8 +667,9 @@ const char *__lsan_default_suppressions(void)
 const rb_router_ops rb__r3_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "r3",
-    .summary = "peer: libr3 " RB_R3_VERSION " (regex radix tree); allocates per capture, see "
-               "docs/peers.md",
+    .summary =
+        "libr3 " RB_R3_VERSION " (C; regex radix tree, no backtracking); allocates per capture, "
+        "see docs/peers.md",
     .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_PEER,
     .create = r3peer_create,
     .add = r3peer_add,
