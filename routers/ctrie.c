@@ -91,8 +91,8 @@
  * inside the path); their first word also gives the fingerprint.
  *
  * Cost: lookup O(S + L) expected for S path segments and L path bytes
- * (O(S log C + L) where C <= CTRIE_SORTED_MAX children are searched), and
- * O(nodes) worst case with backtracking.  build: a merge sort of the routes
+ * (O(S log C + L) where C <= CTRIE_SORTED_MAX children are searched); with
+ * backtracking, at worst every node once, each visit scanning one segment.  build: a merge sort of the routes
  * by segments, O(N log N) comparisons of up to S segments, then O(N * S)
  * for the breadth-first compilation.  Memory: 36 bytes a node + 4 a route
  * + 4 to 16 a child of a hashed node + the edge bytes (shared prefixes
