@@ -390,6 +390,38 @@ Test(ctrie, wide_nodes_and_fingerprint_collisions)
     for (int i = 0; i < 3; i++) free(pat[i]);
 }
 
+/* Past CTRIE_HASH_MAX (65534) static children a node keeps only its sorted
+ * run: binary search over 70,000 siblings. */
+Test(ctrie, more_siblings_than_a_hash_table_holds, .timeout = 60)
+{
+    rb_router *r;
+    rb_error err;
+    cr_assert_eq(rb_router_create("ctrie", NULL, &r, &err), RB_OK);
+    char pat[32];
+    for (uint32_t i = 0; i < 70000; i++) {
+        int n = snprintf(pat, sizeof pat, "/r%u", i);
+        cr_assert_eq(rb_router_add(r, RB_GET, pat, (size_t)n, i, &err), RB_OK);
+    }
+    cr_assert_eq(rb_router_add(r, RB_GET, "/r1/:x", 6, 70000, &err), RB_OK);
+    cr_assert_eq(rb_router_build(r, &err), RB_OK);
+    rb__ctrie_stats st = check(r);
+    cr_expect_eq(st.hashed, 0u, "the root is too wide for a table");
+    cr_expect_leq(rb_router_memory(r), 100u * 70001u);
+    rb_match m;
+    for (uint32_t i = 0; i < 70000; i += 997) {
+        int n = snprintf(pat, sizeof pat, "/r%u", i);
+        cr_expect_eq(lookup_exact(r, RB_GET, pat, (size_t)n, &m), RB_FOUND, "%s", pat);
+        cr_expect_eq(m.route_id, i, "%s", pat);
+        n = snprintf(pat, sizeof pat, "/r%ux", i);
+        cr_expect_eq(lookup_exact(r, RB_GET, pat, (size_t)n, &m), RB_NOT_FOUND, "%s", pat);
+    }
+    cr_expect_eq(lookup_exact(r, RB_GET, "/r1/y", 5, &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 70000u);
+    cr_expect_eq(lookup_exact(r, RB_GET, "/r70000", 7, &m), RB_NOT_FOUND);
+    cr_expect_eq(lookup_exact(r, RB_POST, "/r5", 3, &m), RB_METHOD_NOT_ALLOWED);
+    rb_router_destroy(r);
+}
+
 /* The segment scan reads a word at a time: segments of every length 0..21
  * after prefixes of every length 0..9 (so at every offset in a word), the
  * path ending inside or right after them, never a byte past the end. */
