@@ -101,31 +101,54 @@
 
 #include "hashseg.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#define HASHSEG_MAX_DEPTH    64u        /* segments of a pattern */
-#define HASHSEG_MAX_GROW     4u         /* table doublings tried against long probes */
-#define HASHSEG_NO_SEG       UINT32_MAX /* seglen of the root and of param nodes */
+#define HASHSEG_MAX_DEPTH    64u /* segments of a pattern */
+#define HASHSEG_MAX_GROW     4u  /* table doublings tried against long probes */
+#define HASHSEG_LONG         17u /* node seglen of every segment over 16 bytes */
 #define HASHSEG_ANY_BIT      (1u << RB_ANY)
 #define HASHSEG_METHODS      ((1u << RB_METHOD_COUNT) - 1u)
 #define HASHSEG_HAS_STATIC   0x1u /* the node has static children */
-#define HASHSEG_FULLSTATIC   0x2u /* the node's path from the root is all static */
+#define HASHSEG_HAS_END      0x2u /* routes end at the node */
+#define HASHSEG_HAS_CA       0x4u /* catch-all routes "node/{*x}" */
+#define HASHSEG_PARAM        0x8u /* the node is a param child */
 #define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
 
+/* A tree node: 32 bytes, 32-byte aligned, so one cache line holds it. */
 typedef struct hashseg_node {
-    uint64_t w0, w1;   /* static edge: first 16 bytes of the segment, zero padded */
-    uint32_t parent;   /* index of the parent (the root: 0) */
-    uint32_t seglen;   /* static edge: segment length; HASHSEG_NO_SEG otherwise */
-    uint32_t param;    /* index of the param child, 0 = none */
-    uint32_t text;     /* pool offset of the segment's bytes */
-    uint32_t plen;     /* FULLSTATIC: length of the whole path, ending at text+seglen */
-    uint32_t end_ids;  /* ids[] index of the first route ending here */
-    uint32_t ca_ids;   /* ids[] index of the first catch-all route here */
-    uint16_t end_mask; /* methods of routes ending here (bit RB_ANY: "*") */
-    uint16_t ca_mask;  /* methods of catch-all routes "here/{*x}" */
-    uint8_t flags;     /* HASHSEG_HAS_STATIC | HASHSEG_FULLSTATIC */
-    uint8_t ncap;      /* captures (param edges) on the path from the root */
+    uint64_t w0, w1; /* static edge: first 16 bytes of the segment, zero padded */
+    uint32_t parent; /* index of the parent (the root: 0) */
+    uint8_t seglen;  /* static edge: segment length, HASHSEG_LONG when over 16 */
+    uint8_t flags;   /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _PARAM */
+    uint8_t ncap;    /* captures (param edges) on the path from the root */
+    uint8_t unused;
+    uint32_t param; /* index of the param child, 0 = none */
+    uint32_t term;  /* index in terms[] when HAS_END or HAS_CA */
 } hashseg_node;
+
+/* The routes ending at a node, and its catch-all routes.  A mask has bit m
+ * for method m, bit RB_ANY for "*"; the matching first field is the route
+ * id itself when the mask has one bit, else the index of the group's first
+ * id in ids[] (in method order, "*" last). */
+typedef struct hashseg_term {
+    uint16_t end_mask, ca_mask;
+    uint32_t end_ids, ca_ids;
+} hashseg_term;
+
+/* A static route in the whole-path table; mask 0: an empty slot. */
+typedef struct hashseg_full {
+    uint16_t tag;  /* bits 48..63 of the (masked) key */
+    uint16_t mask; /* methods, as in hashseg_term */
+    uint32_t len;  /* of the path */
+    uint32_t text; /* pool offset of the path */
+    uint32_t id;   /* route id, or index in ids[], as in hashseg_term */
+} hashseg_full;
+
+/* Where a long (> 16 bytes) static segment's bytes are. */
+typedef struct hashseg_cold {
+    uint32_t text, len;
+} hashseg_cold;
 
 typedef struct hashseg_keys {
     uint64_t seed;   /* config->seed, or the default */
@@ -135,30 +158,33 @@ typedef struct hashseg_keys {
     uint64_t param;  /* H() of a param edge */
 } hashseg_keys;
 
-/* Add-time storage: patterns until build. */
+/* Add-time storage: the patterns, until build. */
 typedef struct hashseg_route {
-    uint32_t text, len;  /* pattern bytes in the pool */
+    uint32_t text, len;  /* pattern bytes in bytes[] */
     uint32_t seg, nsegs; /* its segments in segs[] */
     uint32_t id;
     int method;
 } hashseg_route;
 
 typedef struct hashseg_seg {
-    uint32_t off, len; /* static: bytes; param, catch-all: name (offset in the pattern) */
+    uint32_t off, len; /* static: its bytes (offset in the pattern) */
     uint32_t kind;     /* rb_seg_kind */
 } hashseg_seg;
 
 typedef struct hashseg_router {
-    /* read by every lookup */
+    /* read by lookups */
     const hashseg_node *nodes;
-    const uint64_t *slots; /* tag << 32 | node; 0 = empty */
+    const uint64_t *slots; /* static edges: tag << 32 | node; 0 = empty */
+    const hashseg_full *full;
+    const hashseg_term *terms;
     const uint32_t *ids;
+    const hashseg_cold *cold;
     const char *pool;
-    uint64_t slot_mask;
-    uint64_t hash_mask;    /* all ones, unless a test narrows the hashes */
-    uint32_t max_probe;    /* longest displacement in slots[] */
-    uint32_t depth;        /* most segments of a pattern */
-    uint32_t static_depth; /* most segments of a static route; 0: no static route */
+    uint64_t slot_mask, full_mask;
+    uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
+    uint32_t max_probe; /* longest displacement in slots[] and full[] */
+    uint32_t depth;     /* most segments of a pattern */
+    uint64_t full_lens; /* bit len % 64 set when a static route is len bytes long */
     uint32_t built;
     hashseg_keys keys;
 
@@ -168,12 +194,12 @@ typedef struct hashseg_router {
     size_t nroutes, routes_cap;
     hashseg_seg *segs;
     size_t nsegs, segs_cap;
-    char *bytes; /* pattern texts; after build: the pool */
+    char *bytes;
     size_t nbytes, bytes_cap;
-    /* built */
-    size_t nnodes, nodes_cap, nslots, nids, ids_cap;
+    /* built: allocation sizes (element counts) */
+    void *nodes_raw; /* nodes, before alignment */
+    size_t nnodes, nslots, nfull, nterms, nids, npool;
 } hashseg_router;
-
 /* ---- bit helpers -------------------------------------------------------- */
 
 static inline uint64_t load64le(const void *p)
@@ -305,81 +331,43 @@ static inline uint64_t chain(const hashseg_keys *k, uint64_t h, uint64_t s)
 
 /* ---- lookup ------------------------------------------------------------- */
 
-/* The path cut into segments (at most depth + 1 of them). */
-typedef struct hashseg_scan {
-    uint32_t b[HASHSEG_MAX_DEPTH + 1]; /* first byte */
-    uint32_t n[HASHSEG_MAX_DEPTH + 1]; /* length */
-    uint64_t w0[HASHSEG_MAX_DEPTH + 1], w1[HASHSEG_MAX_DEPTH + 1];
-    uint64_t h[HASHSEG_MAX_DEPTH + 1];
-} hashseg_scan;
-
-/* Where to load 8 or 16 bytes at off from: the path itself when they are
- * inside it, else the zero-padded copy of its last bytes (tail holds
- * path[tb, len) then zeros, 32 bytes in all). */
+/* Where to load 16 bytes at off (<= len) from: the path itself when they
+ * are inside it, else the zero-padded copy of its last bytes (tail holds
+ * path[tb, len) then zeros, 32 bytes in all), so no load passes the end. */
 static inline const unsigned char *src16(const char *path, size_t len, const unsigned char *tail,
                                          size_t tb, size_t off)
 {
     return off + 16 <= len ? (const unsigned char *)path + off : tail + (off - tb);
 }
 
-/* Bit i set when path[base + i] is '/', for the 64 bytes from base. */
-static inline uint64_t slash_bits(const char *path, size_t len, const unsigned char *tail,
-                                  size_t tb, size_t base)
+/* Bit 8i+7 set where byte i of w is '/'.  Exact for the lowest such byte
+ * (a borrow only ever flags bytes above a real match), and zero exactly
+ * when w has no '/': all that finding a segment's end needs. */
+static inline uint64_t slashes(uint64_t w)
 {
-    uint64_t bits = 0;
-    for (unsigned k = 0; k < 8; k++) {
-        size_t off = base + 8u * k;
-        size_t t = off - tb < 16 ? off - tb : 16;
-        const unsigned char *p = off + 8 <= len ? (const unsigned char *)path + off : tail + t;
-        uint64_t x = load64le(p) ^ 0x2f2f2f2f2f2f2f2full;
-        uint64_t z =
-            ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x | 0x7f7f7f7f7f7f7f7full);
-        bits |= (((z >> 7) * 0x0102040810204080ull) >> 56) << (8u * k);
-    }
-    return bits;
+    uint64_t x = w ^ 0x2f2f2f2f2f2f2f2full;
+    return (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
 }
 
-static inline void scan_segment(const hashseg_keys *k, const char *path, size_t len,
-                                const unsigned char *tail, size_t tb, hashseg_scan *s, uint32_t d,
-                                size_t b, size_t n)
+/* The path segment starting at b (<= len): returns its end (the index of
+ * the next '/', or len) and its first 16 bytes as masked words. */
+static inline size_t segment_at(const char *path, size_t len, const unsigned char *tail, size_t tb,
+                                size_t b, uint64_t *w0, uint64_t *w1)
 {
     const unsigned char *p = src16(path, len, tail, tb, b);
-    size_t c = n < 16 ? n : 16;
-    uint64_t w0 = load64le(p) & mask_lo[c];
-    uint64_t w1 = load64le(p + 8) & mask_hi[c];
-    s->b[d] = (uint32_t)b;
-    s->n[d] = (uint32_t)n;
-    s->w0[d] = w0;
-    s->w1[d] = w1;
-    s->h[d] = seg_hash(k, w0, w1, path + b, n);
-}
-
-/* Cut path (len >= 1, path[0] == '/') into segments; returns their count,
- * or limit when there are at least that many. */
-static inline uint32_t scan_path(const hashseg_keys *k, const char *path, size_t len,
-                                 uint32_t limit, hashseg_scan *s)
-{
-    unsigned char tail[32] = {0};
-    size_t tb = len >= 16 ? len - 16 : 0;
-    memcpy(tail, path + tb, len - tb);
-    size_t base = 0, b = 1;
-    uint64_t bits = slash_bits(path, len, tail, tb, 0) & ~1ull;
-    uint32_t d = 0;
-    for (;;) {
-        while (bits == 0) {
-            base += 64;
-            if (base >= len) {
-                scan_segment(k, path, len, tail, tb, s, d, b, len - b);
-                return d + 1;
-            }
-            bits = slash_bits(path, len, tail, tb, base);
-        }
-        size_t e = base + ctz64(bits);
-        bits &= bits - 1;
-        scan_segment(k, path, len, tail, tb, s, d, b, e - b);
-        b = e + 1;
-        if (++d == limit) return d;
+    uint64_t r0 = load64le(p), r1 = load64le(p + 8);
+    /* one bit per byte, bit 16 a sentinel: the first set bit is the end */
+    uint64_t m = ((slashes(r0) >> 7) * 0x0102040810204080ull) >> 56 |
+                 ((slashes(r1) >> 7) * 0x0102040810204080ull) >> 56 << 8 | 0x10000u;
+    size_t n = ctz64(m);
+    if (n > len - b) n = len - b;
+    *w0 = r0 & mask_lo[n];
+    *w1 = r1 & mask_hi[n];
+    if (n == 16 && b + 16 < len) {
+        const char *slash = memchr(path + b + 16, '/', len - b - 16);
+        return slash ? (size_t)(slash - path) : len;
     }
+    return b + n;
 }
 
 #if defined(__GNUC__)
@@ -396,6 +384,7 @@ HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uin
 {
     uint64_t k = key & r->hash_mask;
     uint32_t tag = (uint32_t)(k >> 32);
+    uint32_t n8 = n <= 16 ? n : HASHSEG_LONG;
     for (uint32_t i = 0; i <= r->max_probe; i++, k++) {
         uint64_t slot = r->slots[k & r->slot_mask];
         if (probes) ++*probes;
@@ -403,40 +392,41 @@ HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uin
         if (c == 0) return 0;
         if ((uint32_t)(slot >> 32) != tag) continue;
         const hashseg_node *x = &r->nodes[c];
-        if (x->parent == parent && x->seglen == n && x->w0 == w0 && x->w1 == w1 &&
-            (n <= 16 || memcmp(r->pool + x->text + 16, seg + 16, n - 16) == 0))
+        if (x->parent == parent && x->seglen == n8 && x->w0 == w0 && x->w1 == w1 &&
+            (n <= 16 || (r->cold[c].len == n &&
+                         memcmp(r->pool + r->cold[c].text + 16, seg + 16, n - 16) == 0)))
             return c;
     }
     return 0;
 }
 
-/* The full-static node whose whole path is path[0, len), or 0. */
-HASHSEG_INLINE uint32_t probe_path(const hashseg_router *r, uint64_t key, const char *path,
-                                   size_t len, uint64_t *probes)
+/* The static route entry whose path is path[0, len), or NULL. */
+HASHSEG_INLINE const hashseg_full *probe_full(const hashseg_router *r, uint64_t key,
+                                              const char *path, size_t len, uint64_t *probes)
 {
     uint64_t k = key & r->hash_mask;
-    uint32_t tag = (uint32_t)(k >> 32);
+    uint32_t tag = (uint32_t)(k >> 48);
     for (uint32_t i = 0; i <= r->max_probe; i++, k++) {
-        uint64_t slot = r->slots[k & r->slot_mask];
+        const hashseg_full *e = &r->full[k & r->full_mask];
         if (probes) ++*probes;
-        uint32_t c = (uint32_t)slot;
-        if (c == 0) return 0;
-        if ((uint32_t)(slot >> 32) != tag) continue;
-        const hashseg_node *x = &r->nodes[c];
-        if ((x->flags & HASHSEG_FULLSTATIC) && x->plen == len &&
-            memcmp(r->pool + x->text + x->seglen - x->plen, path, len) == 0)
-            return c;
+        if (e->mask == 0) return NULL;
+        if (e->tag == tag && e->len == len && memcmp(r->pool + e->text, path, len) == 0) return e;
     }
-    return 0;
+    return NULL;
 }
 
+/* The route of a terminal group (mask, first) for method (the group fits). */
 static inline int found(const hashseg_router *r, uint32_t mask, uint32_t first, int method,
                         uint32_t nparams, rb_match *m)
 {
-    uint32_t idx = (mask >> method) & 1u ? popcount16(mask & ((1u << method) - 1u))
-                                         : popcount16(mask & HASHSEG_METHODS);
+    uint32_t id = first;
+    if (mask & (mask - 1u)) {
+        uint32_t below =
+            (mask >> method) & 1u ? mask & ((1u << method) - 1u) : mask & HASHSEG_METHODS;
+        id = r->ids[first + popcount16(below)];
+    }
     m->outcome = RB_FOUND;
-    m->route_id = r->ids[first + idx];
+    m->route_id = id;
     m->nparams = nparams;
     m->allowed = 0;
     return RB_FOUND;
@@ -455,70 +445,98 @@ HASHSEG_INLINE int lookup_impl(const hashseg_router *r, int method, const char *
 {
     if (len == 0 || path[0] != '/' || !r->built) return not_found(0, m);
     const hashseg_keys *k = &r->keys;
-    hashseg_scan s;
-    uint32_t nseg = scan_path(k, path, len, r->depth + 1, &s);
     uint32_t fit = (1u << method) | HASHSEG_ANY_BIT;
+    uint32_t allowed = 0;
 
-    /* (a) the whole path as a static route */
-    if (nseg <= r->static_depth) {
-        uint64_t h = k->root;
-        for (uint32_t d = 0; d < nseg; d++) h = chain(k, h, s.h[d]);
-        uint32_t c = probe_path(r, h, path, len, probes);
-        if (c && (r->nodes[c].end_mask & fit))
-            return found(r, r->nodes[c].end_mask, r->nodes[c].end_ids, method, 0, m);
+    /* (a) the whole path as a static route: it ranks first wherever it
+     * matches, so it wins when its methods fit. */
+    if ((r->full_lens >> (len & 63u)) & 1u) {
+        uint64_t key = XXH3_64bits_withSeed(path, len, k->seed);
+        const hashseg_full *e = probe_full(r, key, path, len, probes);
+        if (e) {
+            if (e->mask & fit) return found(r, e->mask, e->id, method, 0, m);
+            allowed = e->mask;
+        }
     }
 
-    /* (b) depth-first walk: static child, param child, catch-all */
+    /* (b) depth-first walk: static child, param child, catch-all.  The
+     * segment at depth d is path[b, e); b == len + 1: the path is used up. */
+    unsigned char tail[32] = {0};
+    size_t tb = 0;
+    if (len >= 16) {
+        tb = len - 16;
+        memcpy(tail, path + tb, 16);
+    } else {
+        for (size_t i = 0; i < len; i++) tail[i] = (unsigned char)path[i];
+    }
     uint64_t hk[HASHSEG_MAX_DEPTH + 1];
-    uint32_t up[HASHSEG_MAX_DEPTH + 1];
+    uint32_t up[HASHSEG_MAX_DEPTH + 1], bs[HASHSEG_MAX_DEPTH + 1], es[HASHSEG_MAX_DEPTH + 1];
     uint8_t next[HASHSEG_MAX_DEPTH + 1]; /* 1: try the param child next, 2: the catch-all */
-    uint32_t allowed = 0, d = 0, n = 0;
+    uint32_t d = 0, n = 0;
+    size_t b = 1, e = 0;
     uint64_t h = k->root;
     const hashseg_node *x;
 enter:
     x = &r->nodes[n];
-    if (d == nseg) {
-        if (x->end_mask & fit) return found(r, x->end_mask, x->end_ids, method, x->ncap, m);
-        allowed |= x->end_mask;
+    if (b > len) {
+        if (x->flags & HASHSEG_HAS_END) {
+            const hashseg_term *t = &r->terms[x->term];
+            if (t->end_mask & fit) return found(r, t->end_mask, t->end_ids, method, x->ncap, m);
+            allowed |= t->end_mask;
+        }
         goto back;
     }
-    if (x->flags & HASHSEG_HAS_STATIC) {
-        uint64_t key = chain(k, h, s.h[d]);
-        uint32_t c = probe_segment(r, key, n, s.w0[d], s.w1[d], path + s.b[d], s.n[d], probes);
-        if (c) {
-            hk[d] = h;
-            up[d] = n;
-            next[d] = 1;
-            d++;
-            n = c;
-            h = key;
-            goto enter;
+    {
+        uint64_t w0, w1;
+        e = segment_at(path, len, tail, tb, b, &w0, &w1);
+        if (x->flags & HASHSEG_HAS_STATIC) {
+            uint32_t sn = (uint32_t)(e - b);
+            uint64_t key = chain(k, h, seg_hash(k, w0, w1, path + b, sn));
+            uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
+            if (c) {
+                hk[d] = h;
+                up[d] = n;
+                bs[d] = (uint32_t)b;
+                es[d] = (uint32_t)e;
+                next[d] = 1;
+                d++;
+                n = c;
+                h = key;
+                b = e + 1;
+                goto enter;
+            }
         }
     }
 param:
-    if (x->param && s.n[d] != 0) {
-        m->params[x->ncap] = (rb_span){s.b[d], s.n[d]};
+    if (x->param && e > b) {
+        m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
         hk[d] = h;
         up[d] = n;
+        bs[d] = (uint32_t)b;
+        es[d] = (uint32_t)e;
         next[d] = 2;
         d++;
         n = x->param;
         h = chain(k, h, k->param);
+        b = e + 1;
         goto enter;
     }
 catchall:
-    if (x->ca_mask && s.b[d] < len) {
-        if (x->ca_mask & fit) {
-            m->params[x->ncap] = (rb_span){s.b[d], (uint32_t)(len - s.b[d])};
-            return found(r, x->ca_mask, x->ca_ids, method, x->ncap + 1u, m);
+    if ((x->flags & HASHSEG_HAS_CA) && b < len) {
+        const hashseg_term *t = &r->terms[x->term];
+        if (t->ca_mask & fit) {
+            m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(len - b)};
+            return found(r, t->ca_mask, t->ca_ids, method, x->ncap + 1u, m);
         }
-        allowed |= x->ca_mask;
+        allowed |= t->ca_mask;
     }
 back:
     if (d == 0) return not_found(allowed & HASHSEG_METHODS, m);
     d--;
     n = up[d];
     h = hk[d];
+    b = bs[d];
+    e = es[d];
     x = &r->nodes[n];
     if (next[d] == 1) goto param;
     goto catchall;
@@ -549,19 +567,17 @@ static int hashseg_create(const rb_config *config, void **out, rb_error *err)
     return RB_OK;
 }
 
-/* Make room for `more` elements of `size` bytes in *arr (count used, *cap
- * allocated).  Unchanged on failure. */
-static int reserve(const rb_allocator *a, void **arr, size_t *cap, size_t count, size_t more,
-                   size_t size, size_t min_cap)
+/* arr (cap elements of size bytes) grown to hold at least need elements, or
+ * NULL (arr unchanged) when memory runs out.  *cap is updated on success. */
+static void *grow(const rb_allocator *a, void *arr, size_t *cap, size_t need, size_t size,
+                  size_t min_cap)
 {
-    if (count + more <= *cap) return RB_OK;
+    if (need <= *cap) return arr;
     size_t ncap = *cap ? *cap : min_cap;
-    while (ncap < count + more) ncap *= 2;
-    void *grown = rb__realloc(a, *arr, *cap * size, ncap * size);
-    if (!grown) return RB_ENOMEM;
-    *arr = grown;
-    *cap = ncap;
-    return RB_OK;
+    while (ncap < need) ncap *= 2;
+    void *grown = rb__realloc(a, arr, *cap * size, ncap * size);
+    if (grown) *cap = ncap;
+    return grown;
 }
 
 static int hashseg_add(void *impl, const rb_route *route, rb_error *err)
@@ -576,12 +592,15 @@ static int hashseg_add(void *impl, const rb_route *route, rb_error *err)
     if (p->len > UINT32_MAX - r->nbytes || r->nroutes >= UINT32_MAX / 4 ||
         r->nsegs + p->nsegs >= UINT32_MAX / 4)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "hashseg: too many routes or bytes");
-    if (reserve(r->a, (void **)&r->routes, &r->routes_cap, r->nroutes, 1, sizeof *r->routes, 16) <
-            0 ||
-        reserve(r->a, (void **)&r->segs, &r->segs_cap, r->nsegs, p->nsegs, sizeof *r->segs, 64) <
-            0 ||
-        reserve(r->a, (void **)&r->bytes, &r->bytes_cap, r->nbytes, p->len, 1, 1024) < 0)
-        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in hashseg");
+    hashseg_route *routes =
+        grow(r->a, r->routes, &r->routes_cap, r->nroutes + 1, sizeof *r->routes, 16);
+    if (routes) r->routes = routes;
+    hashseg_seg *segs =
+        routes ? grow(r->a, r->segs, &r->segs_cap, r->nsegs + p->nsegs, sizeof *r->segs, 64) : NULL;
+    if (segs) r->segs = segs;
+    char *bytes = segs ? grow(r->a, r->bytes, &r->bytes_cap, r->nbytes + p->len, 1, 1024) : NULL;
+    if (!bytes) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in hashseg");
+    r->bytes = bytes;
 
     hashseg_route *hr = &r->routes[r->nroutes];
     hr->text = (uint32_t)r->nbytes;
@@ -606,17 +625,62 @@ static int hashseg_add(void *impl, const rb_route *route, rb_error *err)
 
 /* ---- build -------------------------------------------------------------- */
 
+/* A build-time node: the whole tree before pruning and packing. */
+typedef struct hashseg_bnode {
+    uint64_t key, w0, w1;
+    uint32_t parent;
+    uint32_t seglen; /* static: segment length */
+    uint32_t text;   /* static: offset of the segment in r->bytes */
+    uint32_t plen;   /* full static: length of the path from the root */
+    uint32_t param;  /* param child, 0 = none */
+    uint32_t end_ids, ca_ids;
+    uint16_t end_mask, ca_mask;
+    uint32_t index;  /* in the packed nodes[] (kept nodes) */
+    uint32_t pooled; /* pool offset of the segment (long) or of the path (static route) */
+    uint8_t kind;    /* RB_SEG_STATIC or RB_SEG_PARAM; the root: RB_SEG_STATIC */
+    uint8_t fullstatic;
+    uint8_t keep; /* a route with a param or catch-all ends at or below the node */
+    uint8_t ncap;
+} hashseg_bnode;
+
 /* A route's terminal, sorted into ids[]. */
-typedef struct hashseg_term {
+typedef struct hashseg_bterm {
     uint32_t node;
     uint32_t catchall; /* 0: the route ends at node; 1: node/{*x} */
     uint32_t method;   /* rb_method; RB_ANY sorts last */
     uint32_t id;
-} hashseg_term;
+    uint32_t fullstatic;
+} hashseg_bterm;
 
-static int term_cmp(const void *pa, const void *pb)
+typedef struct hashseg_work {
+    hashseg_bnode *b;
+    size_t bcap, nb;
+    uint32_t *map; /* static edges while the tree grows: node per slot, 0 = empty */
+    size_t nmap;
+    hashseg_bterm *bt; /* one per route, at least one */
+    size_t nbt;
+    /* the lookup form */
+    void *nodes_raw;
+    hashseg_node *nodes;
+    hashseg_cold *cold;
+    size_t nnodes;
+    uint64_t *slots;
+    size_t nslots;
+    hashseg_full *full;
+    size_t nfull;
+    hashseg_term *terms;
+    size_t nterms;
+    uint32_t *ids;
+    char *pool;
+    size_t npool;
+    uint32_t max_probe;
+    uint32_t depth;
+    uint64_t full_lens;
+} hashseg_work;
+
+static int bterm_cmp(const void *pa, const void *pb)
 {
-    const hashseg_term *a = pa, *b = pb;
+    const hashseg_bterm *a = pa, *b = pb;
     if (a->node != b->node) return a->node < b->node ? -1 : 1;
     if (a->catchall != b->catchall) return a->catchall < b->catchall ? -1 : 1;
     if (a->method != b->method) return a->method < b->method ? -1 : 1;
@@ -632,42 +696,6 @@ static void seg_words(const char *seg, size_t n, uint64_t *w0, uint64_t *w1)
     *w1 = load64le(buf + 8);
 }
 
-/* The build state that is freed whatever happens. */
-typedef struct hashseg_work {
-    hashseg_node *nodes;
-    size_t nodes_cap, nnodes;
-    uint64_t *keys; /* key of each node, keys_cap of them */
-    size_t keys_cap;
-    uint64_t *slots;
-    size_t nslots;
-    uint32_t max_probe;
-    hashseg_term *terms;
-    uint32_t *ids;
-    size_t nterms; /* routes, at least 1: the size of terms[] and ids[] */
-} hashseg_work;
-
-/* Find the static child of parent with bytes seg[0, n), or the empty slot
- * where it belongs (*slot).  Build-time: probes until an empty slot. */
-static uint32_t work_find(const hashseg_router *r, const hashseg_work *w, uint64_t key,
-                          uint32_t parent, const char *seg, uint32_t n, size_t *slot)
-{
-    uint64_t k = key & r->hash_mask;
-    uint32_t tag = (uint32_t)(k >> 32);
-    size_t mask = w->nslots - 1;
-    for (size_t i = (size_t)k & mask;; i = (i + 1) & mask) {
-        uint64_t s = w->slots[i];
-        uint32_t c = (uint32_t)s;
-        if (c == 0) {
-            *slot = i;
-            return 0;
-        }
-        const hashseg_node *x = &w->nodes[c];
-        if ((uint32_t)(s >> 32) == tag && x->parent == parent && x->seglen == n &&
-            memcmp(r->bytes + x->text, seg, n) == 0)
-            return c;
-    }
-}
-
 static size_t pow2_at_least(size_t n)
 {
     size_t c = 8;
@@ -675,142 +703,270 @@ static size_t pow2_at_least(size_t n)
     return c;
 }
 
-/* Place every static node in a table of `cap` slots; records the longest
- * displacement in w->max_probe. */
-static int work_place(const hashseg_router *r, hashseg_work *w, size_t cap)
-{
-    uint64_t *slots = rb__calloc(r->a, cap * sizeof *slots);
-    if (!slots) return RB_ENOMEM;
-    uint32_t longest = 0;
-    for (size_t c = 1; c < w->nnodes; c++) {
-        if (w->nodes[c].seglen == HASHSEG_NO_SEG) continue;
-        uint64_t k = w->keys[c] & r->hash_mask;
-        size_t i = (size_t)k & (cap - 1);
-        uint32_t dist = 0;
-        while (slots[i]) {
-            i = (i + 1) & (cap - 1);
-            dist++;
-        }
-        slots[i] = (k >> 32) << 32 | (uint64_t)c;
-        if (dist > longest) longest = dist;
-    }
-    rb__free(r->a, w->slots, w->nslots * sizeof *w->slots);
-    w->slots = slots;
-    w->nslots = cap;
-    w->max_probe = longest;
-    return RB_OK;
-}
-
 static void work_free(const hashseg_router *r, hashseg_work *w)
 {
-    rb__free(r->a, w->nodes, w->nodes_cap * sizeof *w->nodes);
-    rb__free(r->a, w->keys, w->keys_cap * sizeof *w->keys);
-    rb__free(r->a, w->slots, w->nslots * sizeof *w->slots);
-    rb__free(r->a, w->terms, w->nterms * sizeof *w->terms);
-    rb__free(r->a, w->ids, w->nterms * sizeof *w->ids);
+    const rb_allocator *a = r->a;
+    rb__free(a, w->b, w->bcap * sizeof *w->b);
+    rb__free(a, w->map, w->nmap * sizeof *w->map);
+    rb__free(a, w->bt, w->nbt * sizeof *w->bt);
+    rb__free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
+    rb__free(a, w->cold, w->nnodes * sizeof *w->cold);
+    rb__free(a, w->slots, w->nslots * sizeof *w->slots);
+    rb__free(a, w->full, w->nfull * sizeof *w->full);
+    rb__free(a, w->terms, w->nterms * sizeof *w->terms);
+    rb__free(a, w->ids, w->nbt * sizeof *w->ids);
+    rb__free(a, w->pool, w->npool);
 }
 
-/* Make the tree: nodes, keys, the terminal of every route. */
-static int work_tree(const hashseg_router *r, hashseg_work *w, uint32_t *depth,
-                     uint32_t *static_depth)
+/* The static child of parent with bytes seg[0, n), or 0 and the empty map
+ * slot where it belongs (*slot).  The map is at most half full. */
+static uint32_t work_find(const hashseg_router *r, const hashseg_work *w, uint64_t key,
+                          uint32_t parent, const char *seg, uint32_t n, size_t *slot)
+{
+    size_t mask = w->nmap - 1;
+    for (size_t i = (size_t)(key & r->hash_mask) & mask;; i = (i + 1) & mask) {
+        uint32_t c = w->map[i];
+        if (c == 0) {
+            *slot = i;
+            return 0;
+        }
+        const hashseg_bnode *x = &w->b[c];
+        if (x->key == key && x->parent == parent && x->seglen == n &&
+            memcmp(r->bytes + x->text, seg, n) == 0)
+            return c;
+    }
+}
+
+/* Grow the whole tree from the routes; one terminal per route. */
+static int work_tree(const hashseg_router *r, hashseg_work *w)
 {
     size_t nstatic = 0, nparam = 0;
     for (size_t i = 0; i < r->nsegs; i++) {
         nstatic += r->segs[i].kind == RB_SEG_STATIC;
         nparam += r->segs[i].kind == RB_SEG_PARAM;
     }
-    w->nodes_cap = w->keys_cap = 1 + nstatic + nparam;
-    w->nterms = r->nroutes ? r->nroutes : 1;
-    w->nodes = rb__calloc(r->a, w->nodes_cap * sizeof *w->nodes);
-    w->keys = rb__alloc(r->a, w->keys_cap * sizeof *w->keys);
-    w->nslots = pow2_at_least(2 * nstatic);
-    w->slots = rb__calloc(r->a, w->nslots * sizeof *w->slots);
-    w->terms = rb__alloc(r->a, w->nterms * sizeof *w->terms);
-    if (!w->nodes || !w->keys || !w->slots || !w->terms) return RB_ENOMEM;
+    w->bcap = 1 + nstatic + nparam;
+    w->nmap = pow2_at_least(2 * nstatic);
+    w->nbt = r->nroutes ? r->nroutes : 1;
+    w->b = rb__calloc(r->a, w->bcap * sizeof *w->b);
+    w->map = rb__calloc(r->a, w->nmap * sizeof *w->map);
+    w->bt = rb__alloc(r->a, w->nbt * sizeof *w->bt);
+    if (!w->b || !w->map || !w->bt) return RB_ENOMEM;
 
     const hashseg_keys *k = &r->keys;
-    w->nodes[0].seglen = HASHSEG_NO_SEG;
-    w->keys[0] = k->root;
-    w->nnodes = 1;
-    *depth = 0;
-    *static_depth = 0;
+    w->b[0].key = k->root;
+    w->b[0].fullstatic = 1;
+    w->nb = 1;
     for (size_t ri = 0; ri < r->nroutes; ri++) {
         const hashseg_route *hr = &r->routes[ri];
-        const char *text = r->bytes + hr->text;
         uint32_t n = 0, catchall = 0;
-        bool fullstatic = true;
         for (uint32_t si = 0; si < hr->nsegs; si++) {
             const hashseg_seg *sg = &r->segs[hr->seg + si];
+            hashseg_bnode *p = &w->b[n];
             if (sg->kind == RB_SEG_CATCHALL) {
                 catchall = 1;
                 break;
             }
             if (sg->kind == RB_SEG_PARAM) {
-                fullstatic = false;
-                if (!w->nodes[n].param) {
-                    uint32_t c = (uint32_t)w->nnodes++;
-                    w->nodes[c].parent = n;
-                    w->nodes[c].seglen = HASHSEG_NO_SEG;
-                    w->nodes[c].ncap = (uint8_t)(w->nodes[n].ncap + 1u);
-                    w->keys[c] = chain(k, w->keys[n], k->param);
-                    w->nodes[n].param = c;
+                if (!p->param) {
+                    uint32_t c = (uint32_t)w->nb++;
+                    hashseg_bnode *x = &w->b[c];
+                    x->parent = n;
+                    x->kind = RB_SEG_PARAM;
+                    x->ncap = (uint8_t)(p->ncap + 1u);
+                    x->key = chain(k, p->key, k->param);
+                    p->param = c;
                 }
-                n = w->nodes[n].param;
+                n = p->param;
                 continue;
             }
-            const char *seg = text + sg->off;
+            const char *seg = r->bytes + hr->text + sg->off;
             uint64_t w0, w1;
             seg_words(seg, sg->len, &w0, &w1);
-            uint64_t key = chain(k, w->keys[n], seg_hash(k, w0, w1, seg, sg->len));
+            uint64_t key = chain(k, p->key, seg_hash(k, w0, w1, seg, sg->len));
             size_t slot;
             uint32_t c = work_find(r, w, key, n, seg, sg->len, &slot);
             if (!c) {
-                c = (uint32_t)w->nnodes++;
-                hashseg_node *x = &w->nodes[c];
+                c = (uint32_t)w->nb++;
+                hashseg_bnode *x = &w->b[c];
+                x->key = key;
                 x->w0 = w0;
                 x->w1 = w1;
                 x->parent = n;
                 x->seglen = sg->len;
                 x->text = hr->text + sg->off;
-                x->ncap = w->nodes[n].ncap;
-                if (fullstatic) {
-                    x->flags |= HASHSEG_FULLSTATIC;
-                    x->plen = sg->off + sg->len;
-                }
-                w->keys[c] = key;
-                w->slots[slot] = ((key & r->hash_mask) >> 32) << 32 | (uint64_t)c;
-                w->nodes[n].flags |= HASHSEG_HAS_STATIC;
+                x->kind = RB_SEG_STATIC;
+                x->ncap = p->ncap;
+                x->fullstatic = p->fullstatic;
+                x->plen = sg->off + sg->len;
+                w->map[slot] = c;
             }
             n = c;
         }
-        w->terms[ri] = (hashseg_term){n, catchall, (uint32_t)hr->method, hr->id};
-        if (hr->nsegs > *depth) *depth = hr->nsegs;
-        if (fullstatic && hr->nsegs > *static_depth) *static_depth = hr->nsegs;
+        w->b[n].keep |= (uint8_t)(catchall || !w->b[n].fullstatic);
+        w->bt[ri] = (hashseg_bterm){n, catchall, (uint32_t)hr->method, hr->id,
+                                    !catchall && w->b[n].fullstatic};
+        if (hr->nsegs > w->depth) w->depth = hr->nsegs;
+        if (w->bt[ri].fullstatic) w->full_lens |= 1ull << (hr->len & 63u);
     }
     return RB_OK;
 }
 
-/* Sort the terminals and fill masks and ids[]. */
+/* Sort the terminals into ids[] and give each node its groups. */
 static int work_terminals(const hashseg_router *r, hashseg_work *w)
 {
-    w->ids = rb__alloc(r->a, w->nterms * sizeof *w->ids);
+    w->ids = rb__alloc(r->a, w->nbt * sizeof *w->ids);
     if (!w->ids) return RB_ENOMEM;
-    qsort(w->terms, r->nroutes, sizeof *w->terms, term_cmp);
+    qsort(w->bt, r->nroutes, sizeof *w->bt, bterm_cmp);
     for (size_t i = 0; i < r->nroutes; i++) {
-        const hashseg_term *t = &w->terms[i];
-        hashseg_node *x = &w->nodes[t->node];
-        bool first =
-            i == 0 || t->node != w->terms[i - 1].node || t->catchall != w->terms[i - 1].catchall;
+        const hashseg_bterm *t = &w->bt[i];
+        hashseg_bnode *x = &w->b[t->node];
+        bool first = i == 0 || t->node != w->bt[i - 1].node || t->catchall != w->bt[i - 1].catchall;
+        uint16_t bit = (uint16_t)(1u << t->method);
         if (t->catchall) {
             if (first) x->ca_ids = (uint32_t)i;
-            x->ca_mask = (uint16_t)(x->ca_mask | (1u << t->method));
+            x->ca_mask |= bit;
         } else {
             if (first) x->end_ids = (uint32_t)i;
-            x->end_mask = (uint16_t)(x->end_mask | (1u << t->method));
+            x->end_mask |= bit;
         }
         w->ids[i] = t->id;
     }
     return RB_OK;
+}
+
+/* A group's first field: the id itself for one route, else its index. */
+static uint32_t group_first(const hashseg_work *w, uint16_t mask, uint32_t first)
+{
+    return mask & (mask - 1u) ? first : w->ids[first];
+}
+
+/* Keep the nodes that lead to a route with a param or catch-all; pack
+ * them into nodes[], cold[] and terms[]; copy the bytes lookups compare
+ * into the pool. */
+static int work_pack(const hashseg_router *r, hashseg_work *w)
+{
+    w->b[0].keep = 1;
+    for (size_t c = w->nb - 1; c > 0; c--)
+        if (w->b[c].keep) w->b[w->b[c].parent].keep = 1;
+    size_t nkeep = 0, nterms = 0, npool = 0;
+    for (size_t c = 0; c < w->nb; c++) {
+        hashseg_bnode *x = &w->b[c];
+        if (x->kind == RB_SEG_STATIC && x->fullstatic && x->end_mask && c > 0) npool += x->plen;
+        if (!x->keep) continue;
+        x->index = (uint32_t)nkeep++;
+        nterms += (x->end_mask | x->ca_mask) != 0;
+        if (x->kind == RB_SEG_STATIC && x->seglen > 16) npool += x->seglen;
+    }
+    w->nnodes = nkeep;
+    w->nterms = nterms ? nterms : 1;
+    w->npool = npool ? npool : 1;
+    w->nodes_raw = rb__alloc(r->a, nkeep * sizeof *w->nodes + sizeof *w->nodes);
+    w->cold = rb__calloc(r->a, nkeep * sizeof *w->cold);
+    w->terms = rb__alloc(r->a, w->nterms * sizeof *w->terms);
+    w->pool = rb__alloc(r->a, npool);
+    if (!w->nodes_raw || !w->cold || !w->terms || !w->pool) return RB_ENOMEM;
+    uintptr_t raw = (uintptr_t)w->nodes_raw, align = sizeof *w->nodes;
+    w->nodes = (hashseg_node *)(void *)((raw + align - 1) / align * align);
+
+    size_t pool = 0, term = 0;
+    for (size_t c = 0; c < w->nb; c++) {
+        hashseg_bnode *x = &w->b[c];
+        if (x->kind == RB_SEG_STATIC && x->fullstatic && x->end_mask && c > 0) {
+            x->pooled = (uint32_t)pool;
+            memcpy(w->pool + pool, r->bytes + x->text + x->seglen - x->plen, x->plen);
+            pool += x->plen;
+        }
+        if (!x->keep) continue;
+        hashseg_node *y = &w->nodes[x->index];
+        memset(y, 0, sizeof *y);
+        y->w0 = x->w0;
+        y->w1 = x->w1;
+        y->parent = w->b[x->parent].index;
+        y->seglen = (uint8_t)(x->seglen <= 16 ? x->seglen : HASHSEG_LONG);
+        y->ncap = x->ncap;
+        y->param = x->param ? w->b[x->param].index : 0;
+        if (x->kind == RB_SEG_PARAM) y->flags |= HASHSEG_PARAM;
+        if (c > 0 && x->kind == RB_SEG_STATIC) w->nodes[y->parent].flags |= HASHSEG_HAS_STATIC;
+        if (x->kind == RB_SEG_STATIC && x->seglen > 16) {
+            w->cold[x->index] = (hashseg_cold){(uint32_t)pool, x->seglen};
+            memcpy(w->pool + pool, r->bytes + x->text, x->seglen);
+            pool += x->seglen;
+        }
+        if (x->end_mask | x->ca_mask) {
+            y->term = (uint32_t)term;
+            w->terms[term++] =
+                (hashseg_term){x->end_mask, x->ca_mask, group_first(w, x->end_mask, x->end_ids),
+                               group_first(w, x->ca_mask, x->ca_ids)};
+            y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
+                                  (x->ca_mask ? HASHSEG_HAS_CA : 0u));
+        }
+    }
+    return RB_OK;
+}
+
+/* Place the kept static nodes in slots[] and the static routes in full[],
+ * each table at load <= 1/2 and doubled (at most HASHSEG_MAX_GROW times)
+ * while a probe sequence is longer than the limit. */
+static int work_place(const hashseg_router *r, hashseg_work *w, rb_error *err)
+{
+    size_t nstatic = 0, nfull = 0;
+    for (size_t c = 1; c < w->nb; c++) {
+        const hashseg_bnode *x = &w->b[c];
+        nstatic += x->keep && x->kind == RB_SEG_STATIC;
+        nfull += x->kind == RB_SEG_STATIC && x->fullstatic && x->end_mask;
+    }
+    uint32_t longest = 0;
+    for (size_t cap = pow2_at_least(2 * nstatic), grow = 0;; cap *= 2, grow++) {
+        uint64_t *slots = rb__calloc(r->a, cap * sizeof *slots);
+        if (!slots) return RB_ENOMEM;
+        rb__free(r->a, w->slots, w->nslots * sizeof *w->slots);
+        w->slots = slots;
+        w->nslots = cap;
+        longest = 0;
+        for (size_t c = 1; c < w->nb; c++) {
+            const hashseg_bnode *x = &w->b[c];
+            if (!x->keep || x->kind != RB_SEG_STATIC) continue;
+            uint64_t k = x->key & r->hash_mask;
+            uint32_t dist = 0;
+            size_t i = (size_t)k & (cap - 1);
+            for (; slots[i]; i = (i + 1) & (cap - 1)) dist++;
+            slots[i] = (k >> 32) << 32 | x->index;
+            if (dist > longest) longest = dist;
+        }
+        if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
+        if (grow == HASHSEG_MAX_GROW) goto flood;
+    }
+    w->max_probe = longest;
+    for (size_t cap = pow2_at_least(2 * nfull), grow = 0;; cap *= 2, grow++) {
+        hashseg_full *full = rb__calloc(r->a, cap * sizeof *full);
+        if (!full) return RB_ENOMEM;
+        rb__free(r->a, w->full, w->nfull * sizeof *w->full);
+        w->full = full;
+        w->nfull = cap;
+        longest = 0;
+        for (size_t c = 1; c < w->nb; c++) {
+            const hashseg_bnode *x = &w->b[c];
+            if (x->kind != RB_SEG_STATIC || !x->fullstatic || !x->end_mask) continue;
+            uint64_t k = XXH3_64bits_withSeed(w->pool + x->pooled, x->plen, r->keys.seed);
+            k &= r->hash_mask;
+            uint32_t dist = 0;
+            size_t i = (size_t)k & (cap - 1);
+            for (; full[i].mask; i = (i + 1) & (cap - 1)) dist++;
+            full[i] = (hashseg_full){(uint16_t)(k >> 48), x->end_mask, x->plen, x->pooled,
+                                     group_first(w, x->end_mask, x->end_ids)};
+            if (dist > longest) longest = dist;
+        }
+        if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
+        if (grow == HASHSEG_MAX_GROW) goto flood;
+    }
+    if (longest > w->max_probe) w->max_probe = longest;
+    return RB_OK;
+flood:
+    return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                     "hashseg: a hash probe sequence of %u slots exceeds the limit of %u "
+                     "(colliding segments: a hash-flooding attempt?)",
+                     longest, RB_HASHSEG_PROBE_LIMIT);
 }
 
 static int hashseg_build(void *impl, rb_error *err)
@@ -818,66 +974,49 @@ static int hashseg_build(void *impl, rb_error *err)
     hashseg_router *r = impl;
     if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "hashseg: already built");
     hashseg_work w = {0};
-    uint32_t depth, static_depth;
-    int rc = work_tree(r, &w, &depth, &static_depth);
+    int rc = work_tree(r, &w);
     if (rc == RB_OK) rc = work_terminals(r, &w);
-    if (rc < 0) goto fail;
-
-    /* The final table: load <= 1/2, doubled while a probe sequence is too
-     * long. */
-    size_t nstatic = 0;
-    for (size_t c = 1; c < w.nnodes; c++) nstatic += w.nodes[c].seglen != HASHSEG_NO_SEG;
-    size_t cap = pow2_at_least(2 * nstatic);
-    for (unsigned grow = 0;; grow++, cap *= 2) {
-        rc = work_place(r, &w, cap);
-        if (rc < 0) goto fail;
-        if (w.max_probe <= RB_HASHSEG_PROBE_LIMIT) break;
-        if (grow == HASHSEG_MAX_GROW) {
-            rc = rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                           "hashseg: a hash probe sequence of %u slots exceeds the limit of %u "
-                           "(colliding segments: a hash-flooding attempt?)",
-                           w.max_probe, RB_HASHSEG_PROBE_LIMIT);
-            goto fail;
-        }
-    }
-    if (w.nnodes < w.nodes_cap) {
-        hashseg_node *shrunk =
-            rb__realloc(r->a, w.nodes, w.nodes_cap * sizeof *w.nodes, w.nnodes * sizeof *w.nodes);
-        if (shrunk) {
-            w.nodes = shrunk;
-            w.nodes_cap = w.nnodes;
-        }
+    if (rc == RB_OK) rc = work_pack(r, &w);
+    if (rc == RB_OK) rc = work_place(r, &w, err);
+    if (rc < 0) {
+        work_free(r, &w);
+        if (rc == RB_ENOMEM)
+            return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building hashseg");
+        return rc;
     }
 
-    /* Commit: nothing below can fail. */
+    /* Commit; nothing below can fail. */
     r->nodes = w.nodes;
+    r->nodes_raw = w.nodes_raw;
+    r->cold = w.cold;
     r->nnodes = w.nnodes;
-    r->nodes_cap = w.nodes_cap;
     r->slots = w.slots;
     r->nslots = w.nslots;
     r->slot_mask = w.nslots - 1;
-    r->max_probe = w.max_probe;
+    r->full = w.full;
+    r->nfull = w.nfull;
+    r->full_mask = w.nfull - 1;
+    r->terms = w.terms;
+    r->nterms = w.nterms;
     r->ids = w.ids;
-    r->nids = r->nroutes;
-    r->ids_cap = w.nterms;
-    r->pool = r->bytes;
-    r->depth = depth;
-    r->static_depth = static_depth;
-    rb__free(r->a, w.keys, w.keys_cap * sizeof *w.keys);
-    rb__free(r->a, w.terms, w.nterms * sizeof *w.terms);
+    r->nids = w.nbt;
+    r->pool = w.pool;
+    r->npool = w.npool;
+    r->max_probe = w.max_probe;
+    r->depth = w.depth;
+    r->full_lens = w.full_lens;
+    rb__free(r->a, w.b, w.bcap * sizeof *w.b);
+    rb__free(r->a, w.map, w.nmap * sizeof *w.map);
+    rb__free(r->a, w.bt, w.nbt * sizeof *w.bt);
     rb__free(r->a, r->routes, r->routes_cap * sizeof *r->routes);
     rb__free(r->a, r->segs, r->segs_cap * sizeof *r->segs);
+    rb__free(r->a, r->bytes, r->bytes_cap);
     r->routes = NULL;
     r->segs = NULL;
-    r->routes_cap = r->segs_cap = 0;
+    r->bytes = NULL;
+    r->routes_cap = r->segs_cap = r->bytes_cap = 0;
     r->built = 1;
     return RB_OK;
-
-fail:
-    work_free(r, &w);
-    if (rc == RB_ENOMEM)
-        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building hashseg");
-    return rc;
 }
 
 /* ---- memory, destroy ---------------------------------------------------- */
@@ -885,9 +1024,11 @@ fail:
 static size_t hashseg_memory(const void *impl)
 {
     const hashseg_router *r = impl;
+    size_t built = r->nodes_raw ? (r->nnodes + 1) * sizeof *r->nodes : 0;
     return sizeof *r + r->routes_cap * sizeof *r->routes + r->segs_cap * sizeof *r->segs +
-           r->bytes_cap + r->nodes_cap * sizeof *r->nodes + r->nslots * sizeof *r->slots +
-           r->ids_cap * sizeof *r->ids;
+           r->bytes_cap + built + r->nnodes * sizeof *r->cold + r->nslots * sizeof *r->slots +
+           r->nfull * sizeof *r->full + r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids +
+           r->npool;
 }
 
 static void hashseg_destroy(void *impl)
@@ -897,9 +1038,23 @@ static void hashseg_destroy(void *impl)
     rb__free(a, r->routes, r->routes_cap * sizeof *r->routes);
     rb__free(a, r->segs, r->segs_cap * sizeof *r->segs);
     rb__free(a, r->bytes, r->bytes_cap);
-    rb__free(a, (void *)(uintptr_t)r->nodes, r->nodes_cap * sizeof *r->nodes);
-    rb__free(a, (void *)(uintptr_t)r->slots, r->nslots * sizeof *r->slots);
-    rb__free(a, (void *)(uintptr_t)r->ids, r->ids_cap * sizeof *r->ids);
+    if (r->built) {
+        hashseg_work w = {0};
+        w.nodes_raw = r->nodes_raw;
+        w.nnodes = r->nnodes;
+        w.cold = (hashseg_cold *)(uintptr_t)r->cold;
+        w.slots = (uint64_t *)(uintptr_t)r->slots;
+        w.nslots = r->nslots;
+        w.full = (hashseg_full *)(uintptr_t)r->full;
+        w.nfull = r->nfull;
+        w.terms = (hashseg_term *)(uintptr_t)r->terms;
+        w.nterms = r->nterms;
+        w.ids = (uint32_t *)(uintptr_t)r->ids;
+        w.nbt = r->nids;
+        w.pool = (char *)(uintptr_t)r->pool;
+        w.npool = r->npool;
+        work_free(r, &w);
+    }
     rb__free(a, r, sizeof *r);
 }
 
@@ -923,68 +1078,77 @@ uint32_t rb__hashseg_node_count(const void *impl)
     return (uint32_t)((const hashseg_router *)impl)->nnodes;
 }
 
-/* Depth of node c and its key, recomputed from the pool bytes. */
-static uint64_t node_key(const hashseg_router *r, uint32_t c, uint32_t *depth)
+/* H() of static node c's segment, from its words or its pooled bytes. */
+static uint64_t node_seg_hash(const hashseg_router *r, uint32_t c)
+{
+    const hashseg_node *x = &r->nodes[c];
+    if (x->seglen <= 16) return seg_hash(&r->keys, x->w0, x->w1, NULL, x->seglen);
+    return seg_hash(&r->keys, x->w0, x->w1, r->pool + r->cold[c].text, r->cold[c].len);
+}
+
+/* Key and depth of node c, recomputed along its path; *fullstatic tells
+ * whether that path is all static. */
+static uint64_t node_key(const hashseg_router *r, uint32_t c, uint32_t *depth, bool *fullstatic)
 {
     uint32_t path[HASHSEG_MAX_DEPTH + 1];
     uint32_t n = 0;
+    *fullstatic = true;
     while (c != 0 && n <= HASHSEG_MAX_DEPTH) {
         path[n++] = c;
+        if (r->nodes[c].flags & HASHSEG_PARAM) *fullstatic = false;
         c = r->nodes[c].parent;
     }
     *depth = n;
     uint64_t h = r->keys.root;
     while (n > 0) {
-        const hashseg_node *x = &r->nodes[path[--n]];
-        if (x->seglen == HASHSEG_NO_SEG) {
-            h = chain(&r->keys, h, r->keys.param);
-        } else {
-            uint64_t w0, w1;
-            const char *seg = r->pool + x->text;
-            seg_words(seg, x->seglen, &w0, &w1);
-            h = chain(&r->keys, h, seg_hash(&r->keys, w0, w1, seg, x->seglen));
-        }
+        uint32_t y = path[--n];
+        h = chain(&r->keys, h,
+                  r->nodes[y].flags & HASHSEG_PARAM ? r->keys.param : node_seg_hash(r, y));
     }
     return h;
 }
 
 #define HASHSEG_FAIL(...) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, __VA_ARGS__)
 
-static int check_node(const hashseg_router *r, uint32_t c, rb_error *err)
+static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_error *err)
 {
     const hashseg_node *x = &r->nodes[c];
-    const hashseg_node *p = &r->nodes[x->parent];
     if (x->parent >= c) HASHSEG_FAIL("node %u: parent %u is not older", c, x->parent);
+    const hashseg_node *p = &r->nodes[x->parent];
     if (x->ncap > RB_MAX_CAPTURES) HASHSEG_FAIL("node %u: %u captures", c, x->ncap);
     uint32_t depth;
-    uint64_t key = node_key(r, c, &depth);
+    bool fullstatic;
+    uint64_t key = node_key(r, c, &depth, &fullstatic);
     if (depth > r->depth) HASHSEG_FAIL("node %u: depth %u > %u", c, depth, r->depth);
-    if ((x->flags & HASHSEG_FULLSTATIC) && x->end_mask && depth > r->static_depth)
-        HASHSEG_FAIL("node %u: static route deeper than static_depth", c);
-    if (x->seglen == HASHSEG_NO_SEG) {
+    if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
+        const hashseg_term *t = &r->terms[x->term];
+        if (!(x->flags & HASHSEG_HAS_CA) != !t->ca_mask ||
+            !(x->flags & HASHSEG_HAS_END) != !t->end_mask)
+            HASHSEG_FAIL("node %u: terminal flags and masks disagree", c);
+        /* static routes are counted in full[] */
+        *groups += popcount16(t->ca_mask) + (fullstatic ? 0u : popcount16(t->end_mask));
+    }
+    if (x->flags & HASHSEG_PARAM) {
         if (p->param != c) HASHSEG_FAIL("node %u: not its parent's param child", c);
         if (x->ncap != p->ncap + 1u) HASHSEG_FAIL("node %u: ncap", c);
-        if (x->flags & HASHSEG_FULLSTATIC) HASHSEG_FAIL("param node %u is FULLSTATIC", c);
         return RB_OK;
     }
     if (!(p->flags & HASHSEG_HAS_STATIC)) HASHSEG_FAIL("node %u: parent lacks HAS_STATIC", c);
     if (x->ncap != p->ncap) HASHSEG_FAIL("node %u: ncap", c);
-    if ((size_t)x->text + x->seglen > r->nbytes) HASHSEG_FAIL("node %u: text out of pool", c);
-    uint64_t w0, w1;
-    seg_words(r->pool + x->text, x->seglen, &w0, &w1);
-    if (w0 != x->w0 || w1 != x->w1) HASHSEG_FAIL("node %u: words differ from its bytes", c);
-    bool fullstatic = x->parent == 0 || (p->flags & HASHSEG_FULLSTATIC);
-    if (fullstatic != ((x->flags & HASHSEG_FULLSTATIC) != 0))
-        HASHSEG_FAIL("node %u: FULLSTATIC", c);
-    if (fullstatic) {
-        uint32_t pplen = x->parent == 0 ? 0 : p->plen;
-        if (x->plen != pplen + 1u + x->seglen) HASHSEG_FAIL("node %u: plen", c);
-        const char *full = r->pool + x->text + x->seglen - x->plen;
-        if (full[pplen] != '/' ||
-            (pplen && memcmp(full, r->pool + p->text + p->seglen - p->plen, pplen) != 0))
-            HASHSEG_FAIL("node %u: full path is not its parent's plus its segment", c);
+    if (x->seglen > HASHSEG_LONG) HASHSEG_FAIL("node %u: seglen %u", c, x->seglen);
+    uint64_t w0 = x->w0, w1 = x->w1;
+    if (x->seglen == HASHSEG_LONG) {
+        const hashseg_cold *cd = &r->cold[c];
+        if (cd->len <= 16 || (size_t)cd->text + cd->len > r->npool)
+            HASHSEG_FAIL("node %u: long segment out of the pool", c);
+        seg_words(r->pool + cd->text, cd->len, &w0, &w1);
+    } else {
+        size_t n = x->seglen;
+        if ((n < 8 && (w0 & ~mask_lo[n])) || (n < 16 && (w1 & ~mask_hi[n])))
+            HASHSEG_FAIL("node %u: bytes past the segment in its words", c);
     }
-    /* in slots[] within max_probe of home, found first for its bytes */
+    if (w0 != x->w0 || w1 != x->w1) HASHSEG_FAIL("node %u: words differ from its bytes", c);
+    /* in slots[] within max_probe of home, and found first for its bytes */
     uint64_t k = key & r->hash_mask;
     bool placed = false;
     for (uint32_t i = 0; i <= r->max_probe && !placed; i++) {
@@ -993,8 +1157,38 @@ static int check_node(const hashseg_router *r, uint32_t c, rb_error *err)
         if (placed && slot >> 32 != k >> 32) HASHSEG_FAIL("node %u: tag", c);
     }
     if (!placed) HASHSEG_FAIL("node %u: not within max_probe of its home slot", c);
-    if (probe_segment(r, key, x->parent, x->w0, x->w1, r->pool + x->text, x->seglen, NULL) != c)
+    uint32_t n = x->seglen == HASHSEG_LONG ? r->cold[c].len : x->seglen;
+    const char *seg = x->seglen == HASHSEG_LONG ? r->pool + r->cold[c].text : NULL;
+    if (n <= 16) {
+        unsigned char buf[16];
+        for (unsigned i = 0; i < 16; i++)
+            buf[i] = (unsigned char)((i < 8 ? w0 : w1) >> (8 * (i % 8)));
+        if (probe_segment(r, key, x->parent, x->w0, x->w1, (const char *)buf, n, NULL) != c)
+            HASHSEG_FAIL("node %u: another static child of %u has the same bytes", c, x->parent);
+    } else if (probe_segment(r, key, x->parent, x->w0, x->w1, seg, n, NULL) != c) {
         HASHSEG_FAIL("node %u: another static child of %u has the same bytes", c, x->parent);
+    }
+    return RB_OK;
+}
+
+static int check_full(const hashseg_router *r, size_t i, uint32_t *groups, rb_error *err)
+{
+    const hashseg_full *e = &r->full[i];
+    if (e->mask & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT)) HASHSEG_FAIL("full[%zu]: mask", i);
+    if (e->len == 0 || (size_t)e->text + e->len > r->npool || r->pool[e->text] != '/')
+        HASHSEG_FAIL("full[%zu]: path out of the pool", i);
+    if ((e->mask & (e->mask - 1u)) && (size_t)e->id + popcount16(e->mask) > r->nids)
+        HASHSEG_FAIL("full[%zu]: ids out of range", i);
+    *groups += popcount16(e->mask);
+    const char *path = r->pool + e->text;
+    uint64_t h = XXH3_64bits_withSeed(path, e->len, r->keys.seed);
+    if (!((r->full_lens >> (e->len & 63u)) & 1u)) HASHSEG_FAIL("full[%zu]: length filter", i);
+    uint64_t k = h & r->hash_mask;
+    bool placed = false;
+    for (uint32_t j = 0; j <= r->max_probe && !placed; j++) placed = ((k + j) & r->full_mask) == i;
+    if (!placed) HASHSEG_FAIL("full[%zu]: not within max_probe of its home slot", i);
+    if (e->tag != (uint16_t)(k >> 48)) HASHSEG_FAIL("full[%zu]: tag", i);
+    if (probe_full(r, h, path, e->len, NULL) != e) HASHSEG_FAIL("full[%zu]: duplicate path", i);
     return RB_OK;
 }
 
@@ -1003,52 +1197,64 @@ int rb__hashseg_check(const void *impl, rb_error *err)
     const hashseg_router *r = impl;
     if (!r->built) HASHSEG_FAIL("not built");
     const hashseg_node *root = &r->nodes[0];
-    if (r->nnodes == 0 || root->seglen != HASHSEG_NO_SEG || root->ncap ||
-        root->flags & HASHSEG_FULLSTATIC)
+    if (r->nnodes == 0 || (root->flags & HASHSEG_PARAM) || root->ncap || root->parent)
         HASHSEG_FAIL("nodes[0] is not a root");
+    if ((uintptr_t)r->nodes % sizeof *r->nodes) HASHSEG_FAIL("nodes[] not aligned");
     if (r->max_probe > RB_HASHSEG_PROBE_LIMIT) HASHSEG_FAIL("max_probe %u", r->max_probe);
-    if (r->nslots < 8 || (r->nslots & (r->nslots - 1)) || r->slot_mask != r->nslots - 1)
-        HASHSEG_FAIL("slot table size");
+    if (r->nslots < 8 || (r->nslots & (r->nslots - 1)) || r->slot_mask != r->nslots - 1 ||
+        r->nfull < 8 || (r->nfull & (r->nfull - 1)) || r->full_mask != r->nfull - 1)
+        HASHSEG_FAIL("table sizes");
     size_t used = 0, nstatic = 0;
     for (size_t i = 0; i < r->nslots; i++) {
         uint32_t c = (uint32_t)r->slots[i];
         if (!r->slots[i]) continue;
-        if (c == 0 || c >= r->nnodes || r->nodes[c].seglen == HASHSEG_NO_SEG)
+        if (c == 0 || c >= r->nnodes || (r->nodes[c].flags & HASHSEG_PARAM))
             HASHSEG_FAIL("slot %zu holds %u, not a static node", i, c);
         used++;
     }
-    uint32_t next_id = 0;
+    uint32_t groups = 0, term = 0;
     for (uint32_t c = 0; c < r->nnodes; c++) {
         const hashseg_node *x = &r->nodes[c];
         if (c > 0) {
-            int rc = check_node(r, c, err);
+            int rc = check_node(r, c, &groups, err);
             if (rc < 0) return rc;
-            nstatic += x->seglen != HASHSEG_NO_SEG;
+            nstatic += !(x->flags & HASHSEG_PARAM);
+        } else if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
+            groups += popcount16(r->terms[x->term].ca_mask); /* no route ends at the root */
         }
-        if (x->param && (x->param <= c || x->param >= r->nnodes))
+        if (x->param &&
+            (x->param <= c || x->param >= r->nnodes || !(r->nodes[x->param].flags & HASHSEG_PARAM)))
             HASHSEG_FAIL("node %u: param child %u", c, x->param);
         if (x->flags & HASHSEG_HAS_STATIC) {
             bool any = false;
             for (uint32_t d = c + 1; d < r->nnodes && !any; d++)
-                any = r->nodes[d].parent == c && r->nodes[d].seglen != HASHSEG_NO_SEG;
+                any = r->nodes[d].parent == c && !(r->nodes[d].flags & HASHSEG_PARAM);
             if (!any) HASHSEG_FAIL("node %u: HAS_STATIC without a static child", c);
         }
-        if ((x->end_mask | x->ca_mask) & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT))
-            HASHSEG_FAIL("node %u: method mask", c);
-        if (x->end_mask) {
-            if (x->end_ids != next_id) HASHSEG_FAIL("node %u: end ids do not tile ids[]", c);
-            next_id += popcount16(x->end_mask);
-        }
-        if (x->ca_mask) {
-            if (x->ca_ids != next_id) HASHSEG_FAIL("node %u: catch-all ids do not tile ids[]", c);
-            next_id += popcount16(x->ca_mask);
+        if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
+            if (x->term != term++) HASHSEG_FAIL("node %u: terms[] not in node order", c);
+            const hashseg_term *t = &r->terms[x->term];
+            if ((t->end_mask | t->ca_mask) & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT))
+                HASHSEG_FAIL("node %u: method mask", c);
+            if ((t->end_mask & (t->end_mask - 1u)) &&
+                (size_t)t->end_ids + popcount16(t->end_mask) > r->nids)
+                HASHSEG_FAIL("node %u: end ids out of range", c);
+            if ((t->ca_mask & (t->ca_mask - 1u)) &&
+                (size_t)t->ca_ids + popcount16(t->ca_mask) > r->nids)
+                HASHSEG_FAIL("node %u: catch-all ids out of range", c);
         }
     }
-    if (next_id != r->nids) HASHSEG_FAIL("terminals hold %u ids, ids[] has %zu", next_id, r->nids);
+    for (size_t i = 0; i < r->nfull; i++) {
+        if (!r->full[i].mask) continue;
+        int rc = check_full(r, i, &groups, err);
+        if (rc < 0) return rc;
+    }
+    if (groups != r->nids && !(groups == 0 && r->nids == 1))
+        HASHSEG_FAIL("terminals hold %u routes, ids[] has %zu", groups, r->nids);
     if (used != nstatic) HASHSEG_FAIL("%zu slots used for %zu static nodes", used, nstatic);
-#undef HASHSEG_FAIL
     return RB_OK;
 }
+#undef HASHSEG_FAIL
 
 const rb_router_ops rb__hashseg_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
