@@ -128,9 +128,8 @@ typedef struct hashseg_node {
 } hashseg_node;
 
 /* The routes ending at a node, and its catch-all routes.  A mask has bit m
- * for method m, bit RB_ANY for "*"; the matching first field is the route
- * id itself when the mask has one bit, else the index of the group's first
- * id in ids[] (in method order, "*" last). */
+ * for method m, bit RB_ANY for "*"; the matching first field is the index
+ * of the group's first route id in ids[] (in method order, "*" last). */
 typedef struct hashseg_term {
     uint16_t end_mask, ca_mask;
     uint32_t end_ids, ca_ids;
@@ -142,7 +141,7 @@ typedef struct hashseg_full {
     uint16_t mask; /* methods, as in hashseg_term */
     uint32_t len;  /* of the path */
     uint32_t text; /* pool offset of the path */
-    uint32_t id;   /* route id, or index in ids[], as in hashseg_term */
+    uint32_t id;   /* index of the first route id in ids[], as in hashseg_term */
 } hashseg_full;
 
 /* Where a long (> 16 bytes) static segment's bytes are. */
@@ -152,10 +151,10 @@ typedef struct hashseg_cold {
 
 typedef struct hashseg_keys {
     uint64_t seed;   /* config->seed, or the default */
-    uint64_t k0, k1; /* short-segment hash */
-    uint64_t c0, c1; /* chain */
+    uint64_t k0, k1; /* static edges */
+    uint64_t c0;     /* param edges */
     uint64_t root;   /* key of the root */
-    uint64_t param;  /* H() of a param edge */
+    uint64_t param;  /* param edges (odd) */
 } hashseg_keys;
 
 /* Add-time storage: the patterns, until build. */
@@ -310,23 +309,24 @@ static void keys_init(hashseg_keys *k, uint64_t seed)
     k->k0 = splitmix64(&x);
     k->k1 = splitmix64(&x);
     k->c0 = splitmix64(&x);
-    k->c1 = splitmix64(&x);
     k->root = splitmix64(&x);
-    k->param = splitmix64(&x);
+    k->param = splitmix64(&x) | 1u;
 }
 
-/* H(segment): w0, w1 are its first 16 bytes, masked; longer segments are
- * hashed whole by XXH3 with the seed. */
-static inline uint64_t seg_hash(const hashseg_keys *k, uint64_t w0, uint64_t w1, const char *seg,
-                                size_t n)
+/* The key of the static child `seg` of a node whose key is h.  w0, w1 are
+ * the segment's first 16 bytes, masked; a longer segment is hashed whole
+ * by XXH3, seeded with h.  One multiply a level for short segments. */
+static inline uint64_t static_key(const hashseg_keys *k, uint64_t h, uint64_t w0, uint64_t w1,
+                                  const char *seg, size_t n)
 {
-    if (n <= 16) return fold64(w0 ^ k->k0, (w1 ^ k->k1) + n);
-    return XXH3_64bits_withSeed(seg, n, k->seed);
+    if (n <= 16) return fold64((w0 ^ k->k0) + h, (w1 ^ k->k1) + n);
+    return XXH3_64bits_withSeed(seg, n, h ^ k->seed);
 }
 
-static inline uint64_t chain(const hashseg_keys *k, uint64_t h, uint64_t s)
+/* The key of the param child of a node whose key is h. */
+static inline uint64_t param_key(const hashseg_keys *k, uint64_t h)
 {
-    return fold64(h ^ k->c0, s ^ k->c1);
+    return fold64(h ^ k->c0, k->param);
 }
 
 /* ---- lookup ------------------------------------------------------------- */
@@ -337,7 +337,10 @@ static inline uint64_t chain(const hashseg_keys *k, uint64_t h, uint64_t s)
 static inline const unsigned char *src16(const char *path, size_t len, const unsigned char *tail,
                                          size_t tb, size_t off)
 {
-    return off + 16 <= len ? (const unsigned char *)path + off : tail + (off - tb);
+    /* a select without a branch: which source depends on the request */
+    uintptr_t near_end = (uintptr_t)0 - (uintptr_t)(off + 16 > len);
+    uintptr_t in_path = (uintptr_t)path + off, in_tail = (uintptr_t)tail + (off - tb);
+    return (const unsigned char *)((in_path & ~near_end) | (in_tail & near_end));
 }
 
 /* Bit 8i+7 set where byte i of w is '/'.  Exact for the lowest such byte
@@ -370,6 +373,38 @@ static inline size_t segment_at(const char *path, size_t len, const unsigned cha
     return b + n;
 }
 
+/* Bit i set when path[i] is '/', for the whole path (len < 64), read a
+ * word at a time; the last partial word comes from the zero-padded tail. */
+static inline uint64_t slash_bitmap(const char *path, size_t len, const unsigned char *tail,
+                                    size_t tb)
+{
+    uint64_t bits = 0;
+    size_t off = 0;
+    for (; off + 8 <= len; off += 8) {
+        uint64_t x = load64le(path + off) ^ 0x2f2f2f2f2f2f2f2full;
+        uint64_t z = ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x |
+                       0x7f7f7f7f7f7f7f7full); /* exact: no borrows */
+        bits |= ((z >> 7) * 0x0102040810204080ull) >> 56 << off;
+    }
+    if (off < len) {
+        uint64_t x = load64le(tail + (off - tb)) ^ 0x2f2f2f2f2f2f2f2full;
+        uint64_t z =
+            ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x | 0x7f7f7f7f7f7f7f7full);
+        bits |= ((z >> 7) * 0x0102040810204080ull) >> 56 << off;
+    }
+    return bits;
+}
+
+/* The first 16 bytes of path[b, b + n) as masked words. */
+static inline void segment_words(const char *path, size_t len, const unsigned char *tail, size_t tb,
+                                 size_t b, size_t n, uint64_t *w0, uint64_t *w1)
+{
+    const unsigned char *p = src16(path, len, tail, tb, b);
+    size_t c = n < 16 ? n : 16;
+    *w0 = load64le(p) & mask_lo[c];
+    *w1 = load64le(p + 8) & mask_hi[c];
+}
+
 #if defined(__GNUC__)
 #define HASHSEG_INLINE static inline __attribute__((always_inline))
 #else
@@ -378,6 +413,22 @@ static inline size_t segment_at(const char *path, size_t len, const unsigned cha
 
 /* The node reached from parent by a static edge with the request segment
  * (w0, w1 its first bytes, n its length), or 0. */
+/* a[0, n) == b[0, n), in 8-byte words (the last one overlapping). */
+static inline bool bytes_equal(const char *a, const char *b, size_t n)
+{
+    if (n < 8) {
+        uint64_t x = 0, y = 0;
+        for (size_t i = 0; i < n; i++) {
+            x = x << 8 | (unsigned char)a[i];
+            y = y << 8 | (unsigned char)b[i];
+        }
+        return x == y;
+    }
+    for (size_t i = 0; i + 8 < n; i += 8)
+        if (load64le(a + i) != load64le(b + i)) return false;
+    return load64le(a + n - 8) == load64le(b + n - 8);
+}
+
 HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uint32_t parent,
                                       uint64_t w0, uint64_t w1, const char *seg, uint32_t n,
                                       uint64_t *probes)
@@ -394,7 +445,7 @@ HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uin
         const hashseg_node *x = &r->nodes[c];
         if (x->parent == parent && x->seglen == n8 && x->w0 == w0 && x->w1 == w1 &&
             (n <= 16 || (r->cold[c].len == n &&
-                         memcmp(r->pool + r->cold[c].text + 16, seg + 16, n - 16) == 0)))
+                         bytes_equal(r->pool + r->cold[c].text + 16, seg + 16, n - 16))))
             return c;
     }
     return 0;
@@ -410,23 +461,19 @@ HASHSEG_INLINE const hashseg_full *probe_full(const hashseg_router *r, uint64_t 
         const hashseg_full *e = &r->full[k & r->full_mask];
         if (probes) ++*probes;
         if (e->mask == 0) return NULL;
-        if (e->tag == tag && e->len == len && memcmp(r->pool + e->text, path, len) == 0) return e;
+        if (e->tag == tag && e->len == len && bytes_equal(r->pool + e->text, path, len)) return e;
     }
     return NULL;
 }
 
-/* The route of a terminal group (mask, first) for method (the group fits). */
+/* The route of a terminal group (mask, first) for method (the group fits):
+ * ids[first + the number of its methods below method], "*" last. */
 static inline int found(const hashseg_router *r, uint32_t mask, uint32_t first, int method,
                         uint32_t nparams, rb_match *m)
 {
-    uint32_t id = first;
-    if (mask & (mask - 1u)) {
-        uint32_t below =
-            (mask >> method) & 1u ? mask & ((1u << method) - 1u) : mask & HASHSEG_METHODS;
-        id = r->ids[first + popcount16(below)];
-    }
+    uint32_t below = (mask >> method) & 1u ? mask & ((1u << method) - 1u) : mask & HASHSEG_METHODS;
     m->outcome = RB_FOUND;
-    m->route_id = id;
+    m->route_id = r->ids[first + popcount16(below)];
     m->nparams = nparams;
     m->allowed = 0;
     return RB_FOUND;
@@ -440,27 +487,22 @@ static inline int not_found(uint32_t allowed, rb_match *m)
     return m->outcome;
 }
 
-HASHSEG_INLINE int lookup_impl(const hashseg_router *r, int method, const char *path, size_t len,
-                               rb_match *m, uint64_t *probes)
+/* One level of the walk, kept to go back to. */
+typedef struct hashseg_frame {
+    uint64_t h;    /* key of the node */
+    uint32_t n;    /* the node */
+    uint32_t b, e; /* its segment path[b, e) */
+    uint32_t next; /* 1: try the param child next, 2: the catch-all */
+} hashseg_frame;
+
+/* (b) of lookup: the depth-first walk, static child, then param child,
+ * then catch-all.  The segment at the current node is path[b, e); b ==
+ * len + 1 when the path is used up.  allowed: methods seen so far. */
+HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *path, size_t len,
+                             uint32_t allowed, rb_match *m, uint64_t *probes, bool small)
 {
-    if (len == 0 || path[0] != '/' || !r->built) return not_found(0, m);
     const hashseg_keys *k = &r->keys;
     uint32_t fit = (1u << method) | HASHSEG_ANY_BIT;
-    uint32_t allowed = 0;
-
-    /* (a) the whole path as a static route: it ranks first wherever it
-     * matches, so it wins when its methods fit. */
-    if ((r->full_lens >> (len & 63u)) & 1u) {
-        uint64_t key = XXH3_64bits_withSeed(path, len, k->seed);
-        const hashseg_full *e = probe_full(r, key, path, len, probes);
-        if (e) {
-            if (e->mask & fit) return found(r, e->mask, e->id, method, 0, m);
-            allowed = e->mask;
-        }
-    }
-
-    /* (b) depth-first walk: static child, param child, catch-all.  The
-     * segment at depth d is path[b, e); b == len + 1: the path is used up. */
     unsigned char tail[32] = {0};
     size_t tb = 0;
     if (len >= 16) {
@@ -469,9 +511,9 @@ HASHSEG_INLINE int lookup_impl(const hashseg_router *r, int method, const char *
     } else {
         for (size_t i = 0; i < len; i++) tail[i] = (unsigned char)path[i];
     }
-    uint64_t hk[HASHSEG_MAX_DEPTH + 1];
-    uint32_t up[HASHSEG_MAX_DEPTH + 1], bs[HASHSEG_MAX_DEPTH + 1], es[HASHSEG_MAX_DEPTH + 1];
-    uint8_t next[HASHSEG_MAX_DEPTH + 1]; /* 1: try the param child next, 2: the catch-all */
+    /* small (len < 64): every '/' in one bitmap, a sentinel bit at len */
+    uint64_t slash = small ? slash_bitmap(path, len, tail, tb) | 1ull << len : 0;
+    hashseg_frame st[HASHSEG_MAX_DEPTH + 1];
     uint32_t d = 0, n = 0;
     size_t b = 1, e = 0;
     uint64_t h = k->root;
@@ -487,18 +529,18 @@ enter:
         goto back;
     }
     {
-        uint64_t w0, w1;
-        e = segment_at(path, len, tail, tb, b, &w0, &w1);
+        uint64_t w0 = 0, w1 = 0;
+        if (small)
+            e = ctz64(slash & (~0ull << b));
+        else
+            e = segment_at(path, len, tail, tb, b, &w0, &w1);
         if (x->flags & HASHSEG_HAS_STATIC) {
+            if (small) segment_words(path, len, tail, tb, b, e - b, &w0, &w1);
             uint32_t sn = (uint32_t)(e - b);
-            uint64_t key = chain(k, h, seg_hash(k, w0, w1, path + b, sn));
+            uint64_t key = static_key(k, h, w0, w1, path + b, sn);
             uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
             if (c) {
-                hk[d] = h;
-                up[d] = n;
-                bs[d] = (uint32_t)b;
-                es[d] = (uint32_t)e;
-                next[d] = 1;
+                st[d] = (hashseg_frame){h, n, (uint32_t)b, (uint32_t)e, 1};
                 d++;
                 n = c;
                 h = key;
@@ -510,14 +552,10 @@ enter:
 param:
     if (x->param && e > b) {
         m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
-        hk[d] = h;
-        up[d] = n;
-        bs[d] = (uint32_t)b;
-        es[d] = (uint32_t)e;
-        next[d] = 2;
+        st[d] = (hashseg_frame){h, n, (uint32_t)b, (uint32_t)e, 2};
         d++;
         n = x->param;
-        h = chain(k, h, k->param);
+        h = param_key(k, h);
         b = e + 1;
         goto enter;
     }
@@ -533,25 +571,64 @@ catchall:
 back:
     if (d == 0) return not_found(allowed & HASHSEG_METHODS, m);
     d--;
-    n = up[d];
-    h = hk[d];
-    b = bs[d];
-    e = es[d];
+    h = st[d].h;
+    n = st[d].n;
+    b = st[d].b;
+    e = st[d].e;
     x = &r->nodes[n];
-    if (next[d] == 1) goto param;
+    if (st[d].next == 1) goto param;
     goto catchall;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+walk(const hashseg_router *r, int method, const char *path, size_t len, uint32_t allowed,
+     rb_match *m)
+{
+    if (len < 64) return walk_impl(r, method, path, len, allowed, m, NULL, true);
+    return walk_impl(r, method, path, len, allowed, m, NULL, false);
+}
+
+/* (a) of lookup: the whole path as a static route.  It ranks first
+ * wherever it matches, so it wins when its methods fit; when they do not,
+ * its methods join the 405 mask and the walk decides. */
+HASHSEG_INLINE const hashseg_full *lookup_full(const hashseg_router *r, const char *path,
+                                               size_t len, uint64_t *probes)
+{
+    if (!((r->full_lens >> (len & 63u)) & 1u)) return NULL;
+    return probe_full(r, XXH3_64bits_withSeed(path, len, r->keys.seed), path, len, probes);
 }
 
 static int hashseg_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
 {
-    return lookup_impl(impl, method, path, len, m, NULL);
+    const hashseg_router *r = impl;
+    if (len == 0 || path[0] != '/' || !r->built) return not_found(0, m);
+    uint32_t allowed = 0;
+    const hashseg_full *e = lookup_full(r, path, len, NULL);
+    if (e) {
+        if (e->mask & ((1u << method) | HASHSEG_ANY_BIT))
+            return found(r, e->mask, e->id, method, 0, m);
+        allowed = e->mask;
+    }
+    return walk(r, method, path, len, allowed, m);
 }
 
 int rb__hashseg_lookup_counted(const void *impl, int method, const char *path, size_t len,
                                rb_match *m, uint64_t *probes)
 {
+    const hashseg_router *r = impl;
     if (method < 0 || method >= RB_METHOD_COUNT) return not_found(0, m);
-    return lookup_impl(impl, method, path, len, m, probes);
+    if (len == 0 || path[0] != '/' || !r->built) return not_found(0, m);
+    uint32_t allowed = 0;
+    const hashseg_full *e = lookup_full(r, path, len, probes);
+    if (e) {
+        if (e->mask & ((1u << method) | HASHSEG_ANY_BIT))
+            return found(r, e->mask, e->id, method, 0, m);
+        allowed = e->mask;
+    }
+    return walk_impl(r, method, path, len, allowed, m, probes, len < 64);
 }
 
 /* ---- create, add -------------------------------------------------------- */
@@ -774,7 +851,7 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
                     x->parent = n;
                     x->kind = RB_SEG_PARAM;
                     x->ncap = (uint8_t)(p->ncap + 1u);
-                    x->key = chain(k, p->key, k->param);
+                    x->key = param_key(k, p->key);
                     p->param = c;
                 }
                 n = p->param;
@@ -783,7 +860,7 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
             const char *seg = r->bytes + hr->text + sg->off;
             uint64_t w0, w1;
             seg_words(seg, sg->len, &w0, &w1);
-            uint64_t key = chain(k, p->key, seg_hash(k, w0, w1, seg, sg->len));
+            uint64_t key = static_key(k, p->key, w0, w1, seg, sg->len);
             size_t slot;
             uint32_t c = work_find(r, w, key, n, seg, sg->len, &slot);
             if (!c) {
@@ -833,12 +910,6 @@ static int work_terminals(const hashseg_router *r, hashseg_work *w)
         w->ids[i] = t->id;
     }
     return RB_OK;
-}
-
-/* A group's first field: the id itself for one route, else its index. */
-static uint32_t group_first(const hashseg_work *w, uint16_t mask, uint32_t first)
-{
-    return mask & (mask - 1u) ? first : w->ids[first];
 }
 
 /* Keep the nodes that lead to a route with a param or catch-all; pack
@@ -895,9 +966,7 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
         }
         if (x->end_mask | x->ca_mask) {
             y->term = (uint32_t)term;
-            w->terms[term++] =
-                (hashseg_term){x->end_mask, x->ca_mask, group_first(w, x->end_mask, x->end_ids),
-                               group_first(w, x->ca_mask, x->ca_ids)};
+            w->terms[term++] = (hashseg_term){x->end_mask, x->ca_mask, x->end_ids, x->ca_ids};
             y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
                                   (x->ca_mask ? HASHSEG_HAS_CA : 0u));
         }
@@ -953,8 +1022,8 @@ static int work_place(const hashseg_router *r, hashseg_work *w, rb_error *err)
             uint32_t dist = 0;
             size_t i = (size_t)k & (cap - 1);
             for (; full[i].mask; i = (i + 1) & (cap - 1)) dist++;
-            full[i] = (hashseg_full){(uint16_t)(k >> 48), x->end_mask, x->plen, x->pooled,
-                                     group_first(w, x->end_mask, x->end_ids)};
+            full[i] =
+                (hashseg_full){(uint16_t)(k >> 48), x->end_mask, x->plen, x->pooled, x->end_ids};
             if (dist > longest) longest = dist;
         }
         if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
@@ -1078,14 +1147,6 @@ uint32_t rb__hashseg_node_count(const void *impl)
     return (uint32_t)((const hashseg_router *)impl)->nnodes;
 }
 
-/* H() of static node c's segment, from its words or its pooled bytes. */
-static uint64_t node_seg_hash(const hashseg_router *r, uint32_t c)
-{
-    const hashseg_node *x = &r->nodes[c];
-    if (x->seglen <= 16) return seg_hash(&r->keys, x->w0, x->w1, NULL, x->seglen);
-    return seg_hash(&r->keys, x->w0, x->w1, r->pool + r->cold[c].text, r->cold[c].len);
-}
-
 /* Key and depth of node c, recomputed along its path; *fullstatic tells
  * whether that path is all static. */
 static uint64_t node_key(const hashseg_router *r, uint32_t c, uint32_t *depth, bool *fullstatic)
@@ -1102,8 +1163,13 @@ static uint64_t node_key(const hashseg_router *r, uint32_t c, uint32_t *depth, b
     uint64_t h = r->keys.root;
     while (n > 0) {
         uint32_t y = path[--n];
-        h = chain(&r->keys, h,
-                  r->nodes[y].flags & HASHSEG_PARAM ? r->keys.param : node_seg_hash(r, y));
+        const hashseg_node *x = &r->nodes[y];
+        if (x->flags & HASHSEG_PARAM)
+            h = param_key(&r->keys, h);
+        else if (x->seglen <= 16)
+            h = static_key(&r->keys, h, x->w0, x->w1, NULL, x->seglen);
+        else
+            h = static_key(&r->keys, h, x->w0, x->w1, r->pool + r->cold[y].text, r->cold[y].len);
     }
     return h;
 }
@@ -1177,7 +1243,7 @@ static int check_full(const hashseg_router *r, size_t i, uint32_t *groups, rb_er
     if (e->mask & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT)) HASHSEG_FAIL("full[%zu]: mask", i);
     if (e->len == 0 || (size_t)e->text + e->len > r->npool || r->pool[e->text] != '/')
         HASHSEG_FAIL("full[%zu]: path out of the pool", i);
-    if ((e->mask & (e->mask - 1u)) && (size_t)e->id + popcount16(e->mask) > r->nids)
+    if ((size_t)e->id + popcount16(e->mask) > r->nids)
         HASHSEG_FAIL("full[%zu]: ids out of range", i);
     *groups += popcount16(e->mask);
     const char *path = r->pool + e->text;
@@ -1236,11 +1302,9 @@ int rb__hashseg_check(const void *impl, rb_error *err)
             const hashseg_term *t = &r->terms[x->term];
             if ((t->end_mask | t->ca_mask) & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT))
                 HASHSEG_FAIL("node %u: method mask", c);
-            if ((t->end_mask & (t->end_mask - 1u)) &&
-                (size_t)t->end_ids + popcount16(t->end_mask) > r->nids)
+            if ((size_t)t->end_ids + popcount16(t->end_mask) > r->nids)
                 HASHSEG_FAIL("node %u: end ids out of range", c);
-            if ((t->ca_mask & (t->ca_mask - 1u)) &&
-                (size_t)t->ca_ids + popcount16(t->ca_mask) > r->nids)
+            if ((size_t)t->ca_ids + popcount16(t->ca_mask) > r->nids)
                 HASHSEG_FAIL("node %u: catch-all ids out of range", c);
         }
     }
