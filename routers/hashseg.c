@@ -702,38 +702,48 @@ static int hashseg_add(void *impl, const rb_route *route, rb_error *err)
 
 /* ---- build -------------------------------------------------------------- */
 
-/* A build-time node: the whole tree before pruning and packing. */
+/* A build-time tree node (the tree holds only the routes with a param or a
+ * catch-all, and their prefixes). */
 typedef struct hashseg_bnode {
-    uint64_t key, w0, w1;
+    uint64_t key;
     uint32_t parent;
     uint32_t seglen; /* static: segment length */
     uint32_t text;   /* static: offset of the segment in r->bytes */
-    uint32_t plen;   /* full static: length of the path from the root */
     uint32_t param;  /* param child, 0 = none */
     uint32_t end_ids, ca_ids;
     uint16_t end_mask, ca_mask;
-    uint32_t index;  /* in the packed nodes[] (kept nodes) */
-    uint32_t pooled; /* pool offset of the segment (long) or of the path (static route) */
-    uint8_t kind;    /* RB_SEG_STATIC or RB_SEG_PARAM; the root: RB_SEG_STATIC */
-    uint8_t fullstatic;
-    uint8_t keep; /* a route with a param or catch-all ends at or below the node */
+    uint32_t cold; /* long static segment: its pool offset */
+    uint8_t kind;  /* RB_SEG_STATIC or RB_SEG_PARAM; the root: RB_SEG_STATIC */
     uint8_t ncap;
 } hashseg_bnode;
 
-/* A route's terminal, sorted into ids[]. */
+/* A distinct static path (one or more routes, one per method). */
+typedef struct hashseg_bfull {
+    uint64_t key;       /* XXH3 of the path, seeded */
+    uint32_t text, len; /* the path in r->bytes */
+    uint32_t pooled;    /* the path in the pool */
+    uint32_t first;     /* its first id in ids[] */
+    uint16_t mask;
+} hashseg_bfull;
+
+/* A route's terminal, sorted into ids[]: at a tree node (end or catch-all)
+ * or at a static path (node = HASHSEG_FULL | its index). */
 typedef struct hashseg_bterm {
     uint32_t node;
     uint32_t catchall; /* 0: the route ends at node; 1: node/{*x} */
     uint32_t method;   /* rb_method; RB_ANY sorts last */
     uint32_t id;
-    uint32_t fullstatic;
 } hashseg_bterm;
+
+#define HASHSEG_FULL 0x80000000u
 
 typedef struct hashseg_work {
     hashseg_bnode *b;
     size_t bcap, nb;
-    uint32_t *map; /* static edges while the tree grows: node per slot, 0 = empty */
+    uint32_t *map; /* static edges, or static paths, while they are found: index + 1 */
     size_t nmap;
+    hashseg_bfull *bf;
+    size_t bfcap, nbf;
     hashseg_bterm *bt; /* one per route, at least one */
     size_t nbt;
     /* the lookup form */
@@ -785,6 +795,7 @@ static void work_free(const hashseg_router *r, hashseg_work *w)
     const rb_allocator *a = r->a;
     rb__free(a, w->b, w->bcap * sizeof *w->b);
     rb__free(a, w->map, w->nmap * sizeof *w->map);
+    rb__free(a, w->bf, w->bfcap * sizeof *w->bf);
     rb__free(a, w->bt, w->nbt * sizeof *w->bt);
     rb__free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
     rb__free(a, w->cold, w->nnodes * sizeof *w->cold);
@@ -795,8 +806,9 @@ static void work_free(const hashseg_router *r, hashseg_work *w)
     rb__free(a, w->pool, w->npool);
 }
 
-/* The static child of parent with bytes seg[0, n), or 0 and the empty map
- * slot where it belongs (*slot).  The map is at most half full. */
+/* Find the static child of parent with bytes seg[0, n) (or, parent ==
+ * UINT32_MAX, the static path seg[0, n)): its index, or 0 and the empty
+ * map slot where it belongs (*slot).  The map is at most half full. */
 static uint32_t work_find(const hashseg_router *r, const hashseg_work *w, uint64_t key,
                           uint32_t parent, const char *seg, uint32_t n, size_t *slot)
 {
@@ -807,35 +819,57 @@ static uint32_t work_find(const hashseg_router *r, const hashseg_work *w, uint64
             *slot = i;
             return 0;
         }
-        const hashseg_bnode *x = &w->b[c];
-        if (x->key == key && x->parent == parent && x->seglen == n &&
-            memcmp(r->bytes + x->text, seg, n) == 0)
-            return c;
+        if (parent == UINT32_MAX) {
+            const hashseg_bfull *f = &w->bf[c - 1];
+            if (f->key == key && f->len == n && memcmp(r->bytes + f->text, seg, n) == 0) return c;
+        } else {
+            const hashseg_bnode *x = &w->b[c];
+            if (x->key == key && x->parent == parent && x->seglen == n &&
+                memcmp(r->bytes + x->text, seg, n) == 0)
+                return c;
+        }
     }
 }
 
-/* Grow the whole tree from the routes; one terminal per route. */
+static bool route_is_static(const hashseg_router *r, const hashseg_route *hr)
+{
+    for (uint32_t si = 0; si < hr->nsegs; si++)
+        if (r->segs[hr->seg + si].kind != RB_SEG_STATIC) return false;
+    return true;
+}
+
+/* Grow the tree from the routes with a param or a catch-all; one terminal
+ * per route. */
 static int work_tree(const hashseg_router *r, hashseg_work *w)
 {
     size_t nstatic = 0, nparam = 0;
-    for (size_t i = 0; i < r->nsegs; i++) {
-        nstatic += r->segs[i].kind == RB_SEG_STATIC;
-        nparam += r->segs[i].kind == RB_SEG_PARAM;
+    for (size_t ri = 0; ri < r->nroutes; ri++) {
+        const hashseg_route *hr = &r->routes[ri];
+        if (route_is_static(r, hr)) continue;
+        for (uint32_t si = 0; si < hr->nsegs; si++) {
+            nstatic += r->segs[hr->seg + si].kind == RB_SEG_STATIC;
+            nparam += r->segs[hr->seg + si].kind == RB_SEG_PARAM;
+        }
     }
     w->bcap = 1 + nstatic + nparam;
     w->nmap = pow2_at_least(2 * nstatic);
     w->nbt = r->nroutes ? r->nroutes : 1;
-    w->b = rb__calloc(r->a, w->bcap * sizeof *w->b);
+    w->b = rb__alloc(r->a, w->bcap * sizeof *w->b); /* nodes are zeroed as they are made */
     w->map = rb__calloc(r->a, w->nmap * sizeof *w->map);
     w->bt = rb__alloc(r->a, w->nbt * sizeof *w->bt);
     if (!w->b || !w->map || !w->bt) return RB_ENOMEM;
 
     const hashseg_keys *k = &r->keys;
+    memset(&w->b[0], 0, sizeof w->b[0]);
     w->b[0].key = k->root;
-    w->b[0].fullstatic = 1;
     w->nb = 1;
     for (size_t ri = 0; ri < r->nroutes; ri++) {
         const hashseg_route *hr = &r->routes[ri];
+        if (hr->nsegs > w->depth) w->depth = hr->nsegs;
+        if (route_is_static(r, hr)) {
+            w->bt[ri] = (hashseg_bterm){HASHSEG_FULL, 0, (uint32_t)hr->method, hr->id};
+            continue;
+        }
         uint32_t n = 0, catchall = 0;
         for (uint32_t si = 0; si < hr->nsegs; si++) {
             const hashseg_seg *sg = &r->segs[hr->seg + si];
@@ -848,6 +882,7 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
                 if (!p->param) {
                     uint32_t c = (uint32_t)w->nb++;
                     hashseg_bnode *x = &w->b[c];
+                    memset(x, 0, sizeof *x);
                     x->parent = n;
                     x->kind = RB_SEG_PARAM;
                     x->ncap = (uint8_t)(p->ncap + 1u);
@@ -866,30 +901,53 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
             if (!c) {
                 c = (uint32_t)w->nb++;
                 hashseg_bnode *x = &w->b[c];
+                memset(x, 0, sizeof *x);
                 x->key = key;
-                x->w0 = w0;
-                x->w1 = w1;
                 x->parent = n;
                 x->seglen = sg->len;
                 x->text = hr->text + sg->off;
                 x->kind = RB_SEG_STATIC;
                 x->ncap = p->ncap;
-                x->fullstatic = p->fullstatic;
-                x->plen = sg->off + sg->len;
                 w->map[slot] = c;
             }
             n = c;
         }
-        w->b[n].keep |= (uint8_t)(catchall || !w->b[n].fullstatic);
-        w->bt[ri] = (hashseg_bterm){n, catchall, (uint32_t)hr->method, hr->id,
-                                    !catchall && w->b[n].fullstatic};
-        if (hr->nsegs > w->depth) w->depth = hr->nsegs;
-        if (w->bt[ri].fullstatic) w->full_lens |= 1ull << (hr->len & 63u);
+        w->bt[ri] = (hashseg_bterm){n, catchall, (uint32_t)hr->method, hr->id};
     }
     return RB_OK;
 }
 
-/* Sort the terminals into ids[] and give each node its groups. */
+/* Gather the static routes by path (routes of one path differ by method). */
+static int work_static(const hashseg_router *r, hashseg_work *w)
+{
+    size_t nfull = 0;
+    for (size_t ri = 0; ri < r->nroutes; ri++) nfull += w->bt[ri].node == HASHSEG_FULL;
+    rb__free(r->a, w->map, w->nmap * sizeof *w->map);
+    w->nmap = pow2_at_least(2 * nfull);
+    w->map = rb__calloc(r->a, w->nmap * sizeof *w->map);
+    w->bfcap = nfull ? nfull : 1;
+    w->bf = rb__alloc(r->a, w->bfcap * sizeof *w->bf);
+    if (!w->map || !w->bf) return RB_ENOMEM;
+    for (size_t ri = 0; ri < r->nroutes; ri++) {
+        if (w->bt[ri].node != HASHSEG_FULL) continue;
+        const hashseg_route *hr = &r->routes[ri];
+        const char *text = r->bytes + hr->text;
+        uint64_t key = XXH3_64bits_withSeed(text, hr->len, r->keys.seed);
+        size_t slot;
+        uint32_t c = work_find(r, w, key, UINT32_MAX, text, hr->len, &slot);
+        if (!c) {
+            c = (uint32_t)++w->nbf;
+            w->bf[c - 1] = (hashseg_bfull){key, hr->text, hr->len, 0, 0, 0};
+            w->map[slot] = c;
+            w->full_lens |= 1ull << (hr->len & 63u);
+        }
+        w->bt[ri].node = HASHSEG_FULL | (c - 1);
+    }
+    return RB_OK;
+}
+
+/* Sort the terminals into ids[] and give each node and static path its
+ * groups. */
 static int work_terminals(const hashseg_router *r, hashseg_work *w)
 {
     w->ids = rb__alloc(r->a, w->nbt * sizeof *w->ids);
@@ -897,9 +955,16 @@ static int work_terminals(const hashseg_router *r, hashseg_work *w)
     qsort(w->bt, r->nroutes, sizeof *w->bt, bterm_cmp);
     for (size_t i = 0; i < r->nroutes; i++) {
         const hashseg_bterm *t = &w->bt[i];
-        hashseg_bnode *x = &w->b[t->node];
         bool first = i == 0 || t->node != w->bt[i - 1].node || t->catchall != w->bt[i - 1].catchall;
         uint16_t bit = (uint16_t)(1u << t->method);
+        w->ids[i] = t->id;
+        if (t->node & HASHSEG_FULL) {
+            hashseg_bfull *f = &w->bf[t->node & ~HASHSEG_FULL];
+            if (first) f->first = (uint32_t)i;
+            f->mask |= bit;
+            continue;
+        }
+        hashseg_bnode *x = &w->b[t->node];
         if (t->catchall) {
             if (first) x->ca_ids = (uint32_t)i;
             x->ca_mask |= bit;
@@ -907,62 +972,56 @@ static int work_terminals(const hashseg_router *r, hashseg_work *w)
             if (first) x->end_ids = (uint32_t)i;
             x->end_mask |= bit;
         }
-        w->ids[i] = t->id;
     }
     return RB_OK;
 }
 
-/* Keep the nodes that lead to a route with a param or catch-all; pack
- * them into nodes[], cold[] and terms[]; copy the bytes lookups compare
- * into the pool. */
+/* Pack the tree into nodes[], cold[] and terms[]; copy the bytes lookups
+ * compare (static paths, long segments) into the pool. */
 static int work_pack(const hashseg_router *r, hashseg_work *w)
 {
-    w->b[0].keep = 1;
-    for (size_t c = w->nb - 1; c > 0; c--)
-        if (w->b[c].keep) w->b[w->b[c].parent].keep = 1;
-    size_t nkeep = 0, nterms = 0, npool = 0;
+    size_t nterms = 0, npool = 0;
     for (size_t c = 0; c < w->nb; c++) {
-        hashseg_bnode *x = &w->b[c];
-        if (x->kind == RB_SEG_STATIC && x->fullstatic && x->end_mask && c > 0) npool += x->plen;
-        if (!x->keep) continue;
-        x->index = (uint32_t)nkeep++;
+        const hashseg_bnode *x = &w->b[c];
         nterms += (x->end_mask | x->ca_mask) != 0;
         if (x->kind == RB_SEG_STATIC && x->seglen > 16) npool += x->seglen;
     }
-    w->nnodes = nkeep;
+    for (size_t f = 0; f < w->nbf; f++) npool += w->bf[f].len;
+    w->nnodes = w->nb;
     w->nterms = nterms ? nterms : 1;
     w->npool = npool ? npool : 1;
-    w->nodes_raw = rb__alloc(r->a, nkeep * sizeof *w->nodes + sizeof *w->nodes);
-    w->cold = rb__calloc(r->a, nkeep * sizeof *w->cold);
+    w->nodes_raw = rb__alloc(r->a, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
+    w->cold = rb__calloc(r->a, w->nnodes * sizeof *w->cold);
     w->terms = rb__alloc(r->a, w->nterms * sizeof *w->terms);
-    w->pool = rb__alloc(r->a, npool);
+    w->pool = rb__alloc(r->a, w->npool);
     if (!w->nodes_raw || !w->cold || !w->terms || !w->pool) return RB_ENOMEM;
     uintptr_t raw = (uintptr_t)w->nodes_raw, align = sizeof *w->nodes;
     w->nodes = (hashseg_node *)(void *)((raw + align - 1) / align * align);
 
     size_t pool = 0, term = 0;
+    for (size_t f = 0; f < w->nbf; f++) {
+        hashseg_bfull *bf = &w->bf[f];
+        bf->pooled = (uint32_t)pool;
+        memcpy(w->pool + pool, r->bytes + bf->text, bf->len);
+        pool += bf->len;
+    }
     for (size_t c = 0; c < w->nb; c++) {
-        hashseg_bnode *x = &w->b[c];
-        if (x->kind == RB_SEG_STATIC && x->fullstatic && x->end_mask && c > 0) {
-            x->pooled = (uint32_t)pool;
-            memcpy(w->pool + pool, r->bytes + x->text + x->seglen - x->plen, x->plen);
-            pool += x->plen;
-        }
-        if (!x->keep) continue;
-        hashseg_node *y = &w->nodes[x->index];
+        const hashseg_bnode *x = &w->b[c];
+        hashseg_node *y = &w->nodes[c];
         memset(y, 0, sizeof *y);
-        y->w0 = x->w0;
-        y->w1 = x->w1;
-        y->parent = w->b[x->parent].index;
-        y->seglen = (uint8_t)(x->seglen <= 16 ? x->seglen : HASHSEG_LONG);
+        y->parent = x->parent;
         y->ncap = x->ncap;
-        y->param = x->param ? w->b[x->param].index : 0;
+        y->param = x->param;
         if (x->kind == RB_SEG_PARAM) y->flags |= HASHSEG_PARAM;
-        if (c > 0 && x->kind == RB_SEG_STATIC) w->nodes[y->parent].flags |= HASHSEG_HAS_STATIC;
-        if (x->kind == RB_SEG_STATIC && x->seglen > 16) {
-            w->cold[x->index] = (hashseg_cold){(uint32_t)pool, x->seglen};
-            memcpy(w->pool + pool, r->bytes + x->text, x->seglen);
-            pool += x->seglen;
+        if (c > 0 && x->kind == RB_SEG_STATIC) {
+            seg_words(r->bytes + x->text, x->seglen, &y->w0, &y->w1);
+            y->seglen = (uint8_t)(x->seglen <= 16 ? x->seglen : HASHSEG_LONG);
+            w->nodes[x->parent].flags |= HASHSEG_HAS_STATIC;
+            if (x->seglen > 16) {
+                w->cold[c] = (hashseg_cold){(uint32_t)pool, x->seglen};
+                memcpy(w->pool + pool, r->bytes + x->text, x->seglen);
+                pool += x->seglen;
+            }
         }
         if (x->end_mask | x->ca_mask) {
             y->term = (uint32_t)term;
@@ -974,17 +1033,13 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
     return RB_OK;
 }
 
-/* Place the kept static nodes in slots[] and the static routes in full[],
+/* Place the static tree nodes in slots[] and the static paths in full[],
  * each table at load <= 1/2 and doubled (at most HASHSEG_MAX_GROW times)
  * while a probe sequence is longer than the limit. */
 static int work_place(const hashseg_router *r, hashseg_work *w, rb_error *err)
 {
-    size_t nstatic = 0, nfull = 0;
-    for (size_t c = 1; c < w->nb; c++) {
-        const hashseg_bnode *x = &w->b[c];
-        nstatic += x->keep && x->kind == RB_SEG_STATIC;
-        nfull += x->kind == RB_SEG_STATIC && x->fullstatic && x->end_mask;
-    }
+    size_t nstatic = 0;
+    for (size_t c = 1; c < w->nb; c++) nstatic += w->b[c].kind == RB_SEG_STATIC;
     uint32_t longest = 0;
     for (size_t cap = pow2_at_least(2 * nstatic), grow = 0;; cap *= 2, grow++) {
         uint64_t *slots = rb__calloc(r->a, cap * sizeof *slots);
@@ -994,36 +1049,32 @@ static int work_place(const hashseg_router *r, hashseg_work *w, rb_error *err)
         w->nslots = cap;
         longest = 0;
         for (size_t c = 1; c < w->nb; c++) {
-            const hashseg_bnode *x = &w->b[c];
-            if (!x->keep || x->kind != RB_SEG_STATIC) continue;
-            uint64_t k = x->key & r->hash_mask;
+            if (w->b[c].kind != RB_SEG_STATIC) continue;
+            uint64_t k = w->b[c].key & r->hash_mask;
             uint32_t dist = 0;
             size_t i = (size_t)k & (cap - 1);
             for (; slots[i]; i = (i + 1) & (cap - 1)) dist++;
-            slots[i] = (k >> 32) << 32 | x->index;
+            slots[i] = (k >> 32) << 32 | c;
             if (dist > longest) longest = dist;
         }
         if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
         if (grow == HASHSEG_MAX_GROW) goto flood;
     }
     w->max_probe = longest;
-    for (size_t cap = pow2_at_least(2 * nfull), grow = 0;; cap *= 2, grow++) {
+    for (size_t cap = pow2_at_least(2 * w->nbf), grow = 0;; cap *= 2, grow++) {
         hashseg_full *full = rb__calloc(r->a, cap * sizeof *full);
         if (!full) return RB_ENOMEM;
         rb__free(r->a, w->full, w->nfull * sizeof *w->full);
         w->full = full;
         w->nfull = cap;
         longest = 0;
-        for (size_t c = 1; c < w->nb; c++) {
-            const hashseg_bnode *x = &w->b[c];
-            if (x->kind != RB_SEG_STATIC || !x->fullstatic || !x->end_mask) continue;
-            uint64_t k = XXH3_64bits_withSeed(w->pool + x->pooled, x->plen, r->keys.seed);
-            k &= r->hash_mask;
+        for (size_t f = 0; f < w->nbf; f++) {
+            const hashseg_bfull *bf = &w->bf[f];
+            uint64_t k = bf->key & r->hash_mask;
             uint32_t dist = 0;
             size_t i = (size_t)k & (cap - 1);
             for (; full[i].mask; i = (i + 1) & (cap - 1)) dist++;
-            full[i] =
-                (hashseg_full){(uint16_t)(k >> 48), x->end_mask, x->plen, x->pooled, x->end_ids};
+            full[i] = (hashseg_full){(uint16_t)(k >> 48), bf->mask, bf->len, bf->pooled, bf->first};
             if (dist > longest) longest = dist;
         }
         if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
@@ -1044,6 +1095,7 @@ static int hashseg_build(void *impl, rb_error *err)
     if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "hashseg: already built");
     hashseg_work w = {0};
     int rc = work_tree(r, &w);
+    if (rc == RB_OK) rc = work_static(r, &w);
     if (rc == RB_OK) rc = work_terminals(r, &w);
     if (rc == RB_OK) rc = work_pack(r, &w);
     if (rc == RB_OK) rc = work_place(r, &w, err);
@@ -1076,6 +1128,7 @@ static int hashseg_build(void *impl, rb_error *err)
     r->full_lens = w.full_lens;
     rb__free(r->a, w.b, w.bcap * sizeof *w.b);
     rb__free(r->a, w.map, w.nmap * sizeof *w.map);
+    rb__free(r->a, w.bf, w.bfcap * sizeof *w.bf);
     rb__free(r->a, w.bt, w.nbt * sizeof *w.bt);
     rb__free(r->a, r->routes, r->routes_cap * sizeof *r->routes);
     rb__free(r->a, r->segs, r->segs_cap * sizeof *r->segs);
@@ -1191,8 +1244,8 @@ static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_
         if (!(x->flags & HASHSEG_HAS_CA) != !t->ca_mask ||
             !(x->flags & HASHSEG_HAS_END) != !t->end_mask)
             HASHSEG_FAIL("node %u: terminal flags and masks disagree", c);
-        /* static routes are counted in full[] */
-        *groups += popcount16(t->ca_mask) + (fullstatic ? 0u : popcount16(t->end_mask));
+        if (fullstatic && t->end_mask) HASHSEG_FAIL("node %u: a static route in the tree", c);
+        *groups += popcount16(t->ca_mask) + popcount16(t->end_mask);
     }
     if (x->flags & HASHSEG_PARAM) {
         if (p->param != c) HASHSEG_FAIL("node %u: not its parent's param child", c);
@@ -1297,6 +1350,9 @@ int rb__hashseg_check(const void *impl, rb_error *err)
                 any = r->nodes[d].parent == c && !(r->nodes[d].flags & HASHSEG_PARAM);
             if (!any) HASHSEG_FAIL("node %u: HAS_STATIC without a static child", c);
         }
+        if (c > 0 && !(x->flags & (HASHSEG_HAS_STATIC | HASHSEG_HAS_END | HASHSEG_HAS_CA)) &&
+            !x->param)
+            HASHSEG_FAIL("node %u: leads to no route", c);
         if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
             if (x->term != term++) HASHSEG_FAIL("node %u: terms[] not in node order", c);
             const hashseg_term *t = &r->terms[x->term];
