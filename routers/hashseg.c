@@ -1,98 +1,105 @@
 /*
- * hashseg.c — hashed segments: a tree of path segments whose static edges
- * live in one open-addressing table keyed by XXH3-style hashes of the
- * pattern's shape prefix.
+ * hashseg.c — hashed segments: static routes in one whole-path hash table,
+ * the other routes in a tree whose static edges live in one open-addressing
+ * table keyed by hashes of the pattern's shape prefix.
  *
  * What it is for: the fastest lookup of the built-in routers on tables of
- * static, param and catch-all routes.  Every node of the tree stands for a
- * shape prefix (static segments and "{}" params).  Its key is a hash chain
+ * static, param and catch-all routes.
  *
- *     key(root)       = R
- *     key(child "s")  = chain(key(parent), H(s))     static edge
- *     key(child "{}") = chain(key(parent), P)        param edge
+ *   (a) Every purely static route is in full[], keyed by XXH3 of its whole
+ *       path (seeded).  A static pattern ranks first wherever it matches, so
+ *       one probe answers every request for a static route whose method
+ *       fits; when its methods do not fit, they join the 405 mask and the
+ *       tree decides (a param or catch-all route may fit).
+ *   (b) The routes with a param or a catch-all form a tree.  A node stands
+ *       for a shape prefix (static segments and "{}" params); its key is a
+ *       hash chain
  *
- * where H hashes a segment's bytes and R, P and the chain's constants all
- * derive from config->seed.  So the slot a lookup probes for the static
- * child at depth d depends only on the request bytes and on the
- * static/param choices made above it, never on data loaded from the table:
- * the probes of successive levels can be in flight together.  A static
- * route's whole path is the chain of all its segments, so one probe with
- * the chain of the whole request path answers every static route.
+ *           key(root)       = R
+ *           key(child "s")  = H(key(parent), s)      static edge
+ *           key(child "{}") = P(key(parent))         param edge
  *
- * The example route set shared by every router file, as hashseg holds it
- * (node numbers follow add order):
+ *       with R, H and P derived from config->seed.  The slot a lookup
+ *       probes for the static child at depth d thus depends only on the
+ *       request bytes and the static/param choices above it, never on data
+ *       loaded from the table, so the probes of successive levels can be in
+ *       flight together.  Static children are found through slots[]
+ *       (verified by parent, length and bytes, never by the hash alone);
+ *       the param child by index; catch-all routes hang on their node.
  *
- *     nodes[] (a tree by parent links)            slots[] (static edges only)
+ * The example route set shared by every router file, as hashseg holds it:
  *
- *     #0 root                                     [key(/users)        ] -> #1
- *      +- "users"  #1 /users        end GET:0     [key(/users/me)     ] -> #3
- *      |   +- "me" #3 /users/me     end GET:2     [key(/users/{}/posts)] -> #4
- *      |   +- {}   #2 /users/{}     end GET:1     [key(/static)       ] -> #5
- *      |        +- "posts" #4 /users/{}/posts     (a slot is tag:node, at
- *      |                            end POST:3     key & mask, linear probing)
- *      +- "static" #5 /static       catch-all GET:4
+ *     full[] (static routes)              nodes[] (tree; #n = index)
+ *     [XXH3(/users)   ] GET:0             #0 root
+ *     [XXH3(/users/me)] GET:2              +- "users"  #1
+ *                                          |   +- {}  #2  end GET:1
+ *     slots[] (static edges: tag:node)     |       +- "posts" #3  end POST:3
+ *     [H(R, users)          ] -> #1        +- "static" #4  catch-all GET:4
+ *     [H(P(H(R,users)),posts)] -> #3
+ *     [H(R, static)         ] -> #4
  *
- *     GET /users/me   whole-path probe: key(/users/me) finds #3, full text
- *                     equal, GET fits: route 2, no tree walk
- *     GET /users/7    whole-path probe misses; walk: root -"users"-> #1,
- *                     static "7" misses, param -> #2 (span 7), end GET: 1
- *     PUT /users/7    walk as above, #2 does not fit PUT; nothing else
- *                     matches: 405 {GET}
+ *     GET /users/me    full[] hit, GET fits: route 2 (no walk)
+ *     GET /users/7     full[] miss; walk: root -"users"-> #1 -{}-> #2
+ *                      (span "7"), end GET: route 1
+ *     PUT /users/me    full[] hit, GET does not fit: mask {GET}; walk to
+ *                      #2 (span "me"), GET does not fit: 405 {GET}
+ *     GET /static/a/b  walk: root -"static"-> #4, catch-all "a/b": route 4
  *
- * Node layout (hashseg_node, 56 bytes): the static edge into the node (the
- * first 16 bytes of its segment as two zero-padded little-endian words w0
- * w1, its length, its parent, and a pool offset of the full bytes), the
- * param child's index, and two terminals (routes ending here; catch-all
- * routes "here/{*x}"), each a method mask (bit 9 = "*") plus the index of
- * its first route id in ids[] (ids of a terminal are in method order, "*"
- * last, so the id for method m is at popcount(mask below m)).  Nodes whose
- * path from the root is all static also keep the length of that path
- * (plen), whose bytes end at the segment's pool offset.
+ * Layout.  A node (hashseg_node) is 32 bytes, 32-byte aligned: the static
+ * edge into it (its segment's first 16 bytes as two zero-padded
+ * little-endian words, its length, its parent), flags, captures so far, the
+ * param child's index and the index of its terminals.  A terminal
+ * (hashseg_term) holds two groups, routes ending at the node and catch-all
+ * routes "node/{*x}", each a method mask (bit RB_ANY = "*") and the index
+ * of its first route id in ids[]; a group's ids are in method order, "*"
+ * last, so method m's route is at popcount(mask below m).  Segments over 16
+ * bytes keep their full bytes in the pool (cold[]).  A full[] entry is 16
+ * bytes: tag, mask, length, pool offset of the path, first id.
  *
- * Lookup: split the path into segments with word-at-a-time slash search,
- * load each segment's first 16 bytes as masked words (whole words only
- * from inside the path, else from a zero-padded copy of its last 16 bytes)
- * and hash them (segments over 16 bytes: XXH3 with the seed).  Then
- *   (a) when the path could be a static route, probe its whole-path key; a
- *       full-static node whose text equals the path and whose terminal fits
- *       the method is the answer (a static pattern ranks first everywhere);
- *   (b) otherwise walk the tree depth first: static child (one probe,
- *       verified by parent and bytes, never by hash alone), then the param
- *       child, then the catch-all, backtracking on dead ends.  This order is
- *       the priority order, so the first terminal that fits the method
- *       wins; when none does, the walk has visited every matching
- *       terminal, and the union of their masks is the 405 mask.
- * Within one terminal the routes differ only by method (same shape), so
- * "specific before '*'" is all that is left of the priority key there.
+ * Lookup reads the path a word at a time: a bitmap of its slashes (paths
+ * under 64 bytes; longer ones are scanned segment by segment), and each
+ * segment's first 16 bytes as masked words, for hashing and for comparing
+ * with a node in one go.  Whole words are loaded only from inside the path;
+ * the last bytes come from a zero-padded copy of its last 16 bytes, so
+ * nothing past the end is ever read.  The walk is depth first: static
+ * child, then param child, then catch-all, backtracking on dead ends.  That
+ * order is the priority order (ranks left to right, a dead end never
+ * ranking), so the first terminal that fits the method wins; when none
+ * does, the walk has seen every matching terminal and the union of their
+ * masks is the 405 mask.  Within one terminal the routes differ only by
+ * method (one shape), so "specific before '*'" is all that is left of the
+ * priority key there, and literal bytes and ids never need comparing.
  *
- * Cost: lookup O(L + S) with O(1) expected probes per static edge, plus the
- * backtracking a route set forces (bounded by the number of tree nodes the
- * path can reach); every probe sequence is at most RB_HASHSEG_PROBE_LIMIT
- * slots.  Build O(total pattern bytes + N log N).  Memory: 56 bytes per
- * node + 16 per static node (slots at load <= 1/2) + 4 per route + the
- * pattern texts.
+ * Cost: lookup O(L + S) plus O(1) expected probes per static edge and the
+ * backtracking a route set forces (bounded by the tree nodes the path can
+ * reach); a probe sequence is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT
+ * + 1 slots.  Build O(pattern bytes + N log N).  Memory: 16 bytes per static
+ * route and 8 per static tree node (tables at load <= 1/2), 40 per tree
+ * node, 12 per terminal, 4 per route id, the static paths and long
+ * segments.
  *
  * Invariants (rb__hashseg_check):
- *   - nodes[0] is the root; every other node's parent has a lower index;
- *   - a static node's words, length and key match its pool bytes, and it is
- *     in slots[] exactly once, within max_probe of its home slot; a parent
- *     has HAS_STATIC iff it has a static child; no two static children of
- *     one parent have the same bytes;
+ *   - nodes[0] is the root; every other node's parent has a lower index,
+ *     and every node leads to a route (a terminal or a child);
+ *   - a static node's words and length match its bytes, and it is in
+ *     slots[] exactly once, under its key's tag, within max_probe of its
+ *     key's home slot, and found first there for its bytes (no two static
+ *     children of one parent have the same bytes); a node has HAS_STATIC
+ *     iff it has a static child;
  *   - a param node is its parent's param child; ncap counts the param edges
- *     on the path from the root;
- *   - a node is FULLSTATIC iff its path is all static, and then its plen
- *     bytes in the pool are that path;
- *   - terminal id ranges tile ids[] in node order (end before catch-all);
- *   - max_probe <= RB_HASHSEG_PROBE_LIMIT; static_depth covers every
- *     full-static terminal.
+ *     on the path from the root; no static route ends in the tree;
+ *   - terms[] is in node order; every full[] entry is within max_probe of
+ *     its home slot, unique, and its path is in the pool; the groups of the
+ *     tree and of full[] hold every route id exactly once;
+ *   - max_probe <= RB_HASHSEG_PROBE_LIMIT.
  *
  * What build changes: add() only copies patterns (text, segment kinds and
- * offsets); build() makes the nodes, the slot table and ids[], then frees
- * the add-time arrays, keeping the pattern texts as the byte pool.  If a
- * probe sequence would exceed the limit, build doubles the table (up to 4
- * times) and otherwise fails with RB_ELIMIT: with a seeded hash that means
- * a hash-flooding attempt, not an accident.  A failed build leaves the
- * router as it was before build.
+ * offsets); build() makes full[], the tree, slots[], terms[], ids[] and the
+ * pool, then frees the add-time arrays.  Hash flooding: every hash is
+ * seeded, and when a probe sequence would exceed RB_HASHSEG_PROBE_LIMIT,
+ * build doubles that table (up to 4 times) and otherwise fails with
+ * RB_ELIMIT, so lookups never pay for long chains.  A failed build leaves
+ * the router as it was (it can be built again, or destroyed).
  *
  * Thread safety: after build, lookup only reads; concurrent lookups are safe.
  */
@@ -1278,15 +1285,8 @@ static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_
     if (!placed) HASHSEG_FAIL("node %u: not within max_probe of its home slot", c);
     uint32_t n = x->seglen == HASHSEG_LONG ? r->cold[c].len : x->seglen;
     const char *seg = x->seglen == HASHSEG_LONG ? r->pool + r->cold[c].text : NULL;
-    if (n <= 16) {
-        unsigned char buf[16];
-        for (unsigned i = 0; i < 16; i++)
-            buf[i] = (unsigned char)((i < 8 ? w0 : w1) >> (8 * (i % 8)));
-        if (probe_segment(r, key, x->parent, x->w0, x->w1, (const char *)buf, n, NULL) != c)
-            HASHSEG_FAIL("node %u: another static child of %u has the same bytes", c, x->parent);
-    } else if (probe_segment(r, key, x->parent, x->w0, x->w1, seg, n, NULL) != c) {
+    if (probe_segment(r, key, x->parent, x->w0, x->w1, seg, n, NULL) != c)
         HASHSEG_FAIL("node %u: another static child of %u has the same bytes", c, x->parent);
-    }
     return RB_OK;
 }
 
