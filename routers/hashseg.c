@@ -129,9 +129,9 @@ typedef struct hashseg_node {
     uint8_t seglen;  /* static edge: segment length, HASHSEG_LONG when over 16 */
     uint8_t flags;   /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _PARAM */
     uint8_t ncap;    /* captures (param edges) on the path from the root */
-    uint8_t unused;
-    uint32_t param; /* index of the param child, 0 = none */
-    uint32_t term;  /* index in terms[] when HAS_END or HAS_CA */
+    uint8_t lens;    /* bit len % 8 set for the length of each static child */
+    uint32_t param;  /* index of the param child, 0 = none */
+    uint32_t term;   /* index in terms[] when HAS_END or HAS_CA */
 } hashseg_node;
 
 /* The routes ending at a node, and its catch-all routes.  A mask has bit m
@@ -541,7 +541,7 @@ enter:
             e = ctz64(slash & (~0ull << b));
         else
             e = segment_at(path, len, tail, tb, b, &w0, &w1);
-        if (x->flags & HASHSEG_HAS_STATIC) {
+        if ((x->lens >> ((e - b) & 7u)) & 1u) {
             if (small) segment_words(path, len, tail, tb, b, e - b, &w0, &w1);
             uint32_t sn = (uint32_t)(e - b);
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
@@ -1024,6 +1024,7 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
             seg_words(r->bytes + x->text, x->seglen, &y->w0, &y->w1);
             y->seglen = (uint8_t)(x->seglen <= 16 ? x->seglen : HASHSEG_LONG);
             w->nodes[x->parent].flags |= HASHSEG_HAS_STATIC;
+            w->nodes[x->parent].lens |= (uint8_t)(1u << (x->seglen & 7u));
             if (x->seglen > 16) {
                 w->cold[c] = (hashseg_cold){(uint32_t)pool, x->seglen};
                 memcpy(w->pool + pool, r->bytes + x->text, x->seglen);
@@ -1344,12 +1345,15 @@ int rb__hashseg_check(const void *impl, rb_error *err)
         if (x->param &&
             (x->param <= c || x->param >= r->nnodes || !(r->nodes[x->param].flags & HASHSEG_PARAM)))
             HASHSEG_FAIL("node %u: param child %u", c, x->param);
-        if (x->flags & HASHSEG_HAS_STATIC) {
-            bool any = false;
-            for (uint32_t d = c + 1; d < r->nnodes && !any; d++)
-                any = r->nodes[d].parent == c && !(r->nodes[d].flags & HASHSEG_PARAM);
-            if (!any) HASHSEG_FAIL("node %u: HAS_STATIC without a static child", c);
+        unsigned lens = 0;
+        for (uint32_t d = c + 1; d < r->nnodes; d++) {
+            const hashseg_node *y = &r->nodes[d];
+            if (y->parent != c || (y->flags & HASHSEG_PARAM)) continue;
+            lens |= 1u << ((y->seglen == HASHSEG_LONG ? r->cold[d].len : y->seglen) & 7u);
         }
+        if (!lens != !(x->flags & HASHSEG_HAS_STATIC))
+            HASHSEG_FAIL("node %u: HAS_STATIC but no static child, or the reverse", c);
+        if (lens != x->lens) HASHSEG_FAIL("node %u: lens 0x%x, children 0x%x", c, x->lens, lens);
         if (c > 0 && !(x->flags & (HASHSEG_HAS_STATIC | HASHSEG_HAS_END | HASHSEG_HAS_CA)) &&
             !x->param)
             HASHSEG_FAIL("node %u: leads to no route", c);
