@@ -394,7 +394,10 @@ static inline uint64_t slash_bitmap(const char *path, size_t len, const unsigned
         bits |= ((z >> 7) * 0x0102040810204080ull) >> 56 << off;
     }
     if (off < len) {
-        uint64_t x = load64le(tail + (off - tb)) ^ 0x2f2f2f2f2f2f2f2full;
+        /* the last len - off bytes: the word ending at len, shifted down */
+        uint64_t last = len >= 8 ? load64le(path + len - 8) >> (8 * (8 - (len - off)))
+                                 : load64le(tail + (off - tb));
+        uint64_t x = last ^ 0x2f2f2f2f2f2f2f2full;
         uint64_t z =
             ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x | 0x7f7f7f7f7f7f7f7full);
         bits |= ((z >> 7) * 0x0102040810204080ull) >> 56 << off;
