@@ -111,7 +111,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HASHSEG_MAX_DEPTH    64u /* segments of a pattern */
 #define HASHSEG_MAX_GROW     4u  /* table doublings tried against long probes */
 #define HASHSEG_LONG         17u /* node seglen of every segment over 16 bytes */
 #define HASHSEG_ANY_BIT      (1u << RB_ANY)
@@ -185,11 +184,11 @@ typedef struct hashseg_router {
     const hashseg_term *terms;
     const uint32_t *ids;
     const hashseg_cold *cold;
+    const uint64_t *keys_of; /* key of each node (for going back) */
     const char *pool;
     uint64_t slot_mask, full_mask;
     uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
     uint32_t max_probe; /* longest displacement in slots[] and full[] */
-    uint32_t depth;     /* most segments of a pattern */
     uint64_t full_lens; /* bit len % 64 set when a static route is len bytes long */
     uint32_t built;
     hashseg_keys keys;
@@ -227,6 +226,20 @@ static inline unsigned ctz64(uint64_t x)
     unsigned n = 0;
     while (!(x & 1u)) {
         x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+static inline unsigned clz64(uint64_t x)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_clzll(x);
+#else
+    unsigned n = 0;
+    while (!(x & (1ull << 63))) {
+        x <<= 1;
         n++;
     }
     return n;
@@ -497,17 +510,12 @@ static inline int not_found(uint32_t allowed, rb_match *m)
     return m->outcome;
 }
 
-/* One level of the walk, kept to go back to. */
-typedef struct hashseg_frame {
-    uint64_t h;    /* key of the node */
-    uint32_t n;    /* the node */
-    uint32_t b, e; /* its segment path[b, e) */
-    uint32_t next; /* 1: try the param child next, 2: the catch-all */
-} hashseg_frame;
-
 /* (b) of lookup: the depth-first walk, static child, then param child,
- * then catch-all.  The segment at the current node is path[b, e); b ==
- * len + 1 when the path is used up.  allowed: methods seen so far. */
+ * then catch-all.  The segment at the current node n is path[b, e); b ==
+ * len + 1 when the path is used up.  Going back needs no stack: the parent
+ * is in the node, its key in keys[], its segment ends at b - 1 and starts
+ * after the '/' before that, and how the walk came down (param child or
+ * static child) says what to try next.  allowed: methods seen so far. */
 HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *path, size_t len,
                              uint32_t allowed, rb_match *m, uint64_t *probes, bool small)
 {
@@ -523,8 +531,7 @@ HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *pa
     }
     /* small (len < 64): every '/' in one bitmap, a sentinel bit at len */
     uint64_t slash = small ? slash_bitmap(path, len, tail, tb) | 1ull << len : 0;
-    hashseg_frame st[HASHSEG_MAX_DEPTH + 1];
-    uint32_t d = 0, n = 0;
+    uint32_t n = 0;
     size_t b = 1, e = 0;
     uint64_t h = k->root;
     const hashseg_node *x;
@@ -550,8 +557,6 @@ enter:
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
             uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
             if (c) {
-                st[d] = (hashseg_frame){h, n, (uint32_t)b, (uint32_t)e, 1};
-                d++;
                 n = c;
                 h = key;
                 b = e + 1;
@@ -562,8 +567,6 @@ enter:
 param:
     if (x->param && e > b) {
         m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
-        st[d] = (hashseg_frame){h, n, (uint32_t)b, (uint32_t)e, 2};
-        d++;
         n = x->param;
         h = param_key(k, h);
         b = e + 1;
@@ -579,15 +582,22 @@ catchall:
         allowed |= t->ca_mask;
     }
 back:
-    if (d == 0) return not_found(allowed & HASHSEG_METHODS, m);
-    d--;
-    h = st[d].h;
-    n = st[d].n;
-    b = st[d].b;
-    e = st[d].e;
-    x = &r->nodes[n];
-    if (st[d].next == 1) goto param;
-    goto catchall;
+    if (n == 0) return not_found(allowed & HASHSEG_METHODS, m);
+    {
+        /* n's own segment is path[b', b - 1): back to its parent there */
+        uint32_t child = n;
+        e = b - 1;
+        if (small) {
+            b = 64 - clz64(slash & ((1ull << e) - 1u));
+        } else {
+            for (b = e; path[b - 1] != '/'; b--) continue;
+        }
+        n = x->parent;
+        h = r->keys_of[n];
+        x = &r->nodes[n];
+        if (x->param == child) goto catchall;
+        goto param;
+    }
 }
 
 #if defined(__GNUC__)
@@ -672,10 +682,6 @@ static int hashseg_add(void *impl, const rb_route *route, rb_error *err)
     hashseg_router *r = impl;
     const rb_pattern *p = route->pattern;
     if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "hashseg: add after build");
-    if (p->nsegs > HASHSEG_MAX_DEPTH)
-        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                         "hashseg: a pattern has at most %u segments, this one %u",
-                         HASHSEG_MAX_DEPTH, p->nsegs);
     if (p->len > UINT32_MAX - r->nbytes || r->nroutes >= UINT32_MAX / 4 ||
         r->nsegs + p->nsegs >= UINT32_MAX / 4)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "hashseg: too many routes or bytes");
@@ -760,6 +766,7 @@ typedef struct hashseg_work {
     void *nodes_raw;
     hashseg_node *nodes;
     hashseg_cold *cold;
+    uint64_t *keys_of;
     size_t nnodes;
     uint64_t *slots;
     size_t nslots;
@@ -771,7 +778,6 @@ typedef struct hashseg_work {
     char *pool;
     size_t npool;
     uint32_t max_probe;
-    uint32_t depth;
     uint64_t full_lens;
 } hashseg_work;
 
@@ -809,6 +815,7 @@ static void work_free(const hashseg_router *r, hashseg_work *w)
     rb__free(a, w->bt, w->nbt * sizeof *w->bt);
     rb__free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
     rb__free(a, w->cold, w->nnodes * sizeof *w->cold);
+    rb__free(a, w->keys_of, w->nnodes * sizeof *w->keys_of);
     rb__free(a, w->slots, w->nslots * sizeof *w->slots);
     rb__free(a, w->full, w->nfull * sizeof *w->full);
     rb__free(a, w->terms, w->nterms * sizeof *w->terms);
@@ -875,7 +882,6 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
     w->nb = 1;
     for (size_t ri = 0; ri < r->nroutes; ri++) {
         const hashseg_route *hr = &r->routes[ri];
-        if (hr->nsegs > w->depth) w->depth = hr->nsegs;
         if (route_is_static(r, hr)) {
             w->bt[ri] = (hashseg_bterm){HASHSEG_FULL, 0, (uint32_t)hr->method, hr->id};
             continue;
@@ -1002,9 +1008,10 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
     w->npool = npool ? npool : 1;
     w->nodes_raw = rb__alloc(r->a, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
     w->cold = rb__calloc(r->a, w->nnodes * sizeof *w->cold);
+    w->keys_of = rb__alloc(r->a, w->nnodes * sizeof *w->keys_of);
     w->terms = rb__alloc(r->a, w->nterms * sizeof *w->terms);
     w->pool = rb__alloc(r->a, w->npool);
-    if (!w->nodes_raw || !w->cold || !w->terms || !w->pool) return RB_ENOMEM;
+    if (!w->nodes_raw || !w->cold || !w->keys_of || !w->terms || !w->pool) return RB_ENOMEM;
     uintptr_t raw = (uintptr_t)w->nodes_raw, align = sizeof *w->nodes;
     w->nodes = (hashseg_node *)(void *)((raw + align - 1) / align * align);
 
@@ -1019,6 +1026,7 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
         const hashseg_bnode *x = &w->b[c];
         hashseg_node *y = &w->nodes[c];
         memset(y, 0, sizeof *y);
+        w->keys_of[c] = x->key;
         y->parent = x->parent;
         y->ncap = x->ncap;
         y->param = x->param;
@@ -1121,6 +1129,7 @@ static int hashseg_build(void *impl, rb_error *err)
     r->nodes = w.nodes;
     r->nodes_raw = w.nodes_raw;
     r->cold = w.cold;
+    r->keys_of = w.keys_of;
     r->nnodes = w.nnodes;
     r->slots = w.slots;
     r->nslots = w.nslots;
@@ -1135,7 +1144,6 @@ static int hashseg_build(void *impl, rb_error *err)
     r->pool = w.pool;
     r->npool = w.npool;
     r->max_probe = w.max_probe;
-    r->depth = w.depth;
     r->full_lens = w.full_lens;
     rb__free(r->a, w.b, w.bcap * sizeof *w.b);
     rb__free(r->a, w.map, w.nmap * sizeof *w.map);
@@ -1159,9 +1167,9 @@ static size_t hashseg_memory(const void *impl)
     const hashseg_router *r = impl;
     size_t built = r->nodes_raw ? (r->nnodes + 1) * sizeof *r->nodes : 0;
     return sizeof *r + r->routes_cap * sizeof *r->routes + r->segs_cap * sizeof *r->segs +
-           r->bytes_cap + built + r->nnodes * sizeof *r->cold + r->nslots * sizeof *r->slots +
-           r->nfull * sizeof *r->full + r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids +
-           r->npool;
+           r->bytes_cap + built + r->nnodes * (sizeof *r->cold + sizeof *r->keys_of) +
+           r->nslots * sizeof *r->slots + r->nfull * sizeof *r->full +
+           r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool;
 }
 
 static void hashseg_destroy(void *impl)
@@ -1176,6 +1184,7 @@ static void hashseg_destroy(void *impl)
         w.nodes_raw = r->nodes_raw;
         w.nnodes = r->nnodes;
         w.cold = (hashseg_cold *)(uintptr_t)r->cold;
+        w.keys_of = (uint64_t *)(uintptr_t)r->keys_of;
         w.slots = (uint64_t *)(uintptr_t)r->slots;
         w.nslots = r->nslots;
         w.full = (hashseg_full *)(uintptr_t)r->full;
@@ -1211,31 +1220,22 @@ uint32_t rb__hashseg_node_count(const void *impl)
     return (uint32_t)((const hashseg_router *)impl)->nnodes;
 }
 
-/* Key and depth of node c, recomputed along its path; *fullstatic tells
- * whether that path is all static. */
-static uint64_t node_key(const hashseg_router *r, uint32_t c, uint32_t *depth, bool *fullstatic)
+/* Key of node c, recomputed from its parent's key and its own edge. */
+static uint64_t node_key(const hashseg_router *r, uint32_t c)
 {
-    uint32_t path[HASHSEG_MAX_DEPTH + 1];
-    uint32_t n = 0;
-    *fullstatic = true;
-    while (c != 0 && n <= HASHSEG_MAX_DEPTH) {
-        path[n++] = c;
-        if (r->nodes[c].flags & HASHSEG_PARAM) *fullstatic = false;
-        c = r->nodes[c].parent;
-    }
-    *depth = n;
-    uint64_t h = r->keys.root;
-    while (n > 0) {
-        uint32_t y = path[--n];
-        const hashseg_node *x = &r->nodes[y];
-        if (x->flags & HASHSEG_PARAM)
-            h = param_key(&r->keys, h);
-        else if (x->seglen <= 16)
-            h = static_key(&r->keys, h, x->w0, x->w1, NULL, x->seglen);
-        else
-            h = static_key(&r->keys, h, x->w0, x->w1, r->pool + r->cold[y].text, r->cold[y].len);
-    }
-    return h;
+    const hashseg_node *x = &r->nodes[c];
+    uint64_t h = r->keys_of[x->parent];
+    if (x->flags & HASHSEG_PARAM) return param_key(&r->keys, h);
+    if (x->seglen <= 16) return static_key(&r->keys, h, x->w0, x->w1, NULL, x->seglen);
+    return static_key(&r->keys, h, x->w0, x->w1, r->pool + r->cold[c].text, r->cold[c].len);
+}
+
+/* Is the path from the root to node c all static? */
+static bool path_is_static(const hashseg_router *r, uint32_t c)
+{
+    for (; c != 0; c = r->nodes[c].parent)
+        if (r->nodes[c].flags & HASHSEG_PARAM) return false;
+    return true;
 }
 
 #define HASHSEG_FAIL(...) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, __VA_ARGS__)
@@ -1246,10 +1246,9 @@ static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_
     if (x->parent >= c) HASHSEG_FAIL("node %u: parent %u is not older", c, x->parent);
     const hashseg_node *p = &r->nodes[x->parent];
     if (x->ncap > RB_MAX_CAPTURES) HASHSEG_FAIL("node %u: %u captures", c, x->ncap);
-    uint32_t depth;
-    bool fullstatic;
-    uint64_t key = node_key(r, c, &depth, &fullstatic);
-    if (depth > r->depth) HASHSEG_FAIL("node %u: depth %u > %u", c, depth, r->depth);
+    uint64_t key = node_key(r, c);
+    if (key != r->keys_of[c]) HASHSEG_FAIL("node %u: key differs from its edge's", c);
+    bool fullstatic = path_is_static(r, c);
     if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
         const hashseg_term *t = &r->terms[x->term];
         if (!(x->flags & HASHSEG_HAS_CA) != !t->ca_mask ||
@@ -1320,7 +1319,8 @@ int rb__hashseg_check(const void *impl, rb_error *err)
     const hashseg_router *r = impl;
     if (!r->built) HASHSEG_FAIL("not built");
     const hashseg_node *root = &r->nodes[0];
-    if (r->nnodes == 0 || (root->flags & HASHSEG_PARAM) || root->ncap || root->parent)
+    if (r->nnodes == 0 || (root->flags & HASHSEG_PARAM) || root->ncap || root->parent ||
+        r->keys_of[0] != r->keys.root)
         HASHSEG_FAIL("nodes[0] is not a root");
     if ((uintptr_t)r->nodes % sizeof *r->nodes) HASHSEG_FAIL("nodes[] not aligned");
     if (r->max_probe > RB_HASHSEG_PROBE_LIMIT) HASHSEG_FAIL("max_probe %u", r->max_probe);
