@@ -632,6 +632,8 @@ static int hashseg_lookup(const void *impl, int method, const char *path, size_t
             return found(r, e->mask, e->id, method, 0, m);
         allowed = e->mask;
     }
+    const hashseg_node *root = &r->nodes[0];
+    if (!root->flags && !root->param) return not_found(allowed & HASHSEG_METHODS, m); /* no tree */
     return walk(r, method, path, len, allowed, m);
 }
 
