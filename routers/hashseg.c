@@ -48,13 +48,14 @@
  * Layout.  A node (hashseg_node) is 32 bytes, 32-byte aligned: the static
  * edge into it (its segment's first 16 bytes as two zero-padded
  * little-endian words, its length, its parent), flags, captures so far, the
- * param child's index and the index of its terminals.  A terminal
+ * param child's index, the index of its terminals, and a one-byte filter
+ * of its static children's lengths (mod 8).  keys_of[] holds each node's
+ * key, cold[] where a long segment's bytes are.  A terminal
  * (hashseg_term) holds two groups, routes ending at the node and catch-all
  * routes "node/{*x}", each a method mask (bit RB_ANY = "*") and the index
  * of its first route id in ids[]; a group's ids are in method order, "*"
- * last, so method m's route is at popcount(mask below m).  Segments over 16
- * bytes keep their full bytes in the pool (cold[]).  A full[] entry is 16
- * bytes: tag, mask, length, pool offset of the path, first id.
+ * last, so method m's route is at popcount(mask below m).  A full[] entry
+ * is 16 bytes: tag, mask, length, pool offset of the path, first id.
  *
  * Lookup reads the path a word at a time: a bitmap of its slashes (paths
  * under 64 bytes; longer ones are scanned segment by segment), and each
@@ -62,7 +63,9 @@
  * with a node in one go.  Whole words are loaded only from inside the path;
  * the last bytes come from a zero-padded copy of its last 16 bytes, so
  * nothing past the end is ever read.  The walk is depth first: static
- * child, then param child, then catch-all, backtracking on dead ends.  That
+ * child, then param child, then catch-all, backtracking on dead ends
+ * without a stack (parent links, keys_of[], and the slash before the
+ * current segment say where to resume), so patterns may be any depth.  That
  * order is the priority order (ranks left to right, a dead end never
  * ranking), so the first terminal that fits the method wins; when none
  * does, the walk has seen every matching terminal and the union of their
@@ -74,9 +77,9 @@
  * backtracking a route set forces (bounded by the tree nodes the path can
  * reach); a probe sequence is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT
  * + 1 slots.  Build O(pattern bytes + N log N).  Memory: 16 bytes per static
- * route and 8 per static tree node (tables at load <= 1/2), 40 per tree
- * node, 12 per terminal, 4 per route id, the static paths and long
- * segments.
+ * route and 8 per static tree node (tables at load <= 1/2), 48 per tree
+ * node (node, key, cold), 12 per terminal, 4 per route id, the static
+ * paths and long segments.
  *
  * Invariants (rb__hashseg_check):
  *   - nodes[0] is the root; every other node's parent has a lower index,
@@ -85,7 +88,8 @@
  *     slots[] exactly once, under its key's tag, within max_probe of its
  *     key's home slot, and found first there for its bytes (no two static
  *     children of one parent have the same bytes); a node has HAS_STATIC
- *     iff it has a static child;
+ *     iff it has a static child, and its length filter is exact;
+ *   - keys_of[] holds what the hash chain gives for every node;
  *   - a param node is its parent's param child; ncap counts the param edges
  *     on the path from the root; no static route ends in the tree;
  *   - terms[] is in node order; every full[] entry is within max_probe of
@@ -730,8 +734,7 @@ typedef struct hashseg_bnode {
     uint32_t param;  /* param child, 0 = none */
     uint32_t end_ids, ca_ids;
     uint16_t end_mask, ca_mask;
-    uint32_t cold; /* long static segment: its pool offset */
-    uint8_t kind;  /* RB_SEG_STATIC or RB_SEG_PARAM; the root: RB_SEG_STATIC */
+    uint8_t kind; /* RB_SEG_STATIC or RB_SEG_PARAM; the root: RB_SEG_STATIC */
     uint8_t ncap;
 } hashseg_bnode;
 
