@@ -198,6 +198,31 @@ Test(hashseg, static_route_method_falls_through)
     pair_free(&p);
 }
 
+/* Static routes live only in the whole-path table: the tree holds the
+ * routes with a param or a catch-all and their prefixes. */
+Test(hashseg, static_routes_stay_out_of_the_tree)
+{
+    pair p;
+    pair_new(&p, 0, 64);
+    pair_add(&p, RB_GET, "/a/b/c", 0);
+    pair_add(&p, RB_POST, "/a/b/c", 1);
+    pair_add(&p, RB_GET, "/a/b", 2);
+    pair_add(&p, RB_GET, "/", 3);
+    pair_build(&p);
+    cr_assert_eq(rb__hashseg_node_count(p.hs), 1); /* the root alone */
+    expect_found(&p, RB_POST, "/a/b/c", 1);
+    cr_assert_eq(pair_lookup(&p, RB_PUT, "/a/b/c").allowed,
+                 RB_METHOD_BIT(RB_GET) | RB_METHOD_BIT(RB_POST));
+    pair_free(&p);
+
+    pair_new(&p, 0, 64);
+    pair_add(&p, RB_GET, "/a/b/c", 0);
+    pair_add(&p, RB_GET, "/a/:x", 1); /* root, "a", {} */
+    pair_build(&p);
+    cr_assert_eq(rb__hashseg_node_count(p.hs), 3);
+    pair_free(&p);
+}
+
 /* Dead ends: the static branch matches a prefix, then fails; the walk must
  * back up and try the param branch. */
 Test(hashseg, dead_end_backtracking)
