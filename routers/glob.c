@@ -147,7 +147,7 @@ typedef struct glob_route {
     int method;
     uint32_t id;
     uint32_t node; /* terminal node, set by build */
-    char *text;    /* owned copy of the pattern */
+    char *text;    /* owned copy of the pattern; NULL after build */
     rb_pattern pattern;
 } glob_route;
 
@@ -199,7 +199,9 @@ typedef struct glob_router {
     bool built;
     /* the lookup form (build) */
     glob_node *nodes;
-    uint32_t nnodes;
+    uint32_t nnodes, nodes_cap;
+    char *arena; /* node texts, then route ranks */
+    size_t arena_bytes, ranks_off;
     glob_slot *table;
     uint32_t table_cap; /* power of two, or 0 */
     glob_entry *globs;
@@ -343,15 +345,15 @@ static int glob_add(void *impl, const rb_route *route, rb_error *err)
 
 /* ---- build ------------------------------------------------------------- */
 
-/* Build-time state: the trie grows in `nodes` (capacity: one node per
- * pattern segment, plus the root), static and glob children are found
- * through `index` (open addressing, 0 = empty). */
+/* Build-time state: the trie grows in r->nodes (capacity: one node per
+ * pattern segment, plus the root; pages never touched cost nothing, and
+ * the array is shrunk when done), static and glob children are found
+ * through `index` (open addressing, 0 = empty, load <= 1/2, doubled as
+ * needed). */
 typedef struct glob_builder {
     glob_router *r;
-    glob_node *nodes;
-    uint32_t nnodes, cap;
     uint32_t *index;
-    uint32_t index_cap;
+    uint32_t index_cap, index_used;
 } glob_builder;
 
 static uint32_t pow2_at_least(uint64_t n)
@@ -368,27 +370,58 @@ static bool same_child(const glob_node *n, uint32_t parent, uint8_t kind, const 
            memcmp(n->text, text, len) == 0;
 }
 
-/* The child of `parent` for segment s, created if missing. */
+static uint32_t index_slot(const glob_builder *b, uint32_t parent, uint8_t kind, const char *text,
+                           size_t len)
+{
+    uint64_t h = child_hash(parent, kind == RB_SEG_GLOB, text, len);
+    uint32_t mask = b->index_cap - 1, slot = (uint32_t)h & mask;
+    for (; b->index[slot]; slot = (slot + 1) & mask) {
+        if (same_child(&b->r->nodes[b->index[slot]], parent, kind, text, len)) break;
+    }
+    return slot;
+}
+
+/* Double the index (re-inserting every static and glob node). */
+static int index_grow(glob_builder *b)
+{
+    const glob_router *r = b->r;
+    uint32_t first = pow2_at_least(r->total_segs < 128 ? 256 : r->total_segs + 1);
+    glob_builder g = {b->r, NULL, b->index_cap ? b->index_cap * 2 : first, b->index_used};
+    g.index = rb__calloc(r->allocator, (size_t)g.index_cap * sizeof *g.index);
+    if (!g.index) return RB_ENOMEM;
+    for (uint32_t k = 1; k < r->nnodes; k++) {
+        const glob_node *n = &r->nodes[k];
+        if (n->kind == RB_SEG_STATIC || n->kind == RB_SEG_GLOB)
+            g.index[index_slot(&g, n->parent, n->kind, n->text, n->text_len)] = k;
+    }
+    rb__free(r->allocator, b->index, (size_t)b->index_cap * sizeof *b->index);
+    *b = g;
+    return RB_OK;
+}
+
+/* The child of `parent` for segment s, created if missing; 0 when out of
+ * memory. */
 static uint32_t builder_child(glob_builder *b, uint32_t parent, const rb_segment *s)
 {
-    glob_node *pn = &b->nodes[parent];
+    glob_router *r = b->r;
+    glob_node *pn = &r->nodes[parent];
     uint32_t *field = s->kind == RB_SEG_PARAM      ? &pn->param
                       : s->kind == RB_SEG_GLOBSTAR ? &pn->star
                       : s->kind == RB_SEG_CATCHALL ? &pn->catchall
                                                    : NULL;
-    size_t slot = 0;
+    uint32_t slot = 0;
     if (field) {
         if (*field) return *field;
     } else {
-        uint64_t h = child_hash(parent, s->kind == RB_SEG_GLOB, s->text, s->text_len);
-        uint32_t mask = b->index_cap - 1;
-        for (slot = (size_t)h & mask; b->index[slot]; slot = (slot + 1) & mask) {
-            if (same_child(&b->nodes[b->index[slot]], parent, s->kind, s->text, s->text_len))
-                return b->index[slot];
+        slot = index_slot(b, parent, s->kind, s->text, s->text_len);
+        if (b->index[slot]) return b->index[slot];
+        if ((b->index_used + 1) * 2 > b->index_cap) {
+            if (index_grow(b) < 0) return 0;
+            slot = index_slot(b, parent, s->kind, s->text, s->text_len);
         }
     }
-    uint32_t k = b->nnodes++;
-    glob_node *n = &b->nodes[k];
+    uint32_t k = r->nnodes++;
+    glob_node *n = &r->nodes[k];
     memset(n, 0, sizeof *n);
     n->parent = parent;
     n->kind = s->kind;
@@ -399,6 +432,7 @@ static uint32_t builder_child(glob_builder *b, uint32_t parent, const rb_segment
         n->text = s->text;
         n->text_len = s->text_len;
         b->index[slot] = k;
+        b->index_used++;
         if (s->kind == RB_SEG_STATIC) {
             pn->flags |= NODE_HAS_STATIC;
         } else {
@@ -419,45 +453,75 @@ static int entry_compare(const void *pa, const void *pb)
 static void free_lookup_form(glob_router *r)
 {
     const rb_allocator *a = r->allocator;
-    rb__free(a, r->nodes, (size_t)r->nnodes * sizeof *r->nodes);
+    rb__free(a, r->nodes, (size_t)r->nodes_cap * sizeof *r->nodes);
     rb__free(a, r->table, (size_t)r->table_cap * sizeof *r->table);
     rb__free(a, r->globs, (size_t)r->nglobs * sizeof *r->globs);
     if (r->terms) rb__free(a, r->terms, r->count * sizeof *r->terms);
+    if (r->arena) rb__free(a, r->arena, r->arena_bytes);
     r->nodes = NULL;
     r->table = NULL;
     r->globs = NULL;
     r->terms = NULL;
-    r->nnodes = r->table_cap = r->nglobs = 0;
+    r->arena = NULL;
+    r->nnodes = r->nodes_cap = r->table_cap = r->nglobs = 0;
+    r->arena_bytes = 0;
 }
 
-/* Make the trie in a builder, then copy it to an exact array. */
+/* Insert every route into the trie (node texts still point into the
+ * routes' pattern copies), then shrink the node array. */
 static int build_trie(glob_router *r)
 {
     const rb_allocator *a = r->allocator;
-    glob_builder b = {r, NULL, 1, (uint32_t)r->total_segs + 1, NULL, 0};
-    b.index_cap = pow2_at_least(2 * r->total_segs + 2);
-    b.nodes = rb__alloc(a, (size_t)b.cap * sizeof *b.nodes);
-    b.index = rb__calloc(a, (size_t)b.index_cap * sizeof *b.index);
-    int rc = RB_ENOMEM;
-    if (!b.nodes || !b.index) goto done;
-    memset(&b.nodes[0], 0, sizeof b.nodes[0]);
-    b.nodes[0].kind = GLOB_ROOT_KIND;
-    b.nodes[0].star_slot = GLOB_NO_SLOT;
-    for (size_t i = 0; i < r->count; i++) {
+    glob_builder b = {r, NULL, 0, 0};
+    r->nodes_cap = (uint32_t)r->total_segs + 1;
+    r->nodes = rb__alloc(a, (size_t)r->nodes_cap * sizeof *r->nodes);
+    if (!r->nodes) return RB_ENOMEM;
+    r->nnodes = 1;
+    memset(&r->nodes[0], 0, sizeof r->nodes[0]);
+    r->nodes[0].kind = GLOB_ROOT_KIND;
+    r->nodes[0].star_slot = GLOB_NO_SLOT;
+    int rc = index_grow(&b);
+    for (size_t i = 0; rc == RB_OK && i < r->count; i++) {
         const rb_pattern *p = &r->routes[i].pattern;
         uint32_t cur = 0;
-        for (uint32_t s = 0; s < p->nsegs; s++) cur = builder_child(&b, cur, &p->segs[s]);
+        for (uint32_t s = 0; rc == RB_OK && s < p->nsegs; s++) {
+            cur = builder_child(&b, cur, &p->segs[s]);
+            if (cur == 0) rc = RB_ENOMEM;
+        }
         r->routes[i].node = cur;
     }
-    r->nodes = rb__alloc(a, (size_t)b.nnodes * sizeof *r->nodes);
-    if (!r->nodes) goto done;
-    memcpy(r->nodes, b.nodes, (size_t)b.nnodes * sizeof *r->nodes);
-    r->nnodes = b.nnodes;
-    rc = RB_OK;
-done:
-    rb__free(a, b.nodes, (size_t)b.cap * sizeof *b.nodes);
     rb__free(a, b.index, (size_t)b.index_cap * sizeof *b.index);
-    return rc;
+    if (rc < 0) return rc;
+    /* Shrink; if that fails the larger block is kept (and counted). */
+    glob_node *shrunk = rb__realloc(a, r->nodes, (size_t)r->nodes_cap * sizeof *r->nodes,
+                                    (size_t)r->nnodes * sizeof *r->nodes);
+    if (shrunk) {
+        r->nodes = shrunk;
+        r->nodes_cap = r->nnodes;
+    }
+    return RB_OK;
+}
+
+/* Copy node texts into one arena, with room for the route ranks that
+ * build_terms fills (so the routes' pattern copies and parses can go). */
+static int build_arena(glob_router *r)
+{
+    size_t bytes = 0;
+    for (uint32_t k = 1; k < r->nnodes; k++) bytes += r->nodes[k].text_len;
+    for (size_t i = 0; i < r->count; i++) bytes += r->routes[i].pattern.nsegs;
+    if (bytes == 0) return RB_OK;
+    r->arena = rb__alloc(r->allocator, bytes);
+    if (!r->arena) return RB_ENOMEM;
+    r->arena_bytes = bytes;
+    size_t off = 0;
+    for (uint32_t k = 1; k < r->nnodes; k++) {
+        glob_node *n = &r->nodes[k];
+        if (n->text_len) memcpy(r->arena + off, n->text, n->text_len);
+        n->text = r->arena + off;
+        off += n->text_len;
+    }
+    r->ranks_off = off;
+    return RB_OK;
 }
 
 static int build_table(glob_router *r)
@@ -522,13 +586,17 @@ static int build_terms(glob_router *r)
     if (r->count == 0) return RB_OK;
     r->terms = rb__alloc(r->allocator, r->count * sizeof *r->terms);
     if (!r->terms) return RB_ENOMEM;
+    size_t off = r->ranks_off;
     for (size_t i = 0; i < r->count; i++) {
         const glob_route *gr = &r->routes[i];
         const glob_node *n = &r->nodes[gr->node];
         uint32_t bit = 1u << gr->method;
-        r->terms[n->terms + popcount32(n->methods & (bit - 1))] = (glob_term){
-            gr->pattern.ranks,     gr->pattern.nsegs,   gr->pattern.literal_bytes, gr->id,
-            gr->pattern.ncaptures, gr->method == RB_ANY};
+        uint8_t *ranks = (uint8_t *)r->arena + off;
+        memcpy(ranks, gr->pattern.ranks, gr->pattern.nsegs);
+        off += gr->pattern.nsegs;
+        r->terms[n->terms + popcount32(n->methods & (bit - 1))] =
+            (glob_term){ranks,  gr->pattern.nsegs,     gr->pattern.literal_bytes,
+                        gr->id, gr->pattern.ncaptures, gr->method == RB_ANY};
     }
     return RB_OK;
 }
@@ -550,6 +618,7 @@ static int glob_build(void *impl, rb_error *err)
     r->glob_bytes = 0;
     r->nslots = 0;
     int rc = build_trie(r);
+    if (rc == RB_OK) rc = build_arena(r);
     if (rc == RB_OK) rc = build_table(r);
     if (rc == RB_OK) rc = build_globs(r);
     if (rc == RB_OK) rc = build_terms(r);
@@ -558,8 +627,17 @@ static int glob_build(void *impl, rb_error *err)
         return rb__error(err, rc, RB_NO_OFFSET, "out of memory building the glob router");
     }
     build_slots(r);
-    r->bytes += (size_t)r->nnodes * sizeof *r->nodes + (size_t)r->table_cap * sizeof *r->table +
-                (size_t)r->nglobs * sizeof *r->globs + r->count * sizeof *r->terms;
+    r->bytes += (size_t)r->nodes_cap * sizeof *r->nodes + (size_t)r->table_cap * sizeof *r->table +
+                (size_t)r->nglobs * sizeof *r->globs +
+                (r->terms ? r->count * sizeof *r->terms : 0) + r->arena_bytes;
+    /* The lookup form holds everything now: drop the pattern copies. */
+    for (size_t i = 0; i < r->count; i++) {
+        glob_route *gr = &r->routes[i];
+        r->bytes -= gr->pattern.len + rb_pattern_bytes(&gr->pattern);
+        rb__free(r->allocator, gr->text, gr->pattern.len);
+        rb_pattern_free(&gr->pattern);
+        gr->text = NULL;
+    }
     snprintf(r->desc, sizeof r->desc, "%u nodes, %u glob children, %u nested '**'", r->nnodes,
              r->nglobs, r->nslots);
     r->built = true;
@@ -817,6 +895,7 @@ static void glob_destroy(void *impl)
     glob_router *r = impl;
     free_lookup_form(r);
     for (size_t i = 0; i < r->count; i++) {
+        if (!r->routes[i].text) continue; /* dropped by build */
         rb__free(r->allocator, r->routes[i].text, r->routes[i].pattern.len);
         rb_pattern_free(&r->routes[i].pattern);
     }
