@@ -43,7 +43,7 @@
  *           -- "**" child                      tried at every later position
  *
  * Node layout (glob_node, 56 bytes): text/text_len (static bytes or glob
- * text, pointing into the router's copy of a pattern), parent, the param /
+ * text, in the router's arena of texts and ranks), parent, the param /
  * '**' / catch-all child, the range of glob children, the first terminal
  * route and a mask of the terminal methods (bit RB_ANY for '*'), kind, the
  * anchor of a glob node, the anchor lengths present among its glob
@@ -89,10 +89,12 @@
  * static probe hashes the segment once (O(segment bytes), expected O(1)
  * slots); an anchor probe is a binary search, O(log glob children).
  * Tables without '**' visit each node at most once: O(L) for a REST
- * table.  Build: O(total pattern bytes + G log G).  Memory: O(T) nodes of
- * 56 bytes, a hash slot of 8 bytes per static node (load <= 1/2), 16
- * bytes per glob node, 24 bytes per route, plus the routes' pattern copies
- * and parses.
+ * table.  Build: O(total pattern bytes + G log G).  Memory after build:
+ * T nodes of 56 bytes, a hash slot of 8 bytes per static node (load
+ * <= 1/2, so 8 to 16 bytes each), 16 bytes per glob node, 32 bytes per
+ * route, and an arena of the node texts plus one rank byte per route
+ * segment; nothing else (before build: each route's pattern copy and
+ * parse, as in linear).
  *
  * Limits, refused by add with RB_ELIMIT (the router is unchanged):
  * patterns of more than RB__GLOB_MAX_DEPTH (128) segments (the search
@@ -113,9 +115,12 @@
  * distinct visited slots.
  *
  * Build changes everything: add only copies and parses patterns (like
- * linear); build makes the trie, the hash table, the glob index and the
- * terminal table in exactly sized arrays.  A failed build frees what it
- * made and leaves the routes, so destroy is always safe.
+ * linear); build makes the trie (in a node array with room for every
+ * segment, shrunk at the end; a failed shrink keeps the larger block,
+ * counted), the hash table, the glob index, the arena and the terminal
+ * table, then frees the routes as added.  A failed build frees what it
+ * made and keeps the routes, so it can be retried, and destroy is always
+ * safe.
  *
  * Thread safety: after build, lookup only reads the router; its state
  * (rank prefix, captures, visited set) is on the caller's stack.
@@ -147,7 +152,7 @@ typedef struct glob_route {
     int method;
     uint32_t id;
     uint32_t node; /* terminal node, set by build */
-    char *text;    /* owned copy of the pattern; NULL after build */
+    char *text;    /* owned copy of the pattern */
     rb_pattern pattern;
 } glob_route;
 
@@ -192,7 +197,7 @@ typedef struct glob_term {
 
 typedef struct glob_router {
     const rb_allocator *allocator;
-    glob_route *routes;
+    glob_route *routes; /* as added; freed by build */
     size_t count, cap;
     uint64_t total_segs;   /* over all routes */
     uint32_t nested_stars; /* '**' after the first, summed over routes */
@@ -611,6 +616,21 @@ static void build_slots(glob_router *r)
     }
 }
 
+/* Free the routes as add stored them (pattern copies and parses). */
+static void release_routes(glob_router *r)
+{
+    for (size_t i = 0; r->routes && i < r->count; i++) {
+        glob_route *gr = &r->routes[i];
+        r->bytes -= gr->pattern.len + rb_pattern_bytes(&gr->pattern);
+        rb__free(r->allocator, gr->text, gr->pattern.len);
+        rb_pattern_free(&gr->pattern);
+    }
+    rb__free(r->allocator, r->routes, r->cap * sizeof *r->routes);
+    r->bytes -= r->cap * sizeof *r->routes;
+    r->routes = NULL;
+    r->cap = 0;
+}
+
 static int glob_build(void *impl, rb_error *err)
 {
     glob_router *r = impl;
@@ -630,14 +650,8 @@ static int glob_build(void *impl, rb_error *err)
     r->bytes += (size_t)r->nodes_cap * sizeof *r->nodes + (size_t)r->table_cap * sizeof *r->table +
                 (size_t)r->nglobs * sizeof *r->globs +
                 (r->terms ? r->count * sizeof *r->terms : 0) + r->arena_bytes;
-    /* The lookup form holds everything now: drop the pattern copies. */
-    for (size_t i = 0; i < r->count; i++) {
-        glob_route *gr = &r->routes[i];
-        r->bytes -= gr->pattern.len + rb_pattern_bytes(&gr->pattern);
-        rb__free(r->allocator, gr->text, gr->pattern.len);
-        rb_pattern_free(&gr->pattern);
-        gr->text = NULL;
-    }
+    /* The lookup form holds everything now: drop the routes. */
+    release_routes(r);
     snprintf(r->desc, sizeof r->desc, "%u nodes, %u glob children, %u nested '**'", r->nnodes,
              r->nglobs, r->nslots);
     r->built = true;
@@ -894,12 +908,7 @@ static void glob_destroy(void *impl)
 {
     glob_router *r = impl;
     free_lookup_form(r);
-    for (size_t i = 0; i < r->count; i++) {
-        if (!r->routes[i].text) continue; /* dropped by build */
-        rb__free(r->allocator, r->routes[i].text, r->routes[i].pattern.len);
-        rb_pattern_free(&r->routes[i].pattern);
-    }
-    rb__free(r->allocator, r->routes, r->cap * sizeof *r->routes);
+    release_routes(r);
     rb__free(r->allocator, r, sizeof *r);
 }
 
@@ -1009,14 +1018,6 @@ const char *rb__glob_check(const void *impl)
     }
     if (nterms != r->count) return "terminal routes do not add up to the routes";
     if (slots != r->nslots) return "visited slots do not add up";
-    for (size_t i = 0; i < r->count; i++) {
-        const glob_route *gr = &r->routes[i];
-        const glob_node *n = &r->nodes[gr->node];
-        uint32_t bit = 1u << gr->method;
-        if (!(n->methods & bit)) return "a route's method is missing from its node";
-        if (r->terms[n->terms + popcount32(n->methods & (bit - 1))].id != gr->id)
-            return "a route is not at its method's place";
-    }
     uint32_t used = 0;
     for (uint32_t i = 0; i < r->table_cap; i++) {
         uint32_t c = r->table[i].child;

@@ -88,11 +88,26 @@ static void pair_free(pair *p)
     rb_router_destroy(p->linear);
 }
 
+/* The step bound stated in glob.c's header. */
+static uint64_t step_bound(const void *impl, size_t len)
+{
+    rb__glob_size sz = rb__glob_size_of(impl);
+    return 16u * ((uint64_t)sz.nodes + sz.glob_bytes) * (len + 1);
+}
+
+/* Every lookup in this file goes through here: the lookup op, and the
+ * step-counting hook, which must agree and stay within the bound. */
 static void glob_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
 {
     memset(m, 0xa5, sizeof *m);
     int rc = rb__glob_ops.lookup(impl, method, path, len, m);
     cr_assert_eq(rc, m->outcome);
+    rb_match again;
+    uint64_t steps = 0;
+    rb__glob_lookup_steps(impl, method, path, len, &again, &steps);
+    cr_assert(rb_match_equal(m, &again), "the step-counting hook answers differently");
+    cr_assert_leq(steps, step_bound(impl, len), "%llu steps on %.*s exceed the bound",
+                  (unsigned long long)steps, (int)len, path);
 }
 
 /* Does glob agree with linear on (method, path)?  Fails with both answers. */
@@ -449,13 +464,6 @@ Test(glob, differential_against_linear_large_tables)
 }
 
 /* ---- bounded cost: steps on adversarial inputs ---------------------------------- */
-
-/* The bound stated in glob.c's header. */
-static uint64_t step_bound(const void *impl, size_t len)
-{
-    rb__glob_size sz = rb__glob_size_of(impl);
-    return 16u * ((uint64_t)sz.nodes + sz.glob_bytes) * (len + 1);
-}
 
 static uint64_t steps_of(const pair *p, int method, const char *path, size_t len)
 {
