@@ -98,7 +98,9 @@
  *
  * Limits, refused by add with RB_ELIMIT (the router is unchanged):
  * patterns of more than RB__GLOB_MAX_DEPTH (128) segments (the search
- * recurses once or twice per segment); more than RB__GLOB_MAX_NESTED_STARS
+ * recurses at most twice per segment, about 300 bytes of stack a level,
+ * under 40 KB in all; a node whose only child is the one taken loops
+ * instead); more than RB__GLOB_MAX_NESTED_STARS
  * (1024) '**' segments that follow another '**' in their pattern, summed
  * over the routes (the visited bitset lives on the lookup's stack, 128
  * bytes at most, cleared only when a nested '**' is met).  Captures are
@@ -830,22 +832,32 @@ static void search_star(glob_search *s, uint32_t k, size_t pos, uint32_t depth, 
 static void search_visit(glob_search *s, uint32_t k, size_t pos, uint32_t depth, uint32_t ncap)
 {
     const glob_router *r = s->r;
-    const glob_node *n = &r->nodes[k];
     size_t len = s->len;
+again:;
+    const glob_node *n = &r->nodes[k];
     s->steps++;
     if (pos == len + 1) search_terminal(s, n, ncap);
     if (pos <= len) {
         size_t end = segment_end(s->path, len, pos);
+        bool after_param = n->nglobs || n->star || n->catchall;
         if ((n->flags & NODE_HAS_STATIC) && !pruned(s, depth, RB_SEG_STATIC)) {
             uint32_t c = find_static(s, k, s->path + pos, end - pos);
             if (c) {
                 s->ranks[depth] = RB_SEG_STATIC;
+                if (!n->param && !after_param) { /* nothing left here: no recursion */
+                    k = c, pos = end + 1, depth++;
+                    goto again;
+                }
                 search_visit(s, c, end + 1, depth + 1, ncap);
             }
         }
         if (n->param && end > pos && !pruned(s, depth, RB_SEG_PARAM)) {
             s->ranks[depth] = RB_SEG_PARAM;
             s->caps[ncap] = (rb_span){(uint32_t)pos, (uint32_t)(end - pos)};
+            if (!after_param) {
+                k = n->param, pos = end + 1, depth++, ncap++;
+                goto again;
+            }
             search_visit(s, n->param, end + 1, depth + 1, ncap + 1);
         }
         if (n->nglobs && !pruned(s, depth, RB_SEG_GLOB)) search_globs(s, n, pos, end, depth, ncap);
