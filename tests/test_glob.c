@@ -555,8 +555,10 @@ Test(glob, adversarial_glob_segment_cost_is_bounded)
         len = repeat_path(path, sizeof path, seg, sizes[i] / 64, "");
         many[i] = steps_of(&p, RB_GET, path, len);
     }
-    check_growth("'*a*a*a*a*b' on one segment, bytes", one, sizes, COUNT(sizes));
-    check_growth("'*a*a*a*a*b' after '**' on 64-byte segments, bytes", many, sizes, COUNT(sizes));
+    check_growth("globs '*a*a*a*a*[b]', '*a..a[b]' on one segment of a's, bytes", one, sizes,
+                 COUNT(sizes));
+    check_growth("the same after '**' on 64-byte segments of a's, bytes", many, sizes,
+                 COUNT(sizes));
     pair_free(&p);
 }
 
