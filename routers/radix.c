@@ -213,6 +213,25 @@ static unsigned node_kind(const radix_node *n)
     return (n->info >> INFO_KIND_SHIFT) & 3u;
 }
 
+/* RADIX_SWAR: load words straight from memory (little-endian GCC/Clang);
+ * otherwise pack them a byte at a time.  Defining RADIX_SWAR to 0 forces
+ * the portable code (tests/test_radix.c compiles that variant too). */
+#ifndef RADIX_SWAR
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+#define RADIX_SWAR 1
+#else
+#define RADIX_SWAR 0
+#endif
+#endif
+
+/* The first n <= 8 bytes at p as a little-endian word, zero-filled. */
+static uint64_t pack_word(const char *p, size_t n)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < n && i < 8; i++) w |= (uint64_t)(uint8_t)p[i] << (8 * i);
+    return w;
+}
+
 /* ---- create / destroy / memory ------------------------------------------ */
 
 static int radix_create(const rb_config *config, void **out, rb_error *err)
@@ -537,11 +556,11 @@ static int radix_build(void *impl, rb_error *err)
             src[next++] = mn->catchall;
         }
         nd->info = (uint16_t)(info | nstatic);
-        memcpy(&nd->head, bytes + nd->label, nd->label_len < 8 ? nd->label_len : 8u);
+        nd->head = pack_word(bytes + nd->label, nd->label_len);
     }
     for (uint32_t i = 0; i < count; i++) {
         unsigned ns = nodes[i].info & INFO_NSTATIC;
-        if (ns <= 8) memcpy(&nodes[i].keys, keys + nodes[i].child, ns);
+        if (ns <= 8) nodes[i].keys = pack_word((const char *)keys + nodes[i].child, ns);
     }
     rb__free(a, src, (size_t)count * sizeof *src);
     free_building(r);
@@ -559,12 +578,8 @@ static int radix_build(void *impl, rb_error *err)
 /* ---- lookup --------------------------------------------------------------- */
 
 /* Word-at-a-time helpers.  keys[] carries RADIX_PADDING bytes after its
- * end; the path is read only in bounds. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
-#define RADIX_SWAR 1
-#else
-#define RADIX_SWAR 0
-#endif
+ * end; the path is read only in bounds.  Words hold bytes in little-endian
+ * order (byte i in bits 8i..8i+7) whether loaded (RADIX_SWAR) or packed. */
 
 #define ONES  0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
@@ -615,9 +630,7 @@ static inline uint64_t path_word(const char *path, size_t pos, size_t len)
     unsigned shift = avail >= 8 ? 0u : 8u * (unsigned)(8 - avail);
     return load64(path + at) >> shift;
 #else
-    uint64_t w = 0;
-    for (size_t i = 0; i < 8 && i < avail; i++) w |= (uint64_t)(uint8_t)path[pos + i] << (8 * i);
-    return w;
+    return pack_word(path + pos, avail);
 #endif
 }
 
@@ -816,9 +829,7 @@ static int view_node(const radix_router *r, uint32_t i, radix_view *v, uint32_t 
         if (v->nstatic > 256 || (uint64_t)nd->label + nd->label_len > r->nbytes ||
             (nd->methods && nd->ids >= r->ntables) || c > r->nnodes)
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: field out of range", i);
-        uint64_t head = 0;
-        memcpy(&head, v->label, nd->label_len < 8 ? nd->label_len : 8u);
-        if (head != nd->head)
+        if (pack_word(v->label, nd->label_len) != nd->head)
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: head differs from label", i);
         if (c > nd->child && nd->child <= i)
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET,

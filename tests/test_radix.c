@@ -19,6 +19,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The portable variant of radix (words packed a byte at a time instead of
+ * loaded), compiled into this test under other names so that both lookup
+ * code paths are checked on a little-endian machine; the tests of byte
+ * handling run on both.  radix.h is already included, so radix.c's own
+ * include of it declares nothing new. */
+#define RADIX_SWAR      0
+#define rb__radix_ops   rb__radix_portable_ops
+#define rb__radix_check rb__radix_portable_check
+#include "radix.c"
+#undef rb__radix_ops
+#undef rb__radix_check
+#undef RADIX_SWAR
+
+static const rb_router_ops *const variants[] = {&rb__radix_ops, &rb__radix_portable_ops};
+#define NVARIANTS 2
+
 /* ---- helpers -------------------------------------------------------------- */
 
 typedef struct route_spec {
@@ -52,11 +68,13 @@ static rb_router *new_router(const char *name, const rb_config *cfg)
     return r;
 }
 
-/* Add the same routes (ids = index) to a radix and a linear router, expect
- * both to give the same status, build both. */
-static void build_pair(const route_spec *routes, size_t n, rb_router **radix, rb_router **linear)
+/* Add the same routes (ids = index) to a radix (ops) and a linear router,
+ * expect both to give the same status, build both. */
+static void build_pair_ops(const rb_router_ops *ops, const route_spec *routes, size_t n,
+                           rb_router **radix, rb_router **linear)
 {
-    *radix = new_router("radix", NULL);
+    rb_error cerr;
+    cr_assert_eq(rb_router_create_ops(ops, NULL, radix, &cerr), RB_OK, "%s", cerr.message);
     *linear = new_router("linear", NULL);
     for (size_t i = 0; i < n; i++) {
         rb_error e1, e2;
@@ -69,6 +87,11 @@ static void build_pair(const route_spec *routes, size_t n, rb_router **radix, rb
     rb_error err;
     cr_assert_eq(rb_router_build(*radix, &err), RB_OK, "%s", err.message);
     cr_assert_eq(rb_router_build(*linear, &err), RB_OK, "%s", err.message);
+}
+
+static void build_pair(const route_spec *routes, size_t n, rb_router **radix, rb_router **linear)
+{
+    build_pair_ops(&rb__radix_ops, routes, n, radix, linear);
 }
 
 /* Look path up in an exact-size heap copy. */
@@ -477,28 +500,30 @@ Test(radix, labels_and_paths_of_every_length_near_word_sizes)
         routes[n] = (route_spec){len % 3 ? RB_GET : RB_POST, p};
         n++;
     }
-    rb_router *r, *l;
-    build_pair(routes, n, &r, &l);
-    char path[64];
-    for (int len = 0; len <= 45; len++) {
-        path[0] = '/';
-        for (int i = 1; i < len; i++) path[i] = (char)('a' + (i - 1) % 3);
-        expect_same_all_methods(r, l, path, (size_t)len);
-        for (int at = 1; at < len; at++) { /* one wrong byte anywhere */
-            char keep = path[at];
-            path[at] = at % 2 ? 'z' : '/';
-            expect_same_n(r, l, RB_GET, path, (size_t)len);
-            path[at] = keep;
+    for (int v = 0; v < NVARIANTS; v++) {
+        rb_router *r, *l;
+        build_pair_ops(variants[v], routes, n, &r, &l);
+        char path[64];
+        for (int len = 0; len <= 45; len++) {
+            path[0] = '/';
+            for (int i = 1; i < len; i++) path[i] = (char)('a' + (i - 1) % 3);
+            expect_same_all_methods(r, l, path, (size_t)len);
+            for (int at = 1; at < len; at++) { /* one wrong byte anywhere */
+                char keep = path[at];
+                path[at] = at % 2 ? 'z' : '/';
+                expect_same_n(r, l, RB_GET, path, (size_t)len);
+                path[at] = keep;
+            }
+            /* and a param segment after it of every length up to 20 */
+            for (int p = 0; p <= 20 && len + 1 + p < (int)sizeof path; p++) {
+                path[len] = '/';
+                for (int i = 0; i < p; i++) path[len + 1 + i] = (char)('0' + i % 10);
+                expect_same_n(r, l, RB_GET, path, (size_t)(len + 1 + p));
+            }
         }
-        /* and a param segment after it of every length up to 20 */
-        for (int v = 0; v <= 20 && len + 1 + v < (int)sizeof path; v++) {
-            path[len] = '/';
-            for (int i = 0; i < v; i++) path[len + 1 + i] = (char)('0' + i % 10);
-            expect_same_n(r, l, RB_GET, path, (size_t)(len + 1 + v));
-        }
+        rb_router_destroy(r);
+        rb_router_destroy(l);
     }
-    rb_router_destroy(r);
-    rb_router_destroy(l);
 }
 
 Test(radix, nul_and_high_bytes_in_paths_are_plain_bytes)
@@ -509,13 +534,15 @@ Test(radix, nul_and_high_bytes_in_paths_are_plain_bytes)
         {RB_GET, "/\xc3\xa9t\xc3\xa9"},
         {RB_GET, "/b/*rest"},
     };
-    rb_router *r, *l;
-    build_pair(routes, 4, &r, &l);
     const char paths[][8] = {"/a\0", "/a/\0", "/a/\0b", "/\xc3\xa9t\xc3\xa9", "/b/\0", "/\0a"};
     const size_t lens[] = {3, 4, 5, 6, 4, 3};
-    for (size_t i = 0; i < 6; i++) expect_same_all_methods(r, l, paths[i], lens[i]);
-    rb_router_destroy(r);
-    rb_router_destroy(l);
+    for (int v = 0; v < NVARIANTS; v++) {
+        rb_router *r, *l;
+        build_pair_ops(variants[v], routes, 4, &r, &l);
+        for (size_t i = 0; i < 6; i++) expect_same_all_methods(r, l, paths[i], lens[i]);
+        rb_router_destroy(r);
+        rb_router_destroy(l);
+    }
 }
 
 Test(radix, a_node_with_hundreds_of_static_children)
@@ -532,16 +559,20 @@ Test(radix, a_node_with_hundreds_of_static_children)
         n++;
     }
     routes[n++] = (route_spec){RB_GET, "/x/:id"};
-    rb_router *r, *l;
-    build_pair(routes, n, &r, &l);
-    char path[8] = "/x/";
-    for (int c = 0; c < 256; c++) {
-        path[3] = (char)c;
-        for (int t = 0; t < 3; t++) {
-            path[4] = "q/z"[t];
-            expect_same_n(r, l, RB_GET, path, 5);
-            expect_same_n(r, l, RB_GET, path, 4);
+    for (int v = 0; v < NVARIANTS; v++) {
+        rb_router *r, *l;
+        build_pair_ops(variants[v], routes, n, &r, &l);
+        char path[8] = "/x/";
+        for (int c = 0; c < 256; c++) {
+            path[3] = (char)c;
+            for (int t = 0; t < 3; t++) {
+                path[4] = "q/z"[t];
+                expect_same_n(r, l, RB_GET, path, 5);
+                expect_same_n(r, l, RB_GET, path, 4);
+            }
         }
+        rb_router_destroy(r);
+        rb_router_destroy(l);
     }
     void *impl = direct_create(NULL);
     rb_error err;
@@ -550,8 +581,6 @@ Test(radix, a_node_with_hundreds_of_static_children)
     cr_assert_eq(rb__radix_ops.build(impl, &err), RB_OK);
     expect_valid(impl);
     rb__radix_ops.destroy(impl);
-    rb_router_destroy(r);
-    rb_router_destroy(l);
 }
 
 /* ---- random route sets against linear --------------------------------------- */
@@ -639,8 +668,9 @@ Test(radix, random_route_sets_agree_with_linear)
             random_pattern(&g, pats[i], sizeof pats[i]);
             routes[i] = (route_spec){methods[rng_below(&g, 5)], pats[i]};
         }
-        rb_router *r, *l;
+        rb_router *r, *l, *p, *l2;
         build_pair(routes, n, &r, &l);
+        build_pair_ops(&rb__radix_portable_ops, routes, n, &p, &l2);
 
         void *impl = direct_create(NULL);
         rb_error err;
@@ -658,10 +688,15 @@ Test(radix, random_route_sets_agree_with_linear)
             char path[400];
             size_t len =
                 random_path(&g, routes[rng_below(&g, (unsigned)n)].pattern, path, sizeof path);
-            for (int m = 0; m < 4; m++) expect_same_n(r, l, m, path, len);
+            for (int m = 0; m < 4; m++) {
+                expect_same_n(r, l, m, path, len);
+                expect_same_n(p, l, m, path, len);
+            }
         }
         rb_router_destroy(r);
         rb_router_destroy(l);
+        rb_router_destroy(p);
+        rb_router_destroy(l2);
     }
 }
 
@@ -674,18 +709,22 @@ Test(radix, the_github_table_agrees_with_linear_on_every_request)
                  "%s", err.message);
     cr_assert_eq(rb_request_table_read(RB_SOURCE_DIR "/corpus/data/github.requests", &q, &err),
                  RB_OK, "%s", err.message);
-    rb_router *r, *l;
-    cr_assert_eq(rb_route_table_build_router(&t, "github", &rb__radix_ops, NULL, &r, &err), RB_OK);
+    rb_router *l;
     cr_assert_eq(
         rb_route_table_build_router(&t, "github", rb_registry_find("linear"), NULL, &l, &err),
         RB_OK);
-    for (size_t i = 0; i < q.count; i++) {
-        rb_match m;
-        lookup_exact(r, q.reqs[i].method, rb_request_path(&q, i), q.reqs[i].len, &m);
-        cr_assert(rb_match_expected(&m, q.reqs[i].expected), "request line %zu", q.reqs[i].line);
-        expect_same_n(r, l, q.reqs[i].method, rb_request_path(&q, i), q.reqs[i].len);
+    for (int v = 0; v < NVARIANTS; v++) {
+        rb_router *r;
+        cr_assert_eq(rb_route_table_build_router(&t, "github", variants[v], NULL, &r, &err), RB_OK);
+        for (size_t i = 0; i < q.count; i++) {
+            rb_match m;
+            lookup_exact(r, q.reqs[i].method, rb_request_path(&q, i), q.reqs[i].len, &m);
+            cr_assert(rb_match_expected(&m, q.reqs[i].expected), "request line %zu",
+                      q.reqs[i].line);
+            expect_same_n(r, l, q.reqs[i].method, rb_request_path(&q, i), q.reqs[i].len);
+        }
+        rb_router_destroy(r);
     }
-    rb_router_destroy(r);
     rb_router_destroy(l);
     rb_route_table_free(&t);
     rb_request_table_free(&q);
