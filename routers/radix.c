@@ -626,9 +626,9 @@ static inline uint64_t path_word(const char *path, size_t pos, size_t len)
 {
     size_t avail = len - pos;
 #if RADIX_SWAR
-    size_t at = avail >= 8 ? pos : len - 8;
+    const char *at = avail >= 8 ? path + pos : path + len - 8; /* (path + len) - 8 */
     unsigned shift = avail >= 8 ? 0u : 8u * (unsigned)(8 - avail);
-    return load64(path + at) >> shift;
+    return load64(at) >> shift;
 #else
     return pack_word(path + pos, avail);
 #endif

@@ -985,3 +985,25 @@ Test(radix, every_failing_allocation_in_add_or_build_leaves_a_valid_tree)
     rb_router_destroy(ref);
     rb_router_destroy(lin);
 }
+
+/* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
+
+/* 1. path_word formed path + (len - 8) in size_t for paths shorter than 8
+ *    bytes: a pointer overflow (UB) caught by clang's UBSan in
+ *    fuzz_differential.  Short paths on both variants; this fails under a
+ *    clang -DRB_SANITIZE=ON build (GCC's UBSan does not flag it). */
+Test(radix, regression_1_short_paths_do_not_overflow_the_path_pointer)
+{
+    static const route_spec routes[] = {
+        {RB_GET, "/"}, {RB_GET, "/a"}, {RB_GET, "/ab/:x"}, {RB_GET, "/:y"}, {RB_GET, "/c/*z"},
+    };
+    const char *paths[] = {"/", "/a", "/ab", "/ab/", "/ab/c", "/abcde", "/c/d", "/c//", "/abcdef"};
+    for (int v = 0; v < NVARIANTS; v++) {
+        rb_router *r, *l;
+        build_pair_ops(variants[v], routes, sizeof routes / sizeof *routes, &r, &l);
+        for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+            expect_same_all_methods(r, l, paths[i], strlen(paths[i]));
+        rb_router_destroy(r);
+        rb_router_destroy(l);
+    }
+}
