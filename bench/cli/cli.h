@@ -30,5 +30,6 @@ int cli_unknown(const char *cmd, const char *arg);
 
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 #endif

@@ -15,6 +15,7 @@ typedef struct command {
 static const command commands[] = {
     {"list", cmd_list, "routers, their features, shipped corpora"},
     {"verify", cmd_verify, "check a router against a request table (conformance)"},
+    {"corpus", cmd_corpus, "generate, check and import route tables and request tables"},
 };
 
 static void usage(FILE *out)
