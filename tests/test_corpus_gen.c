@@ -325,14 +325,16 @@ static void check_shape_10k(int shape, bool nc)
     cr_expect(f.methods[RB_POST] && f.methods[RB_PUT] && f.methods[RB_PATCH] &&
               f.methods[RB_DELETE]);
 
-    /* linear agrees with the generated requests */
-    rb_reqgen_config q = {512, 100000, 50000, 1, RB_DIST_UNIFORM};
+    /* linear (on the whole table) agrees with the generated requests; 128
+     * requests keep the sanitizer build fast (test_corpus_requests checks
+     * thousands on smaller tables) */
+    rb_reqgen_config q = {128, 100000, 50000, 1, RB_DIST_UNIFORM};
     rb_request_table reqs;
     rb_reqgen_report qrep;
     cr_assert_eq(rb_requests_generate(&t, &q, &reqs, &qrep, &err), RB_OK, "%s", err.message);
     rb_verify_report vr;
     cr_assert_eq(rb_verify(&rb__linear_ops, &t, name, &reqs, &vr, &err), RB_OK, "%s", err.message);
-    cr_expect_eq(vr.agree_expected, 512, "%s nc %d: %zu/512 agree", name, nc, vr.agree_expected);
+    cr_expect_eq(vr.agree_expected, 128, "%s nc %d: %zu/128 agree", name, nc, vr.agree_expected);
     /* only a '**' taking no segment can leave a path its prefix's route takes */
     if (shape == RB_GEN_GLOB)
         cr_expect_lt(qrep.hits_taken, qrep.hits / 50, "%s nc %d: %zu hits taken", name, nc,
@@ -383,7 +385,7 @@ Test(corpus_gen, glob_10k_no_conflicts)
 Test(corpus_gen, other_seeds_stay_clean)
 {
     /* the 10k tests use seed 1; a few more seeds at 3,000 routes */
-    for (uint64_t seed = 2; seed < 6; seed++) {
+    for (uint64_t seed = 2; seed < 4; seed++) {
         for (int shape = 0; shape < RB_GEN_SHAPE_COUNT; shape++) {
             for (int nc = 0; nc < 2; nc++) {
                 rb_route_table t = gen(3000, seed, shape, nc);
