@@ -766,11 +766,6 @@ static void place_children(gen *g, int r, uint32_t d, int hp, uint64_t budget,
         }
     }
     if (n == 0 || n > budget || !cover(g, cr, cd, hp, budget, kids, n)) {
-        fprintf(stderr, "FAIL r=%d d=%u hp=%d budget=%llu n=%zu sum=%llu\n", r, d, hp,
-                (unsigned long long)budget, n, (unsigned long long)sum_caps(kids, n));
-        for (size_t i_ = 0; i_ < n; i_++)
-            fprintf(stderr, "  kid %d %s lim %u cap %llu\n", kids[i_].role, kids[i_].word,
-                    kids[i_].limit, (unsigned long long)kids[i_].cap);
         g->rc = RB_ELIMIT; /* the capacity table promised more: a bug */
         return;
     }
