@@ -8,9 +8,11 @@
 #include <string.h>
 
 extern const rb_router_ops rb__linear_ops;
+extern const rb_router_ops rb__floor_ops;
 
 static const rb_router_ops *const builtin[] = {
     &rb__linear_ops,
+    &rb__floor_ops,
 };
 
 size_t rb_registry_count(void)
