@@ -30,5 +30,8 @@ int cli_unknown(const char *cmd, const char *arg);
 
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_pair(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -1,0 +1,159 @@
+/*
+ * cmd_run.c — `routebench run`: the benchmark suite.  With no arguments,
+ * the default suite (static, params, mixed, catchall at 100, 1,000 and
+ * 10,000 routes) over every registered router that supports each shape.
+ */
+#include "cli.h"
+#include "router.h"
+#include "session.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: routebench run [options]\n"
+    "\n"
+    "Measures in-process router lookups (not HTTP requests per second): every router\n"
+    "that supports a scenario's routes is built, then timed in paired trials, in\n"
+    "rotating order, trial by trial.  Prints per scenario the median ns/lookup, its\n"
+    "spread, lookups/s, bytes/route, build time and the speed ratio against the\n"
+    "baseline with its bootstrap interval and wins; then geometric means.\n"
+    "\n"
+    "options:\n"
+    "  --routers a,b,...    routers to run (default: every registered router)\n"
+    "  --baseline NAME      ratios are against it; always run (default: radix, or\n"
+    "                       linear while radix is not built in)\n"
+    "  --scenarios LIST     comma-separated: SHAPE-N (e.g. params-1000), SHAPE (at 100,\n"
+    "                       1000, 10000 routes), default, shipped, or a shipped corpus\n"
+    "                       name (routebench list); default: the default suite\n"
+    "  --shape S[,S]        the suite of shape S at 100, 1000, 10000 routes (shapes:\n"
+    "                       static, params, mixed, catchall, glob)\n"
+    "  --routes F --requests F   a scenario from your own files\n"
+    "  --trials N           measured trials per router (default 7)\n"
+    "  --warmup N           discarded warm-up rounds (default 1)\n"
+    "  --min-trial-ms X     a trial lasts at least X ms (default 100)\n"
+    "  --seed S             corpus generator seed (default 42)\n"
+    "  --cpu N              pin to CPU N (sched_setaffinity)\n"
+    "  --out DIR            write the bundle: summary.json, trials.csv, report.md,\n"
+    "                       chart.svg, scaling.svg\n"
+    "\n"
+    "exit status: 0 ok, 1 a router gave wrong or unstable answers, 2 usage/input error\n";
+
+/* Fill o->routers: the baseline first, then the others in registry order. */
+static int choose_routers(session_options *o, const char *list, const char *baseline)
+{
+    const rb_router_ops *base = NULL;
+    if (baseline) {
+        base = rb_registry_find(baseline);
+        if (!base) {
+            fprintf(stderr, "routebench run: --baseline: no router named '%s' (routebench list)\n",
+                    baseline);
+            return CLI_USAGE;
+        }
+    } else {
+        base = rb_registry_find("radix");
+        if (!base) {
+            base = rb_registry_find("linear");
+            fprintf(stderr, "routebench run: note: radix is not built in; the baseline is "
+                            "linear\n");
+        }
+    }
+    o->routers[o->nrouters++] = base;
+    if (!list) {
+        for (size_t i = 0; i < rb_registry_count() && o->nrouters < 64; i++)
+            if (rb_registry_at(i) != base) o->routers[o->nrouters++] = rb_registry_at(i);
+        return CLI_OK;
+    }
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char name[64];
+        if (n == 0 || n >= sizeof name) {
+            fprintf(stderr, "routebench run: --routers: empty or too long name\n");
+            return CLI_USAGE;
+        }
+        memcpy(name, p, n);
+        name[n] = '\0';
+        const rb_router_ops *ops = rb_registry_find(name);
+        if (!ops) {
+            fprintf(stderr, "routebench run: --routers: no router named '%s' (routebench list)\n",
+                    name);
+            return CLI_USAGE;
+        }
+        bool dup = false;
+        for (size_t k = 0; k < o->nrouters; k++) dup = dup || o->routers[k] == ops;
+        if (!dup && o->nrouters < 64) o->routers[o->nrouters++] = ops;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    return CLI_OK;
+}
+
+/* --shape S[,S]: each shape at 100, 1,000 and 10,000 routes. */
+static int add_shapes(session_options *o, const char *list)
+{
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        char shape[16];
+        rb_error err;
+        if (n == 0 || n >= sizeof shape) n = 0;
+        if (n) {
+            memcpy(shape, p, n);
+            shape[n] = '\0';
+        }
+        if (!n || rb_scenario_list_add_shape(&o->scenarios, shape, &err) < 0) {
+            fprintf(stderr,
+                    "routebench run: --shape: '%s' is not a list of shapes (static, "
+                    "params, mixed, catchall, glob)\n",
+                    list);
+            return CLI_USAGE;
+        }
+        if (!comma) break;
+        p = comma + 1;
+    }
+    o->scenarios_given = true;
+    return CLI_OK;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    session_options o;
+    session_options_init(&o, "run");
+    const char *routers = NULL, *baseline = NULL;
+    int status = CLI_OK;
+    for (int i = 1; i < argc && status == CLI_OK; i++) {
+        const char *v = NULL;
+        int s = session_option(&o, argc, argv, &i);
+        if (s < 0) {
+            status = CLI_USAGE;
+        } else if (s > 0) {
+            continue;
+        } else if (cli_is_help(argv[i])) {
+            fputs(usage_text, stdout);
+            session_options_free(&o);
+            return CLI_OK;
+        } else if (cli_opt(argc, argv, &i, "--routers", &v)) {
+            routers = v;
+            if (!v) status = CLI_USAGE;
+        } else if (cli_opt(argc, argv, &i, "--baseline", &v)) {
+            baseline = v;
+            if (!v) status = CLI_USAGE;
+        } else if (cli_opt(argc, argv, &i, "--shape", &v)) {
+            status = v ? add_shapes(&o, v) : CLI_USAGE;
+        } else {
+            status = cli_unknown("run", argv[i]);
+        }
+    }
+    if (status == CLI_OK) status = choose_routers(&o, routers, baseline);
+    if (status == CLI_OK) status = session_finish_scenarios(&o);
+    if (status == CLI_OK) {
+        rb_bundle b;
+        status = session_run(&o, argc, argv, &b);
+        rb_bundle_free(&b);
+    }
+    session_options_free(&o);
+    return status;
+}
