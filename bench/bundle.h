@@ -27,8 +27,9 @@
  *   date        UTC, ISO 8601
  *   command     the command line
  *   seeds       {corpus, bootstrap}
- *   protocol    {trials, warmup, min_trial_ms, order, clock, bootstrap_resamples,
- *                confidence_level, ratio}
+ *   protocol    {trials, warmup, min_trial_ms, order, clock_id ("monotonic" or
+ *                "thread_cputime"), clock, bootstrap_resamples, confidence_level,
+ *                ratio}
  *   baseline    router name
  *   routers     [{name, summary, features, reference}]
  *   scenarios   [{name, kind, shape|null, seed|null, routes, requests,
@@ -138,6 +139,7 @@ typedef struct rb_bundle {
     uint64_t seed; /* corpus generator */
     unsigned trials, warmup;
     double min_trial_ms;
+    bool cpu_clock; /* trials timed with the thread's CPU time, not wall time */
     rb_bootstrap_opts bootstrap;
     char baseline[RB_BUNDLE_NAME];
     /* data */

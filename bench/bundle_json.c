@@ -213,7 +213,11 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     add_num(w, p, "warmup", b->warmup);
     add_num(w, p, "min_trial_ms", b->min_trial_ms);
     add_str(w, p, "order", "rotating: in round t, position p runs router (t + p) mod R");
-    add_str(w, p, "clock", "clock_gettime(CLOCK_MONOTONIC) around each trial");
+    add_str(w, p, "clock_id", b->cpu_clock ? "thread_cputime" : "monotonic");
+    add_str(w, p, "clock",
+            b->cpu_clock ? "clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each trial: the CPU "
+                           "time of the benchmark thread"
+                         : "clock_gettime(CLOCK_MONOTONIC) around each trial: elapsed time");
     add_num(w, p, "bootstrap_resamples", (double)b->bootstrap.resamples);
     add_num(w, p, "confidence_level", b->bootstrap.level);
     add_str(w, p, "ratio",
@@ -502,6 +506,9 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
     b->trials = (unsigned)get_u64(r, p, "trials");
     b->warmup = (unsigned)get_u64(r, p, "warmup");
     b->min_trial_ms = get_num(r, p, "min_trial_ms");
+    char clock_id[32];
+    get_str(r, p, "clock_id", clock_id, sizeof clock_id);
+    b->cpu_clock = strcmp(clock_id, "thread_cputime") == 0;
     b->bootstrap.resamples = (size_t)get_u64(r, p, "bootstrap_resamples");
     b->bootstrap.level = get_num(r, p, "confidence_level");
 

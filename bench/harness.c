@@ -28,7 +28,7 @@ uint64_t rb_bench_thread_cpu_ns(void)
 
 bool rb_bench_trial_disturbed(const rb_bench_trial *t)
 {
-    return t->cpu_ns > 0 && (double)t->cpu_ns < RB_BENCH_DISTURBED_SHARE * (double)t->ns;
+    return t->cpu_ns > 0 && (double)t->cpu_ns < RB_BENCH_DISTURBED_SHARE * (double)t->wall_ns;
 }
 
 /* Odd multipliers: every field of an answer moves the sum. */
@@ -140,8 +140,8 @@ int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
 }
 
 /* Time reps replays of subject s; checks the sum against its checksum. */
-static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps, uint64_t *ns,
-                 uint64_t *cpu_ns, rb_error *err)
+static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
+                 rb_bench_trial *t, rb_error *err)
 {
     const rb_router_ops *ops = rb__router_ops(s->router);
     const void *impl = rb__router_impl(s->router);
@@ -150,8 +150,10 @@ static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t re
     uint64_t sum = replay(ops, impl, run->queries, run->nqueries, reps);
     uint64_t t1 = rb_bench_now_ns();
     uint64_t c1 = rb_bench_thread_cpu_ns();
-    *ns = t1 > t0 ? t1 - t0 : 1;
-    *cpu_ns = c1 > c0 ? c1 - c0 : 0;
+    t->wall_ns = t1 > t0 ? t1 - t0 : 1;
+    t->cpu_ns = c1 > c0 ? c1 - c0 : 0;
+    t->ns = run->clock == RB_BENCH_CLOCK_CPU ? (t->cpu_ns ? t->cpu_ns : 1) : t->wall_ns;
+    t->lookups = reps * run->nqueries;
     if (sum != reps * s->checksum)
         return rb__error(err, RB_ESTATE, RB_NO_OFFSET,
                          "router %s answered differently from one replay to the next "
@@ -164,14 +166,15 @@ static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t re
 static int calibrate(const rb_bench_run *run, rb_bench_subject *s, double min_trial_ns,
                      rb_error *err)
 {
-    uint64_t reps = 1, ns = 0, cpu_ns;
+    uint64_t reps = 1;
+    rb_bench_trial t;
     for (;;) {
-        int rc = timed(run, s, reps, &ns, &cpu_ns, err);
+        int rc = timed(run, s, reps, &t, err);
         if (rc < 0) return rc;
-        if ((double)ns >= min_trial_ns / 8 || reps >= (UINT64_C(1) << 40)) break;
+        if ((double)t.ns >= min_trial_ns / 8 || reps >= (UINT64_C(1) << 40)) break;
         reps *= 2;
     }
-    double per_replay = (double)ns / (double)reps;
+    double per_replay = (double)t.ns / (double)reps;
     double want = min_trial_ns / per_replay;
     s->reps = want <= 1 ? 1 : (uint64_t)want + 1u;
     return RB_OK;
@@ -181,6 +184,7 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
                      rb_bench_progress_fn progress, void *ctx, rb_error *err)
 {
     if (!proto || proto->trials == 0 || !(proto->min_trial_ms > 0) || run->nsubjects == 0 ||
+        (proto->clock != RB_BENCH_CLOCK_WALL && proto->clock != RB_BENCH_CLOCK_CPU) ||
         run->nsubjects > UINT32_MAX)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                          "a measurement needs routers, trials >= 1 and a minimum trial time > 0");
@@ -192,6 +196,7 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory for %zu trials",
                          nr * proto->trials);
     double min_ns = proto->min_trial_ms * 1e6;
+    run->clock = proto->clock;
     for (size_t k = 0; k < nr; k++) {
         if (progress) progress(ctx, "calibrate", &run->subjects[k], 0, 0);
         int rc = calibrate(run, &run->subjects[k], min_ns, err);
@@ -204,14 +209,15 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
         for (size_t p = 0; p < nr; p++) {
             rb_bench_subject *s = &run->subjects[(t + p) % nr];
             if (progress) progress(ctx, measured ? "trial" : "warm-up", s, done, rounds * nr);
-            uint64_t ns, cpu_ns;
-            int rc = timed(run, s, s->reps, &ns, &cpu_ns, err);
+            rb_bench_trial tr;
+            int rc = timed(run, s, s->reps, &tr, err);
             if (rc < 0) return rc;
             done++;
             if (!measured) continue;
-            run->trials[run->ntrials++] =
-                (rb_bench_trial){(uint32_t)((t + p) % nr), (uint32_t)t, (uint32_t)p,
-                                 s->reps * run->nqueries,  ns,          cpu_ns};
+            tr.subject = (uint32_t)((t + p) % nr);
+            tr.trial = (uint32_t)t;
+            tr.position = (uint32_t)p;
+            run->trials[run->ntrials++] = tr;
         }
     }
     return RB_OK;

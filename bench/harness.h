@@ -27,9 +27,11 @@
  * differently from one replay to the next, and the run fails.  Routers that
  * give the same answers have the same checksum.
  *
- * Clock: clock_gettime(CLOCK_MONOTONIC) around each trial; the thread's CPU
- * time is read too, only to flag trials during which the thread lost the
- * CPU (a busy machine).  Nothing here prints; progress goes through an
+ * Clock: clock_gettime(CLOCK_MONOTONIC) around each trial (the default), or
+ * the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) when the protocol asks:
+ * on a shared machine the thread's CPU time leaves out the time other
+ * processes held the core (not their effect on caches).  Both are read for
+ * every trial, so trials during which the thread lost the CPU are flagged.  Nothing here prints; progress goes through an
  * optional callback.
  */
 #ifndef RB_BENCH_HARNESS_H
@@ -44,10 +46,17 @@
 #define RB_BENCH_DEFAULT_WARMUP       1u
 #define RB_BENCH_DEFAULT_MIN_TRIAL_MS 100.0
 
+/* The clock a trial is timed with. */
+typedef enum rb_bench_clock {
+    RB_BENCH_CLOCK_WALL = 0, /* CLOCK_MONOTONIC: elapsed time (the default) */
+    RB_BENCH_CLOCK_CPU = 1,  /* CLOCK_THREAD_CPUTIME_ID: time the thread ran */
+} rb_bench_clock;
+
 typedef struct rb_bench_protocol {
     unsigned trials;     /* measured rounds, >= 1 */
     unsigned warmup;     /* discarded rounds before them */
     double min_trial_ms; /* calibrated minimum duration of one trial, > 0 */
+    int clock;           /* rb_bench_clock: what ns means, and what calibration aims at */
 } rb_bench_protocol;
 
 /* One router on the scenario. */
@@ -68,7 +77,8 @@ typedef struct rb_bench_trial {
     uint32_t trial;    /* round, 0-based */
     uint32_t position; /* place in the round's order, 0-based */
     uint64_t lookups;  /* reps x requests */
-    uint64_t ns;       /* elapsed (CLOCK_MONOTONIC) */
+    uint64_t ns;       /* the trial's time on the protocol's clock */
+    uint64_t wall_ns;  /* elapsed (CLOCK_MONOTONIC) */
     uint64_t cpu_ns;   /* CPU time of the thread meanwhile (CLOCK_THREAD_CPUTIME_ID) */
 } rb_bench_trial;
 
@@ -92,6 +102,7 @@ typedef struct rb_bench_run {
     size_t nqueries;
     rb_bench_trial *trials; /* measured trials in execution order */
     size_t ntrials;
+    int clock; /* the protocol's clock, set by rb_bench_measure */
 } rb_bench_run;
 
 /* Progress: called before each timed step; what names it ("calibrate",

@@ -102,30 +102,36 @@ static void how(const rb_bundle *b, rb_buf *o)
     char ms[32];
     rb_bundle_fmt_duration(b->min_trial_ms * 1e6, ms, sizeof ms);
     rb_buf_puts(o, "## What was measured, and how\n\n");
-    rb_buf_printf(o,
-                  "- Each **scenario** is a route table and a request table, identified by the "
-                  "XXH3 fingerprints of both (below). Generated tables come from the corpus "
-                  "generator with the seed shown.\n"
-                  "- Each router that supports every feature of a scenario's routes is built "
-                  "from them (create + add + build, timed once), its memory read, and its "
-                  "answers checked against the expected ones.\n"
-                  "- A **trial** replays the whole request table enough times to last at least "
-                  "%s (calibrated per router, so every trial of a router makes the same number "
-                  "of lookups). Every answer is folded into a checksum, so no lookup can be "
-                  "optimised away; each trial's checksum must equal the replays times the "
-                  "checksum of one replay.\n"
-                  "- %u warm-up round%s, then %u measured rounds. In every round each router "
-                  "runs one trial, in **rotating order** (round t, position p runs router "
-                  "(t + p) mod R), so trial t of every router forms a **pair**.\n"
-                  "- The **speed ratio** of router B against router A is the median over the "
-                  "pairs of (ns per lookup of A) / (ns per lookup of B): above 1, B is faster. "
-                  "Its interval is the %.0f%% percentile bootstrap interval of that median "
-                  "(%zu resamples, fixed seed); **wins** counts the pairs B won. The difference "
-                  "is called **real** when the interval excludes 1.\n"
-                  "- Across scenarios: the geometric mean of the scenario median ratios, with "
-                  "its own bootstrap interval (each scenario resampled within itself).\n\n",
-                  ms, b->warmup, b->warmup == 1 ? "" : "s", b->trials, b->bootstrap.level * 100,
-                  b->bootstrap.resamples);
+    rb_buf_printf(
+        o,
+        "- Each **scenario** is a route table and a request table, identified by the "
+        "XXH3 fingerprints of both (below). Generated tables come from the corpus "
+        "generator with the seed shown.\n"
+        "- Each router that supports every feature of a scenario's routes is built "
+        "from them (create + add + build, timed once), its memory read, and its "
+        "answers checked against the expected ones.\n"
+        "- A **trial** replays the whole request table enough times to last at least "
+        "%s (calibrated per router, so every trial of a router makes the same number "
+        "of lookups), timed with %s. Every answer is folded into a checksum, so no lookup can be "
+        "optimised away; each trial's checksum must equal the replays times the "
+        "checksum of one replay.\n"
+        "- %u warm-up round%s, then %u measured rounds. In every round each router "
+        "runs one trial, in **rotating order** (round t, position p runs router "
+        "(t + p) mod R), so trial t of every router forms a **pair**.\n"
+        "- The **speed ratio** of router B against router A is the median over the "
+        "pairs of (ns per lookup of A) / (ns per lookup of B): above 1, B is faster. "
+        "Its interval is the %.0f%% percentile bootstrap interval of that median "
+        "(%zu resamples, fixed seed); **wins** counts the pairs B won. The difference "
+        "is called **real** when the interval excludes 1.\n"
+        "- Across scenarios: the geometric mean of the scenario median ratios, with "
+        "its own bootstrap interval (each scenario resampled within itself).\n\n",
+        ms,
+        b->cpu_clock ? "the CPU time of the benchmark thread "
+                       "(CLOCK_THREAD_CPUTIME_ID: time other processes held the core "
+                       "is left out, their effect on caches is not)"
+                     : "the elapsed time (CLOCK_MONOTONIC)",
+        b->warmup, b->warmup == 1 ? "" : "s", b->trials, b->bootstrap.level * 100,
+        b->bootstrap.resamples);
 }
 
 static void machine(const rb_bundle *b, rb_buf *o)
@@ -147,8 +153,9 @@ static void machine(const rb_bundle *b, rb_buf *o)
     rb_buf_printf(o, "| command | `%s` |\n", b->command);
     rb_buf_printf(o, "| seeds | corpus %llu, bootstrap %016llx |\n", (unsigned long long)b->seed,
                   (unsigned long long)b->bootstrap.seed);
-    rb_buf_printf(o, "| protocol | %u trials after %u warm-up, each >= %g ms, rotating order |\n\n",
-                  b->trials, b->warmup, b->min_trial_ms);
+    rb_buf_printf(
+        o, "| protocol | %u trials after %u warm-up, each >= %g ms of %s, rotating order |\n\n",
+        b->trials, b->warmup, b->min_trial_ms, b->cpu_clock ? "thread CPU time" : "elapsed time");
 }
 
 static void geomeans(const rb_bundle *b, rb_buf *o)

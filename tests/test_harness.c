@@ -34,7 +34,7 @@ static void load_shipped(const char *name, rb_route_table *routes, rb_request_ta
         RB_OK, "%s", err.message);
 }
 
-static const rb_bench_protocol tiny = {5, 1, 0.05};
+static const rb_bench_protocol tiny = {5, 1, 0.05, RB_BENCH_CLOCK_WALL};
 
 /* ---- the measurement core -------------------------------------------------- */
 
@@ -90,6 +90,35 @@ Test(harness, two_routers_alternate_ab_ba)
         cr_expect_eq(t->subject, t->position == 0 ? first : 1u - first, "trial %u position %u",
                      t->trial, t->position);
     }
+    rb_bench_run_free(&run);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}
+
+Test(harness, the_protocol_clock_decides_what_a_trial_time_is)
+{
+    rb_route_table routes;
+    rb_request_table reqs;
+    load_shipped("static", &routes, &reqs);
+    const rb_router_ops *ops[1] = {rb_registry_find("floor")};
+    rb_bench_run run;
+    rb_error err;
+    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 1, NULL, &err), RB_OK);
+    rb_bench_protocol cpu = tiny;
+    cpu.clock = RB_BENCH_CLOCK_CPU;
+    cr_assert_eq(rb_bench_measure(&run, &cpu, NULL, NULL, &err), RB_OK, "%s", err.message);
+    for (size_t i = 0; i < run.ntrials; i++) {
+        cr_expect_eq(run.trials[i].ns, run.trials[i].cpu_ns);
+        cr_expect_gt(run.trials[i].wall_ns, 0u);
+    }
+    cr_assert_eq(rb_bench_measure(&run, &tiny, NULL, NULL, &err), RB_OK, "%s", err.message);
+    for (size_t i = 0; i < run.ntrials; i++) cr_expect_eq(run.trials[i].ns, run.trials[i].wall_ns);
+    rb_bench_protocol bad = tiny;
+    bad.clock = 7;
+    cr_expect_eq(rb_bench_measure(&run, &bad, NULL, NULL, &err), RB_EINVAL);
+    bad = tiny;
+    bad.trials = 0;
+    cr_expect_eq(rb_bench_measure(&run, &bad, NULL, NULL, &err), RB_EINVAL);
     rb_bench_run_free(&run);
     rb_route_table_free(&routes);
     rb_request_table_free(&reqs);
@@ -422,6 +451,7 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     const cJSON *proto = item(root, "protocol");
     cr_expect_eq(item(proto, "trials")->valueint, 3);
     cr_expect_eq(item(proto, "warmup")->valueint, 1);
+    cr_expect_str_eq(item(proto, "clock_id")->valuestring, "monotonic");
     cr_expect_eq(item(item(root, "seeds"), "corpus")->valueint, 9);
     cr_expect_str_eq(item(root, "baseline")->valuestring, "linear");
     const cJSON *scenarios = item(root, "scenarios");
@@ -652,6 +682,7 @@ Test(cli, usage_errors_exit_2_and_the_pair_gate_exits_1, .timeout = 120)
     cr_expect_eq(routebench("run --routes /dev/null", log), 2, "--routes without --requests");
     cr_expect_eq(routebench("run --scenarios nosuch", log), 2);
     cr_expect_eq(routebench("run --trials 0", log), 2);
+    cr_expect_eq(routebench("run --clock sundial", log), 2);
     cr_expect_eq(routebench("pair --a linear", log), 2);
     cr_expect_eq(routebench("pair --a linear --b linear", log), 2);
     cr_expect_eq(routebench("report", log), 2);

@@ -18,7 +18,7 @@ void session_options_init(session_options *o, const char *cmd)
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
     o->proto = (rb_bench_protocol){RB_BENCH_DEFAULT_TRIALS, RB_BENCH_DEFAULT_WARMUP,
-                                   RB_BENCH_DEFAULT_MIN_TRIAL_MS};
+                                   RB_BENCH_DEFAULT_MIN_TRIAL_MS, RB_BENCH_CLOCK_WALL};
     o->seed = RB_SCENARIO_DEFAULT_SEED;
     o->cpu = -1;
 }
@@ -63,6 +63,16 @@ int session_option(session_options *o, int argc, char **argv, int *i)
     } else if (cli_opt(argc, argv, i, "--cpu", &v)) {
         if (!v || !cli_parse_u64("--cpu", v, 0, 4095, &u)) return -1;
         o->cpu = (int)u;
+    } else if (cli_opt(argc, argv, i, "--clock", &v)) {
+        if (!v) return -1;
+        if (strcmp(v, "wall") == 0) {
+            o->proto.clock = RB_BENCH_CLOCK_WALL;
+        } else if (strcmp(v, "cpu") == 0) {
+            o->proto.clock = RB_BENCH_CLOCK_CPU;
+        } else {
+            fprintf(stderr, "routebench %s: --clock is wall or cpu, not '%s'\n", o->cmd, v);
+            return -1;
+        }
     } else if (cli_opt(argc, argv, i, "--out", &v)) {
         if (!v) return -1;
         o->out = v;
@@ -347,6 +357,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     b->trials = o->proto.trials;
     b->warmup = o->proto.warmup;
     b->min_trial_ms = o->proto.min_trial_ms;
+    b->cpu_clock = o->proto.clock == RB_BENCH_CLOCK_CPU;
     snprintf(b->baseline, sizeof b->baseline, "%s", rb_ops_name(o->routers[0]));
     for (size_t k = 0; k < o->nrouters; k++)
         if (rb_bundle_add_router(b, rb_ops_name(o->routers[k]), rb_ops_summary(o->routers[k]),
@@ -361,11 +372,11 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         b->pinned_cpu = o->cpu;
     }
 
-    printf("routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g ms, "
-           "rotating order, seed %llu\n",
+    printf("routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g ms "
+           "(%s clock), rotating order, seed %llu\n",
            o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
            o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup, o->proto.min_trial_ms,
-           (unsigned long long)o->seed);
+           b->cpu_clock ? "thread CPU" : "wall", (unsigned long long)o->seed);
     printf("in-process lookups on this machine (%s, %ld cores), not HTTP requests per second\n",
            b->cpu_model, b->cores);
     if (!b->optimized || b->sanitized)
@@ -393,7 +404,8 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         snprintf(text, sizeof text,
                  "%llu of %zu measured trials were disturbed: the benchmark thread had the CPU "
                  "for less than %.0f%% of the trial's wall time (other work ran on its core). "
-                 "Pairing cancels part of this; medians and intervals are less trustworthy.",
+                 "Pairing cancels part of this; medians and intervals are less trustworthy "
+                 "(a quieter machine, --cpu N or --clock cpu help).",
                  (unsigned long long)disturbed, b->ntrials, RB_BENCH_DISTURBED_SHARE * 100);
         wrc = rb_bundle_add_warning(b, text);
     }
