@@ -41,8 +41,8 @@ static int recheck(rb_bundle *b, size_t *values, size_t *differ, rb_error *err)
             free(pairs);
             return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
         }
-        memcpy(stored, s->results, nr * sizeof *stored);
-        memcpy(pairs, s->pairs, np * sizeof *pairs);
+        if (nr) memcpy(stored, s->results, nr * sizeof *stored);
+        if (np) memcpy(pairs, s->pairs, np * sizeof *pairs);
         int rc = rb_bundle_compute_scenario(b, si, err);
         for (size_t i = 0; rc == RB_OK && i < nr; i++) {
             const rb_bundle_result *x = &stored[i], *y = &s->results[i];
@@ -67,7 +67,7 @@ static int recheck(rb_bundle *b, size_t *values, size_t *differ, rb_error *err)
     size_t ng = b->ngeomeans;
     rb_bundle_geomean *gm = malloc((ng + 1) * sizeof *gm);
     if (!gm) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    memcpy(gm, b->geomeans, ng * sizeof *gm);
+    if (ng) memcpy(gm, b->geomeans, ng * sizeof *gm);
     int rc = rb_bundle_compute_geomeans(b, err);
     for (size_t i = 0; rc == RB_OK && i < ng; i++) {
         *values += 3;
