@@ -24,6 +24,15 @@
  * Node layout: one linear_route per route: method, id, an owned copy of the
  * pattern text and its parse (segments, ranks, literal bytes).
  *
+ * One index, so that 1,000,000-route tables stay usable as an oracle: build
+ * groups the routes whose first segment is static by that segment's bytes
+ * (a hash table of buckets); routes whose first segment is not static are
+ * "wild".  A route in another bucket cannot match (its first segment
+ * differs from the path's), so lookup tries the path's bucket and the wild
+ * routes — the same "try every route that could match" as before:
+ *
+ *     buckets: "users" -> [0 1 2 3]    "static" -> [4]     wild: []
+ *
  * Matching one route against a path (match_route): the segments are walked
  * left to right; static, param and glob segments consume exactly one path
  * segment, a catch-all consumes the rest (1+ bytes), and '**' first takes
@@ -41,11 +50,13 @@
  * the last byte of segment j; a '**' that took none is an empty span at the
  * offset where the next segment would start (the path length at the end).
  *
- * Cost: build O(1); lookup O(N * P * S) worst case (N routes, P pattern
- * segments, S path segments; glob segments add a factor of their length),
- * O(N * L) for tables without '**'; memory O(total pattern bytes).
+ * Cost: build O(N); lookup O(B * P * S) worst case (B routes in the path's
+ * bucket plus the wild ones, P pattern segments, S path segments; glob
+ * segments add a factor of their length), O(B * L) for tables without
+ * '**'; memory O(total pattern bytes + N).
  * Invariants: routes[] holds exactly the added routes, each pattern parsed
- * from the router's own copy.  build changes nothing.  Thread safety:
+ * from the router's own copy; after build every route is in exactly one
+ * bucket or in wild[] (linear_check).  Thread safety:
  * lookup only reads, so concurrent lookups after build are safe.
  */
 #include "router_impl.h"
@@ -59,11 +70,22 @@ typedef struct linear_route {
     rb_pattern pattern;
 } linear_route;
 
+/* Routes whose first segment is the static text key: order[first, first+count). */
+typedef struct linear_bucket {
+    const char *key; /* NULL: empty slot */
+    uint32_t key_len;
+    uint32_t first, count;
+} linear_bucket;
+
 typedef struct linear_router {
     const rb_allocator *allocator;
     linear_route *routes;
     size_t count, cap;
-    size_t bytes; /* everything allocated, for memory() */
+    linear_bucket *buckets; /* open addressing, nbuckets a power of two */
+    size_t nbuckets;
+    uint32_t *order;        /* route indices, grouped by bucket, then the wild ones */
+    size_t nwild;           /* the last nwild entries of order[] */
+    size_t bytes;           /* everything allocated, for memory() */
 } linear_router;
 
 static int linear_create(const rb_config *config, void **out, rb_error *err)
@@ -105,11 +127,93 @@ static int linear_add(void *impl, const rb_route *route, rb_error *err)
     return RB_OK;
 }
 
+static uint64_t key_hash(const char *key, size_t len)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a: the oracle needs no speed */
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
+    return h;
+}
+
+static linear_bucket *bucket_slot(const linear_router *r, const char *key, size_t len)
+{
+    size_t mask = r->nbuckets - 1;
+    for (size_t i = (size_t)key_hash(key, len) & mask;; i = (i + 1) & mask) {
+        linear_bucket *b = &r->buckets[i];
+        if (!b->key || (b->key_len == len && memcmp(b->key, key, len) == 0)) return b;
+    }
+}
+
+static const rb_segment *first_static(const linear_route *lr)
+{
+    const rb_segment *s = &lr->pattern.segs[0];
+    return s->kind == RB_SEG_STATIC ? s : NULL;
+}
+
 static int linear_build(void *impl, rb_error *err)
 {
-    (void)impl;
-    (void)err;
+    linear_router *r = impl;
+    size_t nb = 16;
+    while (nb < r->count * 2) nb *= 2;
+    r->buckets = rb__calloc(r->allocator, nb * sizeof *r->buckets);
+    r->order = rb__alloc(r->allocator, (r->count ? r->count : 1) * sizeof *r->order);
+    if (!r->buckets || !r->order) {
+        rb__free(r->allocator, r->buckets, nb * sizeof *r->buckets);
+        rb__free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
+        r->buckets = NULL;
+        r->order = NULL;
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building linear");
+    }
+    r->nbuckets = nb;
+    r->bytes += nb * sizeof *r->buckets + (r->count ? r->count : 1) * sizeof *r->order;
+    /* count per bucket, then place: bucket ranges first, wild routes last */
+    for (size_t i = 0; i < r->count; i++) {
+        const rb_segment *s = first_static(&r->routes[i]);
+        if (!s) {
+            r->nwild++;
+            continue;
+        }
+        linear_bucket *b = bucket_slot(r, s->text, s->text_len);
+        if (!b->key) *b = (linear_bucket){s->text, s->text_len, 0, 0};
+        b->count++;
+    }
+    uint32_t next = 0;
+    for (size_t i = 0; i < nb; i++) {
+        if (!r->buckets[i].key) continue;
+        r->buckets[i].first = next;
+        next += r->buckets[i].count;
+        r->buckets[i].count = 0;
+    }
+    uint32_t wild = next;
+    for (size_t i = 0; i < r->count; i++) {
+        const rb_segment *s = first_static(&r->routes[i]);
+        if (!s) {
+            r->order[wild++] = (uint32_t)i;
+            continue;
+        }
+        linear_bucket *b = bucket_slot(r, s->text, s->text_len);
+        r->order[b->first + b->count++] = (uint32_t)i;
+    }
     return RB_OK;
+}
+
+bool rb__linear_check(const void *impl)
+{
+    const linear_router *r = impl;
+    size_t seen = 0;
+    for (size_t i = 0; i < r->nbuckets; i++) {
+        const linear_bucket *b = &r->buckets[i];
+        if (!b->key) continue;
+        for (uint32_t k = 0; k < b->count; k++) {
+            const rb_segment *s = first_static(&r->routes[r->order[b->first + k]]);
+            if (!s || s->text_len != b->key_len || memcmp(s->text, b->key, b->key_len) != 0)
+                return false;
+        }
+        seen += b->count;
+    }
+    for (size_t k = r->count - r->nwild; k < r->count; k++) {
+        if (first_static(&r->routes[r->order[k]])) return false;
+    }
+    return seen + r->nwild == r->count;
 }
 
 /* Does one pattern segment (not '**', not a catch-all) take path[b, e)? */
@@ -214,8 +318,17 @@ static int linear_lookup(const void *impl, int method, const char *path, size_t 
     rb_span caps[RB_MAX_CAPTURES];
     uint32_t allowed = 0;
 
-    for (size_t i = 0; i < r->count; i++) {
-        const linear_route *lr = &r->routes[i];
+    /* candidates: the bucket of the path's first segment, then the wild */
+    const linear_bucket *bucket = NULL;
+    if (len > 0 && path[0] == '/' && r->count > r->nwild) {
+        size_t e = segment_end(path, len, 1);
+        bucket = bucket_slot(r, path + 1, e - 1);
+        if (!bucket->key) bucket = NULL;
+    }
+    size_t nbucket = bucket ? bucket->count : 0;
+    for (size_t k = 0; k < nbucket + r->nwild; k++) {
+        size_t at = k < nbucket ? bucket->first + k : r->count - r->nwild + (k - nbucket);
+        const linear_route *lr = &r->routes[r->order[at]];
         if (!match_route(&lr->pattern, path, len, caps)) continue;
         if (lr->method != RB_ANY && lr->method != method) {
             allowed |= RB_METHOD_BIT(lr->method);
@@ -253,6 +366,8 @@ static void linear_destroy(void *impl)
         rb_pattern_free(&r->routes[i].pattern);
     }
     rb__free(r->allocator, r->routes, r->cap * sizeof *r->routes);
+    rb__free(r->allocator, r->buckets, r->nbuckets * sizeof *r->buckets);
+    if (r->order) rb__free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
     rb__free(r->allocator, r, sizeof *r);
 }
 

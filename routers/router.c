@@ -340,6 +340,16 @@ size_t rb_router_memory(const rb_router *r)
     return r->ops->memory(r->impl);
 }
 
+const rb_router_ops *rb__router_ops(const rb_router *r)
+{
+    return r->ops;
+}
+
+const void *rb__router_impl(const rb_router *r)
+{
+    return r->impl;
+}
+
 const char *rb_router_name(const rb_router *r)
 {
     return r->ops->name;

@@ -152,6 +152,11 @@ void *rb__calloc(const rb_allocator *a, size_t size);
 void *rb__realloc(const rb_allocator *a, void *ptr, size_t old_size, size_t new_size);
 void rb__free(const rb_allocator *a, void *ptr, size_t size);
 
+/* The ops table and implementation behind a router handle (for the
+ * benchmark harness, which calls lookup directly, and for debug checks). */
+const rb_router_ops *rb__router_ops(const rb_router *r);
+const void *rb__router_impl(const rb_router *r);
+
 /* The default allocator (malloc). */
 const rb_allocator *rb__default_allocator(void);
 

@@ -2,10 +2,15 @@
 # Install what is missing, build, and run every test (ctest).
 #   scripts/test.sh            normal build in build/
 #   scripts/test.sh --asan     ASan+UBSan build in build-asan/
+#   scripts/test.sh --tsan     ThreadSanitizer build in build-tsan/, the threads test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-if [ "${1:-}" = "--asan" ]; then
+if [ "${1:-}" = "--tsan" ]; then
+  bash scripts/build.sh build-tsan -DRB_WERROR=ON -DRB_TSAN=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cd build-tsan
+  exec ctest --output-on-failure -R check_threads
+elif [ "${1:-}" = "--asan" ]; then
   bash scripts/build.sh build-asan -DRB_WERROR=ON -DRB_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
   cd build-asan
 else

@@ -1,0 +1,174 @@
+/*
+ * test_hostile.c — hostile and large input through every registered router:
+ * every answer is defined (equal to linear's), nothing crashes or reads out
+ * of bounds (the ASan build checks), long inputs finish.  Patterns that are
+ * huge or malformed get errors with offsets.
+ */
+#include "rb_test.h"
+#include "verify.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const table[] = {
+    "GET /",          "GET /a",           "GET /a/:id",       "GET /a/:id/b",
+    "GET /a%2Fb",     "GET /s/*rest",     "* /x/:p/:q",       "GET /e/",
+    "POST /a/:id",    "GET /u/\xff\xfe",  "GET /long/:v/end", "GET /deep/*rest",
+};
+#define NTABLE (sizeof table / sizeof table[0])
+
+/* Build the table in router `ops` and, from the routes it accepted, in
+ * linear (a router may refuse features it lacks). */
+static void build_pair(const rb_router_ops *ops, rb_router **r, rb_router **ref)
+{
+    rb_error err;
+    cr_assert_eq(rb_router_create_ops(ops, NULL, r, &err), RB_OK);
+    cr_assert_eq(rb_router_create("linear", NULL, ref, &err), RB_OK);
+    for (size_t i = 0; i < NTABLE; i++) {
+        const char *sp = strchr(table[i], ' ');
+        int m = rb_method_parse(table[i], (size_t)(sp - table[i]));
+        int rc = rb_router_add(*r, m, sp + 1, strlen(sp + 1), (uint32_t)i, &err);
+        cr_assert(rc == RB_OK || rc == RB_EUNSUPPORTED, "%s: %s", rb_ops_name(ops), err.message);
+        if (rc == RB_OK)
+            cr_assert_eq(rb_router_add(*ref, m, sp + 1, strlen(sp + 1), (uint32_t)i, &err), RB_OK);
+    }
+    cr_assert_eq(rb_router_build(*r, &err), RB_OK);
+    cr_assert_eq(rb_router_build(*ref, &err), RB_OK);
+}
+
+/* Look path up in every router and compare with linear. */
+static void all_agree(const char *path, size_t len, const char *what)
+{
+    for (size_t i = 0; i < rb_registry_count(); i++) {
+        const rb_router_ops *ops = rb_registry_at(i);
+        rb_router *r, *ref;
+        build_pair(ops, &r, &ref);
+        rb_match got, want;
+        memset(&got, 0, sizeof got);
+        memset(&want, 0, sizeof want);
+        rb_router_lookup(r, RB_GET, path, len, &got);
+        rb_router_lookup(ref, RB_GET, path, len, &want);
+        char a[200], b[200];
+        rb_match_format(&got, a, sizeof a);
+        rb_match_format(&want, b, sizeof b);
+        cr_expect(rb_match_equal(&got, &want), "%s on %s: %s, linear %s", rb_ops_name(ops), what,
+                  a, b);
+        rb_router_destroy(r);
+        rb_router_destroy(ref);
+    }
+}
+
+Test(hostile, odd_paths_have_defined_answers)
+{
+    struct {
+        const char *path;
+        size_t len;
+        const char *what;
+    } cases[] = {
+        {"", 0, "empty path"},
+        {"a", 1, "no leading slash"},
+        {"a/b", 3, "relative path"},
+        {"/a\0b", 4, "NUL inside"},
+        {"/a/\0", 4, "NUL as a param"},
+        {"//////", 6, "slash run"},
+        {"/a//b", 5, "empty middle segment"},
+        {"/a%2Fb", 6, "percent-encoded slash is bytes"},
+        {"/a/%2F", 6, "percent-encoded slash as param"},
+        {"/u/\xff\xfe", 5, "non-UTF-8 static"},
+        {"/a/\xc3\x28", 5, "invalid UTF-8 param"},
+        {"/s/", 3, "catch-all without bytes"},
+        {"/", 1, "root"},
+        {"/x/ /y", 6, "space inside"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        all_agree(cases[i].path, cases[i].len, cases[i].what);
+}
+
+Test(hostile, one_mebibyte_path, .timeout = 120)
+{
+    size_t len = 1u << 20;
+    char *path = malloc(len);
+    cr_assert_not_null(path);
+    memcpy(path, "/long/", 6);
+    memset(path + 6, 'v', len - 6);
+    all_agree(path, len, "1 MiB, one long segment");
+    memcpy(path, "/deep/", 6);
+    all_agree(path, len, "1 MiB catch-all");
+    free(path);
+}
+
+Test(hostile, one_hundred_thousand_segments, .timeout = 120)
+{
+    size_t segs = 100000, len = segs * 2;
+    char *path = malloc(len);
+    cr_assert_not_null(path);
+    for (size_t i = 0; i < segs; i++) {
+        path[2 * i] = '/';
+        path[2 * i + 1] = 'a';
+    }
+    all_agree(path, len, "100,000 segments of /a");
+    memcpy(path, "/deep/", 6);
+    all_agree(path, len, "100,000 segments under a catch-all");
+    memset(path, '/', len);
+    all_agree(path, len, "200,000 empty segments");
+    free(path);
+}
+
+Test(hostile, every_path_length_at_the_end_of_an_allocation)
+{
+    /* Paths of length 0..64 in a buffer of exactly that size: any read past
+     * the end is caught by ASan (and valgrind).  Each path is built from a
+     * prefix that reaches deep into the table. */
+    const char *prefixes[] = {"/a/", "/long/", "/x/", "/s/", "/u/", "/e/"};
+    for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++) {
+        for (size_t len = 0; len <= 64; len++) {
+            char *path = malloc(len ? len : 1);
+            cr_assert_not_null(path);
+            size_t plen = strlen(prefixes[p]);
+            for (size_t i = 0; i < len; i++)
+                path[i] = i < plen ? prefixes[p][i] : (char)('a' + (char)(i % 26));
+            if (len > plen + 3) path[len - 3] = '/';
+            all_agree(path, len, "end-of-buffer path");
+            free(path);
+        }
+    }
+}
+
+Test(hostile, huge_and_malformed_patterns_get_errors_with_offsets)
+{
+    /* 64 KiB pattern: one static segment, accepted by every router */
+    size_t len = 64 * 1024;
+    char *pat = malloc(len);
+    cr_assert_not_null(pat);
+    pat[0] = '/';
+    memset(pat + 1, 'p', len - 1);
+    for (size_t i = 0; i < rb_registry_count(); i++) {
+        const rb_router_ops *ops = rb_registry_at(i);
+        rb_router *r;
+        rb_error err;
+        cr_assert_eq(rb_router_create_ops(ops, NULL, &r, &err), RB_OK);
+        cr_expect_eq(rb_router_add(r, RB_GET, pat, len, 0, &err), RB_OK, "%s: %s",
+                     rb_ops_name(ops), err.message);
+        cr_assert_eq(rb_router_build(r, &err), RB_OK);
+        rb_match m;
+        cr_expect_eq(rb_router_lookup(r, RB_GET, pat, len, &m), RB_FOUND, "%s",
+                     rb_ops_name(ops));
+        rb_router_destroy(r);
+    }
+    /* thousands of segments, then a malformed one at the very end */
+    for (size_t i = 0; i < len; i += 2) {
+        pat[i] = '/';
+        pat[i + 1] = 's';
+    }
+    pat[len - 1] = '{';
+    rb_pattern p;
+    rb_error err;
+    cr_expect_eq(rb_pattern_parse(pat, len, NULL, &p, &err), RB_EPATTERN);
+    cr_expect_eq(err.offset, len - 1, "%s", err.message);
+    pat[len - 1] = 's';
+    cr_assert_eq(rb_pattern_parse(pat, len, NULL, &p, &err), RB_OK);
+    cr_expect_eq(p.nsegs, len / 2);
+    rb_pattern_free(&p);
+    free(pat);
+}
