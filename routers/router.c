@@ -374,16 +374,6 @@ void rb_router_destroy(rb_router *r)
     rb__free(&a, r, sizeof *r);
 }
 
-const rb_router_ops *rb__router_ops(const rb_router *r)
-{
-    return r->ops;
-}
-
-const void *rb__router_impl(const rb_router *r)
-{
-    return r->impl;
-}
-
 const char *rb_ops_name(const rb_router_ops *ops)
 {
     return ops->name;

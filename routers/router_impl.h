@@ -135,15 +135,6 @@ struct rb_router_ops {
 /* Returns an array of *count ops tables, valid for the library's lifetime. */
 typedef const rb_router_ops *const *(*rb_plugin_entry_fn)(size_t *count);
 
-/* ---- access for the benchmark harness ---------------------------------- */
-
-/* The ops table and implementation behind a handle, so the harness can
- * call ops->lookup(impl, ...) directly, as a server embedding one router
- * would, without the front end's argument checks in the timed loop.  Valid
- * for the handle's lifetime. */
-const rb_router_ops *rb__router_ops(const rb_router *r);
-const void *rb__router_impl(const rb_router *r);
-
 /* ---- helpers for implementations --------------------------------------- */
 
 /* Allocation through a config's allocator (never NULL after create). */
