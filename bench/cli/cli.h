@@ -33,5 +33,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_pair(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 #endif
