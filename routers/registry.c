@@ -9,10 +9,16 @@
 
 extern const rb_router_ops rb__linear_ops;
 extern const rb_router_ops rb__floor_ops;
+#ifdef RB_HAVE_R3
+extern const rb_router_ops rb__r3_ops; /* peers/r3.c, built when libr3 is found */
+#endif
 
 static const rb_router_ops *const builtin[] = {
     &rb__linear_ops,
     &rb__floor_ops,
+#ifdef RB_HAVE_R3
+    &rb__r3_ops,
+#endif
 };
 
 size_t rb_registry_count(void)

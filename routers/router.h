@@ -159,6 +159,11 @@ typedef struct rb_router_ops rb_router_ops; /* see router_impl.h */
 #define RB_FEAT_PARAMS   0x1u /* :name, {name} */
 #define RB_FEAT_CATCHALL 0x2u /* *name, {*name} */
 #define RB_FEAT_GLOB     0x4u /* *.png, img-??, [a-c]*, ** */
+/* Not a pattern feature: the implementation is a peer, an adapter around a
+ * third-party router (e.g. r3).  It is measured and verified like ours, but
+ * not held to our route semantics: verify reports where it disagrees, and
+ * conformance tests skip it. */
+#define RB_FEAT_PEER     0x100u
 
 /* Create a router of the named implementation (see rb_registry_*).  config
  * may be NULL.  On failure *out is NULL and err (may be NULL) says why. */

@@ -52,8 +52,11 @@ static void all_agree(const char *path, size_t len, const char *what)
         char a[200], b[200];
         rb_match_format(&got, a, sizeof a);
         rb_match_format(&want, b, sizeof b);
-        cr_expect(rb_match_equal(&got, &want), "%s on %s: %s, linear %s", rb_ops_name(ops), what,
-                  a, b);
+        /* a peer only has to survive (the ASan build checks); its answers are
+         * measured, not held to ours */
+        if (!(rb_ops_features(ops) & RB_FEAT_PEER))
+            cr_expect(rb_match_equal(&got, &want), "%s on %s: %s, linear %s", rb_ops_name(ops),
+                      what, a, b);
         rb_router_destroy(r);
         rb_router_destroy(ref);
     }

@@ -7,6 +7,8 @@
 #ifndef RB_CLI_H
 #define RB_CLI_H
 
+#include "plugins.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,6 +29,13 @@ bool cli_parse_u64(const char *opt, const char *s, unsigned long long min, unsig
 bool cli_parse_double(const char *opt, const char *s, double min, double max, double *out);
 /* Print "routebench CMD: unknown option X (see routebench CMD --help)". */
 int cli_unknown(const char *cmd, const char *arg);
+
+/* --router-lib PATH: load a plugin library into p; false (message on
+ * stderr naming cmd) when it cannot be loaded. */
+bool cli_router_lib(rb_plugins *p, const char *cmd, const char *path);
+/* Resolve a router spec (NAME or NAME@LIB, see plugins.h); NULL (message on
+ * stderr) when there is no such router. */
+const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec);
 
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -1,0 +1,215 @@
+/*
+ * plugins.c — loading router plugins with dlopen, and resolving router
+ * specs (NAME, NAME@LIB).  See plugins.h for the contract.
+ */
+#include "plugins.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rb_plugins_init(rb_plugins *p)
+{
+    memset(p, 0, sizeof *p);
+}
+
+size_t rb_plugins_count(const rb_plugins *p)
+{
+    return p ? p->count : 0;
+}
+
+const rb_router_ops *rb_plugins_ops(const rb_plugins *p, size_t i)
+{
+    return p && i < p->count ? p->routers[i].ops : NULL;
+}
+
+const char *rb_plugins_lib(const rb_plugins *p, size_t i)
+{
+    return p && i < p->count ? p->libs[p->routers[i].lib].path : NULL;
+}
+
+/* Why ops (router i of the library at path) cannot be used, or RB_OK. */
+static int check_ops(const char *path, size_t i, const rb_router_ops *ops, rb_error *err)
+{
+    if (!ops) return rb__error(err, RB_EABI, RB_NO_OFFSET, "%s: router %zu is NULL", path, i);
+    const char *name = ops->name ? ops->name : "(unnamed)";
+    if (ops->abi_version != RB_ROUTER_ABI_VERSION)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                         "%s: router '%s' was built for router ABI %u, this routebench uses "
+                         "ABI %u (rebuild the plugin against this routebench's router_impl.h)",
+                         path, name, ops->abi_version, RB_ROUTER_ABI_VERSION);
+    if (!ops->name || !ops->name[0] || strchr(ops->name, '@'))
+        return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                         "%s: router %zu has no usable name (empty, or contains '@')", path, i);
+    if (!ops->create || !ops->add || !ops->build || !ops->lookup || !ops->memory || !ops->destroy)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                         "%s: router '%s' has an incomplete ops table (a required function "
+                         "is NULL)",
+                         path, name);
+    return RB_OK;
+}
+
+/* Room for need elements in an array of cap; the array (possibly moved) or
+ * NULL when out of memory (the old one is then untouched). */
+static void *grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return arr;
+    size_t ncap = *cap ? *cap * 2 : 8;
+    while (ncap < need) ncap *= 2;
+    void *grown = realloc(arr, ncap * elem);
+    if (grown) *cap = ncap;
+    return grown;
+}
+
+/* Copy dlerror()'s text (or a fallback) into a bounded string. */
+static const char *dl_reason(void)
+{
+    const char *e = dlerror();
+    return e ? e : "unknown dynamic loader error";
+}
+
+/* rb_plugins_load; *lib gets the library's index. */
+static int load(rb_plugins *p, const char *path, size_t *lib, rb_error *err)
+{
+    for (size_t i = 0; i < p->nlibs; i++) {
+        if (strcmp(p->libs[i].path, path) == 0) {
+            *lib = i;
+            return RB_OK;
+        }
+    }
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot load plugin: %s", dl_reason());
+    for (size_t i = 0; i < p->nlibs; i++) {
+        if (p->libs[i].handle == h) { /* the same file under another name */
+            dlclose(h);
+            *lib = i;
+            return RB_OK;
+        }
+    }
+    dlerror();
+    void *sym = dlsym(h, RB_PLUGIN_SYMBOL);
+    if (!sym) {
+        dlclose(h);
+        return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                         "%s is not a routebench plugin: it does not export the symbol %s", path,
+                         RB_PLUGIN_SYMBOL);
+    }
+    rb_plugin_entry_fn entry;
+    memcpy(&entry, &sym, sizeof entry); /* POSIX: dlsym's result is the function's address */
+    size_t n = 0;
+    const rb_router_ops *const *table = entry(&n);
+    int rc = RB_OK;
+    if (!table || n == 0)
+        rc = rb__error(err, RB_EABI, RB_NO_OFFSET, "%s: %s() returned no routers", path,
+                       RB_PLUGIN_SYMBOL);
+    for (size_t i = 0; rc == RB_OK && i < n; i++) rc = check_ops(path, i, table[i], err);
+
+    char *copy = NULL;
+    if (rc == RB_OK) {
+        copy = malloc(strlen(path) + 1);
+        rb_plugin_lib *libs = copy ? grow(p->libs, &p->libs_cap, p->nlibs + 1, sizeof *libs) : NULL;
+        if (libs) p->libs = libs;
+        rb_plugin_router *routers =
+            libs ? grow(p->routers, &p->cap, p->count + n, sizeof *routers) : NULL;
+        if (routers) p->routers = routers;
+        if (!routers)
+            rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory loading %s", path);
+    }
+    if (rc < 0) {
+        free(copy);
+        dlclose(h);
+        return rc;
+    }
+    strcpy(copy, path);
+    p->libs[p->nlibs] = (rb_plugin_lib){copy, h};
+    for (size_t i = 0; i < n; i++) p->routers[p->count++] = (rb_plugin_router){table[i], p->nlibs};
+    *lib = p->nlibs++;
+    return RB_OK;
+}
+
+int rb_plugins_load(rb_plugins *p, const char *path, rb_error *err)
+{
+    size_t lib;
+    return load(p, path, &lib, err);
+}
+
+/* The names of library lib's routers, for a "no such router" message. */
+static void lib_names(const rb_plugins *p, size_t lib, char *buf, size_t cap)
+{
+    size_t w = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->count; i++) {
+        if (p->routers[i].lib != lib) continue;
+        int n = snprintf(buf + w, cap - w, "%s%s", w ? ", " : "", p->routers[i].ops->name);
+        if (n < 0 || (size_t)n >= cap - w) break;
+        w += (size_t)n;
+    }
+}
+
+/* Apply the "./" rule to LIB; returns path or buf. */
+static const char *lib_path(const char *lib, char *buf, size_t cap)
+{
+    if (strchr(lib, '/')) return lib;
+    int n = snprintf(buf, cap, "./%s", lib);
+    if (n < 0 || (size_t)n >= cap) return lib;
+    FILE *f = fopen(buf, "rb");
+    if (!f) return lib;
+    fclose(f);
+    return buf;
+}
+
+int rb_router_spec_resolve(rb_plugins *p, const char *spec, const rb_router_ops **out,
+                           rb_error *err)
+{
+    *out = NULL;
+    const char *at = strchr(spec, '@');
+    if (!at) {
+        const rb_router_ops *ops = rb_registry_find(spec);
+        for (size_t i = 0; !ops && i < rb_plugins_count(p); i++)
+            if (strcmp(p->routers[i].ops->name, spec) == 0) ops = p->routers[i].ops;
+        if (!ops)
+            return rb__error(err, RB_ENOTFOUND, RB_NO_OFFSET,
+                             "no router named '%s' (routebench list shows them; a plugin's "
+                             "router is NAME@LIB or needs --router-lib LIB)",
+                             spec);
+        *out = ops;
+        return RB_OK;
+    }
+    size_t name_len = (size_t)(at - spec);
+    if (name_len == 0 || !at[1])
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "bad router spec '%s': expected NAME or NAME@LIB", spec);
+    if (!p)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "router spec '%s' names a library, but plugins are not enabled here",
+                         spec);
+    char buf[4096];
+    const char *path = lib_path(at + 1, buf, sizeof buf);
+    size_t lib;
+    int rc = load(p, path, &lib, err);
+    if (rc < 0) return rc;
+    for (size_t i = 0; i < p->count; i++) {
+        const rb_router_ops *ops = p->routers[i].ops;
+        if (p->routers[i].lib == lib && strlen(ops->name) == name_len &&
+            memcmp(ops->name, spec, name_len) == 0) {
+            *out = ops;
+            return RB_OK;
+        }
+    }
+    char names[200];
+    lib_names(p, lib, names, sizeof names);
+    return rb__error(err, RB_ENOTFOUND, RB_NO_OFFSET, "%s has no router '%.*s' (it has: %s)", path,
+                     (int)name_len, spec, names);
+}
+
+void rb_plugins_close(rb_plugins *p)
+{
+    for (size_t i = 0; i < p->nlibs; i++) {
+        dlclose(p->libs[i].handle);
+        free(p->libs[i].path);
+    }
+    free(p->libs);
+    free(p->routers);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,28 @@
+/*
+ * plugin/entry.c — the plugin entry of librouters.so (CMake target
+ * routebench_plugin): every built-in router of this build, exported through
+ * RB_PLUGIN_SYMBOL, so another routebench can load this build's routers
+ * (`routebench pair --a radix --b radix@build/librouters.so`).
+ *
+ * The library is linked with cmake/plugin.map, which keeps this function
+ * the only exported symbol: the routers' code inside it cannot interpose,
+ * or be interposed by, a host or another build loaded next to it.
+ */
+#include "router_impl.h"
+
+#define RB_PLUGIN_MAX 64
+
+const rb_router_ops *const *routebench_plugin_routers(size_t *count);
+
+/* Filled by the entry call (the host calls it once, at load). */
+static const rb_router_ops *table[RB_PLUGIN_MAX];
+
+__attribute__((visibility("default"))) const rb_router_ops *const *
+routebench_plugin_routers(size_t *count)
+{
+    size_t n = rb_registry_count();
+    if (n > RB_PLUGIN_MAX) n = RB_PLUGIN_MAX;
+    for (size_t i = 0; i < n; i++) table[i] = rb_registry_at(i);
+    *count = n;
+    return table;
+}

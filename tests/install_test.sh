@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# install_test.sh BUILD_DIR SOURCE_DIR [CFLAGS] — the router library as a C
+# server sees it: `cmake --install` into a temporary prefix, then
+#   1. the layout: library, headers, pkg-config file, CMake package config;
+#   2. the public headers include nothing but the C library and each other;
+#   3. the shared library exports exactly the RB_API functions of router.h
+#      (nm -D), and needs no library of ours or of a dependency (ldd-free:
+#      readelf NEEDED lists only the C runtime);
+#   4. examples/server builds and gives the expected answers three ways:
+#      pkg-config + shared, the static archive alone, and CMake find_package.
+# CFLAGS are the sanitizer flags of the build under test (the library was
+# compiled with them, so the example must link with them too).
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$2" && pwd)
+cflags=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "install_test: FAIL: $*" >&2; exit 1; }
+
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+# 1. layout
+pc=$(find "$prefix" -name routebench.pc)
+[ -n "$pc" ] || fail "no routebench.pc installed"
+libdir=$(dirname "$(dirname "$pc")")
+for f in "$libdir/libroutebench.so" "$libdir/libroutebench.a" \
+         "$prefix/include/routebench/router.h" "$prefix/include/routebench/router_impl.h" \
+         "$libdir/cmake/routebench/routebench-config.cmake" \
+         "$libdir/cmake/routebench/routebench-config-version.cmake"; do
+  [ -e "$f" ] || fail "missing $f"
+done
+headers=$(cd "$prefix/include/routebench" && ls)
+[ "$headers" = "$(printf 'router.h\nrouter_impl.h')" ] || fail "unexpected headers: $headers"
+
+# 2. headers include only the C library (and router.h)
+includes=$(grep -h '^#include' "$prefix"/include/routebench/*.h | sort -u)
+expected_includes=$(printf '#include "router.h"\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>')
+[ "$includes" = "$expected_includes" ] || fail "headers include: $includes"
+if grep -qiE 'xxh|cjson|pcre|r3\.h' "$prefix"/include/routebench/*.h; then
+  fail "a public header mentions a dependency"
+fi
+
+# 3. exported symbols == RB_API functions of router.h
+api=$(sed -n 's/^RB_API[^(]*[ *]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' \
+        "$prefix/include/routebench/router.h" | sort -u)
+[ "$(echo "$api" | wc -l)" -ge 10 ] || fail "could not read the API from router.h: $api"
+exported=$(nm -D --defined-only "$libdir/libroutebench.so" | awk '$2 ~ /^[TDBRVWi]$/ {print $3}' |
+           sed 's/@.*//' | sort -u)
+if [ "$exported" != "$api" ]; then
+  echo "exported but not in router.h:" >&2; comm -13 <(echo "$api") <(echo "$exported") >&2
+  echo "in router.h but not exported:" >&2; comm -23 <(echo "$api") <(echo "$exported") >&2
+  fail "exported symbols differ from the public API"
+fi
+needed=$(readelf -d "$libdir/libroutebench.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+         grep -vE '^(libc|libm|libasan|libubsan|libtsan|libgcc_s|libstdc\+\+|libdl|libpthread)\.so' || true)
+[ -z "$needed" ] || fail "libroutebench.so needs: $needed"
+
+# 4. the example server, three ways
+cat > "$tmp/expected" <<'OUT'
+GET /users/42 -> 200 show_user [42]
+GET /users/me -> 200 show_me
+POST /users/7/posts -> 200 create_post [7]
+GET /static/css/site.css -> 200 serve_file [css/site.css]
+PUT /users/7 -> 405 Allow: GET
+GET /nope -> 404
+OUT
+cc=${CC:-cc}
+warn="-std=c11 -Wall -Wextra -Wstrict-prototypes -Werror"
+# shellcheck disable=SC2086
+"$cc" $warn $cflags "$src/examples/server/server.c" \
+  $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs routebench) -o "$tmp/server_pc"
+LD_LIBRARY_PATH="$libdir" "$tmp/server_pc" > "$tmp/out_pc"
+diff -u "$tmp/expected" "$tmp/out_pc" || fail "pkg-config build: wrong answers"
+
+# shellcheck disable=SC2086
+"$cc" $warn $cflags -I"$prefix/include" "$src/examples/server/server.c" \
+  "$libdir/libroutebench.a" -o "$tmp/server_static"
+"$tmp/server_static" > "$tmp/out_static"
+diff -u "$tmp/expected" "$tmp/out_static" || fail "static build: wrong answers"
+
+cmake -S "$src/examples/server" -B "$tmp/cmake-build" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DCMAKE_C_FLAGS="$cflags" -DCMAKE_EXE_LINKER_FLAGS="$cflags" >/dev/null
+cmake --build "$tmp/cmake-build" >/dev/null
+"$tmp/cmake-build/server" > "$tmp/out_cmake"
+diff -u "$tmp/expected" "$tmp/out_cmake" || fail "find_package build: wrong answers"
+echo "install_test: ok ($(echo "$api" | wc -l) exported functions; pkg-config, static, find_package)"

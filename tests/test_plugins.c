@@ -1,0 +1,228 @@
+/*
+ * test_plugins.c — router plugins (bench/plugins.h): the example plugin
+ * (examples/plugin/segscan.c) and this build's librouters.so load, their
+ * routers resolve by NAME and NAME@LIB and agree with linear; two copies
+ * of one build load side by side without sharing code; a library without
+ * the entry symbol or built for another ABI is a clear RB_EABI error; the
+ * CLI's list and verify take --router-lib and NAME@LIB.
+ */
+#include "plugins.h"
+#include "rb_test.h"
+#include "verify.h"
+
+#include <criterion/criterion.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Verify ops on shipped corpus `name`; expect full agreement. */
+static void expect_agrees(const rb_router_ops *ops, const char *label, const char *name)
+{
+    char rpath[4096], qpath[4096];
+    rb_route_table routes;
+    rb_request_table reqs;
+    rb_error err;
+    cr_assert_eq(
+        rb_route_table_read(rbt_data_path(name, "routes", rpath, sizeof rpath), &routes, &err),
+        RB_OK, "%s", err.message);
+    cr_assert_eq(
+        rb_request_table_read(rbt_data_path(name, "requests", qpath, sizeof qpath), &reqs, &err),
+        RB_OK, "%s", err.message);
+    rb_verify_report rep;
+    cr_assert_eq(rb_verify(ops, &routes, rpath, &reqs, &rep, &err), RB_OK, "%s: %s", label,
+                 err.message);
+    cr_expect_eq(rep.refused, 0u, "%s on %s: %s", label, name, rep.first_refusal.message);
+    cr_expect_eq(rep.agree_linear, rep.requests, "%s on %s: %zu/%zu agree with linear", label, name,
+                 rep.agree_linear, rep.requests);
+    cr_expect_eq(rep.agree_expected, rep.requests, "%s on %s: %zu/%zu agree with EXPECTED", label,
+                 name, rep.agree_expected, rep.requests);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}
+
+/* Rule: the example plugin's routers appear (count, name, library) and
+ * agree with linear on every shipped corpus without globs. */
+Test(plugins, example_plugin_loads_and_agrees, .timeout = 300)
+{
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    cr_assert_eq(rb_plugins_load(&p, RB_EXAMPLE_PLUGIN, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_plugins_count(&p), 1u);
+    cr_expect_str_eq(rb_ops_name(rb_plugins_ops(&p, 0)), "segscan");
+    cr_expect_str_eq(rb_plugins_lib(&p, 0), RB_EXAMPLE_PLUGIN);
+    cr_expect_eq(rb_ops_features(rb_plugins_ops(&p, 0)), RB_FEAT_PARAMS | RB_FEAT_CATCHALL);
+
+    /* plain name: not a built-in, found among loaded plugins */
+    const rb_router_ops *ops;
+    cr_assert_eq(rb_router_spec_resolve(&p, "segscan", &ops, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(ops, rb_plugins_ops(&p, 0));
+    /* NAME@LIB: the same library is not loaded twice */
+    cr_assert_eq(rb_router_spec_resolve(&p, "segscan@" RB_EXAMPLE_PLUGIN, &ops, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect_eq(ops, rb_plugins_ops(&p, 0));
+    cr_expect_eq(rb_plugins_count(&p), 1u);
+    cr_expect_eq(rb_plugins_load(&p, RB_EXAMPLE_PLUGIN, &err), RB_OK);
+    cr_expect_eq(rb_plugins_count(&p), 1u);
+
+    const char *corpora[] = {"github", "static", "gplus", "parse", "discord"};
+    for (size_t c = 0; c < sizeof corpora / sizeof corpora[0]; c++)
+        expect_agrees(ops, "segscan", corpora[c]);
+    rb_plugins_close(&p);
+    cr_expect_eq(rb_plugins_count(&p), 0u);
+}
+
+/* Copy file from to to (for a second "build" of librouters.so). */
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    cr_assert(in && out, "copy %s -> %s", from, to);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) cr_assert_eq(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    cr_assert_eq(fclose(out), 0);
+}
+
+/* Rule: librouters.so exports every built-in router through the entry
+ * symbol and nothing else; two copies of it (two "builds") load side by
+ * side, and NAME@LIB runs each copy's own code, not the host's. */
+Test(plugins, two_builds_side_by_side, .timeout = 300)
+{
+    char dir[] = "/tmp/rb_plugins_XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s/librouters.so", dir);
+    copy_file(RB_BUILTIN_PLUGIN, copy);
+
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    const rb_router_ops *a, *b;
+    cr_assert_eq(rb_router_spec_resolve(&p, "linear@" RB_BUILTIN_PLUGIN, &a, &err), RB_OK, "%s",
+                 err.message);
+    char spec[300];
+    snprintf(spec, sizeof spec, "linear@%s", copy);
+    cr_assert_eq(rb_router_spec_resolve(&p, spec, &b, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(rb_plugins_count(&p), 2 * rb_registry_count(), "every built-in, twice");
+    cr_expect_neq(a, b, "two builds must be two ops tables");
+    cr_expect_neq(a, rb_registry_find("linear"), "linear@lib must not be the host's linear");
+    cr_expect_neq(b, rb_registry_find("linear"));
+    cr_expect_neq(a->lookup, b->lookup, "each build runs its own code");
+    /* a plain name still means the built-in */
+    const rb_router_ops *host;
+    cr_assert_eq(rb_router_spec_resolve(&p, "linear", &host, &err), RB_OK);
+    cr_expect_eq(host, rb_registry_find("linear"));
+
+    /* nothing but the entry symbol is exported */
+    void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
+    cr_assert(h, "%s", dlerror());
+    cr_expect(dlsym(h, RB_PLUGIN_SYMBOL) != NULL);
+    cr_expect(dlsym(h, "rb_router_create") == NULL, "librouters.so exports rb_router_create");
+    cr_expect(dlsym(h, "rb_registry_at") == NULL, "librouters.so exports rb_registry_at");
+    cr_expect(dlsym(h, "rb__linear_ops") == NULL, "librouters.so exports rb__linear_ops");
+    dlclose(h);
+
+    expect_agrees(a, "linear@build", "github");
+    expect_agrees(b, "linear@copy", "semantics");
+    rb_plugins_close(&p);
+    unlink(copy);
+    rmdir(dir);
+}
+
+/* Rule: a library without RB_PLUGIN_SYMBOL is refused with RB_EABI and a
+ * message naming the symbol; the set is unchanged. */
+Test(plugins, missing_symbol_is_a_clear_error)
+{
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    cr_expect_eq(rb_plugins_load(&p, RB_NO_SYMBOL_PLUGIN, &err), RB_EABI);
+    cr_expect(strstr(err.message, RB_PLUGIN_SYMBOL) != NULL, "%s", err.message);
+    cr_expect(strstr(err.message, "not a routebench plugin") != NULL, "%s", err.message);
+    cr_expect_eq(rb_plugins_count(&p), 0u);
+    cr_expect_eq(p.nlibs, 0u);
+    rb_plugins_close(&p);
+}
+
+/* Rule: an ops table of another ABI version is refused with RB_EABI and a
+ * message naming the router and both versions; the set is unchanged. */
+Test(plugins, wrong_abi_is_a_clear_error)
+{
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    cr_expect_eq(rb_plugins_load(&p, RB_BAD_ABI_PLUGIN, &err), RB_EABI);
+    char want[120];
+    snprintf(want, sizeof want, "router 'future' was built for router ABI %u",
+             RB_ROUTER_ABI_VERSION + 1);
+    cr_expect(strstr(err.message, want) != NULL, "%s", err.message);
+    snprintf(want, sizeof want, "this routebench uses ABI %u", RB_ROUTER_ABI_VERSION);
+    cr_expect(strstr(err.message, want) != NULL, "%s", err.message);
+    cr_expect_eq(rb_plugins_count(&p), 0u);
+    const rb_router_ops *ops;
+    cr_expect_eq(rb_router_spec_resolve(&p, "future@" RB_BAD_ABI_PLUGIN, &ops, &err), RB_EABI);
+    cr_expect_null(ops);
+    rb_plugins_close(&p);
+}
+
+/* Rule: spec errors are values with messages: a missing file (RB_EIO), a
+ * name the library lacks (RB_ENOTFOUND, listing what it has), a malformed
+ * spec and NAME@LIB without a plugin set (RB_EINVAL), an unknown name. */
+Test(plugins, spec_errors)
+{
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    const rb_router_ops *ops;
+    cr_expect_eq(rb_router_spec_resolve(&p, "radix@/nonexistent/librouters.so", &ops, &err),
+                 RB_EIO);
+    cr_expect(strstr(err.message, "/nonexistent/librouters.so") != NULL, "%s", err.message);
+    cr_expect_eq(rb_router_spec_resolve(&p, "nope@" RB_EXAMPLE_PLUGIN, &ops, &err), RB_ENOTFOUND);
+    cr_expect(strstr(err.message, "it has: segscan") != NULL, "%s", err.message);
+    cr_expect_eq(rb_router_spec_resolve(&p, "linear@", &ops, &err), RB_EINVAL);
+    cr_expect_eq(rb_router_spec_resolve(&p, "@" RB_EXAMPLE_PLUGIN, &ops, &err), RB_EINVAL);
+    cr_expect_eq(rb_router_spec_resolve(NULL, "segscan@" RB_EXAMPLE_PLUGIN, &ops, &err), RB_EINVAL);
+    cr_expect_eq(rb_router_spec_resolve(&p, "no-such-router", &ops, &err), RB_ENOTFOUND);
+    cr_expect_eq(rb_router_spec_resolve(NULL, "linear", &ops, &err), RB_OK);
+    cr_expect_eq(ops, rb_registry_find("linear"));
+    rb_plugins_close(&p);
+}
+
+/* Run a routebench command line; returns the exit status, output in out. */
+static int run(const char *args, char *out, size_t cap)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", RB_ROUTEBENCH_EXE, args);
+    FILE *f = popen(cmd, "r");
+    cr_assert(f);
+    size_t n = fread(out, 1, cap - 1, f);
+    out[n] = '\0';
+    int status = pclose(f);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Rule: the CLI lists plugin routers as NAME@LIB, verifies them by spec,
+ * and turns a bad --router-lib into a usage error (2) with the reason. */
+Test(plugins, cli_list_and_verify, .timeout = 120)
+{
+    char out[16384];
+    cr_expect_eq(run("list --router-lib " RB_EXAMPLE_PLUGIN, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "segscan@" RB_EXAMPLE_PLUGIN) != NULL, "%s", out);
+    cr_expect_eq(
+        run("verify --router segscan@" RB_EXAMPLE_PLUGIN " --corpus github", out, sizeof out), 0,
+        "%s", out);
+    cr_expect(strstr(out, "4096/4096 agree with EXPECTED, 4096/4096 with linear") != NULL, "%s",
+              out);
+    cr_expect_eq(run("verify --router-lib " RB_EXAMPLE_PLUGIN " --router segscan --corpus gplus",
+                     out, sizeof out),
+                 0, "%s", out);
+    cr_expect_eq(run("verify --router-lib " RB_BAD_ABI_PLUGIN " --all", out, sizeof out), 2, "%s",
+                 out);
+    cr_expect(strstr(out, "ABI") != NULL, "%s", out);
+    cr_expect_eq(run("list --router-lib " RB_NO_SYMBOL_PLUGIN, out, sizeof out), 2, "%s", out);
+    cr_expect(strstr(out, RB_PLUGIN_SYMBOL) != NULL, "%s", out);
+}
