@@ -63,6 +63,7 @@ int rb_bundle_add_router(rb_bundle *b, const char *name, const char *summary, un
     copy_text(r->summary, sizeof r->summary, summary);
     r->features = features;
     r->reference = strncmp(r->summary, "reference", 9) == 0;
+    r->peer = (features & RB_FEAT_PEER) != 0;
     return RB_OK;
 }
 
@@ -148,6 +149,16 @@ int rb_bundle_add_standard_limitations(rb_bundle *b)
         rb_buf_free(&text);
     }
     rb_buf_free(&refs);
+    for (size_t i = 0; rc == RB_OK && i < b->nrouters; i++) {
+        if (!b->routers[i].peer) continue;
+        char text[RB_BUNDLE_TEXT + RB_BUNDLE_NAME + 160];
+        snprintf(text, sizeof text,
+                 "%s is a peer (%s): measured beside ours but not held to our route semantics; "
+                 "where its checksum differs it answered some requests differently, so its "
+                 "speed is for a slightly different job.",
+                 b->routers[i].name, b->routers[i].summary);
+        rc = rb_bundle_add_limitation(b, text);
+    }
     return rc;
 }
 
@@ -161,6 +172,18 @@ const rb_bundle_router *rb_bundle_router_info(const rb_bundle *b, const char *na
     for (size_t i = 0; i < b->nrouters; i++)
         if (strcmp(b->routers[i].name, name) == 0) return &b->routers[i];
     return NULL;
+}
+
+const char *rb_bundle_label(const rb_bundle *b, const char *router, bool brief, char *buf,
+                            size_t cap)
+{
+    const rb_bundle_router *info = rb_bundle_router_info(b, router);
+    const char *tag = !info             ? ""
+                      : info->reference ? (brief ? " (ref)" : " (reference)")
+                      : info->peer      ? " (peer)"
+                                        : "";
+    snprintf(buf, cap, "%s%s", router, tag);
+    return buf;
 }
 
 size_t rb_bundle_result_index(const rb_bundle_scenario *s, const char *router)

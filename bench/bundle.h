@@ -31,7 +31,7 @@
  *                "thread_cputime"), clock, bootstrap_resamples, confidence_level,
  *                ratio}
  *   baseline    router name
- *   routers     [{name, summary, features, reference}]
+ *   routers     [{name, summary, features, reference, peer}]
  *   scenarios   [{name, kind, shape|null, seed|null, routes, requests,
  *                 routes_source, requests_source, routes_fingerprint,
  *                 requests_fingerprint, features, skipped: [router],
@@ -67,6 +67,7 @@ typedef struct rb_bundle_router {
     char summary[RB_BUNDLE_TEXT];
     unsigned features;
     bool reference; /* a reference row (summary starts with "reference"), not a choice */
+    bool peer;      /* RB_FEAT_PEER: a third-party router, not held to our semantics */
 } rb_bundle_router;
 
 /* One router on one scenario. */
@@ -184,6 +185,10 @@ int rb_bundle_compute_scenario(rb_bundle *b, size_t si, rb_error *err);
  * scenarios holding both of the per-scenario median ratio router/baseline
  * (speed of the router relative to the baseline), with its interval. */
 int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err);
+
+/* "NAME (reference)", "NAME (peer)" or "NAME" (brief: "(ref)") into buf. */
+const char *rb_bundle_label(const rb_bundle *b, const char *router, bool brief, char *buf,
+                            size_t cap);
 
 /* Lookups by name; NULL / SIZE_MAX when absent. */
 const rb_bundle_router *rb_bundle_router_info(const rb_bundle *b, const char *name);

@@ -45,6 +45,7 @@ static cJSON *str_or_null(const char *s)
 
 static void features_text(unsigned f, char *buf, size_t cap)
 {
+    f &= RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB;
     snprintf(buf, cap, "%s%s%s%s", f & RB_FEAT_PARAMS ? "params," : "",
              f & RB_FEAT_CATCHALL ? "catch-all," : "", f & RB_FEAT_GLOB ? "glob," : "",
              f ? "" : "static,");
@@ -235,6 +236,7 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
         add_str(w, o, "summary", b->routers[i].summary);
         add_str(w, o, "features", f);
         add_bool(w, o, "reference", b->routers[i].reference);
+        add_bool(w, o, "peer", b->routers[i].peer);
     }
     cJSON *scenarios = add(w, root, "scenarios", cJSON_CreateArray());
     for (size_t i = 0; scenarios && i < b->nscenarios; i++)
@@ -524,9 +526,13 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
         get_str(r, v, "summary", summary, sizeof summary);
         get_str(r, v, "features", f, sizeof f);
         bool reference = get_bool(r, v, "reference");
+        bool peer = get_bool(r, v, "peer");
         if (r->rc == RB_OK && rb_bundle_add_router(b, name, summary, features_parse(f)) < 0)
             nomem(r);
-        if (r->rc == RB_OK) b->routers[b->nrouters - 1].reference = reference;
+        if (r->rc == RB_OK) {
+            b->routers[b->nrouters - 1].reference = reference;
+            b->routers[b->nrouters - 1].peer = peer;
+        }
     }
     r->where = "the top level";
     const cJSON *scenarios = get_array(r, root, "scenarios");

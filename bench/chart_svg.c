@@ -181,10 +181,8 @@ int rb_bundle_chart_svg(const rb_bundle *b, rb_buf *o, rb_error *err)
             const rb_bundle_result *r = &s->results[k];
             const char *c = colour(b, r->router);
             double cy = y + ROW_H / 2;
-            const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
-            char name[96];
-            snprintf(name, sizeof name, "%s%s", r->router,
-                     info && info->reference ? " (reference)" : "");
+            char name[RB_BUNDLE_NAME + 16];
+            rb_bundle_label(b, r->router, false, name, sizeof name);
             text(o, LEFT - 8, cy + 4, "end", NULL, name);
             if (r->min_ns > 0 && r->max_ns > 0)
                 rb_buf_printf(o,

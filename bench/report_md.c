@@ -70,6 +70,7 @@ void rb_bundle_fmt_ratio(double r, char *buf, size_t cap)
 
 static void features_words(unsigned f, char *buf, size_t cap)
 {
+    f &= RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB;
     snprintf(buf, cap, "%s%s%s%s", f ? "" : "static only", f & RB_FEAT_PARAMS ? "params " : "",
              f & RB_FEAT_CATCHALL ? "catch-all " : "", f & RB_FEAT_GLOB ? "glob " : "");
     size_t n = strlen(buf);
@@ -78,9 +79,7 @@ static void features_words(unsigned f, char *buf, size_t cap)
 
 static const char *label(const rb_bundle *b, const char *router, char *buf, size_t cap)
 {
-    const rb_bundle_router *info = rb_bundle_router_info(b, router);
-    snprintf(buf, cap, "%s%s", router, info && info->reference ? " (reference)" : "");
-    return buf;
+    return rb_bundle_label(b, router, false, buf, cap);
 }
 
 static void header(const rb_bundle *b, rb_buf *o)
@@ -170,7 +169,7 @@ static void geomeans(const rb_bundle *b, rb_buf *o)
                   b->baseline, b->baseline, b->baseline, b->bootstrap.level * 100);
     for (size_t i = 0; i < b->ngeomeans; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
-        char name[96], m[32], lo[32], hi[32];
+        char name[RB_BUNDLE_NAME + 16], m[32], lo[32], hi[32];
         rb_bundle_fmt_ratio(g->g.geomean, m, sizeof m);
         rb_bundle_fmt_ratio(g->g.lo, lo, sizeof lo);
         rb_bundle_fmt_ratio(g->g.hi, hi, sizeof hi);
@@ -229,7 +228,7 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
                   anchor, b->bootstrap.level * 100);
     for (size_t i = 0; i < s->nresults; i++) {
         const rb_bundle_result *r = &s->results[i];
-        char name[96], med[32], mn[32], mx[32], mad[32], rate[32], build[32];
+        char name[RB_BUNDLE_NAME + 16], med[32], mn[32], mx[32], mad[32], rate[32], build[32];
         rb_bundle_fmt_ns(r->median_ns, med, sizeof med);
         rb_bundle_fmt_ns(r->min_ns, mn, sizeof mn);
         rb_bundle_fmt_ns(r->max_ns, mx, sizeof mx);
@@ -250,9 +249,12 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
         } else {
             rb_buf_puts(o, i ? "- | | |\n" : "1 (baseline) | | |\n");
         }
-        if (r->disagreements)
-            rb_buf_printf(o, "\n**%s disagreed with the expected answer on %llu requests.**\n\n",
-                          r->router, (unsigned long long)r->disagreements);
+        if (r->disagreements) {
+            const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
+            rb_buf_printf(o, "\n**%s disagreed with the expected answer on %llu requests%s.**\n\n",
+                          r->router, (unsigned long long)r->disagreements,
+                          info && info->peer ? " (a peer: not held to our route semantics)" : "");
+        }
     }
     rb_buf_puts(o, "\n");
     checksums(s, o);

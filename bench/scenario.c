@@ -3,6 +3,8 @@
  */
 #include "scenario.h"
 
+#include "generate.h"
+#include "reqgen.h"
 #include "router_impl.h"
 #include "shipped.h"
 
@@ -167,16 +169,24 @@ int rb_scenario_generate(const char *shape, size_t nroutes, uint64_t seed, size_
                          double miss, rb_route_table *routes, rb_request_table *requests,
                          rb_error *err)
 {
-    (void)nroutes;
-    (void)seed;
-    (void)nrequests;
-    (void)miss;
     memset(routes, 0, sizeof *routes);
     memset(requests, 0, sizeof *requests);
-    return rb__error(err, RB_ENOTFOUND, RB_NO_OFFSET,
-                     "cannot generate a %s scenario: the corpus generator is not built in yet "
-                     "(use --scenarios shipped, a shipped corpus name, or --routes/--requests)",
-                     shape);
+    /* The configuration of `routebench corpus gen`, so that
+     *   routebench corpus gen --shape S --routes N --seed SEED --out P
+     * writes exactly these tables (same fingerprints). */
+    rb_gen_config g = {0};
+    g.routes = nroutes;
+    g.seed = seed;
+    g.shape = rb_gen_shape_parse(shape);
+    if (g.shape < 0) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown shape '%s'", shape);
+    rb_reqgen_config q = {nrequests, (uint32_t)(miss * 1e6 + 0.5), 50000, seed, RB_DIST_UNIFORM};
+    int rc = rb_corpus_generate(&g, routes, err);
+    if (rc == RB_OK) rc = rb_requests_generate(routes, &q, requests, NULL, err);
+    if (rc < 0) {
+        rb_route_table_free(routes);
+        memset(routes, 0, sizeof *routes);
+    }
+    return rc;
 }
 
 int rb_scenario_load(const rb_scenario_spec *spec, uint64_t seed, rb_scenario *out, rb_error *err)

@@ -85,9 +85,11 @@ int rb_scenario_load(const rb_scenario_spec *spec, uint64_t seed, rb_scenario *o
 void rb_scenario_free(rb_scenario *s);
 
 /* The one place the corpus generator is called: N routes of shape with
- * seed, and a request table of nrequests requests with the given miss
- * share, expectations computed with the reference router.  RB_ENOTFOUND
- * while no generator is built in. */
+ * seed (corpus/generate.h), and a request table of nrequests requests with
+ * the given miss share and 5% wrong-method hits, uniform over the routes,
+ * seeded with the same seed, EXPECTED computed with the reference router
+ * (corpus/reqgen.h).  The same tables as `routebench corpus gen --shape S
+ * --routes N --seed SEED`. */
 int rb_scenario_generate(const char *shape, size_t nroutes, uint64_t seed, size_t nrequests,
                          double miss, rb_route_table *routes, rb_request_table *requests,
                          rb_error *err);

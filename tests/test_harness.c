@@ -334,6 +334,27 @@ Test(scenario, loading_fingerprints_the_tables)
     rb_scenario_list_free(&l);
 }
 
+Test(scenario, generated_scenarios_are_deterministic)
+{
+    rb_scenario_list l = {0};
+    rb_error err;
+    cr_assert_eq(rb_scenario_list_parse(&l, "params-50,params-50", &err), RB_OK);
+    rb_scenario a, b;
+    cr_assert_eq(rb_scenario_load(&l.v[0], 7, &a, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_scenario_load(&l.v[1], 7, &b, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(a.routes.count, 50u);
+    cr_expect_eq(a.requests.count, RB_SCENARIO_REQUESTS);
+    cr_expect_neq(a.features & RB_FEAT_PARAMS, 0u);
+    cr_expect_eq(a.routes_fp, b.routes_fp);
+    cr_expect_eq(a.requests_fp, b.requests_fp);
+    rb_scenario_free(&b);
+    cr_assert_eq(rb_scenario_load(&l.v[1], 8, &b, &err), RB_OK, "%s", err.message);
+    cr_expect_neq(a.routes_fp, b.routes_fp, "another seed, another table");
+    rb_scenario_free(&a);
+    rb_scenario_free(&b);
+    rb_scenario_list_free(&l);
+}
+
 /* ---- the bundle written by the CLI ---------------------------------------- */
 
 static char *slurp(const char *dir, const char *file, size_t *len)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: routebench pair --a NAME --b NAME [--scenario LIST] [--fail-below R] [options]\n"
+    "usage: routebench pair --a SPEC --b SPEC [--scenario LIST] [--fail-below R] [options]\n"
     "\n"
     "Runs routers A and B in paired trials, alternating the order (AB, BA, ...), and\n"
     "prints the speed ratio b/a (above 1: B is faster): the median over the pairs of\n"
@@ -22,7 +22,10 @@ static const char usage_text[] =
     "lacks are skipped.\n"
     "\n"
     "options:\n"
-    "  --a NAME, --b NAME   the two routers (routebench list)\n"
+    "  --a SPEC, --b SPEC   the two routers: NAME (routebench list) or NAME@LIB, router\n"
+    "                       NAME of plugin library LIB, so two builds of one router\n"
+    "                       can be paired: --a radix@old/lib.so --b radix@new/lib.so\n"
+    "  --router-lib LIB     load a plugin library first (repeatable)\n"
     "  --scenario LIST      as run --scenarios (default: the default suite)\n"
     "  --routes F --requests F   a scenario from your own files\n"
     "  --fail-below R       exit 1 when the interval lies wholly below R: the interval\n"
@@ -72,12 +75,9 @@ int cmd_pair(int argc, char **argv)
         fprintf(stderr, "routebench pair: needs --a NAME and --b NAME\n\n%s", usage_text);
         status = CLI_USAGE;
     }
-    const rb_router_ops *oa = a ? rb_registry_find(a) : NULL, *ob = b ? rb_registry_find(b) : NULL;
-    if (status == CLI_OK && (!oa || !ob)) {
-        fprintf(stderr, "routebench pair: no router named '%s' (routebench list)\n", !oa ? a : b);
-        status = CLI_USAGE;
-    }
-    if (status == CLI_OK && oa == ob) {
+    if (status == CLI_OK) status = session_add_router(&o, a);
+    if (status == CLI_OK) status = session_add_router(&o, b);
+    if (status == CLI_OK && o.nrouters != 2) {
         fprintf(stderr, "routebench pair: --a and --b name the same router\n");
         status = CLI_USAGE;
     }
@@ -86,18 +86,16 @@ int cmd_pair(int argc, char **argv)
         session_options_free(&o);
         return status;
     }
-    o.routers[0] = oa;
-    o.routers[1] = ob;
-    o.nrouters = 2;
 
     rb_bundle bundle;
     status = session_run(&o, argc, argv, &bundle);
     if (status != CLI_USAGE) {
-        printf("\npair: speed ratio b/a, a = %s, b = %s (above 1: %s is faster)\n", a, b, b);
+        const char *la = o.labels[0], *lb = o.labels[1];
+        printf("\npair: speed ratio b/a, a = %s, b = %s (above 1: %s is faster)\n", la, lb, lb);
         size_t measured = 0;
         const rb_paired_result *only = NULL;
         for (size_t i = 0; i < bundle.nscenarios; i++) {
-            const rb_bundle_pair *p = rb_bundle_find_pair(&bundle.scenarios[i], a, b);
+            const rb_bundle_pair *p = rb_bundle_find_pair(&bundle.scenarios[i], la, lb);
             if (!p) continue;
             printf("  %-24s ", bundle.scenarios[i].name);
             session_print_ratio(&p->r);

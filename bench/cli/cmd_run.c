@@ -20,9 +20,12 @@ static const char usage_text[] =
     "baseline with its bootstrap interval and wins; then geometric means.\n"
     "\n"
     "options:\n"
-    "  --routers a,b,...    routers to run (default: every registered router)\n"
+    "  --routers a,b,...    routers to run (default: every registered router and\n"
+    "                       every --router-lib router); NAME@LIB names router NAME\n"
+    "                       of plugin library LIB (two builds side by side)\n"
     "  --baseline NAME      ratios are against it; always run (default: radix, or\n"
     "                       linear while radix is not built in)\n"
+    "  --router-lib LIB     load a plugin library of routers (repeatable)\n"
     "  --scenarios LIST     comma-separated: SHAPE-N (e.g. params-1000), SHAPE (at 100,\n"
     "                       1000, 10000 routes), default, shipped, or a shipped corpus\n"
     "                       name (routebench list); default: the default suite\n"
@@ -42,51 +45,44 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 ok, 1 a router gave wrong or unstable answers, 2 usage/input error\n";
 
-/* Fill o->routers: the baseline first, then the others in registry order. */
+/* Fill o->routers: the baseline first, then the others (--routers order, or
+ * the registry's and then every --router-lib router's). */
 static int choose_routers(session_options *o, const char *list, const char *baseline)
 {
-    const rb_router_ops *base = NULL;
+    int rc;
     if (baseline) {
-        base = rb_registry_find(baseline);
-        if (!base) {
-            fprintf(stderr, "routebench run: --baseline: no router named '%s' (routebench list)\n",
-                    baseline);
-            return CLI_USAGE;
-        }
+        rc = session_add_router(o, baseline);
+    } else if (rb_registry_find("radix")) {
+        rc = session_add_router(o, "radix");
     } else {
-        base = rb_registry_find("radix");
-        if (!base) {
-            base = rb_registry_find("linear");
-            fprintf(stderr, "routebench run: note: radix is not built in; the baseline is "
-                            "linear\n");
-        }
+        fprintf(stderr, "routebench run: note: radix is not built in; the baseline is linear\n");
+        rc = session_add_router(o, "linear");
     }
-    o->routers[o->nrouters++] = base;
+    if (rc != CLI_OK) return rc;
     if (!list) {
-        for (size_t i = 0; i < rb_registry_count() && o->nrouters < 64; i++)
-            if (rb_registry_at(i) != base) o->routers[o->nrouters++] = rb_registry_at(i);
-        return CLI_OK;
+        for (size_t i = 0; i < rb_registry_count() && rc == CLI_OK; i++)
+            rc = session_add_ops(o, rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
+        for (size_t i = 0; i < rb_plugins_count(&o->plugins) && rc == CLI_OK; i++) {
+            char label[RB_BUNDLE_NAME];
+            snprintf(label, sizeof label, "%s@%s", rb_ops_name(rb_plugins_ops(&o->plugins, i)),
+                     rb_plugins_lib(&o->plugins, i));
+            rc = session_add_ops(o, rb_plugins_ops(&o->plugins, i), label);
+        }
+        return rc;
     }
     const char *p = list;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
-        char name[64];
-        if (n == 0 || n >= sizeof name) {
+        char spec[RB_BUNDLE_NAME];
+        if (n == 0 || n >= sizeof spec) {
             fprintf(stderr, "routebench run: --routers: empty or too long name\n");
             return CLI_USAGE;
         }
-        memcpy(name, p, n);
-        name[n] = '\0';
-        const rb_router_ops *ops = rb_registry_find(name);
-        if (!ops) {
-            fprintf(stderr, "routebench run: --routers: no router named '%s' (routebench list)\n",
-                    name);
-            return CLI_USAGE;
-        }
-        bool dup = false;
-        for (size_t k = 0; k < o->nrouters; k++) dup = dup || o->routers[k] == ops;
-        if (!dup && o->nrouters < 64) o->routers[o->nrouters++] = ops;
+        memcpy(spec, p, n);
+        spec[n] = '\0';
+        rc = session_add_router(o, spec);
+        if (rc != CLI_OK) return rc;
         if (!comma) break;
         p = comma + 1;
     }

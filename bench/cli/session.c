@@ -21,11 +21,36 @@ void session_options_init(session_options *o, const char *cmd)
                                    RB_BENCH_DEFAULT_MIN_TRIAL_MS, RB_BENCH_CLOCK_WALL};
     o->seed = RB_SCENARIO_DEFAULT_SEED;
     o->cpu = -1;
+    rb_plugins_init(&o->plugins);
 }
 
 void session_options_free(session_options *o)
 {
     rb_scenario_list_free(&o->scenarios);
+    rb_plugins_close(&o->plugins);
+}
+
+int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label)
+{
+    for (size_t k = 0; k < o->nrouters; k++)
+        if (o->routers[k] == ops) return CLI_OK;
+    if (o->nrouters == sizeof o->routers / sizeof o->routers[0]) {
+        fprintf(stderr, "routebench %s: at most %zu routers at once\n", o->cmd,
+                sizeof o->routers / sizeof o->routers[0]);
+        return CLI_USAGE;
+    }
+    o->routers[o->nrouters] = ops;
+    snprintf(o->labels[o->nrouters], sizeof o->labels[0], "%s", label);
+    o->nrouters++;
+    return CLI_OK;
+}
+
+int session_add_router(session_options *o, const char *spec)
+{
+    const rb_router_ops *ops = cli_router(&o->plugins, o->cmd, spec);
+    if (!ops) return CLI_USAGE;
+    bool builtin = rb_registry_find(rb_ops_name(ops)) == ops;
+    return session_add_ops(o, ops, builtin ? rb_ops_name(ops) : spec);
 }
 
 int session_option(session_options *o, int argc, char **argv, int *i)
@@ -73,6 +98,8 @@ int session_option(session_options *o, int argc, char **argv, int *i)
             fprintf(stderr, "routebench %s: --clock is wall or cpu, not '%s'\n", o->cmd, v);
             return -1;
         }
+    } else if (cli_opt(argc, argv, i, "--router-lib", &v)) {
+        if (!v || !cli_router_lib(&o->plugins, o->cmd, v)) return -1;
     } else if (cli_opt(argc, argv, i, "--out", &v)) {
         if (!v) return -1;
         o->out = v;
@@ -110,7 +137,15 @@ typedef struct progress {
     const char *name;
     bool tty;
     uint64_t last_ns;
+    const session_options *o; /* for router labels */
 } progress;
+
+static const char *label_of(const session_options *o, const rb_router_ops *ops)
+{
+    for (size_t k = 0; k < o->nrouters; k++)
+        if (o->routers[k] == ops) return o->labels[k];
+    return rb_ops_name(ops);
+}
 
 static void progress_note(progress *p, const char *what)
 {
@@ -135,9 +170,10 @@ static void on_progress(void *ctx, const char *what, const rb_bench_subject *s, 
     p->last_ns = now;
     char line[256];
     if (total)
-        snprintf(line, sizeof line, "%s %zu/%zu (%s)", what, done + 1, total, rb_ops_name(s->ops));
+        snprintf(line, sizeof line, "%s %zu/%zu (%s)", what, done + 1, total,
+                 label_of(p->o, s->ops));
     else
-        snprintf(line, sizeof line, "%s %s", what, rb_ops_name(s->ops));
+        snprintf(line, sizeof line, "%s %s", what, label_of(p->o, s->ops));
     progress_note(p, line);
 }
 
@@ -185,9 +221,8 @@ static void print_scenario(const rb_bundle *b, const rb_bundle_scenario *s)
     print_header_line(s->results[0].router);
     for (size_t i = 0; i < s->nresults; i++) {
         const rb_bundle_result *r = &s->results[i];
-        const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
-        char name[96], med[32], mn[32], mx[32], range[80], rate[32], build[32];
-        snprintf(name, sizeof name, "%s%s", r->router, info && info->reference ? " (ref)" : "");
+        char name[RB_BUNDLE_NAME + 16], med[32], mn[32], mx[32], range[80], rate[32], build[32];
+        rb_bundle_label(b, r->router, true, name, sizeof name);
         rb_bundle_fmt_ns(r->median_ns, med, sizeof med);
         rb_bundle_fmt_ns(r->min_ns, mn, sizeof mn);
         rb_bundle_fmt_ns(r->max_ns, mx, sizeof mx);
@@ -205,8 +240,11 @@ static void print_scenario(const rb_bundle *b, const rb_bundle_scenario *s)
                    strcmp(r->router, b->baseline) == 0 ? "baseline" : "(first: ratios vs it)");
         printf("\n");
         if (r->disagreements)
-            printf("  ** %s disagreed with the expected answer on %llu requests **\n", r->router,
-                   (unsigned long long)r->disagreements);
+            printf("  ** %s disagreed with the expected answer on %llu requests%s **\n", r->router,
+                   (unsigned long long)r->disagreements,
+                   rb_bundle_router_info(b, r->router) && rb_bundle_router_info(b, r->router)->peer
+                       ? " (a peer: not held to our semantics)"
+                       : "");
     }
     bool same = true;
     for (size_t i = 1; i < s->nresults; i++)
@@ -215,9 +253,12 @@ static void print_scenario(const rb_bundle *b, const rb_bundle_scenario *s)
         printf("  checksum %016llx (every router gave the same answers)\n",
                (unsigned long long)s->results[0].checksum);
     else
-        for (size_t i = 0; i < s->nresults; i++)
+        for (size_t i = 0; i < s->nresults; i++) {
+            char name[RB_BUNDLE_NAME + 16];
             printf("  checksum %016llx %s%s\n", (unsigned long long)s->results[i].checksum,
-                   s->results[i].router, i ? "" : "  ** routers disagree **");
+                   rb_bundle_label(b, s->results[i].router, true, name, sizeof name),
+                   i ? "" : "  (the routers' answers differ)");
+        }
 }
 
 static void print_geomeans(const rb_bundle *b)
@@ -232,17 +273,16 @@ static void print_geomeans(const rb_bundle *b)
         rb_bundle_fmt_ratio(g->g.geomean, m, sizeof m);
         rb_bundle_fmt_ratio(g->g.lo, lo, sizeof lo);
         rb_bundle_fmt_ratio(g->g.hi, hi, sizeof hi);
-        const rb_bundle_router *info = rb_bundle_router_info(b, g->router);
-        char name[96];
-        snprintf(name, sizeof name, "%s%s", g->router, info && info->reference ? " (ref)" : "");
+        char name[RB_BUNDLE_NAME + 16];
+        rb_bundle_label(b, g->router, true, name, sizeof name);
         printf("  %-20s %s%s [%s, %s] over %zu scenario%s\n", name, m, g->g.excludes_one ? "" : "~",
                lo, hi, g->g.scenarios, g->g.scenarios == 1 ? "" : "s");
     }
 }
 
 /* Put one loaded, measured scenario into the bundle. */
-static int bundle_scenario(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *run,
-                           const char *skipped, rb_error *err)
+static int bundle_scenario(const session_options *o, rb_bundle *b, const rb_scenario *sc,
+                           const rb_bench_run *run, const char *skipped, rb_error *err)
 {
     rb_bundle_scenario *s = rb_bundle_add_scenario(b);
     if (!s) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
@@ -253,11 +293,14 @@ static int bundle_scenario(rb_bundle *b, const rb_scenario *sc, const rb_bench_r
     if (sc->spec.kind == RB_SCENARIO_GENERATED) {
         snprintf(s->shape, sizeof s->shape, "%s", sc->spec.shape);
         s->seed = sc->seed;
-        snprintf(s->routes_source, sizeof s->routes_source, "generated: %s, %zu routes, seed %llu",
+        snprintf(s->routes_source, sizeof s->routes_source,
+                 "generated: routebench corpus gen --shape %s --routes %zu --seed %llu --out "
+                 "PREFIX",
                  sc->spec.shape, sc->spec.nroutes, (unsigned long long)sc->seed);
         snprintf(s->requests_source, sizeof s->requests_source,
-                 "generated: %u requests, about %.0f%% misses", RB_SCENARIO_REQUESTS,
-                 RB_SCENARIO_MISS * 100);
+                 "generated with the routes: %u requests, %.0f%% misses, 5%% of hits with "
+                 "another method, EXPECTED from linear",
+                 RB_SCENARIO_REQUESTS, RB_SCENARIO_MISS * 100);
     } else if (sc->spec.kind == RB_SCENARIO_SHIPPED) {
         /* the project's own files: a path that means the same on every machine */
         snprintf(s->routes_source, sizeof s->routes_source, "corpus/data/%s.routes", sc->spec.name);
@@ -275,7 +318,7 @@ static int bundle_scenario(rb_bundle *b, const rb_scenario *sc, const rb_bench_r
     snprintf(s->skipped, sizeof s->skipped, "%s", skipped);
     for (size_t k = 0; k < run->nsubjects; k++) {
         const rb_bench_subject *sub = &run->subjects[k];
-        rb_bundle_result *r = rb_bundle_add_result(s, rb_ops_name(sub->ops));
+        rb_bundle_result *r = rb_bundle_add_result(s, label_of(o, sub->ops));
         if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
         r->memory_bytes = sub->memory;
         r->build_ns = sub->build_ns;
@@ -313,7 +356,7 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     for (size_t k = 0; k < o->nrouters; k++) {
         if (sc.features & ~rb_ops_features(o->routers[k])) {
             int w = snprintf(skipped + slen, sizeof skipped - slen, "%s%s", slen ? "," : "",
-                             rb_ops_name(o->routers[k]));
+                             o->labels[k]);
             if (w > 0 && (size_t)w < sizeof skipped - slen) slen += (size_t)w;
             continue;
         }
@@ -330,7 +373,7 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     progress_note(pg, "building");
     int rc = rb_bench_prepare(&run, &sc.routes, &sc.requests, ops, nops, NULL, &err);
     if (rc == RB_OK) rc = rb_bench_measure(&run, &o->proto, on_progress, pg, &err);
-    if (rc == RB_OK) rc = bundle_scenario(b, &sc, &run, skipped, &err);
+    if (rc == RB_OK) rc = bundle_scenario(o, b, &sc, &run, skipped, &err);
     progress_done(pg);
     int status = CLI_OK;
     if (rc < 0) {
@@ -338,8 +381,10 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
         status = rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
     } else {
         print_scenario(b, &b->scenarios[b->nscenarios - 1]);
+        /* a peer is measured, not held to our semantics (router.h, RB_FEAT_PEER) */
         for (size_t k = 0; k < run.nsubjects; k++)
-            if (run.subjects[k].disagree) status = CLI_FAILED;
+            if (run.subjects[k].disagree && !(rb_ops_features(run.subjects[k].ops) & RB_FEAT_PEER))
+                status = CLI_FAILED;
         fflush(stdout);
     }
     rb_bench_run_free(&run);
@@ -358,9 +403,9 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     b->warmup = o->proto.warmup;
     b->min_trial_ms = o->proto.min_trial_ms;
     b->cpu_clock = o->proto.clock == RB_BENCH_CLOCK_CPU;
-    snprintf(b->baseline, sizeof b->baseline, "%s", rb_ops_name(o->routers[0]));
+    snprintf(b->baseline, sizeof b->baseline, "%s", o->labels[0]);
     for (size_t k = 0; k < o->nrouters; k++)
-        if (rb_bundle_add_router(b, rb_ops_name(o->routers[k]), rb_ops_summary(o->routers[k]),
+        if (rb_bundle_add_router(b, o->labels[k], rb_ops_summary(o->routers[k]),
                                  rb_ops_features(o->routers[k])) < 0)
             return CLI_USAGE;
     if (rb_bundle_add_standard_limitations(b) < 0) return CLI_USAGE;
@@ -385,7 +430,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     fflush(stdout);
 
     int status = CLI_OK;
-    progress pg = {0, o->scenarios.n, "", isatty(STDERR_FILENO) != 0, 0};
+    progress pg = {0, o->scenarios.n, "", isatty(STDERR_FILENO) != 0, 0, o};
     for (size_t i = 0; i < o->scenarios.n; i++) {
         pg.scenario = i + 1;
         pg.name = o->scenarios.v[i].name;

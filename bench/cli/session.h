@@ -8,6 +8,7 @@
 
 #include "bundle.h"
 #include "harness.h"
+#include "plugins.h"
 #include "scenario.h"
 
 #include <stdbool.h>
@@ -22,7 +23,9 @@ typedef struct session_options {
     const char *out; /* bundle directory, or NULL */
     const char *routes_file, *requests_file;
     const rb_router_ops *routers[64]; /* baseline first */
+    char labels[64][RB_BUNDLE_NAME];  /* their names in tables and the bundle */
     size_t nrouters;
+    rb_plugins plugins;  /* --router-lib, NAME@LIB */
     bool all_or_nothing; /* skip a scenario unless every router supports it (pair) */
 } session_options;
 
@@ -32,9 +35,16 @@ void session_options_free(session_options *o);
 
 /* Try the options both commands share at argv[*i]: --scenarios/--scenario,
  * --routes, --requests, --trials, --warmup, --min-trial-ms, --seed, --cpu,
- * --out.  Returns 1 when consumed, 0 when not one of them, -1 on a bad
+ * --clock, --out, --router-lib.  Returns 1 when consumed, 0 when not one of them, -1 on a bad
  * value (message printed). */
 int session_option(session_options *o, int argc, char **argv, int *i);
+/* Resolve a router spec (NAME or NAME@LIB) and append it, labelled NAME for
+ * a built-in router and NAME@LIB otherwise; a router already in the list
+ * is not added twice.  Returns CLI_OK or CLI_USAGE (message printed). */
+int session_add_router(session_options *o, const char *spec);
+/* Append ops with the given label (no resolution). */
+int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label);
+
 /* After parsing: add --routes/--requests, or the default suite when no
  * scenario was named.  Returns CLI_OK or CLI_USAGE (message printed). */
 int session_finish_scenarios(session_options *o);
