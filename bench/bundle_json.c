@@ -348,6 +348,12 @@ static uint64_t get_hex(jr *r, const cJSON *o, const char *key)
     return v;
 }
 
+/* A field added within version 1: absent in older files, so optional. */
+static bool has(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
+}
+
 static const cJSON *get_array(jr *r, const cJSON *o, const char *key)
 {
     const cJSON *v = field(r, o, key);
@@ -385,7 +391,7 @@ static void read_result(jr *r, const cJSON *o, rb_bundle_scenario *s)
     x->lookups_per_trial = get_u64(r, o, "lookups_per_trial");
     x->checksum = get_hex(r, o, "checksum");
     x->disagreements = get_u64(r, o, "disagreements");
-    x->disturbed_trials = get_u64(r, o, "disturbed_trials");
+    x->disturbed_trials = has(o, "disturbed_trials") ? get_u64(r, o, "disturbed_trials") : 0;
 }
 
 static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
@@ -508,8 +514,8 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
     b->trials = (unsigned)get_u64(r, p, "trials");
     b->warmup = (unsigned)get_u64(r, p, "warmup");
     b->min_trial_ms = get_num(r, p, "min_trial_ms");
-    char clock_id[32];
-    get_str(r, p, "clock_id", clock_id, sizeof clock_id);
+    char clock_id[32] = "monotonic";
+    if (has(p, "clock_id")) get_str(r, p, "clock_id", clock_id, sizeof clock_id);
     b->cpu_clock = strcmp(clock_id, "thread_cputime") == 0;
     b->bootstrap.resamples = (size_t)get_u64(r, p, "bootstrap_resamples");
     b->bootstrap.level = get_num(r, p, "confidence_level");
@@ -526,7 +532,7 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
         get_str(r, v, "summary", summary, sizeof summary);
         get_str(r, v, "features", f, sizeof f);
         bool reference = get_bool(r, v, "reference");
-        bool peer = get_bool(r, v, "peer");
+        bool peer = has(v, "peer") && get_bool(r, v, "peer");
         if (r->rc == RB_OK && rb_bundle_add_router(b, name, summary, features_parse(f)) < 0)
             nomem(r);
         if (r->rc == RB_OK) {

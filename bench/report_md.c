@@ -206,7 +206,11 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
     features_words(s->features, f, sizeof f);
     rb_buf_printf(o, "### %s\n\n", s->name);
     if (strcmp(s->kind, "generated") == 0)
-        rb_buf_printf(o, "Generated, shape %s, seed %llu. ", s->shape, (unsigned long long)s->seed);
+        rb_buf_printf(o,
+                      "Generated, shape %s, seed %llu (the same tables: `routebench corpus gen "
+                      "--shape %s --routes %zu --seed %llu --out PREFIX`). ",
+                      s->shape, (unsigned long long)s->seed, s->shape, s->routes,
+                      (unsigned long long)s->seed);
     else
         rb_buf_printf(o, "From `%s` and `%s`. ", s->routes_source, s->requests_source);
     rb_buf_printf(o,

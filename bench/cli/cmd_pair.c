@@ -122,6 +122,14 @@ int cmd_pair(int argc, char **argv)
             fprintf(stderr, "routebench pair: no scenario both routers support\n");
             status = CLI_USAGE;
         } else if (gate) {
+            uint64_t disturbed = 0;
+            for (size_t i = 0; i < bundle.nscenarios; i++)
+                for (size_t k = 0; k < bundle.scenarios[i].nresults; k++)
+                    disturbed += bundle.scenarios[i].results[k].disturbed_trials;
+            if (disturbed && !bundle.cpu_clock)
+                printf("note: %llu trials were disturbed (the thread lost the CPU); on a shared "
+                       "machine gate with --clock cpu\n",
+                       (unsigned long long)disturbed);
             bool failed = hi < fail_below;
             printf("gate --fail-below %g: %s (interval [%.3f, %.3f] %s below %g)\n", fail_below,
                    failed ? "FAILED" : "passed", lo, hi,
