@@ -50,8 +50,7 @@ static int check_name(const char *pattern, size_t at, size_t len, const char *wh
 /* Validate the glob segment pattern[at, at+len) and count its literal bytes.
  * A set is '[' '!'? item+ ']' with item = byte or byte '-' byte (lo <= hi);
  * the set may not be empty and has no escapes. */
-static int check_glob(const char *pattern, size_t at, size_t len, uint32_t *literal,
-                      rb_error *err)
+static int check_glob(const char *pattern, size_t at, size_t len, uint32_t *literal, rb_error *err)
 {
     uint32_t lit = 0;
     for (size_t i = 0; i < len; i++) {
@@ -76,14 +75,20 @@ static int check_glob(const char *pattern, size_t at, size_t len, uint32_t *lite
             items++;
         }
         if (i >= len)
-            return rb__error(err, RB_EPATTERN, at + open, "unbalanced '[' at byte %zu",
-                             at + open);
+            return rb__error(err, RB_EPATTERN, at + open, "unbalanced '[' at byte %zu", at + open);
         if (items == 0)
             return rb__error(err, RB_EPATTERN, at + open, "empty '[set]' at byte %zu", at + open);
     }
     *literal = lit;
     return RB_OK;
 }
+
+/* Bytes that make a segment something other than static. */
+enum { CLASS_BRACE = 1, CLASS_GLOB = 2 };
+static const uint8_t byte_class[256] = {
+    ['{'] = CLASS_BRACE, ['}'] = CLASS_BRACE, ['*'] = CLASS_GLOB,
+    ['?'] = CLASS_GLOB,  ['['] = CLASS_GLOB,
+};
 
 /* Classify pattern[at, at+len) into *s. */
 static int parse_segment(const char *pattern, size_t at, size_t len, rb_segment *s, rb_error *err)
@@ -97,12 +102,17 @@ static int parse_segment(const char *pattern, size_t at, size_t len, rb_segment 
     s->captures = 1;
     int rc;
 
-    for (size_t i = 0; i < len; i++) {
-        if (t[i] == '}' && !(t[0] == '{' && i == len - 1))
-            return rb__error(err, RB_EPATTERN, at + i, "unbalanced '}' at byte %zu", at + i);
-        if (t[i] == '{' && i != 0)
-            return rb__error(err, RB_EPATTERN, at + i,
-                             "'{' at byte %zu: braces must enclose a whole segment", at + i);
+    /* one pass over the bytes: which special characters occur? */
+    unsigned seen = 0;
+    for (size_t i = 0; i < len; i++) seen |= byte_class[(unsigned char)t[i]];
+    if (seen & CLASS_BRACE) {
+        for (size_t i = 0; i < len; i++) {
+            if (t[i] == '}' && !(t[0] == '{' && i == len - 1))
+                return rb__error(err, RB_EPATTERN, at + i, "unbalanced '}' at byte %zu", at + i);
+            if (t[i] == '{' && i != 0)
+                return rb__error(err, RB_EPATTERN, at + i,
+                                 "'{' at byte %zu: braces must enclose a whole segment", at + i);
+        }
     }
     if (len > 0 && t[0] == '{') {
         if (len < 2 || t[len - 1] != '}')
@@ -139,7 +149,7 @@ static int parse_segment(const char *pattern, size_t at, size_t len, rb_segment 
             return RB_OK;
         }
     }
-    if (memchr(t, '*', len) || memchr(t, '?', len) || memchr(t, '[', len)) {
+    if (seen & CLASS_GLOB) {
         rc = check_glob(pattern, at, len, &s->literal, err);
         if (rc < 0) return rc;
         s->kind = RB_SEG_GLOB;
@@ -151,28 +161,20 @@ static int parse_segment(const char *pattern, size_t at, size_t len, rb_segment 
     return RB_OK;
 }
 
-/* Is the name of capture segment b equal to an earlier one? */
-static int check_duplicate_name(const rb_pattern *p, uint32_t b, rb_error *err)
+/* Is the name of capture segment s equal to one of the earlier named
+ * captures (named[0..nnamed))? */
+static int check_duplicate_name(const rb_pattern *p, const rb_segment *s,
+                                const rb_segment *const *named, uint32_t nnamed, rb_error *err)
 {
-    const rb_segment *sb = &p->segs[b];
-    if (sb->kind != RB_SEG_PARAM && sb->kind != RB_SEG_CATCHALL) return RB_OK;
-    for (uint32_t a = 0; a < b; a++) {
-        const rb_segment *sa = &p->segs[a];
-        if ((sa->kind == RB_SEG_PARAM || sa->kind == RB_SEG_CATCHALL) &&
-            sa->text_len == sb->text_len && memcmp(sa->text, sb->text, sa->text_len) == 0) {
-            size_t off = (size_t)(sb->text - p->text);
+    for (uint32_t a = 0; a < nnamed; a++) {
+        if (named[a]->text_len == s->text_len &&
+            memcmp(named[a]->text, s->text, s->text_len) == 0) {
+            size_t off = (size_t)(s->text - p->text);
             return rb__error(err, RB_EPATTERN, off, "duplicate name '%.*s' at byte %zu",
-                             (int)sb->text_len, sb->text, off);
+                             (int)s->text_len, s->text, off);
         }
     }
     return RB_OK;
-}
-
-static size_t shape_piece_len(const rb_segment *s)
-{
-    return 1u + (s->kind == RB_SEG_PARAM      ? 2u
-                 : s->kind == RB_SEG_CATCHALL ? 3u
-                                              : s->len);
 }
 
 static void write_shape(rb_pattern *p)
@@ -196,20 +198,65 @@ static void write_shape(rb_pattern *p)
     p->shape_len = (size_t)(o - p->shape);
 }
 
-static size_t storage_size(uint32_t nsegs, size_t shape_cap)
+/* One block holds the segments, the ranks and the shape.  A shape is at
+ * most one byte longer per segment than the pattern ("*x" -> "{*}"). */
+static size_t storage_size(uint32_t nsegs, size_t len)
 {
-    return nsegs * sizeof(rb_segment) + nsegs + shape_cap;
+    return nsegs * sizeof(rb_segment) + nsegs + len + nsegs + 1u;
 }
 
 size_t rb_pattern_bytes(const rb_pattern *p)
 {
-    return p->segs ? storage_size(p->nsegs, p->shape_len + 1u) : 0;
+    return p->segs ? storage_size(p->nsegs, p->len) : 0;
 }
 
 void rb_pattern_free(rb_pattern *p)
 {
-    if (p->segs) rb__free(p->allocator, p->segs, storage_size(p->nsegs, p->shape_len + 1u));
+    if (p->segs) rb__free(p->allocator, p->segs, storage_size(p->nsegs, p->len));
     p->segs = NULL;
+}
+
+static unsigned feature_of(const rb_segment *s)
+{
+    return s->kind == RB_SEG_PARAM      ? RB_FEAT_PARAMS
+           : s->kind == RB_SEG_CATCHALL ? RB_FEAT_CATCHALL
+           : s->kind == RB_SEG_STATIC   ? 0u
+                                        : RB_FEAT_GLOB;
+}
+
+/* Classify every segment of out->text into out->segs (allocated). */
+static int parse_segments(rb_pattern *out, rb_error *err)
+{
+    const char *pattern = out->text;
+    size_t len = out->len;
+    const rb_segment *named[RB_MAX_CAPTURES];
+    uint32_t nnamed = 0;
+    size_t start = 1;
+    for (uint32_t i = 0; i < out->nsegs; i++) {
+        const char *slash = memchr(pattern + start, '/', len - start);
+        size_t end = slash ? (size_t)(slash - pattern) : len;
+        rb_segment *s = &out->segs[i];
+        int rc = parse_segment(pattern, start, end - start, s, err);
+        if (rc < 0) return rc;
+        if (s->kind == RB_SEG_CATCHALL && i + 1 != out->nsegs)
+            return rb__error(err, RB_EPATTERN, s->offset,
+                             "catch-all at byte %u must be the last segment", s->offset);
+        out->ncaptures += s->captures;
+        if (out->ncaptures > RB_MAX_CAPTURES)
+            return rb__error(err, RB_EPATTERN, s->offset,
+                             "more than %d captures (segment at byte %u)", RB_MAX_CAPTURES,
+                             s->offset);
+        if (s->kind == RB_SEG_PARAM || s->kind == RB_SEG_CATCHALL) {
+            rc = check_duplicate_name(out, s, named, nnamed, err);
+            if (rc < 0) return rc;
+            named[nnamed++] = s;
+        }
+        out->ranks[i] = s->kind;
+        out->literal_bytes += s->literal;
+        out->features |= feature_of(s);
+        start = end + 1;
+    }
+    return RB_OK;
 }
 
 int rb_pattern_parse(const char *pattern, size_t len, const rb_allocator *allocator,
@@ -219,7 +266,7 @@ int rb_pattern_parse(const char *pattern, size_t len, const rb_allocator *alloca
     out->allocator = allocator ? allocator : rb__default_allocator();
     out->text = pattern;
     out->len = len;
-    if (len >= UINT32_MAX)
+    if (len >= UINT32_MAX / 4)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "pattern of %zu bytes is too long", len);
     if (len == 0 || pattern[0] != '/')
         return rb__error(err, RB_EPATTERN, 0, "pattern must start with '/' (byte 0)");
@@ -231,60 +278,18 @@ int rb_pattern_parse(const char *pattern, size_t len, const rb_allocator *alloca
     uint32_t nsegs = 0;
     for (size_t i = 0; i < len; i++) nsegs += pattern[i] == '/';
 
-    /* First pass: classify into a temporary segment on the stack, to find
-     * errors before allocating and to size the shape. */
-    size_t shape_cap = 1;
-    uint32_t ncaptures = 0;
-    size_t start = 1;
-    rb_segment seg;
-    for (uint32_t i = 0; i < nsegs; i++) {
-        const char *slash = memchr(pattern + start, '/', len - start);
-        size_t end = slash ? (size_t)(slash - pattern) : len;
-        int rc = parse_segment(pattern, start, end - start, &seg, err);
-        if (rc < 0) return rc;
-        if (seg.kind == RB_SEG_CATCHALL && i + 1 != nsegs)
-            return rb__error(err, RB_EPATTERN, seg.offset,
-                             "catch-all at byte %u must be the last segment", seg.offset);
-        ncaptures += seg.captures;
-        if (ncaptures > RB_MAX_CAPTURES)
-            return rb__error(err, RB_EPATTERN, seg.offset,
-                             "more than %d captures (segment at byte %u)", RB_MAX_CAPTURES,
-                             seg.offset);
-        shape_cap += shape_piece_len(&seg);
-        start = end + 1;
-    }
-
-    char *mem = rb__alloc(out->allocator, storage_size(nsegs, shape_cap));
+    char *mem = rb__alloc(out->allocator, storage_size(nsegs, len));
     if (!mem) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory parsing a pattern");
     out->segs = (rb_segment *)(void *)mem;
     out->ranks = (uint8_t *)(mem + nsegs * sizeof(rb_segment));
     out->shape = (char *)out->ranks + nsegs;
     out->nsegs = nsegs;
-    out->ncaptures = ncaptures;
-    start = 1;
-    for (uint32_t i = 0; i < nsegs; i++) {
-        const char *slash = memchr(pattern + start, '/', len - start);
-        size_t end = slash ? (size_t)(slash - pattern) : len;
-        rb_segment *s = &out->segs[i];
-        (void)parse_segment(pattern, start, end - start, s, NULL);
-        out->ranks[i] = s->kind;
-        out->literal_bytes += s->literal;
-        out->features |= s->kind == RB_SEG_PARAM      ? RB_FEAT_PARAMS
-                         : s->kind == RB_SEG_CATCHALL ? RB_FEAT_CATCHALL
-                         : s->kind == RB_SEG_STATIC   ? 0u
-                                                      : RB_FEAT_GLOB;
-        start = end + 1;
+    int rc = parse_segments(out, err);
+    if (rc < 0) {
+        rb_pattern_free(out);
+        return rc;
     }
     write_shape(out);
-    for (uint32_t i = 0; i < nsegs; i++) {
-        int rc = check_duplicate_name(out, i, err);
-        if (rc < 0) {
-            rb__free(out->allocator, mem, storage_size(nsegs, shape_cap));
-            out->segs = NULL;
-            return rc;
-        }
-    }
-    /* shape_len + 1 == shape_cap, which rb_pattern_free relies on. */
     return RB_OK;
 }
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 extern const rb_router_ops rb__linear_ops;
+extern const rb_router_ops rb__radix_ops;
+extern const rb_router_ops rb__glob_ops;
 extern const rb_router_ops rb__floor_ops;
 #ifdef RB_HAVE_R3
 extern const rb_router_ops rb__r3_ops; /* peers/r3.c, built when libr3 is found */
@@ -15,6 +17,8 @@ extern const rb_router_ops rb__r3_ops; /* peers/r3.c, built when libr3 is found 
 
 static const rb_router_ops *const builtin[] = {
     &rb__linear_ops,
+    &rb__radix_ops,
+    &rb__glob_ops,
     &rb__floor_ops,
 #ifdef RB_HAVE_R3
     &rb__r3_ops,

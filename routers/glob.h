@@ -1,0 +1,34 @@
+/*
+ * glob.h — private test hooks of the glob router (routers/glob.c).  Not part
+ * of the public API: tests create the router through rb__glob_ops directly
+ * so they hold the implementation pointer these hooks take.
+ */
+#ifndef RB_ROUTERS_GLOB_H
+#define RB_ROUTERS_GLOB_H
+
+#include "router_impl.h"
+
+extern const rb_router_ops rb__glob_ops;
+
+/* Limits (routes beyond them are refused by add with RB_ELIMIT). */
+#define RB__GLOB_MAX_DEPTH        128  /* segments per pattern */
+#define RB__GLOB_MAX_NESTED_STARS 1024 /* '**' after the first of each pattern, summed */
+
+/* lookup, also reporting the steps the search took (see glob.c, "Cost"):
+ * *steps is incremented, never reset.  Same answer as the lookup op. */
+int rb__glob_lookup_steps(const void *impl, int method, const char *path, size_t len, rb_match *m,
+                          uint64_t *steps);
+
+/* Check the invariants of a built router: NULL when they hold, else a
+ * fixed message naming the first one broken. */
+const char *rb__glob_check(const void *impl);
+
+/* Size figures of a built router, for the step bound of glob.c. */
+typedef struct rb__glob_size {
+    uint32_t nodes;      /* trie nodes, the root included */
+    uint32_t glob_bytes; /* text bytes of all glob-segment nodes */
+    uint32_t nested;     /* nested '**' nodes (those with a '**' ancestor) */
+} rb__glob_size;
+rb__glob_size rb__glob_size_of(const void *impl);
+
+#endif
