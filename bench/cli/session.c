@@ -252,13 +252,23 @@ static void print_scenario(const rb_bundle *b, const rb_bundle_scenario *s)
     if (same)
         printf("  checksum %016llx (every router gave the same answers)\n",
                (unsigned long long)s->results[0].checksum);
-    else
+    else {
+        /* group the routers by checksum */
+        printf("  checksums differ (the routers' answers differ):\n");
         for (size_t i = 0; i < s->nresults; i++) {
-            char name[RB_BUNDLE_NAME + 16];
-            printf("  checksum %016llx %s%s\n", (unsigned long long)s->results[i].checksum,
-                   rb_bundle_label(b, s->results[i].router, true, name, sizeof name),
-                   i ? "" : "  (the routers' answers differ)");
+            bool first = true;
+            for (size_t k = 0; k < i; k++)
+                first = first && s->results[k].checksum != s->results[i].checksum;
+            if (!first) continue;
+            printf("    %016llx", (unsigned long long)s->results[i].checksum);
+            for (size_t k = i; k < s->nresults; k++) {
+                if (s->results[k].checksum != s->results[i].checksum) continue;
+                char name[RB_BUNDLE_NAME + 16];
+                printf(" %s", rb_bundle_label(b, s->results[k].router, true, name, sizeof name));
+            }
+            printf("\n");
         }
+    }
 }
 
 static void print_geomeans(const rb_bundle *b)
