@@ -459,9 +459,12 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         snprintf(text, sizeof text,
                  "%llu of %zu measured trials were disturbed: the benchmark thread had the CPU "
                  "for less than %.0f%% of the trial's wall time (other work ran on its core). "
-                 "Pairing cancels part of this; medians and intervals are less trustworthy "
-                 "(a quieter machine, --cpu N or --clock cpu help).",
-                 (unsigned long long)disturbed, b->ntrials, RB_BENCH_DISTURBED_SHARE * 100);
+                 "%s",
+                 (unsigned long long)disturbed, b->ntrials, RB_BENCH_DISTURBED_SHARE * 100,
+                 b->cpu_clock ? "The times are the thread's CPU time, so the preemption itself "
+                                "is left out; the other work still shared caches and the core."
+                              : "Pairing cancels part of this; medians and intervals are less "
+                                "trustworthy (a quieter machine, --cpu N or --clock cpu help).");
         wrc = rb_bundle_add_warning(b, text);
     }
     if (wrc < 0 || rb_bundle_compute_geomeans(b, &err) < 0) {

@@ -39,14 +39,18 @@ extern "C" {
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 struct Subject {
     std::string scenario;
     rb_router *router = nullptr;
     const rb_scenario *tables = nullptr;
     std::vector<rb_bench_query> queries;
-    ~Subject() { rb_router_destroy(router); }
+    ~Subject()
+    {
+        rb_router_destroy(router);
+    }
 };
 
 struct Scenario {
@@ -108,14 +112,13 @@ const char *option(int *i, int argc, char **argv, const char *name)
 
 void usage()
 {
-    std::fprintf(stderr,
-                 "usage: routebench-gbench [--scenarios LIST] [--routers a,b] [--seed S]\n"
-                 "                         [--benchmark_* options of google-benchmark]\n"
-                 "One benchmark per SCENARIO/ROUTER; one iteration is one lookup.\n"
-                 "In-process lookups, not HTTP requests per second.\n");
+    std::fprintf(stderr, "usage: routebench-gbench [--scenarios LIST] [--routers a,b] [--seed S]\n"
+                         "                         [--benchmark_* options of google-benchmark]\n"
+                         "One benchmark per SCENARIO/ROUTER; one iteration is one lookup.\n"
+                         "In-process lookups, not HTTP requests per second.\n");
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -172,8 +175,7 @@ int main(int argc, char **argv)
             }
             const rb_request_table *q = &sc->s.requests;
             for (size_t i = 0; i < q->count; i++)
-                sub->queries.push_back(
-                    {rb_request_path(q, i), q->reqs[i].len, q->reqs[i].method});
+                sub->queries.push_back({rb_request_path(q, i), q->reqs[i].len, q->reqs[i].method});
             std::string name = sub->scenario + "/" + rb_ops_name(ops);
             benchmark::RegisterBenchmark(name.c_str(), run_lookups, sub.get());
             subjects.push_back(std::move(sub));
