@@ -1,0 +1,1403 @@
+/*
+ * hashseg.c — hashed segments: static routes in one whole-path hash table,
+ * the other routes in a tree whose static edges live in one open-addressing
+ * table keyed by hashes of the pattern's shape prefix.
+ *
+ * What it is for: the fastest lookup of the built-in routers on tables of
+ * static, param and catch-all routes.
+ *
+ *   (a) Every purely static route is in full[], keyed by XXH3 of its whole
+ *       path (seeded).  A static pattern ranks first wherever it matches, so
+ *       one probe answers every request for a static route whose method
+ *       fits; when its methods do not fit, they join the 405 mask and the
+ *       tree decides (a param or catch-all route may fit).
+ *   (b) The routes with a param or a catch-all form a tree.  A node stands
+ *       for a shape prefix (static segments and "{}" params); its key is a
+ *       hash chain
+ *
+ *           key(root)       = R
+ *           key(child "s")  = H(key(parent), s)      static edge
+ *           key(child "{}") = P(key(parent))         param edge
+ *
+ *       with R, H and P derived from config->seed.  The slot a lookup
+ *       probes for the static child at depth d thus depends only on the
+ *       request bytes and the static/param choices above it, never on data
+ *       loaded from the table, so the probes of successive levels can be in
+ *       flight together.  Static children are found through slots[]
+ *       (verified by parent, length and bytes, never by the hash alone);
+ *       the param child by index; catch-all routes hang on their node.
+ *
+ * The example route set shared by every router file, as hashseg holds it:
+ *
+ *     full[] (static routes)              nodes[] (tree; #n = index)
+ *     [XXH3(/users)   ] GET:0             #0 root
+ *     [XXH3(/users/me)] GET:2              +- "users"  #1
+ *                                          |   +- {}  #2  end GET:1
+ *     slots[] (static edges: tag:node)     |       +- "posts" #3  end POST:3
+ *     [H(R, users)          ] -> #1        +- "static" #4  catch-all GET:4
+ *     [H(P(H(R,users)),posts)] -> #3
+ *     [H(R, static)         ] -> #4
+ *
+ *     GET /users/me    full[] hit, GET fits: route 2 (no walk)
+ *     GET /users/7     full[] miss; walk: root -"users"-> #1 -{}-> #2
+ *                      (span "7"), end GET: route 1
+ *     PUT /users/me    full[] hit, GET does not fit: mask {GET}; walk to
+ *                      #2 (span "me"), GET does not fit: 405 {GET}
+ *     GET /static/a/b  walk: root -"static"-> #4, catch-all "a/b": route 4
+ *
+ * Layout.  A node (hashseg_node) is 32 bytes, 32-byte aligned: the static
+ * edge into it (its segment's first 16 bytes as two zero-padded
+ * little-endian words, its length, its parent), flags, captures so far, the
+ * param child's index, the index of its terminals, and a one-byte filter
+ * of its static children's lengths (mod 8).  keys_of[] holds each node's
+ * key, cold[] where a long segment's bytes are.  A terminal
+ * (hashseg_term) holds two groups, routes ending at the node and catch-all
+ * routes "node/{*x}", each a method mask (bit RB_ANY = "*") and the index
+ * of its first route id in ids[]; a group's ids are in method order, "*"
+ * last, so method m's route is at popcount(mask below m).  A full[] entry
+ * is 16 bytes: tag, mask, length, pool offset of the path, first id.
+ *
+ * Lookup reads the path a word at a time: a bitmap of its slashes (paths
+ * under 64 bytes; longer ones are scanned segment by segment), and each
+ * segment's first 16 bytes as masked words, for hashing and for comparing
+ * with a node in one go.  Whole words are loaded only from inside the path;
+ * the last bytes come from a zero-padded copy of its last 16 bytes, so
+ * nothing past the end is ever read.  The walk is depth first: static
+ * child, then param child, then catch-all, backtracking on dead ends
+ * without a stack (parent links, keys_of[], and the slash before the
+ * current segment say where to resume), so patterns may be any depth.  That
+ * order is the priority order (ranks left to right, a dead end never
+ * ranking), so the first terminal that fits the method wins; when none
+ * does, the walk has seen every matching terminal and the union of their
+ * masks is the 405 mask.  Within one terminal the routes differ only by
+ * method (one shape), so "specific before '*'" is all that is left of the
+ * priority key there, and literal bytes and ids never need comparing.
+ *
+ * Cost: lookup O(L + S) plus O(1) expected probes per static edge and the
+ * backtracking a route set forces (bounded by the tree nodes the path can
+ * reach); a probe sequence is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT
+ * + 1 slots.  Build O(pattern bytes + N log N).  Memory: 16 bytes per static
+ * route and 8 per static tree node (tables at load <= 1/2), 48 per tree
+ * node (node, key, cold), 12 per terminal, 4 per route id, the static
+ * paths and long segments.
+ *
+ * Invariants (rb__hashseg_check):
+ *   - nodes[0] is the root; every other node's parent has a lower index,
+ *     and every node leads to a route (a terminal or a child);
+ *   - a static node's words and length match its bytes, and it is in
+ *     slots[] exactly once, under its key's tag, within max_probe of its
+ *     key's home slot, and found first there for its bytes (no two static
+ *     children of one parent have the same bytes); a node has HAS_STATIC
+ *     iff it has a static child, and its length filter is exact;
+ *   - keys_of[] holds what the hash chain gives for every node;
+ *   - a param node is its parent's param child; ncap counts the param edges
+ *     on the path from the root; no static route ends in the tree;
+ *   - terms[] is in node order; every full[] entry is within max_probe of
+ *     its home slot, unique, and its path is in the pool; the groups of the
+ *     tree and of full[] hold every route id exactly once;
+ *   - max_probe <= RB_HASHSEG_PROBE_LIMIT.
+ *
+ * What build changes: add() only copies patterns (text, segment kinds and
+ * offsets); build() makes full[], the tree, slots[], terms[], ids[] and the
+ * pool, then frees the add-time arrays.  Hash flooding: every hash is
+ * seeded, and when a probe sequence would exceed RB_HASHSEG_PROBE_LIMIT,
+ * build doubles that table (up to 4 times) and otherwise fails with
+ * RB_ELIMIT, so lookups never pay for long chains.  A failed build leaves
+ * the router as it was (it can be built again, or destroyed).
+ *
+ * Thread safety: after build, lookup only reads; concurrent lookups are safe.
+ */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "hashseg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HASHSEG_MAX_GROW     4u  /* table doublings tried against long probes */
+#define HASHSEG_LONG         17u /* node seglen of every segment over 16 bytes */
+#define HASHSEG_ANY_BIT      (1u << RB_ANY)
+#define HASHSEG_METHODS      ((1u << RB_METHOD_COUNT) - 1u)
+#define HASHSEG_HAS_STATIC   0x1u /* the node has static children */
+#define HASHSEG_HAS_END      0x2u /* routes end at the node */
+#define HASHSEG_HAS_CA       0x4u /* catch-all routes "node/{*x}" */
+#define HASHSEG_PARAM        0x8u /* the node is a param child */
+#define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
+
+/* A tree node: 32 bytes, 32-byte aligned, so one cache line holds it. */
+typedef struct hashseg_node {
+    uint64_t w0, w1; /* static edge: first 16 bytes of the segment, zero padded */
+    uint32_t parent; /* index of the parent (the root: 0) */
+    uint8_t seglen;  /* static edge: segment length, HASHSEG_LONG when over 16 */
+    uint8_t flags;   /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _PARAM */
+    uint8_t ncap;    /* captures (param edges) on the path from the root */
+    uint8_t lens;    /* bit len % 8 set for the length of each static child */
+    uint32_t param;  /* index of the param child, 0 = none */
+    uint32_t term;   /* index in terms[] when HAS_END or HAS_CA */
+} hashseg_node;
+
+/* The routes ending at a node, and its catch-all routes.  A mask has bit m
+ * for method m, bit RB_ANY for "*"; the matching first field is the index
+ * of the group's first route id in ids[] (in method order, "*" last). */
+typedef struct hashseg_term {
+    uint16_t end_mask, ca_mask;
+    uint32_t end_ids, ca_ids;
+} hashseg_term;
+
+/* A static route in the whole-path table; mask 0: an empty slot. */
+typedef struct hashseg_full {
+    uint16_t tag;  /* bits 48..63 of the (masked) key */
+    uint16_t mask; /* methods, as in hashseg_term */
+    uint32_t len;  /* of the path */
+    uint32_t text; /* pool offset of the path */
+    uint32_t id;   /* index of the first route id in ids[], as in hashseg_term */
+} hashseg_full;
+
+/* Where a long (> 16 bytes) static segment's bytes are. */
+typedef struct hashseg_cold {
+    uint32_t text, len;
+} hashseg_cold;
+
+typedef struct hashseg_keys {
+    uint64_t seed;   /* config->seed, or the default */
+    uint64_t k0, k1; /* static edges */
+    uint64_t c0;     /* param edges */
+    uint64_t root;   /* key of the root */
+    uint64_t param;  /* param edges (odd) */
+} hashseg_keys;
+
+/* Add-time storage: the patterns, until build. */
+typedef struct hashseg_route {
+    uint32_t text, len;  /* pattern bytes in bytes[] */
+    uint32_t seg, nsegs; /* its segments in segs[] */
+    uint32_t id;
+    int method;
+} hashseg_route;
+
+typedef struct hashseg_seg {
+    uint32_t off, len; /* static: its bytes (offset in the pattern) */
+    uint32_t kind;     /* rb_seg_kind */
+} hashseg_seg;
+
+typedef struct hashseg_router {
+    /* read by lookups */
+    const hashseg_node *nodes;
+    const uint64_t *slots; /* static edges: tag << 32 | node; 0 = empty */
+    const hashseg_full *full;
+    const hashseg_term *terms;
+    const uint32_t *ids;
+    const hashseg_cold *cold;
+    const uint64_t *keys_of; /* key of each node (for going back) */
+    const char *pool;
+    uint64_t slot_mask, full_mask;
+    uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
+    uint32_t max_probe; /* longest displacement in slots[] and full[] */
+    uint64_t full_lens; /* bit len % 64 set when a static route is len bytes long */
+    uint32_t built;
+    hashseg_keys keys;
+
+    const rb_allocator *a;
+    /* add time */
+    hashseg_route *routes;
+    size_t nroutes, routes_cap;
+    hashseg_seg *segs;
+    size_t nsegs, segs_cap;
+    char *bytes;
+    size_t nbytes, bytes_cap;
+    /* built: allocation sizes (element counts) */
+    void *nodes_raw; /* nodes, before alignment */
+    size_t nnodes, nslots, nfull, nterms, nids, npool;
+} hashseg_router;
+/* ---- bit helpers -------------------------------------------------------- */
+
+static inline uint64_t load64le(const void *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) &&                                    \
+    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = XXH_swap64(v);
+#endif
+    return v;
+}
+
+static inline unsigned ctz64(uint64_t x)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned n = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+static inline unsigned clz64(uint64_t x)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_clzll(x);
+#else
+    unsigned n = 0;
+    while (!(x & (1ull << 63))) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* Bits set in a method mask (at most 10 bits). */
+static inline unsigned popcount16(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0f0fu;
+    return (x + (x >> 8)) & 0x1fu;
+}
+
+/* The 128-bit product of a and b, folded to 64 bits (high ^ low). */
+static inline uint64_t fold64(uint64_t a, uint64_t b)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 u128;
+    u128 p = (u128)a * b;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    uint64_t lo = (mid << 32) | (ll & 0xffffffffu);
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return lo ^ hi;
+#endif
+}
+
+/* Masks keeping the first n bytes of w0 and w1, n = 0..16. */
+static const uint64_t mask_lo[17] = {
+    0x0ull,
+    0xffull,
+    0xffffull,
+    0xffffffull,
+    0xffffffffull,
+    0xffffffffffull,
+    0xffffffffffffull,
+    0xffffffffffffffull,
+    ~0ull,
+    ~0ull,
+    ~0ull,
+    ~0ull,
+    ~0ull,
+    ~0ull,
+    ~0ull,
+    ~0ull,
+    ~0ull,
+};
+static const uint64_t mask_hi[17] = {
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0xffull,
+    0xffffull,
+    0xffffffull,
+    0xffffffffull,
+    0xffffffffffull,
+    0xffffffffffffull,
+    0xffffffffffffffull,
+    ~0ull,
+};
+
+/* ---- hashes ------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void keys_init(hashseg_keys *k, uint64_t seed)
+{
+    k->seed = seed ? seed : HASHSEG_DEFAULT_SEED;
+    uint64_t x = k->seed;
+    k->k0 = splitmix64(&x);
+    k->k1 = splitmix64(&x);
+    k->c0 = splitmix64(&x);
+    k->root = splitmix64(&x);
+    k->param = splitmix64(&x) | 1u;
+}
+
+/* The key of the static child `seg` of a node whose key is h.  w0, w1 are
+ * the segment's first 16 bytes, masked; a longer segment is hashed whole
+ * by XXH3, seeded with h.  One multiply a level for short segments. */
+static inline uint64_t static_key(const hashseg_keys *k, uint64_t h, uint64_t w0, uint64_t w1,
+                                  const char *seg, size_t n)
+{
+    if (n <= 16) return fold64((w0 ^ k->k0) + h, (w1 ^ k->k1) + n);
+    return XXH3_64bits_withSeed(seg, n, h ^ k->seed);
+}
+
+/* The key of the param child of a node whose key is h. */
+static inline uint64_t param_key(const hashseg_keys *k, uint64_t h)
+{
+    return fold64(h ^ k->c0, k->param);
+}
+
+/* ---- lookup ------------------------------------------------------------- */
+
+/* Where to load 16 bytes at off (<= len) from: the path itself when they
+ * are inside it, else the zero-padded copy of its last bytes (tail holds
+ * path[tb, len) then zeros, 32 bytes in all), so no load passes the end. */
+static inline const unsigned char *src16(const char *path, size_t len, const unsigned char *tail,
+                                         size_t tb, size_t off)
+{
+    /* a select without a branch: which source depends on the request */
+    uintptr_t near_end = (uintptr_t)0 - (uintptr_t)(off + 16 > len);
+    uintptr_t in_path = (uintptr_t)path + off, in_tail = (uintptr_t)tail + (off - tb);
+    return (const unsigned char *)((in_path & ~near_end) | (in_tail & near_end));
+}
+
+/* Bit 8i+7 set where byte i of w is '/'.  Exact for the lowest such byte
+ * (a borrow only ever flags bytes above a real match), and zero exactly
+ * when w has no '/': all that finding a segment's end needs. */
+static inline uint64_t slashes(uint64_t w)
+{
+    uint64_t x = w ^ 0x2f2f2f2f2f2f2f2full;
+    return (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+}
+
+/* The path segment starting at b (<= len): returns its end (the index of
+ * the next '/', or len) and its first 16 bytes as masked words. */
+static inline size_t segment_at(const char *path, size_t len, const unsigned char *tail, size_t tb,
+                                size_t b, uint64_t *w0, uint64_t *w1)
+{
+    const unsigned char *p = src16(path, len, tail, tb, b);
+    uint64_t r0 = load64le(p), r1 = load64le(p + 8);
+    /* one bit per byte, bit 16 a sentinel: the first set bit is the end */
+    uint64_t m = ((slashes(r0) >> 7) * 0x0102040810204080ull) >> 56 |
+                 ((slashes(r1) >> 7) * 0x0102040810204080ull) >> 56 << 8 | 0x10000u;
+    size_t n = ctz64(m);
+    if (n > len - b) n = len - b;
+    *w0 = r0 & mask_lo[n];
+    *w1 = r1 & mask_hi[n];
+    if (n == 16 && b + 16 < len) {
+        const char *slash = memchr(path + b + 16, '/', len - b - 16);
+        return slash ? (size_t)(slash - path) : len;
+    }
+    return b + n;
+}
+
+/* Bit i set when path[i] is '/', for the whole path (len < 64), read a
+ * word at a time; the last partial word comes from the zero-padded tail. */
+static inline uint64_t slash_bitmap(const char *path, size_t len, const unsigned char *tail,
+                                    size_t tb)
+{
+    uint64_t bits = 0;
+    size_t off = 0;
+    for (; off + 8 <= len; off += 8) {
+        uint64_t x = load64le(path + off) ^ 0x2f2f2f2f2f2f2f2full;
+        uint64_t z = ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x |
+                       0x7f7f7f7f7f7f7f7full); /* exact: no borrows */
+        bits |= ((z >> 7) * 0x0102040810204080ull) >> 56 << off;
+    }
+    if (off < len) {
+        /* the last len - off bytes: the word ending at len, shifted down */
+        uint64_t last = len >= 8 ? load64le(path + len - 8) >> (8 * (8 - (len - off)))
+                                 : load64le(tail + (off - tb));
+        uint64_t x = last ^ 0x2f2f2f2f2f2f2f2full;
+        uint64_t z =
+            ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x | 0x7f7f7f7f7f7f7f7full);
+        bits |= ((z >> 7) * 0x0102040810204080ull) >> 56 << off;
+    }
+    return bits;
+}
+
+/* The first 16 bytes of path[b, b + n) as masked words. */
+static inline void segment_words(const char *path, size_t len, const unsigned char *tail, size_t tb,
+                                 size_t b, size_t n, uint64_t *w0, uint64_t *w1)
+{
+    const unsigned char *p = src16(path, len, tail, tb, b);
+    size_t c = n < 16 ? n : 16;
+    *w0 = load64le(p) & mask_lo[c];
+    *w1 = load64le(p + 8) & mask_hi[c];
+}
+
+#if defined(__GNUC__)
+#define HASHSEG_INLINE static inline __attribute__((always_inline))
+#else
+#define HASHSEG_INLINE static inline
+#endif
+
+/* The node reached from parent by a static edge with the request segment
+ * (w0, w1 its first bytes, n its length), or 0. */
+/* a[0, n) == b[0, n), in 8-byte words (the last one overlapping). */
+static inline bool bytes_equal(const char *a, const char *b, size_t n)
+{
+    if (n < 8) {
+        uint64_t x = 0, y = 0;
+        for (size_t i = 0; i < n; i++) {
+            x = x << 8 | (unsigned char)a[i];
+            y = y << 8 | (unsigned char)b[i];
+        }
+        return x == y;
+    }
+    for (size_t i = 0; i + 8 < n; i += 8)
+        if (load64le(a + i) != load64le(b + i)) return false;
+    return load64le(a + n - 8) == load64le(b + n - 8);
+}
+
+HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uint32_t parent,
+                                      uint64_t w0, uint64_t w1, const char *seg, uint32_t n,
+                                      uint64_t *probes)
+{
+    uint64_t k = key & r->hash_mask;
+    uint32_t tag = (uint32_t)(k >> 32);
+    uint32_t n8 = n <= 16 ? n : HASHSEG_LONG;
+    for (uint32_t i = 0; i <= r->max_probe; i++, k++) {
+        uint64_t slot = r->slots[k & r->slot_mask];
+        if (probes) ++*probes;
+        uint32_t c = (uint32_t)slot;
+        if (c == 0) return 0;
+        if ((uint32_t)(slot >> 32) != tag) continue;
+        const hashseg_node *x = &r->nodes[c];
+        if (x->parent == parent && x->seglen == n8 && x->w0 == w0 && x->w1 == w1 &&
+            (n <= 16 || (r->cold[c].len == n &&
+                         bytes_equal(r->pool + r->cold[c].text + 16, seg + 16, n - 16))))
+            return c;
+    }
+    return 0;
+}
+
+/* The static route entry whose path is path[0, len), or NULL. */
+HASHSEG_INLINE const hashseg_full *probe_full(const hashseg_router *r, uint64_t key,
+                                              const char *path, size_t len, uint64_t *probes)
+{
+    uint64_t k = key & r->hash_mask;
+    uint32_t tag = (uint32_t)(k >> 48);
+    for (uint32_t i = 0; i <= r->max_probe; i++, k++) {
+        const hashseg_full *e = &r->full[k & r->full_mask];
+        if (probes) ++*probes;
+        if (e->mask == 0) return NULL;
+        if (e->tag == tag && e->len == len && bytes_equal(r->pool + e->text, path, len)) return e;
+    }
+    return NULL;
+}
+
+/* The route of a terminal group (mask, first) for method (the group fits):
+ * ids[first + the number of its methods below method], "*" last. */
+static inline int found(const hashseg_router *r, uint32_t mask, uint32_t first, int method,
+                        uint32_t nparams, rb_match *m)
+{
+    uint32_t below = (mask >> method) & 1u ? mask & ((1u << method) - 1u) : mask & HASHSEG_METHODS;
+    m->outcome = RB_FOUND;
+    m->route_id = r->ids[first + popcount16(below)];
+    m->nparams = nparams;
+    m->allowed = 0;
+    return RB_FOUND;
+}
+
+static inline int not_found(uint32_t allowed, rb_match *m)
+{
+    m->outcome = allowed ? RB_METHOD_NOT_ALLOWED : RB_NOT_FOUND;
+    m->nparams = 0;
+    m->allowed = allowed;
+    return m->outcome;
+}
+
+/* (b) of lookup: the depth-first walk, static child, then param child,
+ * then catch-all.  The segment at the current node n is path[b, e); b ==
+ * len + 1 when the path is used up.  Going back needs no stack: the parent
+ * is in the node, its key in keys[], its segment ends at b - 1 and starts
+ * after the '/' before that, and how the walk came down (param child or
+ * static child) says what to try next.  allowed: methods seen so far. */
+HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *path, size_t len,
+                             uint32_t allowed, rb_match *m, uint64_t *probes, bool small)
+{
+    const hashseg_keys *k = &r->keys;
+    uint32_t fit = (1u << method) | HASHSEG_ANY_BIT;
+    unsigned char tail[32] = {0};
+    size_t tb = 0;
+    if (len >= 16) {
+        tb = len - 16;
+        memcpy(tail, path + tb, 16);
+    } else {
+        for (size_t i = 0; i < len; i++) tail[i] = (unsigned char)path[i];
+    }
+    /* small (len < 64): every '/' in one bitmap, a sentinel bit at len */
+    uint64_t slash = small ? slash_bitmap(path, len, tail, tb) | 1ull << len : 0;
+    uint32_t n = 0;
+    size_t b = 1, e = 0;
+    uint64_t h = k->root;
+    const hashseg_node *x;
+enter:
+    x = &r->nodes[n];
+    if (b > len) {
+        if (x->flags & HASHSEG_HAS_END) {
+            const hashseg_term *t = &r->terms[x->term];
+            if (t->end_mask & fit) return found(r, t->end_mask, t->end_ids, method, x->ncap, m);
+            allowed |= t->end_mask;
+        }
+        goto back;
+    }
+    {
+        uint64_t w0 = 0, w1 = 0;
+        if (small)
+            e = ctz64(slash & (~0ull << b));
+        else
+            e = segment_at(path, len, tail, tb, b, &w0, &w1);
+        if ((x->lens >> ((e - b) & 7u)) & 1u) {
+            if (small) segment_words(path, len, tail, tb, b, e - b, &w0, &w1);
+            uint32_t sn = (uint32_t)(e - b);
+            uint64_t key = static_key(k, h, w0, w1, path + b, sn);
+            uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
+            if (c) {
+                n = c;
+                h = key;
+                b = e + 1;
+                goto enter;
+            }
+        }
+    }
+param:
+    if (x->param && e > b) {
+        m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
+        n = x->param;
+        h = param_key(k, h);
+        b = e + 1;
+        goto enter;
+    }
+catchall:
+    if ((x->flags & HASHSEG_HAS_CA) && b < len) {
+        const hashseg_term *t = &r->terms[x->term];
+        if (t->ca_mask & fit) {
+            m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(len - b)};
+            return found(r, t->ca_mask, t->ca_ids, method, x->ncap + 1u, m);
+        }
+        allowed |= t->ca_mask;
+    }
+back:
+    if (n == 0) return not_found(allowed & HASHSEG_METHODS, m);
+    {
+        /* n's own segment is path[b', b - 1): back to its parent there */
+        uint32_t child = n;
+        e = b - 1;
+        if (small) {
+            b = 64 - clz64(slash & ((1ull << e) - 1u));
+        } else {
+            for (b = e; path[b - 1] != '/'; b--) continue;
+        }
+        n = x->parent;
+        h = r->keys_of[n];
+        x = &r->nodes[n];
+        if (x->param == child) goto catchall;
+        goto param;
+    }
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+walk(const hashseg_router *r, int method, const char *path, size_t len, uint32_t allowed,
+     rb_match *m)
+{
+    if (len < 64) return walk_impl(r, method, path, len, allowed, m, NULL, true);
+    return walk_impl(r, method, path, len, allowed, m, NULL, false);
+}
+
+/* (a) of lookup: the whole path as a static route.  It ranks first
+ * wherever it matches, so it wins when its methods fit; when they do not,
+ * its methods join the 405 mask and the walk decides. */
+HASHSEG_INLINE const hashseg_full *lookup_full(const hashseg_router *r, const char *path,
+                                               size_t len, uint64_t *probes)
+{
+    if (!((r->full_lens >> (len & 63u)) & 1u)) return NULL;
+    return probe_full(r, XXH3_64bits_withSeed(path, len, r->keys.seed), path, len, probes);
+}
+
+static int hashseg_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    const hashseg_router *r = impl;
+    if (len == 0 || path[0] != '/' || !r->built) return not_found(0, m);
+    uint32_t allowed = 0;
+    const hashseg_full *e = lookup_full(r, path, len, NULL);
+    if (e) {
+        if (e->mask & ((1u << method) | HASHSEG_ANY_BIT))
+            return found(r, e->mask, e->id, method, 0, m);
+        allowed = e->mask;
+    }
+    const hashseg_node *root = &r->nodes[0];
+    if (!root->flags && !root->param) return not_found(allowed & HASHSEG_METHODS, m); /* no tree */
+    return walk(r, method, path, len, allowed, m);
+}
+
+int rb__hashseg_lookup_counted(const void *impl, int method, const char *path, size_t len,
+                               rb_match *m, uint64_t *probes)
+{
+    const hashseg_router *r = impl;
+    if (method < 0 || method >= RB_METHOD_COUNT) return not_found(0, m);
+    if (len == 0 || path[0] != '/' || !r->built) return not_found(0, m);
+    uint32_t allowed = 0;
+    const hashseg_full *e = lookup_full(r, path, len, probes);
+    if (e) {
+        if (e->mask & ((1u << method) | HASHSEG_ANY_BIT))
+            return found(r, e->mask, e->id, method, 0, m);
+        allowed = e->mask;
+    }
+    return walk_impl(r, method, path, len, allowed, m, probes, len < 64);
+}
+
+/* ---- create, add -------------------------------------------------------- */
+
+static int hashseg_create(const rb_config *config, void **out, rb_error *err)
+{
+    hashseg_router *r = rb__calloc(config->allocator, sizeof *r);
+    if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating hashseg");
+    r->a = config->allocator;
+    r->hash_mask = ~0ull;
+    keys_init(&r->keys, config->seed);
+    *out = r;
+    return RB_OK;
+}
+
+/* arr (cap elements of size bytes) grown to hold at least need elements, or
+ * NULL (arr unchanged) when memory runs out.  *cap is updated on success. */
+static void *grow(const rb_allocator *a, void *arr, size_t *cap, size_t need, size_t size,
+                  size_t min_cap)
+{
+    if (need <= *cap) return arr;
+    size_t ncap = *cap ? *cap : min_cap;
+    while (ncap < need) ncap *= 2;
+    void *grown = rb__realloc(a, arr, *cap * size, ncap * size);
+    if (grown) *cap = ncap;
+    return grown;
+}
+
+static int hashseg_add(void *impl, const rb_route *route, rb_error *err)
+{
+    hashseg_router *r = impl;
+    const rb_pattern *p = route->pattern;
+    if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "hashseg: add after build");
+    if (p->len > UINT32_MAX - r->nbytes || r->nroutes >= UINT32_MAX / 4 ||
+        r->nsegs + p->nsegs >= UINT32_MAX / 4)
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "hashseg: too many routes or bytes");
+    hashseg_route *routes =
+        grow(r->a, r->routes, &r->routes_cap, r->nroutes + 1, sizeof *r->routes, 16);
+    if (routes) r->routes = routes;
+    hashseg_seg *segs =
+        routes ? grow(r->a, r->segs, &r->segs_cap, r->nsegs + p->nsegs, sizeof *r->segs, 64) : NULL;
+    if (segs) r->segs = segs;
+    char *bytes = segs ? grow(r->a, r->bytes, &r->bytes_cap, r->nbytes + p->len, 1, 1024) : NULL;
+    if (!bytes) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in hashseg");
+    r->bytes = bytes;
+
+    hashseg_route *hr = &r->routes[r->nroutes];
+    hr->text = (uint32_t)r->nbytes;
+    hr->len = (uint32_t)p->len;
+    hr->seg = (uint32_t)r->nsegs;
+    hr->nsegs = p->nsegs;
+    hr->id = route->id;
+    hr->method = route->method;
+    memcpy(r->bytes + r->nbytes, p->text, p->len);
+    for (uint32_t i = 0; i < p->nsegs; i++) {
+        const rb_segment *sg = &p->segs[i];
+        hashseg_seg *hs = &r->segs[r->nsegs + i];
+        hs->off = (uint32_t)(sg->text - p->text);
+        hs->len = sg->text_len;
+        hs->kind = sg->kind;
+    }
+    r->nbytes += p->len;
+    r->nsegs += p->nsegs;
+    r->nroutes++;
+    return RB_OK;
+}
+
+/* ---- build -------------------------------------------------------------- */
+
+/* A build-time tree node (the tree holds only the routes with a param or a
+ * catch-all, and their prefixes). */
+typedef struct hashseg_bnode {
+    uint64_t key;
+    uint32_t parent;
+    uint32_t seglen; /* static: segment length */
+    uint32_t text;   /* static: offset of the segment in r->bytes */
+    uint32_t param;  /* param child, 0 = none */
+    uint32_t end_ids, ca_ids;
+    uint16_t end_mask, ca_mask;
+    uint8_t kind; /* RB_SEG_STATIC or RB_SEG_PARAM; the root: RB_SEG_STATIC */
+    uint8_t ncap;
+} hashseg_bnode;
+
+/* A distinct static path (one or more routes, one per method). */
+typedef struct hashseg_bfull {
+    uint64_t key;       /* XXH3 of the path, seeded */
+    uint32_t text, len; /* the path in r->bytes */
+    uint32_t pooled;    /* the path in the pool */
+    uint32_t first;     /* its first id in ids[] */
+    uint16_t mask;
+} hashseg_bfull;
+
+/* A route's terminal, sorted into ids[]: at a tree node (end or catch-all)
+ * or at a static path (node = HASHSEG_FULL | its index). */
+typedef struct hashseg_bterm {
+    uint32_t node;
+    uint32_t catchall; /* 0: the route ends at node; 1: node/{*x} */
+    uint32_t method;   /* rb_method; RB_ANY sorts last */
+    uint32_t id;
+} hashseg_bterm;
+
+#define HASHSEG_FULL 0x80000000u
+
+typedef struct hashseg_work {
+    hashseg_bnode *b;
+    size_t bcap, nb;
+    uint32_t *map; /* static edges, or static paths, while they are found: index + 1 */
+    size_t nmap;
+    hashseg_bfull *bf;
+    size_t bfcap, nbf;
+    hashseg_bterm *bt; /* one per route, at least one */
+    size_t nbt;
+    /* the lookup form */
+    void *nodes_raw;
+    hashseg_node *nodes;
+    hashseg_cold *cold;
+    uint64_t *keys_of;
+    size_t nnodes;
+    uint64_t *slots;
+    size_t nslots;
+    hashseg_full *full;
+    size_t nfull;
+    hashseg_term *terms;
+    size_t nterms;
+    uint32_t *ids;
+    char *pool;
+    size_t npool;
+    uint32_t max_probe;
+    uint64_t full_lens;
+} hashseg_work;
+
+static int bterm_cmp(const void *pa, const void *pb)
+{
+    const hashseg_bterm *a = pa, *b = pb;
+    if (a->node != b->node) return a->node < b->node ? -1 : 1;
+    if (a->catchall != b->catchall) return a->catchall < b->catchall ? -1 : 1;
+    if (a->method != b->method) return a->method < b->method ? -1 : 1;
+    return 0;
+}
+
+/* Zero-padded first 16 bytes of seg[0, n). */
+static void seg_words(const char *seg, size_t n, uint64_t *w0, uint64_t *w1)
+{
+    unsigned char buf[16] = {0};
+    memcpy(buf, seg, n < 16 ? n : 16);
+    *w0 = load64le(buf);
+    *w1 = load64le(buf + 8);
+}
+
+static size_t pow2_at_least(size_t n)
+{
+    size_t c = 8;
+    while (c < n) c *= 2;
+    return c;
+}
+
+static void work_free(const hashseg_router *r, hashseg_work *w)
+{
+    const rb_allocator *a = r->a;
+    rb__free(a, w->b, w->bcap * sizeof *w->b);
+    rb__free(a, w->map, w->nmap * sizeof *w->map);
+    rb__free(a, w->bf, w->bfcap * sizeof *w->bf);
+    rb__free(a, w->bt, w->nbt * sizeof *w->bt);
+    rb__free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
+    rb__free(a, w->cold, w->nnodes * sizeof *w->cold);
+    rb__free(a, w->keys_of, w->nnodes * sizeof *w->keys_of);
+    rb__free(a, w->slots, w->nslots * sizeof *w->slots);
+    rb__free(a, w->full, w->nfull * sizeof *w->full);
+    rb__free(a, w->terms, w->nterms * sizeof *w->terms);
+    rb__free(a, w->ids, w->nbt * sizeof *w->ids);
+    rb__free(a, w->pool, w->npool);
+}
+
+/* Find the static child of parent with bytes seg[0, n) (or, parent ==
+ * UINT32_MAX, the static path seg[0, n)): its index, or 0 and the empty
+ * map slot where it belongs (*slot).  The map is at most half full. */
+static uint32_t work_find(const hashseg_router *r, const hashseg_work *w, uint64_t key,
+                          uint32_t parent, const char *seg, uint32_t n, size_t *slot)
+{
+    size_t mask = w->nmap - 1;
+    for (size_t i = (size_t)(key & r->hash_mask) & mask;; i = (i + 1) & mask) {
+        uint32_t c = w->map[i];
+        if (c == 0) {
+            *slot = i;
+            return 0;
+        }
+        if (parent == UINT32_MAX) {
+            const hashseg_bfull *f = &w->bf[c - 1];
+            if (f->key == key && f->len == n && memcmp(r->bytes + f->text, seg, n) == 0) return c;
+        } else {
+            const hashseg_bnode *x = &w->b[c];
+            if (x->key == key && x->parent == parent && x->seglen == n &&
+                memcmp(r->bytes + x->text, seg, n) == 0)
+                return c;
+        }
+    }
+}
+
+static bool route_is_static(const hashseg_router *r, const hashseg_route *hr)
+{
+    for (uint32_t si = 0; si < hr->nsegs; si++)
+        if (r->segs[hr->seg + si].kind != RB_SEG_STATIC) return false;
+    return true;
+}
+
+/* Grow the tree from the routes with a param or a catch-all; one terminal
+ * per route. */
+static int work_tree(const hashseg_router *r, hashseg_work *w)
+{
+    size_t nstatic = 0, nparam = 0;
+    for (size_t ri = 0; ri < r->nroutes; ri++) {
+        const hashseg_route *hr = &r->routes[ri];
+        if (route_is_static(r, hr)) continue;
+        for (uint32_t si = 0; si < hr->nsegs; si++) {
+            nstatic += r->segs[hr->seg + si].kind == RB_SEG_STATIC;
+            nparam += r->segs[hr->seg + si].kind == RB_SEG_PARAM;
+        }
+    }
+    w->bcap = 1 + nstatic + nparam;
+    w->nmap = pow2_at_least(2 * nstatic);
+    w->nbt = r->nroutes ? r->nroutes : 1;
+    w->b = rb__alloc(r->a, w->bcap * sizeof *w->b); /* nodes are zeroed as they are made */
+    w->map = rb__calloc(r->a, w->nmap * sizeof *w->map);
+    w->bt = rb__alloc(r->a, w->nbt * sizeof *w->bt);
+    if (!w->b || !w->map || !w->bt) return RB_ENOMEM;
+
+    const hashseg_keys *k = &r->keys;
+    memset(&w->b[0], 0, sizeof w->b[0]);
+    w->b[0].key = k->root;
+    w->nb = 1;
+    for (size_t ri = 0; ri < r->nroutes; ri++) {
+        const hashseg_route *hr = &r->routes[ri];
+        if (route_is_static(r, hr)) {
+            w->bt[ri] = (hashseg_bterm){HASHSEG_FULL, 0, (uint32_t)hr->method, hr->id};
+            continue;
+        }
+        uint32_t n = 0, catchall = 0;
+        for (uint32_t si = 0; si < hr->nsegs; si++) {
+            const hashseg_seg *sg = &r->segs[hr->seg + si];
+            hashseg_bnode *p = &w->b[n];
+            if (sg->kind == RB_SEG_CATCHALL) {
+                catchall = 1;
+                break;
+            }
+            if (sg->kind == RB_SEG_PARAM) {
+                if (!p->param) {
+                    uint32_t c = (uint32_t)w->nb++;
+                    hashseg_bnode *x = &w->b[c];
+                    memset(x, 0, sizeof *x);
+                    x->parent = n;
+                    x->kind = RB_SEG_PARAM;
+                    x->ncap = (uint8_t)(p->ncap + 1u);
+                    x->key = param_key(k, p->key);
+                    p->param = c;
+                }
+                n = p->param;
+                continue;
+            }
+            const char *seg = r->bytes + hr->text + sg->off;
+            uint64_t w0, w1;
+            seg_words(seg, sg->len, &w0, &w1);
+            uint64_t key = static_key(k, p->key, w0, w1, seg, sg->len);
+            size_t slot;
+            uint32_t c = work_find(r, w, key, n, seg, sg->len, &slot);
+            if (!c) {
+                c = (uint32_t)w->nb++;
+                hashseg_bnode *x = &w->b[c];
+                memset(x, 0, sizeof *x);
+                x->key = key;
+                x->parent = n;
+                x->seglen = sg->len;
+                x->text = hr->text + sg->off;
+                x->kind = RB_SEG_STATIC;
+                x->ncap = p->ncap;
+                w->map[slot] = c;
+            }
+            n = c;
+        }
+        w->bt[ri] = (hashseg_bterm){n, catchall, (uint32_t)hr->method, hr->id};
+    }
+    return RB_OK;
+}
+
+/* Gather the static routes by path (routes of one path differ by method). */
+static int work_static(const hashseg_router *r, hashseg_work *w)
+{
+    size_t nfull = 0;
+    for (size_t ri = 0; ri < r->nroutes; ri++) nfull += w->bt[ri].node == HASHSEG_FULL;
+    rb__free(r->a, w->map, w->nmap * sizeof *w->map);
+    w->nmap = pow2_at_least(2 * nfull);
+    w->map = rb__calloc(r->a, w->nmap * sizeof *w->map);
+    w->bfcap = nfull ? nfull : 1;
+    w->bf = rb__alloc(r->a, w->bfcap * sizeof *w->bf);
+    if (!w->map || !w->bf) return RB_ENOMEM;
+    for (size_t ri = 0; ri < r->nroutes; ri++) {
+        if (w->bt[ri].node != HASHSEG_FULL) continue;
+        const hashseg_route *hr = &r->routes[ri];
+        const char *text = r->bytes + hr->text;
+        uint64_t key = XXH3_64bits_withSeed(text, hr->len, r->keys.seed);
+        size_t slot;
+        uint32_t c = work_find(r, w, key, UINT32_MAX, text, hr->len, &slot);
+        if (!c) {
+            c = (uint32_t)++w->nbf;
+            w->bf[c - 1] = (hashseg_bfull){key, hr->text, hr->len, 0, 0, 0};
+            w->map[slot] = c;
+            w->full_lens |= 1ull << (hr->len & 63u);
+        }
+        w->bt[ri].node = HASHSEG_FULL | (c - 1);
+    }
+    return RB_OK;
+}
+
+/* Sort the terminals into ids[] and give each node and static path its
+ * groups. */
+static int work_terminals(const hashseg_router *r, hashseg_work *w)
+{
+    w->ids = rb__alloc(r->a, w->nbt * sizeof *w->ids);
+    if (!w->ids) return RB_ENOMEM;
+    qsort(w->bt, r->nroutes, sizeof *w->bt, bterm_cmp);
+    for (size_t i = 0; i < r->nroutes; i++) {
+        const hashseg_bterm *t = &w->bt[i];
+        bool first = i == 0 || t->node != w->bt[i - 1].node || t->catchall != w->bt[i - 1].catchall;
+        uint16_t bit = (uint16_t)(1u << t->method);
+        w->ids[i] = t->id;
+        if (t->node & HASHSEG_FULL) {
+            hashseg_bfull *f = &w->bf[t->node & ~HASHSEG_FULL];
+            if (first) f->first = (uint32_t)i;
+            f->mask |= bit;
+            continue;
+        }
+        hashseg_bnode *x = &w->b[t->node];
+        if (t->catchall) {
+            if (first) x->ca_ids = (uint32_t)i;
+            x->ca_mask |= bit;
+        } else {
+            if (first) x->end_ids = (uint32_t)i;
+            x->end_mask |= bit;
+        }
+    }
+    return RB_OK;
+}
+
+/* Pack the tree into nodes[], cold[] and terms[]; copy the bytes lookups
+ * compare (static paths, long segments) into the pool. */
+static int work_pack(const hashseg_router *r, hashseg_work *w)
+{
+    size_t nterms = 0, npool = 0;
+    for (size_t c = 0; c < w->nb; c++) {
+        const hashseg_bnode *x = &w->b[c];
+        nterms += (x->end_mask | x->ca_mask) != 0;
+        if (x->kind == RB_SEG_STATIC && x->seglen > 16) npool += x->seglen;
+    }
+    for (size_t f = 0; f < w->nbf; f++) npool += w->bf[f].len;
+    w->nnodes = w->nb;
+    w->nterms = nterms ? nterms : 1;
+    w->npool = npool ? npool : 1;
+    w->nodes_raw = rb__alloc(r->a, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
+    w->cold = rb__calloc(r->a, w->nnodes * sizeof *w->cold);
+    w->keys_of = rb__alloc(r->a, w->nnodes * sizeof *w->keys_of);
+    w->terms = rb__alloc(r->a, w->nterms * sizeof *w->terms);
+    w->pool = rb__alloc(r->a, w->npool);
+    if (!w->nodes_raw || !w->cold || !w->keys_of || !w->terms || !w->pool) return RB_ENOMEM;
+    uintptr_t raw = (uintptr_t)w->nodes_raw, align = sizeof *w->nodes;
+    w->nodes = (hashseg_node *)(void *)((raw + align - 1) / align * align);
+
+    size_t pool = 0, term = 0;
+    for (size_t f = 0; f < w->nbf; f++) {
+        hashseg_bfull *bf = &w->bf[f];
+        bf->pooled = (uint32_t)pool;
+        memcpy(w->pool + pool, r->bytes + bf->text, bf->len);
+        pool += bf->len;
+    }
+    for (size_t c = 0; c < w->nb; c++) {
+        const hashseg_bnode *x = &w->b[c];
+        hashseg_node *y = &w->nodes[c];
+        memset(y, 0, sizeof *y);
+        w->keys_of[c] = x->key;
+        y->parent = x->parent;
+        y->ncap = x->ncap;
+        y->param = x->param;
+        if (x->kind == RB_SEG_PARAM) y->flags |= HASHSEG_PARAM;
+        if (c > 0 && x->kind == RB_SEG_STATIC) {
+            seg_words(r->bytes + x->text, x->seglen, &y->w0, &y->w1);
+            y->seglen = (uint8_t)(x->seglen <= 16 ? x->seglen : HASHSEG_LONG);
+            w->nodes[x->parent].flags |= HASHSEG_HAS_STATIC;
+            w->nodes[x->parent].lens |= (uint8_t)(1u << (x->seglen & 7u));
+            if (x->seglen > 16) {
+                w->cold[c] = (hashseg_cold){(uint32_t)pool, x->seglen};
+                memcpy(w->pool + pool, r->bytes + x->text, x->seglen);
+                pool += x->seglen;
+            }
+        }
+        if (x->end_mask | x->ca_mask) {
+            y->term = (uint32_t)term;
+            w->terms[term++] = (hashseg_term){x->end_mask, x->ca_mask, x->end_ids, x->ca_ids};
+            y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
+                                  (x->ca_mask ? HASHSEG_HAS_CA : 0u));
+        }
+    }
+    return RB_OK;
+}
+
+/* Place the static tree nodes in slots[] and the static paths in full[],
+ * each table at load <= 1/2 and doubled (at most HASHSEG_MAX_GROW times)
+ * while a probe sequence is longer than the limit. */
+static int work_place(const hashseg_router *r, hashseg_work *w, rb_error *err)
+{
+    size_t nstatic = 0;
+    for (size_t c = 1; c < w->nb; c++) nstatic += w->b[c].kind == RB_SEG_STATIC;
+    uint32_t longest = 0;
+    for (size_t cap = pow2_at_least(2 * nstatic), grow = 0;; cap *= 2, grow++) {
+        uint64_t *slots = rb__calloc(r->a, cap * sizeof *slots);
+        if (!slots) return RB_ENOMEM;
+        rb__free(r->a, w->slots, w->nslots * sizeof *w->slots);
+        w->slots = slots;
+        w->nslots = cap;
+        longest = 0;
+        for (size_t c = 1; c < w->nb; c++) {
+            if (w->b[c].kind != RB_SEG_STATIC) continue;
+            uint64_t k = w->b[c].key & r->hash_mask;
+            uint32_t dist = 0;
+            size_t i = (size_t)k & (cap - 1);
+            for (; slots[i]; i = (i + 1) & (cap - 1)) dist++;
+            slots[i] = (k >> 32) << 32 | c;
+            if (dist > longest) longest = dist;
+        }
+        if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
+        if (grow == HASHSEG_MAX_GROW) goto flood;
+    }
+    w->max_probe = longest;
+    for (size_t cap = pow2_at_least(2 * w->nbf), grow = 0;; cap *= 2, grow++) {
+        hashseg_full *full = rb__calloc(r->a, cap * sizeof *full);
+        if (!full) return RB_ENOMEM;
+        rb__free(r->a, w->full, w->nfull * sizeof *w->full);
+        w->full = full;
+        w->nfull = cap;
+        longest = 0;
+        for (size_t f = 0; f < w->nbf; f++) {
+            const hashseg_bfull *bf = &w->bf[f];
+            uint64_t k = bf->key & r->hash_mask;
+            uint32_t dist = 0;
+            size_t i = (size_t)k & (cap - 1);
+            for (; full[i].mask; i = (i + 1) & (cap - 1)) dist++;
+            full[i] = (hashseg_full){(uint16_t)(k >> 48), bf->mask, bf->len, bf->pooled, bf->first};
+            if (dist > longest) longest = dist;
+        }
+        if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
+        if (grow == HASHSEG_MAX_GROW) goto flood;
+    }
+    if (longest > w->max_probe) w->max_probe = longest;
+    return RB_OK;
+flood:
+    return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                     "hashseg: a hash probe sequence of %u slots exceeds the limit of %u "
+                     "(colliding segments: a hash-flooding attempt?)",
+                     longest, RB_HASHSEG_PROBE_LIMIT);
+}
+
+static int hashseg_build(void *impl, rb_error *err)
+{
+    hashseg_router *r = impl;
+    if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "hashseg: already built");
+    hashseg_work w = {0};
+    int rc = work_tree(r, &w);
+    if (rc == RB_OK) rc = work_static(r, &w);
+    if (rc == RB_OK) rc = work_terminals(r, &w);
+    if (rc == RB_OK) rc = work_pack(r, &w);
+    if (rc == RB_OK) rc = work_place(r, &w, err);
+    if (rc < 0) {
+        work_free(r, &w);
+        if (rc == RB_ENOMEM)
+            return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building hashseg");
+        return rc;
+    }
+
+    /* Commit; nothing below can fail. */
+    r->nodes = w.nodes;
+    r->nodes_raw = w.nodes_raw;
+    r->cold = w.cold;
+    r->keys_of = w.keys_of;
+    r->nnodes = w.nnodes;
+    r->slots = w.slots;
+    r->nslots = w.nslots;
+    r->slot_mask = w.nslots - 1;
+    r->full = w.full;
+    r->nfull = w.nfull;
+    r->full_mask = w.nfull - 1;
+    r->terms = w.terms;
+    r->nterms = w.nterms;
+    r->ids = w.ids;
+    r->nids = w.nbt;
+    r->pool = w.pool;
+    r->npool = w.npool;
+    r->max_probe = w.max_probe;
+    r->full_lens = w.full_lens;
+    rb__free(r->a, w.b, w.bcap * sizeof *w.b);
+    rb__free(r->a, w.map, w.nmap * sizeof *w.map);
+    rb__free(r->a, w.bf, w.bfcap * sizeof *w.bf);
+    rb__free(r->a, w.bt, w.nbt * sizeof *w.bt);
+    rb__free(r->a, r->routes, r->routes_cap * sizeof *r->routes);
+    rb__free(r->a, r->segs, r->segs_cap * sizeof *r->segs);
+    rb__free(r->a, r->bytes, r->bytes_cap);
+    r->routes = NULL;
+    r->segs = NULL;
+    r->bytes = NULL;
+    r->routes_cap = r->segs_cap = r->bytes_cap = 0;
+    r->built = 1;
+    return RB_OK;
+}
+
+/* ---- memory, destroy ---------------------------------------------------- */
+
+static size_t hashseg_memory(const void *impl)
+{
+    const hashseg_router *r = impl;
+    size_t built = r->nodes_raw ? (r->nnodes + 1) * sizeof *r->nodes : 0;
+    return sizeof *r + r->routes_cap * sizeof *r->routes + r->segs_cap * sizeof *r->segs +
+           r->bytes_cap + built + r->nnodes * (sizeof *r->cold + sizeof *r->keys_of) +
+           r->nslots * sizeof *r->slots + r->nfull * sizeof *r->full +
+           r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool;
+}
+
+static void hashseg_destroy(void *impl)
+{
+    hashseg_router *r = impl;
+    const rb_allocator *a = r->a;
+    rb__free(a, r->routes, r->routes_cap * sizeof *r->routes);
+    rb__free(a, r->segs, r->segs_cap * sizeof *r->segs);
+    rb__free(a, r->bytes, r->bytes_cap);
+    if (r->built) {
+        hashseg_work w = {0};
+        w.nodes_raw = r->nodes_raw;
+        w.nnodes = r->nnodes;
+        w.cold = (hashseg_cold *)(uintptr_t)r->cold;
+        w.keys_of = (uint64_t *)(uintptr_t)r->keys_of;
+        w.slots = (uint64_t *)(uintptr_t)r->slots;
+        w.nslots = r->nslots;
+        w.full = (hashseg_full *)(uintptr_t)r->full;
+        w.nfull = r->nfull;
+        w.terms = (hashseg_term *)(uintptr_t)r->terms;
+        w.nterms = r->nterms;
+        w.ids = (uint32_t *)(uintptr_t)r->ids;
+        w.nbt = r->nids;
+        w.pool = (char *)(uintptr_t)r->pool;
+        w.npool = r->npool;
+        work_free(r, &w);
+    }
+    rb__free(a, r, sizeof *r);
+}
+
+/* ---- test hooks and the invariant check --------------------------------- */
+
+int rb__hashseg_set_hash_bits(void *impl, unsigned bits)
+{
+    hashseg_router *r = impl;
+    if (r->built) return RB_ESTATE;
+    r->hash_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1u;
+    return RB_OK;
+}
+
+uint32_t rb__hashseg_max_probe(const void *impl)
+{
+    return ((const hashseg_router *)impl)->max_probe;
+}
+
+uint32_t rb__hashseg_node_count(const void *impl)
+{
+    return (uint32_t)((const hashseg_router *)impl)->nnodes;
+}
+
+/* Key of node c, recomputed from its parent's key and its own edge. */
+static uint64_t node_key(const hashseg_router *r, uint32_t c)
+{
+    const hashseg_node *x = &r->nodes[c];
+    uint64_t h = r->keys_of[x->parent];
+    if (x->flags & HASHSEG_PARAM) return param_key(&r->keys, h);
+    if (x->seglen <= 16) return static_key(&r->keys, h, x->w0, x->w1, NULL, x->seglen);
+    return static_key(&r->keys, h, x->w0, x->w1, r->pool + r->cold[c].text, r->cold[c].len);
+}
+
+/* Is the path from the root to node c all static? */
+static bool path_is_static(const hashseg_router *r, uint32_t c)
+{
+    for (; c != 0; c = r->nodes[c].parent)
+        if (r->nodes[c].flags & HASHSEG_PARAM) return false;
+    return true;
+}
+
+#define HASHSEG_FAIL(...) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, __VA_ARGS__)
+
+static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_error *err)
+{
+    const hashseg_node *x = &r->nodes[c];
+    if (x->parent >= c) HASHSEG_FAIL("node %u: parent %u is not older", c, x->parent);
+    const hashseg_node *p = &r->nodes[x->parent];
+    if (x->ncap > RB_MAX_CAPTURES) HASHSEG_FAIL("node %u: %u captures", c, x->ncap);
+    uint64_t key = node_key(r, c);
+    if (key != r->keys_of[c]) HASHSEG_FAIL("node %u: key differs from its edge's", c);
+    bool fullstatic = path_is_static(r, c);
+    if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
+        const hashseg_term *t = &r->terms[x->term];
+        if (!(x->flags & HASHSEG_HAS_CA) != !t->ca_mask ||
+            !(x->flags & HASHSEG_HAS_END) != !t->end_mask)
+            HASHSEG_FAIL("node %u: terminal flags and masks disagree", c);
+        if (fullstatic && t->end_mask) HASHSEG_FAIL("node %u: a static route in the tree", c);
+        *groups += popcount16(t->ca_mask) + popcount16(t->end_mask);
+    }
+    if (x->flags & HASHSEG_PARAM) {
+        if (p->param != c) HASHSEG_FAIL("node %u: not its parent's param child", c);
+        if (x->ncap != p->ncap + 1u) HASHSEG_FAIL("node %u: ncap", c);
+        return RB_OK;
+    }
+    if (!(p->flags & HASHSEG_HAS_STATIC)) HASHSEG_FAIL("node %u: parent lacks HAS_STATIC", c);
+    if (x->ncap != p->ncap) HASHSEG_FAIL("node %u: ncap", c);
+    if (x->seglen > HASHSEG_LONG) HASHSEG_FAIL("node %u: seglen %u", c, x->seglen);
+    uint64_t w0 = x->w0, w1 = x->w1;
+    if (x->seglen == HASHSEG_LONG) {
+        const hashseg_cold *cd = &r->cold[c];
+        if (cd->len <= 16 || (size_t)cd->text + cd->len > r->npool)
+            HASHSEG_FAIL("node %u: long segment out of the pool", c);
+        seg_words(r->pool + cd->text, cd->len, &w0, &w1);
+    } else {
+        size_t n = x->seglen;
+        if ((n < 8 && (w0 & ~mask_lo[n])) || (n < 16 && (w1 & ~mask_hi[n])))
+            HASHSEG_FAIL("node %u: bytes past the segment in its words", c);
+    }
+    if (w0 != x->w0 || w1 != x->w1) HASHSEG_FAIL("node %u: words differ from its bytes", c);
+    /* in slots[] within max_probe of home, and found first for its bytes */
+    uint64_t k = key & r->hash_mask;
+    bool placed = false;
+    for (uint32_t i = 0; i <= r->max_probe && !placed; i++) {
+        uint64_t slot = r->slots[(k + i) & r->slot_mask];
+        placed = (uint32_t)slot == c;
+        if (placed && slot >> 32 != k >> 32) HASHSEG_FAIL("node %u: tag", c);
+    }
+    if (!placed) HASHSEG_FAIL("node %u: not within max_probe of its home slot", c);
+    uint32_t n = x->seglen == HASHSEG_LONG ? r->cold[c].len : x->seglen;
+    const char *seg = x->seglen == HASHSEG_LONG ? r->pool + r->cold[c].text : NULL;
+    if (probe_segment(r, key, x->parent, x->w0, x->w1, seg, n, NULL) != c)
+        HASHSEG_FAIL("node %u: another static child of %u has the same bytes", c, x->parent);
+    return RB_OK;
+}
+
+static int check_full(const hashseg_router *r, size_t i, uint32_t *groups, rb_error *err)
+{
+    const hashseg_full *e = &r->full[i];
+    if (e->mask & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT)) HASHSEG_FAIL("full[%zu]: mask", i);
+    if (e->len == 0 || (size_t)e->text + e->len > r->npool || r->pool[e->text] != '/')
+        HASHSEG_FAIL("full[%zu]: path out of the pool", i);
+    if ((size_t)e->id + popcount16(e->mask) > r->nids)
+        HASHSEG_FAIL("full[%zu]: ids out of range", i);
+    *groups += popcount16(e->mask);
+    const char *path = r->pool + e->text;
+    uint64_t h = XXH3_64bits_withSeed(path, e->len, r->keys.seed);
+    if (!((r->full_lens >> (e->len & 63u)) & 1u)) HASHSEG_FAIL("full[%zu]: length filter", i);
+    uint64_t k = h & r->hash_mask;
+    bool placed = false;
+    for (uint32_t j = 0; j <= r->max_probe && !placed; j++) placed = ((k + j) & r->full_mask) == i;
+    if (!placed) HASHSEG_FAIL("full[%zu]: not within max_probe of its home slot", i);
+    if (e->tag != (uint16_t)(k >> 48)) HASHSEG_FAIL("full[%zu]: tag", i);
+    if (probe_full(r, h, path, e->len, NULL) != e) HASHSEG_FAIL("full[%zu]: duplicate path", i);
+    return RB_OK;
+}
+
+int rb__hashseg_check(const void *impl, rb_error *err)
+{
+    const hashseg_router *r = impl;
+    if (!r->built) HASHSEG_FAIL("not built");
+    const hashseg_node *root = &r->nodes[0];
+    if (r->nnodes == 0 || (root->flags & HASHSEG_PARAM) || root->ncap || root->parent ||
+        r->keys_of[0] != r->keys.root)
+        HASHSEG_FAIL("nodes[0] is not a root");
+    if ((uintptr_t)r->nodes % sizeof *r->nodes) HASHSEG_FAIL("nodes[] not aligned");
+    if (r->max_probe > RB_HASHSEG_PROBE_LIMIT) HASHSEG_FAIL("max_probe %u", r->max_probe);
+    if (r->nslots < 8 || (r->nslots & (r->nslots - 1)) || r->slot_mask != r->nslots - 1 ||
+        r->nfull < 8 || (r->nfull & (r->nfull - 1)) || r->full_mask != r->nfull - 1)
+        HASHSEG_FAIL("table sizes");
+    size_t used = 0, nstatic = 0;
+    for (size_t i = 0; i < r->nslots; i++) {
+        uint32_t c = (uint32_t)r->slots[i];
+        if (!r->slots[i]) continue;
+        if (c == 0 || c >= r->nnodes || (r->nodes[c].flags & HASHSEG_PARAM))
+            HASHSEG_FAIL("slot %zu holds %u, not a static node", i, c);
+        used++;
+    }
+    uint32_t groups = 0, term = 0;
+    for (uint32_t c = 0; c < r->nnodes; c++) {
+        const hashseg_node *x = &r->nodes[c];
+        if (c > 0) {
+            int rc = check_node(r, c, &groups, err);
+            if (rc < 0) return rc;
+            nstatic += !(x->flags & HASHSEG_PARAM);
+        } else if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
+            groups += popcount16(r->terms[x->term].ca_mask); /* no route ends at the root */
+        }
+        if (x->param &&
+            (x->param <= c || x->param >= r->nnodes || !(r->nodes[x->param].flags & HASHSEG_PARAM)))
+            HASHSEG_FAIL("node %u: param child %u", c, x->param);
+        unsigned lens = 0;
+        for (uint32_t d = c + 1; d < r->nnodes; d++) {
+            const hashseg_node *y = &r->nodes[d];
+            if (y->parent != c || (y->flags & HASHSEG_PARAM)) continue;
+            lens |= 1u << ((y->seglen == HASHSEG_LONG ? r->cold[d].len : y->seglen) & 7u);
+        }
+        if (!lens != !(x->flags & HASHSEG_HAS_STATIC))
+            HASHSEG_FAIL("node %u: HAS_STATIC but no static child, or the reverse", c);
+        if (lens != x->lens) HASHSEG_FAIL("node %u: lens 0x%x, children 0x%x", c, x->lens, lens);
+        if (c > 0 && !(x->flags & (HASHSEG_HAS_STATIC | HASHSEG_HAS_END | HASHSEG_HAS_CA)) &&
+            !x->param)
+            HASHSEG_FAIL("node %u: leads to no route", c);
+        if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
+            if (x->term != term++) HASHSEG_FAIL("node %u: terms[] not in node order", c);
+            const hashseg_term *t = &r->terms[x->term];
+            if ((t->end_mask | t->ca_mask) & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT))
+                HASHSEG_FAIL("node %u: method mask", c);
+            if ((size_t)t->end_ids + popcount16(t->end_mask) > r->nids)
+                HASHSEG_FAIL("node %u: end ids out of range", c);
+            if ((size_t)t->ca_ids + popcount16(t->ca_mask) > r->nids)
+                HASHSEG_FAIL("node %u: catch-all ids out of range", c);
+        }
+    }
+    for (size_t i = 0; i < r->nfull; i++) {
+        if (!r->full[i].mask) continue;
+        int rc = check_full(r, i, &groups, err);
+        if (rc < 0) return rc;
+    }
+    if (groups != r->nids && !(groups == 0 && r->nids == 1))
+        HASHSEG_FAIL("terminals hold %u routes, ids[] has %zu", groups, r->nids);
+    if (used != nstatic) HASHSEG_FAIL("%zu slots used for %zu static nodes", used, nstatic);
+    return RB_OK;
+}
+#undef HASHSEG_FAIL
+
+const rb_router_ops rb__hashseg_ops = {
+    .abi_version = RB_ROUTER_ABI_VERSION,
+    .name = "hashseg",
+    .summary = "hashed segments: XXH3-keyed static edges, whole-path probe, param/catch-all DFS",
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL,
+    .create = hashseg_create,
+    .add = hashseg_add,
+    .build = hashseg_build,
+    .lookup = hashseg_lookup,
+    .memory = hashseg_memory,
+    .destroy = hashseg_destroy,
+    .describe = NULL,
+};
