@@ -240,7 +240,11 @@ static int uncovered(rb_shadow_ctx *c, uint32_t toff, uint32_t tn)
             if (rb_priority_compare(&pq, &c->prio) >= 0) continue;
             int m = st->table->routes[q].method;
             mask |= m == RB_ANY ? ALL_METHODS : 1u << m;
-            if (c->best_by == RB_ST_NONE) c->best_by = q;
+            /* "by": the better route closest to R in priority (usually the
+             * most general one), among those that fit R's method */
+            if (c->method != RB_ANY && m != RB_ANY && m != c->method) continue;
+            rb_priority pb = c->best_by != RB_ST_NONE ? rb_st_priority(st, c->best_by) : pq;
+            if (c->best_by == RB_ST_NONE || rb_priority_compare(&pq, &pb) > 0) c->best_by = q;
         }
     }
     if (c->method != RB_ANY) return mask >> c->method & 1u ? -1 : c->method;

@@ -86,7 +86,8 @@ typedef struct rb_check_pair {
 
 typedef struct rb_check_shadow {
     uint32_t route;
-    uint32_t by;   /* a better route taking some of its paths, or RB_ST_NONE */
+    uint32_t by;   /* a better route taking some of its paths (the one closest to it in
+                    * priority), or RB_ST_NONE */
     bool possible; /* from sampling: possibly shadowed */
 } rb_check_shadow;
 

@@ -144,7 +144,9 @@ size_t rb_fill_path(const rb_shape_tree *st, uint32_t r, rb_rng *rng, char *buf,
             reps = 1 + below(rng, 3);
             break;
         case RB_SEG_GLOBSTAR:
-            reps = below(rng, 4);
+            /* zero segments one time in four: such paths are often taken by
+             * the route of the prefix itself */
+            reps = below(rng, 4) == 0 ? 0 : 1 + below(rng, 3);
             /* a path has at least one segment */
             if (reps == 0 && nsegs == 0 && i == 0) reps = 1;
             break;

@@ -7,7 +7,7 @@
  *
  *     param        1..10 of [a-z0-9] (digits, hex-like or slug-like)
  *     catch-all    1..3 such segments joined by '/'
- *     '**'         0..3 such segments
+ *     '**'         1..3 such segments, or none (one time in four)
  *     glob         '*' 0..4 bytes, '?' one byte, '[set]' a byte of the set
  *                  ([!set]: a byte outside it), other bytes copied
  *
