@@ -39,5 +39,9 @@ const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec
 
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_pair(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_corpus(int argc, char **argv);
 
 #endif

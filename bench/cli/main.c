@@ -15,6 +15,10 @@ typedef struct command {
 static const command commands[] = {
     {"list", cmd_list, "routers, their features, shipped corpora"},
     {"verify", cmd_verify, "check a router against a request table (conformance)"},
+    {"run", cmd_run, "benchmark suite: paired trials, table, result bundle (--out DIR)"},
+    {"pair", cmd_pair, "two routers paired: speed ratio, interval, CI gate (--fail-below)"},
+    {"report", cmd_report, "re-render report.md and charts of a bundle from its JSON + CSV"},
+    {"corpus", cmd_corpus, "generate, check and import route tables and request tables"},
 };
 
 static void usage(FILE *out)

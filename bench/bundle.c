@@ -1,0 +1,336 @@
+/*
+ * bundle.c — the result bundle in memory: appending what a run measured and
+ * computing every statistic from the raw trials with stats.h.
+ */
+#include "bundle.h"
+
+#include "router_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rb_bundle_init(rb_bundle *b)
+{
+    memset(b, 0, sizeof *b);
+    b->loadavg_start = -1;
+    b->loadavg_end = -1;
+    b->pinned_cpu = -1;
+    b->bootstrap = (rb_bootstrap_opts)RB_BOOTSTRAP_OPTS_DEFAULT;
+}
+
+static void free_strings(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+void rb_bundle_free(rb_bundle *b)
+{
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        free(b->scenarios[i].results);
+        free(b->scenarios[i].pairs);
+    }
+    free(b->scenarios);
+    free(b->routers);
+    free(b->trials_v);
+    free(b->geomeans);
+    free_strings(b->warnings, b->nwarnings);
+    free_strings(b->limitations, b->nlimitations);
+    rb_bundle_init(b);
+}
+
+/* Grow *v (n elements of size) by one zeroed element; NULL on failure. */
+static void *grow(void **v, size_t *n, size_t size)
+{
+    char *p = realloc(*v, (*n + 1) * size);
+    if (!p) return NULL;
+    *v = p;
+    memset(p + *n * size, 0, size);
+    return p + (*n)++ * size;
+}
+
+static void copy_text(char *dst, size_t cap, const char *src)
+{
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+int rb_bundle_add_router(rb_bundle *b, const char *name, const char *summary, unsigned features)
+{
+    rb_bundle_router *r = grow((void **)&b->routers, &b->nrouters, sizeof *r);
+    if (!r) return RB_ENOMEM;
+    copy_text(r->name, sizeof r->name, name);
+    copy_text(r->summary, sizeof r->summary, summary);
+    r->features = features;
+    r->reference = strncmp(r->summary, "reference", 9) == 0;
+    r->peer = (features & RB_FEAT_PEER) != 0;
+    return RB_OK;
+}
+
+rb_bundle_scenario *rb_bundle_add_scenario(rb_bundle *b)
+{
+    return grow((void **)&b->scenarios, &b->nscenarios, sizeof(rb_bundle_scenario));
+}
+
+rb_bundle_result *rb_bundle_add_result(rb_bundle_scenario *s, const char *router)
+{
+    rb_bundle_result *r = grow((void **)&s->results, &s->nresults, sizeof *r);
+    if (r) copy_text(r->router, sizeof r->router, router);
+    return r;
+}
+
+int rb_bundle_add_trial(rb_bundle *b, const rb_bundle_trial *t)
+{
+    rb_bundle_trial *p = grow((void **)&b->trials_v, &b->ntrials, sizeof *p);
+    if (!p) return RB_ENOMEM;
+    *p = *t;
+    return RB_OK;
+}
+
+static int add_string(char ***v, size_t *n, const char *text)
+{
+    char *copy = malloc(strlen(text) + 1);
+    if (!copy) return RB_ENOMEM;
+    strcpy(copy, text);
+    char **slot = grow((void **)v, n, sizeof *slot);
+    if (!slot) {
+        free(copy);
+        return RB_ENOMEM;
+    }
+    *slot = copy;
+    return RB_OK;
+}
+
+int rb_bundle_add_warning(rb_bundle *b, const char *text)
+{
+    return add_string(&b->warnings, &b->nwarnings, text);
+}
+
+int rb_bundle_add_limitation(rb_bundle *b, const char *text)
+{
+    return add_string(&b->limitations, &b->nlimitations, text);
+}
+
+static const char *const standard_limitations[] = {
+    "These are in-process lookups per second of a router data structure, not HTTP requests "
+    "per second: no sockets, no HTTP parsing, no middleware, no serialization.",
+    "One machine, one compiler and one build: other CPUs (cache sizes, branch predictors), "
+    "compilers and flags can order the routers differently.",
+    "The request tables replay the same few thousand requests many times, so the route "
+    "structures stay warm in cache; a server with many other working sets will see more "
+    "cache misses.",
+    "Lookups run on one thread; contention and scaling across cores are not measured.",
+    "Build time is one wall-clock measurement of create + add + build, not a distribution.",
+    "The bootstrap interval of a median of 7 pairs is an order-statistic interval whose "
+    "true coverage is about 87.5%, not 95% (stats/stats.h); use more --trials for tighter "
+    "claims.",
+};
+
+int rb_bundle_add_standard_limitations(rb_bundle *b)
+{
+    for (size_t i = 0; i < sizeof standard_limitations / sizeof standard_limitations[0]; i++) {
+        int rc = rb_bundle_add_limitation(b, standard_limitations[i]);
+        if (rc < 0) return rc;
+    }
+    rb_buf refs = {0};
+    for (size_t i = 0; i < b->nrouters; i++) {
+        if (!b->routers[i].reference) continue;
+        rb_buf_printf(&refs, "%s%s (%s)", refs.len ? "; " : "", b->routers[i].name,
+                      b->routers[i].summary);
+    }
+    int rc = RB_OK;
+    if (refs.failed) {
+        rc = RB_ENOMEM;
+    } else if (refs.len) {
+        rb_buf text = {0};
+        rb_buf_printf(&text, "Reference rows are yardsticks, not routers to choose: %s.",
+                      refs.data);
+        rc = text.failed ? RB_ENOMEM : rb_bundle_add_limitation(b, text.data);
+        rb_buf_free(&text);
+    }
+    rb_buf_free(&refs);
+    for (size_t i = 0; rc == RB_OK && i < b->nrouters; i++) {
+        if (!b->routers[i].peer) continue;
+        char text[RB_BUNDLE_TEXT + RB_BUNDLE_NAME + 160];
+        snprintf(text, sizeof text,
+                 "%s is a peer (%s): measured beside ours but not held to our route semantics; "
+                 "where its checksum differs it answered some requests differently, so its "
+                 "speed is for a slightly different job.",
+                 b->routers[i].name, b->routers[i].summary);
+        rc = rb_bundle_add_limitation(b, text);
+    }
+    return rc;
+}
+
+double rb_bundle_trial_ns_per_lookup(const rb_bundle_trial *t)
+{
+    return (double)t->ns / (double)t->lookups;
+}
+
+const rb_bundle_router *rb_bundle_router_info(const rb_bundle *b, const char *name)
+{
+    for (size_t i = 0; i < b->nrouters; i++)
+        if (strcmp(b->routers[i].name, name) == 0) return &b->routers[i];
+    return NULL;
+}
+
+const char *rb_bundle_label(const rb_bundle *b, const char *router, bool brief, char *buf,
+                            size_t cap)
+{
+    const rb_bundle_router *info = rb_bundle_router_info(b, router);
+    const char *tag = !info             ? ""
+                      : info->reference ? (brief ? " (ref)" : " (reference)")
+                      : info->peer      ? " (peer)"
+                                        : "";
+    snprintf(buf, cap, "%s%s", router, tag);
+    return buf;
+}
+
+size_t rb_bundle_result_index(const rb_bundle_scenario *s, const char *router)
+{
+    for (size_t i = 0; i < s->nresults; i++)
+        if (strcmp(s->results[i].router, router) == 0) return i;
+    return SIZE_MAX;
+}
+
+const rb_bundle_pair *rb_bundle_find_pair(const rb_bundle_scenario *s, const char *a, const char *b)
+{
+    for (size_t i = 0; i < s->npairs; i++)
+        if (strcmp(s->pairs[i].a, a) == 0 && strcmp(s->pairs[i].b, b) == 0) return &s->pairs[i];
+    return NULL;
+}
+
+/* ns/lookup of result ri of scenario si, in round order, into xs (n =
+ * b->trials); SIZE_MAX rounds missing or repeated make it an error. */
+static int trial_times(const rb_bundle *b, size_t si, size_t ri, double *xs, size_t n,
+                       rb_error *err)
+{
+    size_t got = 0;
+    for (size_t i = 0; i < n; i++) xs[i] = -1;
+    for (size_t k = 0; k < b->ntrials; k++) {
+        const rb_bundle_trial *t = &b->trials_v[k];
+        if (t->scenario != si || t->result != ri) continue;
+        if (t->trial < 1 || t->trial > n || xs[t->trial - 1] >= 0 || t->lookups == 0)
+            return rb__error(err, RB_EFORMAT, RB_NO_OFFSET,
+                             "scenario %s, router %s: trial %u is repeated, empty or beyond "
+                             "the %zu trials of the protocol",
+                             b->scenarios[si].name, b->scenarios[si].results[ri].router, t->trial,
+                             n);
+        xs[t->trial - 1] = rb_bundle_trial_ns_per_lookup(t);
+        got++;
+    }
+    if (got != n)
+        return rb__error(err, RB_EFORMAT, RB_NO_OFFSET,
+                         "scenario %s, router %s: %zu trials, the protocol says %zu",
+                         b->scenarios[si].name, b->scenarios[si].results[ri].router, got, n);
+    return RB_OK;
+}
+
+static int stats_error(rb_error *err, int rc, const char *what)
+{
+    return rb__error(err, rc == RB_STATS_ENOMEM ? RB_ENOMEM : RB_EINVAL, RB_NO_OFFSET,
+                     "statistics of %s failed (%d)", what, rc);
+}
+
+int rb_bundle_compute_scenario(rb_bundle *b, size_t si, rb_error *err)
+{
+    rb_bundle_scenario *s = &b->scenarios[si];
+    size_t n = b->trials, nr = s->nresults;
+    if (n == 0 || nr == 0) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "nothing measured");
+    double *times = calloc(nr * n + n, sizeof *times);
+    rb_bundle_pair *pairs = calloc(nr * (nr - 1) / 2 + 1, sizeof *pairs);
+    int rc = times && pairs ? RB_OK : rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+    double *scratch = times ? times + nr * n : NULL;
+    for (size_t ri = 0; rc == RB_OK && ri < nr; ri++) {
+        rb_bundle_result *r = &s->results[ri];
+        double *xs = times + ri * n;
+        rc = trial_times(b, si, ri, xs, n, err);
+        if (rc < 0) break;
+        int src = rb_stats_median(xs, n, &r->median_ns, scratch);
+        if (src == 0) src = rb_stats_minmax(xs, n, &r->min_ns, &r->max_ns);
+        if (src == 0) src = rb_stats_mad(xs, n, &r->mad_ns, scratch);
+        if (src < 0) {
+            rc = stats_error(err, src, r->router);
+            break;
+        }
+        r->trials = n;
+        r->lookups_per_s = 1e9 / r->median_ns;
+        r->bytes_per_route = s->routes ? (double)r->memory_bytes / (double)s->routes : 0;
+    }
+    size_t np = 0;
+    for (size_t a = 0; rc == RB_OK && a < nr; a++) {
+        for (size_t c = a + 1; rc == RB_OK && c < nr; c++) {
+            rb_bundle_pair *p = &pairs[np++];
+            copy_text(p->a, sizeof p->a, s->results[a].router);
+            copy_text(p->b, sizeof p->b, s->results[c].router);
+            int src = rb_stats_paired(times + a * n, times + c * n, n, &b->bootstrap, &p->r);
+            if (src < 0) rc = stats_error(err, src, "a pair");
+        }
+    }
+    free(times);
+    if (rc < 0) {
+        free(pairs);
+        return rc;
+    }
+    free(s->pairs);
+    s->pairs = pairs;
+    s->npairs = np;
+    return RB_OK;
+}
+
+/* The ratios r_i = time_base / time_router of one scenario, in round order. */
+static int scenario_ratios(const rb_bundle *b, size_t si, size_t base, size_t ri, double *out,
+                           rb_error *err)
+{
+    size_t n = b->trials;
+    double *tb = malloc(2 * n * sizeof *tb);
+    if (!tb) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+    int rc = trial_times(b, si, base, tb, n, err);
+    if (rc == RB_OK) rc = trial_times(b, si, ri, tb + n, n, err);
+    for (size_t i = 0; rc == RB_OK && i < n; i++) out[i] = tb[i] / tb[n + i];
+    free(tb);
+    return rc;
+}
+
+int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err)
+{
+    free(b->geomeans);
+    b->geomeans = NULL;
+    b->ngeomeans = 0;
+    size_t n = b->trials;
+    if (n == 0) return RB_OK;
+    double *ratios = malloc(b->nscenarios * n * sizeof *ratios + 1);
+    rb_ratio_set *sets = malloc(b->nscenarios * sizeof *sets + 1);
+    rb_bundle_geomean *gm = calloc(b->nrouters + 1, sizeof *gm);
+    int rc = ratios && sets && gm ? RB_OK : rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "no memory");
+    size_t ng = 0;
+    for (size_t k = 0; rc == RB_OK && k < b->nrouters; k++) {
+        const char *name = b->routers[k].name;
+        if (strcmp(name, b->baseline) == 0) continue;
+        size_t nsets = 0;
+        for (size_t si = 0; rc == RB_OK && si < b->nscenarios; si++) {
+            const rb_bundle_scenario *s = &b->scenarios[si];
+            size_t base = rb_bundle_result_index(s, b->baseline);
+            size_t ri = rb_bundle_result_index(s, name);
+            if (base == SIZE_MAX || ri == SIZE_MAX) continue;
+            double *r = ratios + nsets * n;
+            rc = scenario_ratios(b, si, base, ri, r, err);
+            sets[nsets++] = (rb_ratio_set){r, n};
+        }
+        if (rc < 0 || nsets == 0) continue;
+        rb_bundle_geomean *g = &gm[ng++];
+        copy_text(g->router, sizeof g->router, name);
+        copy_text(g->baseline, sizeof g->baseline, b->baseline);
+        int src = rb_stats_geomean_medians(sets, nsets, &b->bootstrap, &g->g);
+        if (src < 0) rc = stats_error(err, src, "a geometric mean");
+    }
+    free(ratios);
+    free(sets);
+    if (rc < 0) {
+        free(gm);
+        return rc;
+    }
+    b->geomeans = gm;
+    b->ngeomeans = ng;
+    return RB_OK;
+}

@@ -1,0 +1,243 @@
+/*
+ * bundle.h — the result bundle of a benchmark run, in memory, and the files
+ * it is written to (one job per file):
+ *
+ *   bundle.c       the model: building it, computing its statistics from
+ *                  the raw trials (summary.c's job is done here, with stats.h)
+ *   bundle_json.c  summary.json: write and read back (schema below)
+ *   bundle_csv.c   trials.csv: one row per measured trial; write and read
+ *   report_md.c    report.md: the human explanation
+ *   chart_svg.c    chart.svg (routers per scenario, with their spread) and
+ *                  scaling.svg (ns/lookup against route count)
+ *
+ * Every statistic is a function of the trials (ns / lookups of each
+ * trial), so a reader can recompute summary.json from trials.csv:
+ * docs/measurement.md has the recipe.  `routebench report DIR` reads
+ * summary.json and trials.csv and renders report.md and the charts again;
+ * a run renders them the same way, from the files it has just written, so
+ * the two are byte-identical.
+ *
+ * summary.json, schema "routebench-summary" version 1 (RB_BUNDLE_SCHEMA_VERSION;
+ * a field is never removed or changes meaning within a version):
+ *   schema, schema_version
+ *   tool        {name, version, commit, compiler, flags, build_type,
+ *                optimized, sanitized}
+ *   machine     {cpu_model, cores, kernel, governor|null, loadavg_start,
+ *                loadavg_end, pinned_cpu|null}
+ *   date        UTC, ISO 8601
+ *   command     the command line
+ *   seeds       {corpus, bootstrap}
+ *   protocol    {trials, warmup, min_trial_ms, order, clock_id ("monotonic" or
+ *                "thread_cputime"), clock, bootstrap_resamples, confidence_level,
+ *                ratio}
+ *   baseline    router name
+ *   routers     [{name, summary, features, reference, peer}]
+ *   scenarios   [{name, kind, shape|null, seed|null, routes, requests,
+ *                 routes_source, requests_source, routes_fingerprint,
+ *                 requests_fingerprint, features, skipped: [router],
+ *                 results: [{router, trials, median_ns, min_ns, max_ns, mad_ns,
+ *                   lookups_per_s, memory_bytes, bytes_per_route, build_ns,
+ *                   replays_per_trial, lookups_per_trial, checksum,
+ *                   disagreements, disturbed_trials}],
+ *                 pairs: [{a, b, n, median, lo, hi, wins, losses,
+ *                   excludes_one}]}]
+ *   geomeans    [{router, baseline, scenarios, geomean, lo, hi, excludes_one}]
+ *   warnings    [text]
+ *   limitations [text]
+ * Fingerprints and checksums are 16 hex digits (64-bit values do not fit a
+ * JSON number exactly).  Ratios are speed ratios b/a = median over trials of
+ * (ns/lookup of a) / (ns/lookup of b): above 1 means b is faster.
+ */
+#ifndef RB_BENCH_BUNDLE_H
+#define RB_BENCH_BUNDLE_H
+
+#include "files.h"
+#include "stats.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RB_BUNDLE_SCHEMA         "routebench-summary"
+#define RB_BUNDLE_SCHEMA_VERSION 1
+#define RB_BUNDLE_NAME           64
+#define RB_BUNDLE_TEXT           512
+
+typedef struct rb_bundle_router {
+    char name[RB_BUNDLE_NAME];
+    char summary[RB_BUNDLE_TEXT];
+    unsigned features;
+    bool reference; /* a reference row (summary starts with "reference"), not a choice */
+    bool peer;      /* RB_FEAT_PEER: a third-party router, not held to our semantics */
+} rb_bundle_router;
+
+/* One router on one scenario. */
+typedef struct rb_bundle_result {
+    char router[RB_BUNDLE_NAME];
+    /* measured facts, set by the run */
+    uint64_t memory_bytes;
+    uint64_t build_ns;
+    uint64_t replays_per_trial;
+    uint64_t lookups_per_trial;
+    uint64_t checksum;
+    uint64_t disagreements;    /* answers that differ from EXPECTED */
+    uint64_t disturbed_trials; /* trials in which the thread lost the CPU */
+    /* computed from the trials (rb_bundle_compute_scenario) */
+    size_t trials;
+    double median_ns, min_ns, max_ns, mad_ns; /* per lookup */
+    double lookups_per_s;                     /* 1e9 / median_ns */
+    double bytes_per_route;
+} rb_bundle_result;
+
+/* The paired comparison of two routers on one scenario: speed ratio b/a. */
+typedef struct rb_bundle_pair {
+    char a[RB_BUNDLE_NAME], b[RB_BUNDLE_NAME];
+    rb_paired_result r;
+} rb_bundle_pair;
+
+typedef struct rb_bundle_scenario {
+    char name[RB_BUNDLE_NAME * 2];
+    char kind[16];  /* generated, shipped, files */
+    char shape[16]; /* generated: the shape; else "" */
+    uint64_t seed;  /* generated: the generator seed */
+    size_t routes, requests;
+    char routes_source[RB_BUNDLE_TEXT], requests_source[RB_BUNDLE_TEXT];
+    uint64_t routes_fp, requests_fp;
+    unsigned features;
+    char skipped[RB_BUNDLE_TEXT]; /* comma-separated routers lacking a feature */
+    rb_bundle_result *results;
+    size_t nresults;
+    rb_bundle_pair *pairs;
+    size_t npairs;
+} rb_bundle_scenario;
+
+/* One measured trial: a row of trials.csv. */
+typedef struct rb_bundle_trial {
+    size_t scenario;   /* index into scenarios */
+    size_t result;     /* index into that scenario's results (its router) */
+    uint32_t trial;    /* 1-based round */
+    uint32_t position; /* 1-based place in the round's order */
+    uint64_t lookups, ns;
+} rb_bundle_trial;
+
+typedef struct rb_bundle_geomean {
+    char router[RB_BUNDLE_NAME], baseline[RB_BUNDLE_NAME];
+    rb_geomean_result g;
+} rb_bundle_geomean;
+
+typedef struct rb_bundle {
+    /* tool */
+    char version[RB_BUNDLE_NAME], commit[RB_BUNDLE_NAME];
+    char compiler[RB_BUNDLE_TEXT], flags[RB_BUNDLE_TEXT], build_type[RB_BUNDLE_NAME];
+    bool optimized, sanitized;
+    /* machine */
+    char cpu_model[RB_BUNDLE_TEXT], kernel[RB_BUNDLE_TEXT], governor[RB_BUNDLE_NAME];
+    long cores;
+    double loadavg_start, loadavg_end; /* < 0: unknown */
+    int pinned_cpu;                    /* < 0: not pinned */
+    char date[RB_BUNDLE_NAME];
+    char command[RB_BUNDLE_TEXT * 2];
+    /* protocol */
+    uint64_t seed; /* corpus generator */
+    unsigned trials, warmup;
+    double min_trial_ms;
+    bool cpu_clock; /* trials timed with the thread's CPU time, not wall time */
+    rb_bootstrap_opts bootstrap;
+    char baseline[RB_BUNDLE_NAME];
+    /* data */
+    rb_bundle_router *routers;
+    size_t nrouters;
+    rb_bundle_scenario *scenarios;
+    size_t nscenarios;
+    rb_bundle_trial *trials_v;
+    size_t ntrials;
+    rb_bundle_geomean *geomeans;
+    size_t ngeomeans;
+    char **warnings;
+    size_t nwarnings;
+    char **limitations;
+    size_t nlimitations;
+} rb_bundle;
+
+/* ---- the model (bundle.c) ------------------------------------------------ */
+
+void rb_bundle_init(rb_bundle *b);
+void rb_bundle_free(rb_bundle *b);
+
+/* Append (copies); RB_ENOMEM on failure.  The returned pointers stay valid
+ * until the next append of the same kind. */
+int rb_bundle_add_router(rb_bundle *b, const char *name, const char *summary, unsigned features);
+rb_bundle_scenario *rb_bundle_add_scenario(rb_bundle *b);
+rb_bundle_result *rb_bundle_add_result(rb_bundle_scenario *s, const char *router);
+int rb_bundle_add_trial(rb_bundle *b, const rb_bundle_trial *t);
+int rb_bundle_add_warning(rb_bundle *b, const char *text);
+int rb_bundle_add_limitation(rb_bundle *b, const char *text);
+/* The standard limitations (what the numbers do not establish). */
+int rb_bundle_add_standard_limitations(rb_bundle *b);
+
+/* The ns per lookup of trial t, as every statistic uses it. */
+double rb_bundle_trial_ns_per_lookup(const rb_bundle_trial *t);
+
+/* From the trials of scenario si: every result's median/min/max/MAD,
+ * lookups/s, bytes/route, and every pair (a, b) of results with a before b
+ * in results order.  Trials of one result are taken in round order. */
+int rb_bundle_compute_scenario(rb_bundle *b, size_t si, rb_error *err);
+/* For every router other than the baseline, the geometric mean across the
+ * scenarios holding both of the per-scenario median ratio router/baseline
+ * (speed of the router relative to the baseline), with its interval. */
+int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err);
+
+/* "NAME (reference)", "NAME (peer)" or "NAME" (brief: "(ref)") into buf. */
+const char *rb_bundle_label(const rb_bundle *b, const char *router, bool brief, char *buf,
+                            size_t cap);
+
+/* Lookups by name; NULL / SIZE_MAX when absent. */
+const rb_bundle_router *rb_bundle_router_info(const rb_bundle *b, const char *name);
+size_t rb_bundle_result_index(const rb_bundle_scenario *s, const char *router);
+const rb_bundle_pair *rb_bundle_find_pair(const rb_bundle_scenario *s, const char *a,
+                                          const char *b);
+
+/* ---- number formats shared by report.md and the CLI tables (report_md.c) -- */
+
+/* ns per lookup: 3 significant digits without exponent ("9.21", "25.1", "843",
+ * "41234"). */
+void rb_bundle_fmt_ns(double ns, char *buf, size_t cap);
+/* a rate: "39.8M", "1.21G", "850k" */
+void rb_bundle_fmt_rate(double per_s, char *buf, size_t cap);
+/* a duration from ns: "412 us", "3.10 ms", "1.25 s" */
+void rb_bundle_fmt_duration(double ns, char *buf, size_t cap);
+/* a ratio: "1.23x" style without the x: "1.234" below 10, "12.3" above */
+void rb_bundle_fmt_ratio(double r, char *buf, size_t cap);
+
+/* ---- files --------------------------------------------------------------- */
+
+/* summary.json text (bundle_json.c). */
+int rb_bundle_json_write(const rb_bundle *b, rb_buf *out, rb_error *err);
+/* Parse summary.json into b (initialised here); trials are not in it. */
+int rb_bundle_json_read(const char *text, size_t len, rb_bundle *b, rb_error *err);
+
+/* trials.csv text (bundle_csv.c): header
+ * "scenario,router,trial,position,lookups,ns", one row per measured trial. */
+int rb_bundle_csv_write(const rb_bundle *b, rb_buf *out, rb_error *err);
+/* Parse trials.csv into b->trials_v, resolving scenario and router names
+ * against b (read the JSON first).  Every malformed or unknown row is an
+ * error naming its line. */
+int rb_bundle_csv_read(const char *text, size_t len, rb_bundle *b, rb_error *err);
+
+/* report.md text (report_md.c). */
+int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
+
+/* chart.svg and scaling.svg texts (chart_svg.c).  scaling.svg has a
+ * message instead of lines when no shape has two or more route counts. */
+int rb_bundle_chart_svg(const rb_bundle *b, rb_buf *out, rb_error *err);
+int rb_bundle_scaling_svg(const rb_bundle *b, rb_buf *out, rb_error *err);
+
+/* Write summary.json and trials.csv into dir (created if missing), each
+ * atomically, then render the rest with rb_bundle_render. */
+int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err);
+/* Read dir/summary.json and dir/trials.csv; write dir/report.md,
+ * dir/chart.svg and dir/scaling.svg, each atomically. */
+int rb_bundle_render_dir(const char *dir, rb_error *err);
+/* Read a bundle directory (summary.json + trials.csv) into b. */
+int rb_bundle_read_dir(const char *dir, rb_bundle *b, rb_error *err);
+
+#endif

@@ -1,0 +1,596 @@
+/*
+ * bundle_json.c — summary.json (schema in bundle.h and docs/measurement.md):
+ * writing a bundle and reading one back.
+ *
+ * Numbers are written with the fewest digits (15 to 17) that read back to
+ * the same double, so a bundle read back renders exactly what the run
+ * rendered; integers that may exceed 2^53 (fingerprints, checksums, the
+ * bootstrap seed) are 16-digit hex strings.
+ */
+#include "bundle.h"
+
+#include "router_impl.h"
+
+#include <cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- writing -------------------------------------------------------------- */
+
+static cJSON *num(double v)
+{
+    if (!isfinite(v)) return cJSON_CreateNull();
+    char text[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v) break;
+    }
+    return cJSON_CreateRaw(text);
+}
+
+static cJSON *hex64(uint64_t v)
+{
+    char text[17];
+    snprintf(text, sizeof text, "%016" PRIx64, v);
+    return cJSON_CreateString(text);
+}
+
+static cJSON *str_or_null(const char *s)
+{
+    return s && *s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static void features_text(unsigned f, char *buf, size_t cap)
+{
+    f &= RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB;
+    snprintf(buf, cap, "%s%s%s%s", f & RB_FEAT_PARAMS ? "params," : "",
+             f & RB_FEAT_CATCHALL ? "catch-all," : "", f & RB_FEAT_GLOB ? "glob," : "",
+             f ? "" : "static,");
+    size_t n = strlen(buf);
+    if (n) buf[n - 1] = '\0';
+}
+
+static unsigned features_parse(const char *s)
+{
+    unsigned f = 0;
+    if (strstr(s, "params")) f |= RB_FEAT_PARAMS;
+    if (strstr(s, "catch-all")) f |= RB_FEAT_CATCHALL;
+    if (strstr(s, "glob")) f |= RB_FEAT_GLOB;
+    return f;
+}
+
+/* cJSON_Add* return NULL on allocation failure; one flag catches them all. */
+typedef struct jw {
+    bool failed;
+} jw;
+
+static cJSON *add(jw *w, cJSON *obj, const char *key, cJSON *item)
+{
+    if (!item || !cJSON_AddItemToObject(obj, key, item)) {
+        cJSON_Delete(item);
+        w->failed = true;
+        return NULL;
+    }
+    return item;
+}
+
+static cJSON *push(jw *w, cJSON *arr, cJSON *item)
+{
+    if (!arr || !item || !cJSON_AddItemToArray(arr, item)) {
+        cJSON_Delete(item);
+        w->failed = true;
+        return NULL;
+    }
+    return item;
+}
+
+static void add_str(jw *w, cJSON *o, const char *k, const char *v)
+{
+    if (o) add(w, o, k, cJSON_CreateString(v));
+}
+
+static void add_num(jw *w, cJSON *o, const char *k, double v)
+{
+    if (o) add(w, o, k, num(v));
+}
+
+static void add_bool(jw *w, cJSON *o, const char *k, bool v)
+{
+    if (o) add(w, o, k, cJSON_CreateBool(v));
+}
+
+static void write_result(jw *w, cJSON *arr, const rb_bundle_result *r)
+{
+    cJSON *o = push(w, arr, cJSON_CreateObject());
+    if (!o) return;
+    add_str(w, o, "router", r->router);
+    add_num(w, o, "trials", (double)r->trials);
+    add_num(w, o, "median_ns", r->median_ns);
+    add_num(w, o, "min_ns", r->min_ns);
+    add_num(w, o, "max_ns", r->max_ns);
+    add_num(w, o, "mad_ns", r->mad_ns);
+    add_num(w, o, "lookups_per_s", r->lookups_per_s);
+    add_num(w, o, "memory_bytes", (double)r->memory_bytes);
+    add_num(w, o, "bytes_per_route", r->bytes_per_route);
+    add_num(w, o, "build_ns", (double)r->build_ns);
+    add_num(w, o, "replays_per_trial", (double)r->replays_per_trial);
+    add_num(w, o, "lookups_per_trial", (double)r->lookups_per_trial);
+    add(w, o, "checksum", hex64(r->checksum));
+    add_num(w, o, "disagreements", (double)r->disagreements);
+    add_num(w, o, "disturbed_trials", (double)r->disturbed_trials);
+}
+
+static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
+{
+    cJSON *o = push(w, arr, cJSON_CreateObject());
+    if (!o) return;
+    add_str(w, o, "a", p->a);
+    add_str(w, o, "b", p->b);
+    add_num(w, o, "n", (double)p->r.n);
+    add_num(w, o, "median", p->r.median);
+    add_num(w, o, "lo", p->r.lo);
+    add_num(w, o, "hi", p->r.hi);
+    add_num(w, o, "wins", (double)p->r.wins);
+    add_num(w, o, "losses", (double)p->r.losses);
+    add_bool(w, o, "excludes_one", p->r.excludes_one != 0);
+}
+
+static void write_scenario(jw *w, cJSON *arr, const rb_bundle_scenario *s)
+{
+    cJSON *o = push(w, arr, cJSON_CreateObject());
+    if (!o) return;
+    char f[64];
+    add_str(w, o, "name", s->name);
+    add_str(w, o, "kind", s->kind);
+    add(w, o, "shape", str_or_null(s->shape));
+    add(w, o, "seed", *s->shape ? num((double)s->seed) : cJSON_CreateNull());
+    add_num(w, o, "routes", (double)s->routes);
+    add_num(w, o, "requests", (double)s->requests);
+    add_str(w, o, "routes_source", s->routes_source);
+    add_str(w, o, "requests_source", s->requests_source);
+    add(w, o, "routes_fingerprint", hex64(s->routes_fp));
+    add(w, o, "requests_fingerprint", hex64(s->requests_fp));
+    features_text(s->features, f, sizeof f);
+    add_str(w, o, "features", f);
+    cJSON *skipped = add(w, o, "skipped", cJSON_CreateArray());
+    for (const char *p = s->skipped; skipped && *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char name[RB_BUNDLE_NAME];
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        push(w, skipped, cJSON_CreateString(name));
+        p += n + (e ? 1 : 0);
+    }
+    cJSON *results = add(w, o, "results", cJSON_CreateArray());
+    for (size_t i = 0; results && i < s->nresults; i++) write_result(w, results, &s->results[i]);
+    cJSON *pairs = add(w, o, "pairs", cJSON_CreateArray());
+    for (size_t i = 0; pairs && i < s->npairs; i++) write_pair(w, pairs, &s->pairs[i]);
+}
+
+static void write_strings(jw *w, cJSON *root, const char *key, char *const *v, size_t n)
+{
+    cJSON *arr = add(w, root, key, cJSON_CreateArray());
+    for (size_t i = 0; arr && i < n; i++) push(w, arr, cJSON_CreateString(v[i]));
+}
+
+static void write_all(jw *w, cJSON *root, const rb_bundle *b)
+{
+    add_str(w, root, "schema", RB_BUNDLE_SCHEMA);
+    add_num(w, root, "schema_version", RB_BUNDLE_SCHEMA_VERSION);
+
+    cJSON *tool = add(w, root, "tool", cJSON_CreateObject());
+    add_str(w, tool, "name", "routebench");
+    add_str(w, tool, "version", b->version);
+    add_str(w, tool, "commit", b->commit);
+    add_str(w, tool, "compiler", b->compiler);
+    add_str(w, tool, "flags", b->flags);
+    add_str(w, tool, "build_type", b->build_type);
+    add_bool(w, tool, "optimized", b->optimized);
+    add_bool(w, tool, "sanitized", b->sanitized);
+
+    cJSON *m = add(w, root, "machine", cJSON_CreateObject());
+    add_str(w, m, "cpu_model", b->cpu_model);
+    add_num(w, m, "cores", (double)b->cores);
+    add_str(w, m, "kernel", b->kernel);
+    if (m) add(w, m, "governor", str_or_null(b->governor));
+    if (m)
+        add(w, m, "loadavg_start",
+            b->loadavg_start >= 0 ? num(b->loadavg_start) : cJSON_CreateNull());
+    if (m) add(w, m, "loadavg_end", b->loadavg_end >= 0 ? num(b->loadavg_end) : cJSON_CreateNull());
+    if (m) add(w, m, "pinned_cpu", b->pinned_cpu >= 0 ? num(b->pinned_cpu) : cJSON_CreateNull());
+
+    add_str(w, root, "date", b->date);
+    add_str(w, root, "command", b->command);
+
+    cJSON *seeds = add(w, root, "seeds", cJSON_CreateObject());
+    add_num(w, seeds, "corpus", (double)b->seed);
+    if (seeds) add(w, seeds, "bootstrap", hex64(b->bootstrap.seed));
+
+    cJSON *p = add(w, root, "protocol", cJSON_CreateObject());
+    add_num(w, p, "trials", b->trials);
+    add_num(w, p, "warmup", b->warmup);
+    add_num(w, p, "min_trial_ms", b->min_trial_ms);
+    add_str(w, p, "order", "rotating: in round t, position p runs router (t + p) mod R");
+    add_str(w, p, "clock_id", b->cpu_clock ? "thread_cputime" : "monotonic");
+    add_str(w, p, "clock",
+            b->cpu_clock ? "clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each trial: the CPU "
+                           "time of the benchmark thread"
+                         : "clock_gettime(CLOCK_MONOTONIC) around each trial: elapsed time");
+    add_num(w, p, "bootstrap_resamples", (double)b->bootstrap.resamples);
+    add_num(w, p, "confidence_level", b->bootstrap.level);
+    add_str(w, p, "ratio",
+            "speed ratio b/a: median over rounds of (ns per lookup of a) / (ns per lookup "
+            "of b); above 1: b is faster");
+
+    add_str(w, root, "baseline", b->baseline);
+
+    cJSON *routers = add(w, root, "routers", cJSON_CreateArray());
+    for (size_t i = 0; routers && i < b->nrouters; i++) {
+        cJSON *o = push(w, routers, cJSON_CreateObject());
+        char f[64];
+        features_text(b->routers[i].features, f, sizeof f);
+        add_str(w, o, "name", b->routers[i].name);
+        add_str(w, o, "summary", b->routers[i].summary);
+        add_str(w, o, "features", f);
+        add_bool(w, o, "reference", b->routers[i].reference);
+        add_bool(w, o, "peer", b->routers[i].peer);
+    }
+    cJSON *scenarios = add(w, root, "scenarios", cJSON_CreateArray());
+    for (size_t i = 0; scenarios && i < b->nscenarios; i++)
+        write_scenario(w, scenarios, &b->scenarios[i]);
+    cJSON *gms = add(w, root, "geomeans", cJSON_CreateArray());
+    for (size_t i = 0; gms && i < b->ngeomeans; i++) {
+        const rb_bundle_geomean *g = &b->geomeans[i];
+        cJSON *o = push(w, gms, cJSON_CreateObject());
+        add_str(w, o, "router", g->router);
+        add_str(w, o, "baseline", g->baseline);
+        add_num(w, o, "scenarios", (double)g->g.scenarios);
+        add_num(w, o, "geomean", g->g.geomean);
+        add_num(w, o, "lo", g->g.lo);
+        add_num(w, o, "hi", g->g.hi);
+        add_bool(w, o, "excludes_one", g->g.excludes_one != 0);
+    }
+    write_strings(w, root, "warnings", b->warnings, b->nwarnings);
+    write_strings(w, root, "limitations", b->limitations, b->nlimitations);
+}
+
+int rb_bundle_json_write(const rb_bundle *b, rb_buf *out, rb_error *err)
+{
+    jw w = {false};
+    cJSON *root = cJSON_CreateObject();
+    if (!root) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing JSON");
+    write_all(&w, root, b);
+    char *text = w.failed ? NULL : cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing JSON");
+    rb_buf_puts(out, text);
+    rb_buf_puts(out, "\n");
+    cJSON_free(text);
+    return out->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+typedef struct jr {
+    rb_error *err;
+    int rc;
+    const char *where; /* the object being read, for messages */
+} jr;
+
+static const cJSON *field(jr *r, const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET, "summary.json: %s has no \"%s\"",
+                          r->where, key);
+    return v;
+}
+
+static double get_num(jr *r, const cJSON *o, const char *key)
+{
+    const cJSON *v = field(r, o, key);
+    if (v && cJSON_IsNumber(v)) return v->valuedouble;
+    if (v && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is not a number", r->where, key);
+    return 0;
+}
+
+static double get_num_or(jr *r, const cJSON *o, const char *key, double absent)
+{
+    const cJSON *v = field(r, o, key);
+    if (v && cJSON_IsNull(v)) return absent;
+    return get_num(r, o, key);
+}
+
+static uint64_t get_u64(jr *r, const cJSON *o, const char *key)
+{
+    double v = get_num(r, o, key);
+    if (!(v >= 0 && v <= 9007199254740992.0) && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is not a count", r->where, key);
+    return r->rc == RB_OK ? (uint64_t)v : 0;
+}
+
+static void get_str(jr *r, const cJSON *o, const char *key, char *buf, size_t cap)
+{
+    const cJSON *v = field(r, o, key);
+    buf[0] = '\0';
+    if (v && cJSON_IsString(v)) {
+        snprintf(buf, cap, "%s", v->valuestring);
+    } else if (v && !cJSON_IsNull(v) && r->rc == RB_OK) {
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is not a string", r->where, key);
+    }
+}
+
+static bool get_bool(jr *r, const cJSON *o, const char *key)
+{
+    const cJSON *v = field(r, o, key);
+    if (v && !cJSON_IsBool(v) && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is not true or false", r->where, key);
+    return v && cJSON_IsTrue(v);
+}
+
+static uint64_t get_hex(jr *r, const cJSON *o, const char *key)
+{
+    char text[32];
+    get_str(r, o, key, text, sizeof text);
+    char *end;
+    uint64_t v = strtoull(text, &end, 16);
+    if ((strlen(text) != 16 || *end) && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is not 16 hex digits", r->where, key);
+    return v;
+}
+
+/* A field added within version 1: absent in older files, so optional. */
+static bool has(const cJSON *o, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, key) != NULL;
+}
+
+static const cJSON *get_array(jr *r, const cJSON *o, const char *key)
+{
+    const cJSON *v = field(r, o, key);
+    if (v && !cJSON_IsArray(v) && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is not an array", r->where, key);
+    return r->rc == RB_OK ? v : NULL;
+}
+
+static void nomem(jr *r)
+{
+    if (r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_ENOMEM, RB_NO_OFFSET, "out of memory reading JSON");
+}
+
+static void read_result(jr *r, const cJSON *o, rb_bundle_scenario *s)
+{
+    char name[RB_BUNDLE_NAME];
+    get_str(r, o, "router", name, sizeof name);
+    rb_bundle_result *x = r->rc == RB_OK ? rb_bundle_add_result(s, name) : NULL;
+    if (!x) {
+        nomem(r);
+        return;
+    }
+    x->trials = (size_t)get_u64(r, o, "trials");
+    x->median_ns = get_num(r, o, "median_ns");
+    x->min_ns = get_num(r, o, "min_ns");
+    x->max_ns = get_num(r, o, "max_ns");
+    x->mad_ns = get_num(r, o, "mad_ns");
+    x->lookups_per_s = get_num(r, o, "lookups_per_s");
+    x->memory_bytes = get_u64(r, o, "memory_bytes");
+    x->bytes_per_route = get_num(r, o, "bytes_per_route");
+    x->build_ns = get_u64(r, o, "build_ns");
+    x->replays_per_trial = get_u64(r, o, "replays_per_trial");
+    x->lookups_per_trial = get_u64(r, o, "lookups_per_trial");
+    x->checksum = get_hex(r, o, "checksum");
+    x->disagreements = get_u64(r, o, "disagreements");
+    x->disturbed_trials = has(o, "disturbed_trials") ? get_u64(r, o, "disturbed_trials") : 0;
+}
+
+static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
+{
+    get_str(r, o, "a", p->a, sizeof p->a);
+    get_str(r, o, "b", p->b, sizeof p->b);
+    p->r.n = (size_t)get_u64(r, o, "n");
+    p->r.median = get_num(r, o, "median");
+    p->r.lo = get_num(r, o, "lo");
+    p->r.hi = get_num(r, o, "hi");
+    p->r.wins = (size_t)get_u64(r, o, "wins");
+    p->r.losses = (size_t)get_u64(r, o, "losses");
+    p->r.excludes_one = get_bool(r, o, "excludes_one");
+}
+
+static void read_scenario(jr *r, const cJSON *o, rb_bundle *b)
+{
+    rb_bundle_scenario *s = rb_bundle_add_scenario(b);
+    if (!s) {
+        nomem(r);
+        return;
+    }
+    get_str(r, o, "name", s->name, sizeof s->name);
+    r->where = s->name;
+    char f[64];
+    get_str(r, o, "kind", s->kind, sizeof s->kind);
+    get_str(r, o, "shape", s->shape, sizeof s->shape);
+    s->seed = (uint64_t)get_num_or(r, o, "seed", 0);
+    s->routes = (size_t)get_u64(r, o, "routes");
+    s->requests = (size_t)get_u64(r, o, "requests");
+    get_str(r, o, "routes_source", s->routes_source, sizeof s->routes_source);
+    get_str(r, o, "requests_source", s->requests_source, sizeof s->requests_source);
+    s->routes_fp = get_hex(r, o, "routes_fingerprint");
+    s->requests_fp = get_hex(r, o, "requests_fingerprint");
+    get_str(r, o, "features", f, sizeof f);
+    s->features = features_parse(f);
+    const cJSON *skipped = get_array(r, o, "skipped"), *v;
+    size_t n = 0;
+    cJSON_ArrayForEach(v, skipped)
+    {
+        if (!cJSON_IsString(v)) continue;
+        int w =
+            snprintf(s->skipped + n, sizeof s->skipped - n, "%s%s", n ? "," : "", v->valuestring);
+        if (w > 0) n += (size_t)w;
+        if (n >= sizeof s->skipped) n = sizeof s->skipped - 1;
+    }
+    const cJSON *results = get_array(r, o, "results");
+    cJSON_ArrayForEach(v, results)
+    {
+        if (r->rc == RB_OK) read_result(r, v, s);
+    }
+    const cJSON *pairs = get_array(r, o, "pairs");
+    int np = pairs ? cJSON_GetArraySize(pairs) : 0;
+    if (np > 0 && r->rc == RB_OK) {
+        s->pairs = calloc((size_t)np, sizeof *s->pairs);
+        if (!s->pairs) nomem(r);
+    }
+    cJSON_ArrayForEach(v, pairs)
+    {
+        if (r->rc == RB_OK) read_pair(r, v, &s->pairs[s->npairs++]);
+    }
+}
+
+static void read_strings(jr *r, const cJSON *root, const char *key, rb_bundle *b, bool warnings)
+{
+    const cJSON *arr = get_array(r, root, key), *v;
+    cJSON_ArrayForEach(v, arr)
+    {
+        if (r->rc != RB_OK || !cJSON_IsString(v)) continue;
+        int rc = warnings ? rb_bundle_add_warning(b, v->valuestring)
+                          : rb_bundle_add_limitation(b, v->valuestring);
+        if (rc < 0) nomem(r);
+    }
+}
+
+static void read_all(jr *r, const cJSON *root, rb_bundle *b)
+{
+    r->where = "the top level";
+    char schema[64];
+    get_str(r, root, "schema", schema, sizeof schema);
+    double version = get_num(r, root, "schema_version");
+    if (r->rc == RB_OK &&
+        (strcmp(schema, RB_BUNDLE_SCHEMA) != 0 || version != RB_BUNDLE_SCHEMA_VERSION)) {
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: schema %s version %g; this routebench reads %s "
+                          "version %d",
+                          schema, version, RB_BUNDLE_SCHEMA, RB_BUNDLE_SCHEMA_VERSION);
+        return;
+    }
+    const cJSON *tool = field(r, root, "tool");
+    r->where = "tool";
+    get_str(r, tool, "version", b->version, sizeof b->version);
+    get_str(r, tool, "commit", b->commit, sizeof b->commit);
+    get_str(r, tool, "compiler", b->compiler, sizeof b->compiler);
+    get_str(r, tool, "flags", b->flags, sizeof b->flags);
+    get_str(r, tool, "build_type", b->build_type, sizeof b->build_type);
+    b->optimized = get_bool(r, tool, "optimized");
+    b->sanitized = get_bool(r, tool, "sanitized");
+
+    const cJSON *m = field(r, root, "machine");
+    r->where = "machine";
+    get_str(r, m, "cpu_model", b->cpu_model, sizeof b->cpu_model);
+    b->cores = (long)get_u64(r, m, "cores");
+    get_str(r, m, "kernel", b->kernel, sizeof b->kernel);
+    get_str(r, m, "governor", b->governor, sizeof b->governor);
+    b->loadavg_start = get_num_or(r, m, "loadavg_start", -1);
+    b->loadavg_end = get_num_or(r, m, "loadavg_end", -1);
+    b->pinned_cpu = (int)get_num_or(r, m, "pinned_cpu", -1);
+
+    r->where = "the top level";
+    get_str(r, root, "date", b->date, sizeof b->date);
+    get_str(r, root, "command", b->command, sizeof b->command);
+    const cJSON *seeds = field(r, root, "seeds");
+    r->where = "seeds";
+    b->seed = get_u64(r, seeds, "corpus");
+    b->bootstrap.seed = get_hex(r, seeds, "bootstrap");
+
+    const cJSON *p = field(r, root, "protocol");
+    r->where = "protocol";
+    b->trials = (unsigned)get_u64(r, p, "trials");
+    b->warmup = (unsigned)get_u64(r, p, "warmup");
+    b->min_trial_ms = get_num(r, p, "min_trial_ms");
+    char clock_id[32] = "monotonic";
+    if (has(p, "clock_id")) get_str(r, p, "clock_id", clock_id, sizeof clock_id);
+    b->cpu_clock = strcmp(clock_id, "thread_cputime") == 0;
+    b->bootstrap.resamples = (size_t)get_u64(r, p, "bootstrap_resamples");
+    b->bootstrap.level = get_num(r, p, "confidence_level");
+
+    r->where = "the top level";
+    get_str(r, root, "baseline", b->baseline, sizeof b->baseline);
+    const cJSON *routers = get_array(r, root, "routers"), *v;
+    cJSON_ArrayForEach(v, routers)
+    {
+        if (r->rc != RB_OK) break;
+        r->where = "routers[]";
+        char name[RB_BUNDLE_NAME], summary[RB_BUNDLE_TEXT], f[64];
+        get_str(r, v, "name", name, sizeof name);
+        get_str(r, v, "summary", summary, sizeof summary);
+        get_str(r, v, "features", f, sizeof f);
+        bool reference = get_bool(r, v, "reference");
+        bool peer = has(v, "peer") && get_bool(r, v, "peer");
+        if (r->rc == RB_OK && rb_bundle_add_router(b, name, summary, features_parse(f)) < 0)
+            nomem(r);
+        if (r->rc == RB_OK) {
+            b->routers[b->nrouters - 1].reference = reference;
+            b->routers[b->nrouters - 1].peer = peer;
+        }
+    }
+    r->where = "the top level";
+    const cJSON *scenarios = get_array(r, root, "scenarios");
+    cJSON_ArrayForEach(v, scenarios)
+    {
+        if (r->rc == RB_OK) read_scenario(r, v, b);
+    }
+    r->where = "the top level";
+    const cJSON *gms = get_array(r, root, "geomeans");
+    int ng = gms ? cJSON_GetArraySize(gms) : 0;
+    if (ng > 0 && r->rc == RB_OK) {
+        b->geomeans = calloc((size_t)ng, sizeof *b->geomeans);
+        if (!b->geomeans) nomem(r);
+    }
+    cJSON_ArrayForEach(v, gms)
+    {
+        if (r->rc != RB_OK) break;
+        r->where = "geomeans[]";
+        rb_bundle_geomean *g = &b->geomeans[b->ngeomeans++];
+        get_str(r, v, "router", g->router, sizeof g->router);
+        get_str(r, v, "baseline", g->baseline, sizeof g->baseline);
+        g->g.scenarios = (size_t)get_u64(r, v, "scenarios");
+        g->g.geomean = get_num(r, v, "geomean");
+        g->g.lo = get_num(r, v, "lo");
+        g->g.hi = get_num(r, v, "hi");
+        g->g.level = b->bootstrap.level;
+        g->g.excludes_one = get_bool(r, v, "excludes_one");
+    }
+    r->where = "the top level";
+    read_strings(r, root, "warnings", b, true);
+    read_strings(r, root, "limitations", b, false);
+    for (size_t i = 0; i < b->nscenarios; i++)
+        for (size_t k = 0; k < b->scenarios[i].npairs; k++)
+            b->scenarios[i].pairs[k].r.level = b->bootstrap.level;
+}
+
+int rb_bundle_json_read(const char *text, size_t len, rb_bundle *b, rb_error *err)
+{
+    rb_bundle_init(b);
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && at >= text && at <= text + len ? (size_t)(at - text) : RB_NO_OFFSET;
+        return rb__error(err, RB_EFORMAT, off, "summary.json is not valid JSON (near byte %zu)",
+                         off);
+    }
+    jr r = {err, RB_OK, ""};
+    if (!cJSON_IsObject(root))
+        r.rc = rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "summary.json is not a JSON object");
+    else
+        read_all(&r, root, b);
+    cJSON_Delete(root);
+    if (r.rc < 0) rb_bundle_free(b);
+    return r.rc;
+}

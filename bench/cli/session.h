@@ -1,0 +1,63 @@
+/*
+ * session.h — what `run` and `pair` share: the options they both take, and
+ * a measured session over a list of scenarios that fills a result bundle,
+ * prints a table per scenario and reports progress on stderr.
+ */
+#ifndef RB_CLI_SESSION_H
+#define RB_CLI_SESSION_H
+
+#include "bundle.h"
+#include "harness.h"
+#include "plugins.h"
+#include "scenario.h"
+
+#include <stdbool.h>
+
+typedef struct session_options {
+    const char *cmd; /* "run" or "pair", for messages */
+    rb_scenario_list scenarios;
+    bool scenarios_given;
+    rb_bench_protocol proto;
+    uint64_t seed;
+    int cpu;         /* < 0: not pinned */
+    const char *out; /* bundle directory, or NULL */
+    const char *routes_file, *requests_file;
+    const rb_router_ops *routers[64]; /* baseline first */
+    char labels[64][RB_BUNDLE_NAME];  /* their names in tables and the bundle */
+    size_t nrouters;
+    rb_plugins plugins;  /* --router-lib, NAME@LIB */
+    bool all_or_nothing; /* skip a scenario unless every router supports it (pair) */
+} session_options;
+
+/* Defaults: 7 trials, 1 warm-up, 100 ms, seed 42, not pinned. */
+void session_options_init(session_options *o, const char *cmd);
+void session_options_free(session_options *o);
+
+/* Try the options both commands share at argv[*i]: --scenarios/--scenario,
+ * --routes, --requests, --trials, --warmup, --min-trial-ms, --seed, --cpu,
+ * --clock, --out, --router-lib.  Returns 1 when consumed, 0 when not one of them, -1 on a bad
+ * value (message printed). */
+int session_option(session_options *o, int argc, char **argv, int *i);
+/* Resolve a router spec (NAME or NAME@LIB) and append it, labelled NAME for
+ * a built-in router and NAME@LIB otherwise; a router already in the list
+ * is not added twice.  Returns CLI_OK or CLI_USAGE (message printed). */
+int session_add_router(session_options *o, const char *spec);
+/* Append ops with the given label (no resolution). */
+int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label);
+
+/* After parsing: add --routes/--requests, or the default suite when no
+ * scenario was named.  Returns CLI_OK or CLI_USAGE (message printed). */
+int session_finish_scenarios(session_options *o);
+
+/* Measure every scenario with the routers in o (baseline o->routers[0]),
+ * filling b (initialised here; free with rb_bundle_free) and printing a
+ * table per scenario on stdout.  Writes the bundle when o->out is set.
+ * Returns CLI_OK, CLI_USAGE (bad input, a scenario that cannot be loaded)
+ * or CLI_FAILED (a router disagreed with the expected answers or changed
+ * its answers between replays). */
+int session_run(session_options *o, int argc, char **argv, rb_bundle *b);
+
+/* Print one ratio cell set: "1.234  [1.200, 1.250]  7/7". */
+void session_print_ratio(const rb_paired_result *r);
+
+#endif

@@ -1,0 +1,308 @@
+/*
+ * report_md.c — report.md, the human explanation of a bundle: what was
+ * measured, how, on what machine, the tables, and what the numbers do not
+ * establish.  A pure function of the bundle (no clock, no environment), so
+ * `routebench report DIR` reproduces it byte for byte.
+ */
+#include "bundle.h"
+
+#include "router_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- number formats ------------------------------------------------------ */
+
+void rb_bundle_fmt_ns(double ns, char *buf, size_t cap)
+{
+    if (!isfinite(ns))
+        snprintf(buf, cap, "-");
+    else if (ns < 10)
+        snprintf(buf, cap, "%.2f", ns);
+    else if (ns < 100)
+        snprintf(buf, cap, "%.1f", ns);
+    else
+        snprintf(buf, cap, "%.0f", ns);
+}
+
+void rb_bundle_fmt_rate(double r, char *buf, size_t cap)
+{
+    static const char *const units[] = {"", "k", "M", "G", "T"};
+    size_t u = 0;
+    while (r >= 1000 && u + 1 < sizeof units / sizeof units[0]) {
+        r /= 1000;
+        u++;
+    }
+    if (r < 10)
+        snprintf(buf, cap, "%.2f%s", r, units[u]);
+    else if (r < 100)
+        snprintf(buf, cap, "%.1f%s", r, units[u]);
+    else
+        snprintf(buf, cap, "%.0f%s", r, units[u]);
+}
+
+void rb_bundle_fmt_duration(double ns, char *buf, size_t cap)
+{
+    if (ns < 1e3)
+        snprintf(buf, cap, "%.0f ns", ns);
+    else if (ns < 1e6)
+        snprintf(buf, cap, "%.3g us", ns / 1e3);
+    else if (ns < 1e9)
+        snprintf(buf, cap, "%.3g ms", ns / 1e6);
+    else
+        snprintf(buf, cap, "%.3g s", ns / 1e9);
+}
+
+void rb_bundle_fmt_ratio(double r, char *buf, size_t cap)
+{
+    if (!isfinite(r))
+        snprintf(buf, cap, "-");
+    else if (r < 10)
+        snprintf(buf, cap, "%.3f", r);
+    else if (r < 100)
+        snprintf(buf, cap, "%.1f", r);
+    else
+        snprintf(buf, cap, "%.0f", r);
+}
+
+/* ---- the report ------------------------------------------------------------ */
+
+static void features_words(unsigned f, char *buf, size_t cap)
+{
+    f &= RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB;
+    snprintf(buf, cap, "%s%s%s%s", f ? "" : "static only", f & RB_FEAT_PARAMS ? "params " : "",
+             f & RB_FEAT_CATCHALL ? "catch-all " : "", f & RB_FEAT_GLOB ? "glob " : "");
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == ' ') buf[n - 1] = '\0';
+}
+
+static const char *label(const rb_bundle *b, const char *router, char *buf, size_t cap)
+{
+    return rb_bundle_label(b, router, false, buf, cap);
+}
+
+static void header(const rb_bundle *b, rb_buf *o)
+{
+    rb_buf_puts(o, "# routebench results\n\n");
+    rb_buf_puts(o, "> **What this is.** In-process lookups of URL-router data structures on one "
+                   "machine: a route table is built, then a table of requests (hits and misses) "
+                   "is looked up again and again. **Not HTTP requests per second**: no sockets, "
+                   "no HTTP parsing, no middleware, no serialization.\n\n");
+    if (b->nwarnings) {
+        rb_buf_puts(o, "## Warnings\n\n");
+        for (size_t i = 0; i < b->nwarnings; i++) rb_buf_printf(o, "- **%s**\n", b->warnings[i]);
+        rb_buf_puts(o, "\n");
+    }
+}
+
+static void how(const rb_bundle *b, rb_buf *o)
+{
+    char ms[32];
+    rb_bundle_fmt_duration(b->min_trial_ms * 1e6, ms, sizeof ms);
+    rb_buf_puts(o, "## What was measured, and how\n\n");
+    rb_buf_printf(
+        o,
+        "- Each **scenario** is a route table and a request table, identified by the "
+        "XXH3 fingerprints of both (below). Generated tables come from the corpus "
+        "generator with the seed shown.\n"
+        "- Each router that supports every feature of a scenario's routes is built "
+        "from them (create + add + build, timed once), its memory read, and its "
+        "answers checked against the expected ones.\n"
+        "- A **trial** replays the whole request table enough times to last at least "
+        "%s (calibrated per router, so every trial of a router makes the same number "
+        "of lookups), timed with %s. Every answer is folded into a checksum, so no lookup can be "
+        "optimised away; each trial's checksum must equal the replays times the "
+        "checksum of one replay.\n"
+        "- %u warm-up round%s, then %u measured rounds. In every round each router "
+        "runs one trial, in **rotating order** (round t, position p runs router "
+        "(t + p) mod R), so trial t of every router forms a **pair**.\n"
+        "- The **speed ratio** of router B against router A is the median over the "
+        "pairs of (ns per lookup of A) / (ns per lookup of B): above 1, B is faster. "
+        "Its interval is the %.0f%% percentile bootstrap interval of that median "
+        "(%zu resamples, fixed seed); **wins** counts the pairs B won. The difference "
+        "is called **real** when the interval excludes 1.\n"
+        "- Across scenarios: the geometric mean of the scenario median ratios, with "
+        "its own bootstrap interval (each scenario resampled within itself).\n\n",
+        ms,
+        b->cpu_clock ? "the CPU time of the benchmark thread "
+                       "(CLOCK_THREAD_CPUTIME_ID: time other processes held the core "
+                       "is left out, their effect on caches is not)"
+                     : "the elapsed time (CLOCK_MONOTONIC)",
+        b->warmup, b->warmup == 1 ? "" : "s", b->trials, b->bootstrap.level * 100,
+        b->bootstrap.resamples);
+}
+
+static void machine(const rb_bundle *b, rb_buf *o)
+{
+    rb_buf_puts(o, "## On what\n\n| | |\n|---|---|\n");
+    rb_buf_printf(o, "| tool | routebench %s, commit %s |\n", b->version, b->commit);
+    rb_buf_printf(o, "| compiler | %s |\n| flags | `%s` (build type %s%s%s) |\n", b->compiler,
+                  b->flags, b->build_type, b->optimized ? ", optimised" : ", NOT optimised",
+                  b->sanitized ? ", sanitizers ON" : "");
+    rb_buf_printf(o, "| CPU | %s, %ld logical cores", b->cpu_model, b->cores);
+    if (b->pinned_cpu >= 0) rb_buf_printf(o, ", pinned to CPU %d", b->pinned_cpu);
+    rb_buf_puts(o, " |\n");
+    rb_buf_printf(o, "| frequency governor | %s |\n", *b->governor ? b->governor : "unknown");
+    rb_buf_printf(o, "| kernel | %s |\n", b->kernel);
+    if (b->loadavg_start >= 0)
+        rb_buf_printf(o, "| load average (1 min) | %.2f at start, %.2f at end |\n",
+                      b->loadavg_start, b->loadavg_end);
+    rb_buf_printf(o, "| date (UTC) | %s |\n", b->date);
+    rb_buf_printf(o, "| command | `%s` |\n", b->command);
+    rb_buf_printf(o, "| seeds | corpus %llu, bootstrap %016llx |\n", (unsigned long long)b->seed,
+                  (unsigned long long)b->bootstrap.seed);
+    rb_buf_printf(
+        o, "| protocol | %u trials after %u warm-up, each >= %g ms of %s, rotating order |\n\n",
+        b->trials, b->warmup, b->min_trial_ms, b->cpu_clock ? "thread CPU time" : "elapsed time");
+}
+
+static void geomeans(const rb_bundle *b, rb_buf *o)
+{
+    if (!b->ngeomeans) return;
+    rb_buf_printf(o,
+                  "## Summary: speed relative to %s across scenarios\n\n"
+                  "Geometric mean of the per-scenario median speed ratios (above 1: faster than "
+                  "%s), over the scenarios both ran.\n\n"
+                  "| router | scenarios | speed vs %s | %.0f%% interval | real difference |\n"
+                  "|---|---:|---:|---|---|\n",
+                  b->baseline, b->baseline, b->baseline, b->bootstrap.level * 100);
+    for (size_t i = 0; i < b->ngeomeans; i++) {
+        const rb_bundle_geomean *g = &b->geomeans[i];
+        char name[RB_BUNDLE_NAME + 16], m[32], lo[32], hi[32];
+        rb_bundle_fmt_ratio(g->g.geomean, m, sizeof m);
+        rb_bundle_fmt_ratio(g->g.lo, lo, sizeof lo);
+        rb_bundle_fmt_ratio(g->g.hi, hi, sizeof hi);
+        rb_buf_printf(o, "| %s | %zu | %s | [%s, %s] | %s |\n",
+                      label(b, g->router, name, sizeof name), g->g.scenarios, m, lo, hi,
+                      g->g.excludes_one ? (g->g.geomean > 1 ? "yes, faster" : "yes, slower")
+                                        : "no");
+    }
+    rb_buf_puts(o, "\n");
+}
+
+static void checksums(const rb_bundle_scenario *s, rb_buf *o)
+{
+    bool same = true;
+    for (size_t i = 1; i < s->nresults; i++)
+        same = same && s->results[i].checksum == s->results[0].checksum;
+    if (same && s->nresults) {
+        rb_buf_printf(o,
+                      "Checksum of one replay: `%016llx`, the same for every router (they "
+                      "gave the same answers).\n",
+                      (unsigned long long)s->results[0].checksum);
+        return;
+    }
+    rb_buf_puts(o, "Checksums of one replay **differ** (the routers disagree somewhere):");
+    for (size_t i = 0; i < s->nresults; i++)
+        rb_buf_printf(o, " %s `%016llx`%s", s->results[i].router,
+                      (unsigned long long)s->results[i].checksum,
+                      i + 1 < s->nresults ? "," : ".\n");
+}
+
+static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
+{
+    char f[64];
+    features_words(s->features, f, sizeof f);
+    rb_buf_printf(o, "### %s\n\n", s->name);
+    if (strcmp(s->kind, "generated") == 0)
+        rb_buf_printf(o,
+                      "Generated, shape %s, seed %llu (the same tables: `routebench corpus gen "
+                      "--shape %s --routes %zu --seed %llu --out PREFIX`). ",
+                      s->shape, (unsigned long long)s->seed, s->shape, s->routes,
+                      (unsigned long long)s->seed);
+    else
+        rb_buf_printf(o, "From `%s` and `%s`. ", s->routes_source, s->requests_source);
+    rb_buf_printf(o,
+                  "%zu routes (%s; fingerprint `%016llx`), %zu requests (fingerprint "
+                  "`%016llx`).",
+                  s->routes, f, (unsigned long long)s->routes_fp, s->requests,
+                  (unsigned long long)s->requests_fp);
+    if (*s->skipped) rb_buf_printf(o, " Not run (a route feature they lack): %s.", s->skipped);
+    rb_buf_puts(o, "\n\n");
+    if (!s->nresults) return;
+    const char *anchor = s->results[0].router;
+    if (strcmp(anchor, b->baseline) != 0)
+        rb_buf_printf(o, "The baseline %s did not run here; ratios are against %s.\n\n",
+                      b->baseline, anchor);
+    rb_buf_printf(o,
+                  "| router | ns/lookup | min - max | MAD | lookups/s | bytes/route | build | "
+                  "speed vs %s | %.0f%% interval | wins |\n"
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n",
+                  anchor, b->bootstrap.level * 100);
+    for (size_t i = 0; i < s->nresults; i++) {
+        const rb_bundle_result *r = &s->results[i];
+        char name[RB_BUNDLE_NAME + 16], med[32], mn[32], mx[32], mad[32], rate[32], build[32];
+        rb_bundle_fmt_ns(r->median_ns, med, sizeof med);
+        rb_bundle_fmt_ns(r->min_ns, mn, sizeof mn);
+        rb_bundle_fmt_ns(r->max_ns, mx, sizeof mx);
+        rb_bundle_fmt_ns(r->mad_ns, mad, sizeof mad);
+        rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
+        rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
+        rb_buf_printf(o, "| %s | %s | %s - %s | %s | %s | %.1f | %s | ",
+                      label(b, r->router, name, sizeof name), med, mn, mx, mad, rate,
+                      r->bytes_per_route, build);
+        const rb_bundle_pair *p = i ? rb_bundle_find_pair(s, anchor, r->router) : NULL;
+        if (p) {
+            char m[32], lo[32], hi[32];
+            rb_bundle_fmt_ratio(p->r.median, m, sizeof m);
+            rb_bundle_fmt_ratio(p->r.lo, lo, sizeof lo);
+            rb_bundle_fmt_ratio(p->r.hi, hi, sizeof hi);
+            rb_buf_printf(o, "%s%s | [%s, %s] | %zu/%zu |\n", m, p->r.excludes_one ? "" : " (~)",
+                          lo, hi, p->r.wins, p->r.n);
+        } else {
+            rb_buf_puts(o, i ? "- | | |\n" : "1 (baseline) | | |\n");
+        }
+        if (r->disagreements) {
+            const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
+            rb_buf_printf(o, "\n**%s disagreed with the expected answer on %llu requests%s.**\n\n",
+                          r->router, (unsigned long long)r->disagreements,
+                          info && info->peer ? " (a peer: not held to our route semantics)" : "");
+        }
+    }
+    rb_buf_puts(o, "\n");
+    checksums(s, o);
+    rb_buf_puts(o, "\n");
+}
+
+static void legend(const rb_bundle *b, rb_buf *o)
+{
+    rb_buf_puts(o, "## Routers\n\n| router | features | what it is |\n|---|---|---|\n");
+    for (size_t i = 0; i < b->nrouters; i++) {
+        char f[64];
+        features_words(b->routers[i].features, f, sizeof f);
+        rb_buf_printf(o, "| %s | %s | %s |\n", b->routers[i].name, f, b->routers[i].summary);
+    }
+    rb_buf_puts(o, "\n");
+}
+
+int rb_bundle_report_md(const rb_bundle *b, rb_buf *o, rb_error *err)
+{
+    header(b, o);
+    how(b, o);
+    machine(b, o);
+    geomeans(b, o);
+    rb_buf_puts(o, "## Scenarios\n\n"
+                   "ns/lookup is the median over the trials; min - max and MAD (median absolute "
+                   "deviation, unscaled) show the spread; lookups/s = 1e9 / median. (~) marks a "
+                   "ratio whose interval includes 1: no real difference shown.\n\n");
+    for (size_t i = 0; i < b->nscenarios; i++) scenario(b, &b->scenarios[i], o);
+    rb_buf_puts(o, "## Charts\n\n"
+                   "![ns per lookup of each router in each scenario: median, with every trial "
+                   "and the min-max range](chart.svg)\n\n"
+                   "![ns per lookup against route count, one line per router and "
+                   "shape](scaling.svg)\n\n");
+    rb_buf_puts(o, "## What these numbers do NOT establish\n\n");
+    for (size_t i = 0; i < b->nlimitations; i++) rb_buf_printf(o, "- %s\n", b->limitations[i]);
+    rb_buf_puts(o, "\n");
+    legend(b, o);
+    rb_buf_puts(o, "## Reproduce and recompute\n\n");
+    rb_buf_printf(o,
+                  "Run `%s` with the same build on the same machine (the fingerprints above "
+                  "must match). Every statistic here can be recomputed from `trials.csv` "
+                  "(ns / lookups per trial); docs/measurement.md has the recipe. "
+                  "`routebench report DIR` renders this file again from summary.json and "
+                  "trials.csv.\n",
+                  b->command);
+    return o->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
+}

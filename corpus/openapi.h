@@ -1,0 +1,60 @@
+/*
+ * openapi.h — route tables from OpenAPI 3 documents (JSON).
+ *
+ * Every operation of the document becomes one route "METHOD PATH", paths
+ * in document order and, within a path, operations in document order, so
+ * users can benchmark routers on their own API:
+ *
+ *     "paths": { "/users/{id}": { "get": {...}, "delete": {...} } }
+ *  -> GET /users/{id}
+ *     DELETE /users/{id}
+ *
+ * Rules (what is refused is an error naming what and where, as a JSON path
+ * like paths["/users/{id}"].fetch, or line:column for malformed JSON):
+ *   - the document is an object whose "openapi" is a string "3.x..."
+ *     ("swagger": "2.0" documents are refused: convert them first);
+ *   - "paths" is a non-empty object; each key starts with '/';
+ *   - a path item's keys: get, put, post, delete, options, head, patch,
+ *     trace are operations (their values must be objects); summary,
+ *     description, servers, parameters and x-* extensions are skipped;
+ *     "query" and "additionalOperations" (OpenAPI 3.2) are skipped and
+ *     counted (there is no such method here); "$ref" to a local path item
+ *     ("#/components/pathItems/...") is followed, external ones refused;
+ *     any other key is an error;
+ *   - a segment that is exactly "{name}" stays a parameter (names that are
+ *     not [A-Za-z_][A-Za-z0-9_]* are rewritten: other bytes become '_', a
+ *     leading digit gets a '_' in front, a repeated name gets a suffix); a
+ *     template inside a segment ("{name}.json", "{a}-{b}") becomes the glob
+ *     "?*" (one or more bytes, as a template takes) — such routes need a
+ *     router with glob support; a static segment that the route syntax
+ *     would read as a wildcard ('*', '?', '[' or a leading ':') is refused.
+ * Two operations with the same method and shape are both written (and
+ * counted): `routebench corpus check` lists them; routers refuse the second.
+ */
+#ifndef RB_CORPUS_OPENAPI_H
+#define RB_CORPUS_OPENAPI_H
+
+#include "table.h"
+
+typedef struct rb_openapi_report {
+    char version[32]; /* the document's "openapi" */
+    char title[128];  /* info.title, "" if none */
+    size_t paths, routes;
+    size_t skipped; /* operations with no method here (query, additionalOperations) */
+    char first_skipped[160];
+    size_t renamed; /* parameter names rewritten */
+    size_t globs;   /* segments with templates inside, written as globs */
+    size_t refs;    /* path items taken from a $ref */
+} rb_openapi_report;
+
+/* Import the JSON document json[0, len) (name is used in messages) into
+ * *out (initialised here; free with rb_route_table_free).  RB_EFORMAT for
+ * a malformed or unsupported document, RB_ENOMEM.  rep may be NULL. */
+int rb_openapi_import(const char *name, const char *json, size_t len, rb_route_table *out,
+                      rb_openapi_report *rep, rb_error *err);
+
+/* The same, reading the file at path. */
+int rb_openapi_import_file(const char *path, rb_route_table *out, rb_openapi_report *rep,
+                           rb_error *err);
+
+#endif

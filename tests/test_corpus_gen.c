@@ -1,0 +1,404 @@
+/*
+ * test_corpus_gen.c — the corpus generator (corpus/generate.h).
+ *
+ * Rules checked: the same arguments give the same bytes (in process and
+ * through the CLI); exactly N routes come out, every (method, shape)
+ * distinct; every shape at 10,000 routes passes the check (no duplicates,
+ * nothing shadowed), is diverse (skeletons, depth 1..8, bounded fan-out)
+ * and has the features its name promises; linear agrees with the generated
+ * requests; arguments that cannot hold N routes fail with a message.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "files.h"
+#include "generate.h"
+#include "reqgen.h"
+#include "router_impl.h"
+#include "shape_tree.h"
+#include "verify.h"
+
+extern const rb_router_ops rb__linear_ops;
+
+static rb_route_table gen(size_t n, uint64_t seed, int shape, bool nc)
+{
+    rb_gen_config c = {.routes = n, .seed = seed, .shape = shape, .no_conflicts = nc};
+    rb_route_table t;
+    rb_error err;
+    int rc = rb_corpus_generate(&c, &t, &err);
+    cr_assert_eq(rc, RB_OK, "generate %zu %s%s: %s", n, rb_gen_shape_name(shape), nc ? " nc" : "",
+                 err.message);
+    return t;
+}
+
+static bool tables_equal(const rb_route_table *a, const rb_route_table *b)
+{
+    if (a->count != b->count) return false;
+    for (size_t i = 0; i < a->count; i++) {
+        if (a->routes[i].method != b->routes[i].method || a->routes[i].len != b->routes[i].len ||
+            memcmp(rb_route_pattern(a, i), rb_route_pattern(b, i), a->routes[i].len) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* ---- determinism ---------------------------------------------------------------- */
+
+Test(corpus_gen, same_arguments_give_the_same_routes)
+{
+    for (int shape = 0; shape < RB_GEN_SHAPE_COUNT; shape++) {
+        for (int nc = 0; nc < 2; nc++) {
+            rb_route_table a = gen(3000, 42, shape, nc), b = gen(3000, 42, shape, nc);
+            cr_expect(tables_equal(&a, &b), "shape %s nc %d differs", rb_gen_shape_name(shape), nc);
+            cr_expect_eq(rb_route_table_fingerprint(&a), rb_route_table_fingerprint(&b));
+            rb_route_table_free(&a);
+            rb_route_table_free(&b);
+        }
+    }
+}
+
+Test(corpus_gen, different_seeds_give_different_routes)
+{
+    rb_route_table a = gen(1000, 1, RB_GEN_MIXED, false), b = gen(1000, 2, RB_GEN_MIXED, false);
+    cr_expect(!tables_equal(&a, &b));
+    cr_expect_neq(rb_route_table_fingerprint(&a), rb_route_table_fingerprint(&b));
+    rb_route_table_free(&a);
+    rb_route_table_free(&b);
+}
+
+static int run(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    char *data;
+    rb_error err;
+    cr_assert_eq(rb_file_read(path, &data, len, &err), RB_OK, "%s", err.message);
+    return data;
+}
+
+Test(corpus_gen, cli_writes_identical_bytes_twice)
+{
+    char dir[] = "/tmp/rb_gen_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cmd[1024];
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd,
+                 "'%s/routebench' corpus gen --routes 2000 --seed 7 --shape glob --out %s/c%d "
+                 ">/dev/null",
+                 RB_BINARY_DIR, dir, k);
+        cr_assert_eq(run(cmd), 0, "%s", cmd);
+    }
+    const char *ext[] = {"routes", "requests"};
+    for (int e = 0; e < 2; e++) {
+        char p0[600], p1[600];
+        snprintf(p0, sizeof p0, "%s/c0.%s", dir, ext[e]);
+        snprintf(p1, sizeof p1, "%s/c1.%s", dir, ext[e]);
+        size_t n0, n1;
+        char *d0 = slurp(p0, &n0), *d1 = slurp(p1, &n1);
+        cr_expect(n0 > 0 && n0 == n1 && memcmp(d0, d1, n0) == 0, "%s differs", ext[e]);
+        free(d0);
+        free(d1);
+        remove(p0);
+        remove(p1);
+    }
+    /* the routes file reads back as the same table the library makes */
+    rb_route_table want = gen(2000, 7, RB_GEN_GLOB, false);
+    snprintf(cmd, sizeof cmd,
+             "'%s/routebench' corpus gen --routes 2000 --seed 7 --shape glob --out %s/c2 "
+             ">/dev/null",
+             RB_BINARY_DIR, dir);
+    cr_assert_eq(run(cmd), 0);
+    char p[600];
+    snprintf(p, sizeof p, "%s/c2.routes", dir);
+    rb_route_table got;
+    rb_error err;
+    cr_assert_eq(rb_route_table_read(p, &got, &err), RB_OK, "%s", err.message);
+    cr_expect(tables_equal(&want, &got));
+    rb_route_table_free(&want);
+    rb_route_table_free(&got);
+    remove(p);
+    snprintf(p, sizeof p, "%s/c2.requests", dir);
+    remove(p);
+    rmdir(dir);
+}
+
+Test(corpus_gen, cli_usage_errors_exit_2)
+{
+    char cmd[1024];
+    const char *bad[] = {
+        "corpus gen --routes 0 --seed 1 --shape mixed --out /tmp/x",
+        "corpus gen --routes 1000001 --seed 1 --shape mixed --out /tmp/x",
+        "corpus gen --routes 10 --seed 1 --shape nope --out /tmp/x",
+        "corpus gen --routes 10 --seed 1 --shape mixed",
+        "corpus gen --routes 10 --seed 1 --shape mixed --out /tmp/x --bogus",
+        "corpus nope",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "'%s/routebench' %s 2>/dev/null", RB_BINARY_DIR, bad[i]);
+        cr_expect_eq(run(cmd), 2, "%s", bad[i]);
+    }
+    const char *help[] = {"corpus --help", "corpus gen --help", "corpus requests --help",
+                          "corpus check --help", "corpus import --help"};
+    for (size_t i = 0; i < sizeof help / sizeof help[0]; i++) {
+        snprintf(cmd, sizeof cmd, "'%s/routebench' %s >/dev/null", RB_BINARY_DIR, help[i]);
+        cr_expect_eq(run(cmd), 0, "%s", help[i]);
+    }
+}
+
+/* ---- exact counts, uniqueness ----------------------------------------------------- */
+
+Test(corpus_gen, exactly_n_routes_all_distinct_and_valid)
+{
+    const size_t sizes[] = {1, 2, 3, 5, 8, 13, 50, 99, 257, 1000};
+    for (int shape = 0; shape < RB_GEN_SHAPE_COUNT; shape++) {
+        for (int nc = 0; nc < 2; nc++) {
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                rb_route_table t = gen(sizes[k], 1000 + k, shape, nc);
+                cr_expect_eq(t.count, sizes[k]);
+                rb_shape_tree st;
+                rb_error err; /* the tree parses every pattern */
+                cr_assert_eq(rb_shape_tree_build(&t, &st, &err), RB_OK, "%s", err.message);
+                cr_expect_eq(st.nduplicates, 0, "%s nc %d n %zu: %zu duplicates",
+                             rb_gen_shape_name(shape), nc, sizes[k], st.nduplicates);
+                rb_shape_tree_free(&st);
+                rb_route_table_free(&t);
+            }
+        }
+    }
+}
+
+Test(corpus_gen, impossible_arguments_fail_with_a_message)
+{
+    rb_route_table t;
+    rb_error err;
+    rb_gen_config c = {
+        .routes = 1000, .seed = 1, .shape = RB_GEN_STATIC, .max_depth = 2, .fanout = 2};
+    /* by hand, from the roles in generate.h: depth 2 and two children a
+     * node; the root's best child is a collection (GET, POST) whose two
+     * children are singular resources (GET, PUT, PATCH, DELETE):
+     * 2 * (2 + 2 * 4) = 20 */
+    cr_expect_eq(rb_gen_capacity(&c), 20);
+    cr_expect_eq(rb_corpus_generate(&c, &t, &err), RB_EINVAL);
+    cr_expect(strstr(err.message, "cannot generate 1000 unique routes") != NULL, "%s", err.message);
+    cr_expect_eq(t.count, 0);
+    c.routes = 20;
+    cr_expect_eq(rb_corpus_generate(&c, &t, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(t.count, 20);
+    rb_route_table_free(&t);
+
+    c = (rb_gen_config){.routes = 0, .seed = 1, .shape = RB_GEN_MIXED};
+    cr_expect_eq(rb_corpus_generate(&c, &t, &err), RB_EINVAL);
+    c.routes = RB_GEN_MAX_ROUTES + 1;
+    cr_expect_eq(rb_corpus_generate(&c, &t, &err), RB_EINVAL);
+    c.routes = 10;
+    c.shape = RB_GEN_SHAPE_COUNT;
+    cr_expect_eq(rb_corpus_generate(&c, &t, &err), RB_EINVAL);
+    cr_expect_eq(rb_gen_shape_parse("glob"), RB_GEN_GLOB);
+    cr_expect_eq(rb_gen_shape_parse("globs"), -1);
+}
+
+/* ---- every shape at 10,000 routes -------------------------------------------------- */
+
+typedef struct features {
+    size_t params_routes, catchall_routes, glob_routes, globstar_routes, any_method;
+    size_t methods[RB_METHOD_COUNT + 1];
+    bool conflict;    /* some prefix has a static and a param child */
+    bool mixed_kinds; /* some prefix has children of two kinds */
+} features;
+
+static features survey(const rb_route_table *t)
+{
+    features f;
+    memset(&f, 0, sizeof f);
+    for (size_t i = 0; i < t->count; i++) {
+        rb_pattern p;
+        cr_assert_eq(rb_pattern_parse(rb_route_pattern(t, i), t->routes[i].len, NULL, &p, NULL),
+                     RB_OK);
+        bool gs = false;
+        for (uint32_t s = 0; s < p.nsegs; s++) gs = gs || p.segs[s].kind == RB_SEG_GLOBSTAR;
+        f.params_routes += (p.features & RB_FEAT_PARAMS) != 0;
+        f.catchall_routes += (p.features & RB_FEAT_CATCHALL) != 0;
+        f.glob_routes += (p.features & RB_FEAT_GLOB) != 0 && !gs;
+        f.globstar_routes += gs;
+        f.methods[t->routes[i].method]++;
+        rb_pattern_free(&p);
+    }
+    rb_shape_tree st;
+    cr_assert_eq(rb_shape_tree_build(t, &st, NULL), RB_OK);
+    for (size_t n = 0; n < st.nnodes; n++) {
+        bool has_param = false;
+        unsigned kinds = 0;
+        for (uint32_t c = st.nodes[n].first_wild; c != RB_ST_NONE; c = st.nodes[c].next_wild) {
+            has_param = has_param || st.nodes[c].kind == RB_SEG_PARAM;
+            kinds |= 1u << st.nodes[c].kind;
+        }
+        size_t wild = 0;
+        for (uint32_t c = st.nodes[n].first_wild; c != RB_ST_NONE; c = st.nodes[c].next_wild)
+            wild++;
+        bool has_static = st.nodes[n].nchildren > wild;
+        if (has_static) kinds |= 1u;
+        f.conflict = f.conflict || (has_param && has_static);
+        /* two kinds, or a param / catch-all / '**' with any sibling */
+        bool single_kind = (kinds & (kinds - 1)) == 0;
+        bool lonely = kinds & (1u << RB_SEG_PARAM | 1u << RB_SEG_CATCHALL | 1u << RB_SEG_GLOBSTAR)
+                          ? st.nodes[n].nchildren == 1
+                          : true;
+        f.mixed_kinds = f.mixed_kinds || !single_kind || !lonely;
+    }
+    rb_shape_tree_free(&st);
+    f.any_method = f.methods[RB_ANY];
+    return f;
+}
+
+static void check_shape_10k(int shape, bool nc)
+{
+    const char *name = rb_gen_shape_name(shape);
+    rb_route_table t = gen(10000, 1, shape, nc);
+    cr_assert_eq(t.count, 10000);
+
+    /* the check: unique, nothing shadowed, diverse */
+    rb_check_report rep;
+    rb_error err;
+    cr_assert_eq(rb_corpus_check(&t, NULL, &rep, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(rep.distinct_routes, 10000, "%s nc %d", name, nc);
+    cr_expect_eq(rep.exact_duplicates, 0);
+    cr_expect_eq(rep.shape_duplicates, 0);
+    cr_expect_eq(rep.shadowed, 0, "%s nc %d: %zu shadowed", name, nc, rep.shadowed);
+    cr_expect_eq(rep.possibly_shadowed, 0, "%s nc %d: %zu possibly shadowed", name, nc,
+                 rep.possibly_shadowed);
+    /* skeletons: a static tree has one per depth (8); the others well above */
+    size_t floor = shape == RB_GEN_STATIC ? 8 : 40;
+    cr_expect_geq(rep.distinct_skeletons, floor, "%s nc %d: %zu skeletons", name, nc,
+                  rep.distinct_skeletons);
+    cr_expect_geq(rep.distinct_shapes, 3000, "%s nc %d: %zu shapes", name, nc, rep.distinct_shapes);
+    /* bounded: at most 32 children of a prefix, at most 4 methods each */
+    cr_expect_leq(rep.max_fanout, 32, "%s nc %d: fan-out %zu", name, nc, rep.max_fanout);
+    cr_expect_leq(rep.max_behind, 128, "%s nc %d: %zu behind one prefix", name, nc, rep.max_behind);
+    size_t min_depth = shape == RB_GEN_PARAMS ? 2 : 1;
+    cr_expect_leq(rep.min_depth, min_depth, "%s nc %d: min depth %zu", name, nc, rep.min_depth);
+    cr_expect_eq(rep.max_depth, 8, "%s nc %d: max depth %zu", name, nc, rep.max_depth);
+    for (size_t d = min_depth + 1; d <= 8; d++)
+        cr_expect_gt(rep.depth[d], 0, "%s nc %d: no route of depth %zu", name, nc, d);
+    rb_check_report_free(&rep);
+
+    /* what the shape promises */
+    features f = survey(&t);
+    switch (shape) {
+    case RB_GEN_STATIC:
+        cr_expect_eq(f.params_routes + f.catchall_routes + f.glob_routes + f.globstar_routes, 0);
+        break;
+    case RB_GEN_PARAMS:
+        cr_expect_eq(f.params_routes, 10000, "every route has a param");
+        break;
+    case RB_GEN_CATCHALL:
+        cr_expect_gt(f.catchall_routes, 20, "%zu catch-alls", f.catchall_routes);
+        break;
+    case RB_GEN_GLOB:
+        cr_expect_gt(f.glob_routes, 50, "%zu glob routes", f.glob_routes);
+        cr_expect_gt(f.globstar_routes, 20, "%zu '**' routes", f.globstar_routes);
+        break;
+    default:
+        break;
+    }
+    if (shape != RB_GEN_CATCHALL && shape != RB_GEN_GLOB)
+        cr_expect_eq(f.catchall_routes + f.glob_routes + f.globstar_routes, 0);
+    if (nc)
+        cr_expect(!f.mixed_kinds, "%s --no-conflicts has a prefix with children of two kinds",
+                  name);
+    else if (shape != RB_GEN_STATIC)
+        cr_expect(f.conflict, "%s has no static and param siblings", name);
+    /* GET dominant, with POST/PUT/PATCH/DELETE present */
+    for (int m = 1; m <= RB_ANY; m++)
+        cr_expect_gt(f.methods[RB_GET], f.methods[m], "%s: %s outnumbers GET", name,
+                     rb_method_name(m));
+    cr_expect(f.methods[RB_POST] && f.methods[RB_PUT] && f.methods[RB_PATCH] &&
+              f.methods[RB_DELETE]);
+
+    /* linear (on the whole table) agrees with the generated requests; 128
+     * requests keep the sanitizer build fast (test_corpus_requests checks
+     * thousands on smaller tables) */
+    rb_reqgen_config q = {128, 100000, 50000, 1, RB_DIST_UNIFORM};
+    rb_request_table reqs;
+    rb_reqgen_report qrep;
+    cr_assert_eq(rb_requests_generate(&t, &q, &reqs, &qrep, &err), RB_OK, "%s", err.message);
+    rb_verify_report vr;
+    cr_assert_eq(rb_verify(&rb__linear_ops, &t, name, &reqs, &vr, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(vr.agree_expected, 128, "%s nc %d: %zu/128 agree", name, nc, vr.agree_expected);
+    /* only a '**' taking no segment can leave a path its prefix's route takes */
+    if (shape == RB_GEN_GLOB)
+        cr_expect_lt(qrep.hits_taken, qrep.hits / 50, "%s nc %d: %zu hits taken", name, nc,
+                     qrep.hits_taken);
+    else
+        cr_expect_eq(qrep.hits_taken, 0, "%s nc %d: %zu hits taken", name, nc, qrep.hits_taken);
+    rb_request_table_free(&reqs);
+    rb_route_table_free(&t);
+}
+
+Test(corpus_gen, static_10k)
+{
+    check_shape_10k(RB_GEN_STATIC, false);
+}
+Test(corpus_gen, params_10k)
+{
+    check_shape_10k(RB_GEN_PARAMS, false);
+}
+Test(corpus_gen, params_10k_no_conflicts)
+{
+    check_shape_10k(RB_GEN_PARAMS, true);
+}
+Test(corpus_gen, mixed_10k)
+{
+    check_shape_10k(RB_GEN_MIXED, false);
+}
+Test(corpus_gen, mixed_10k_no_conflicts)
+{
+    check_shape_10k(RB_GEN_MIXED, true);
+}
+Test(corpus_gen, catchall_10k)
+{
+    check_shape_10k(RB_GEN_CATCHALL, false);
+}
+Test(corpus_gen, catchall_10k_no_conflicts)
+{
+    check_shape_10k(RB_GEN_CATCHALL, true);
+}
+Test(corpus_gen, glob_10k)
+{
+    check_shape_10k(RB_GEN_GLOB, false);
+}
+Test(corpus_gen, glob_10k_no_conflicts)
+{
+    check_shape_10k(RB_GEN_GLOB, true);
+}
+
+Test(corpus_gen, other_seeds_stay_clean)
+{
+    /* the 10k tests use seed 1; a few more seeds at 3,000 routes */
+    for (uint64_t seed = 2; seed < 4; seed++) {
+        for (int shape = 0; shape < RB_GEN_SHAPE_COUNT; shape++) {
+            for (int nc = 0; nc < 2; nc++) {
+                rb_route_table t = gen(3000, seed, shape, nc);
+                rb_check_report rep;
+                rb_error err;
+                cr_assert_eq(rb_corpus_check(&t, NULL, &rep, &err), RB_OK, "%s", err.message);
+                cr_expect_eq(rep.distinct_routes, 3000);
+                cr_expect_eq(rep.shadowed + rep.possibly_shadowed, 0,
+                             "seed %llu %s nc %d: %zu shadowed", (unsigned long long)seed,
+                             rb_gen_shape_name(shape), nc, rep.shadowed + rep.possibly_shadowed);
+                rb_check_report_free(&rep);
+                rb_route_table_free(&t);
+            }
+        }
+    }
+}
