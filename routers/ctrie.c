@@ -404,60 +404,23 @@ static int ctrie_add(void *impl, const rb_route *route, rb_error *err)
     return RB_OK;
 }
 
-/* ---- build: sort the routes by segments ------------------------------------- */
+/* ---- build: rank the segments --------------------------------------------- */
 
-typedef struct ctrie_sorted {
-    const ctrie_router *r;
-    uint64_t *segkey; /* of every segment: its fp if static, else 2^63
-                       * (param) or 3 * 2^62 (catch-all) */
-    uint32_t *order;  /* route indices, sorted */
-} ctrie_sorted;
+/* Ranks of param and catch-all segments: above every static rank. */
+#define CTRIE_RANK_PARAM 0xFFFFFFFEu
+#define CTRIE_RANK_CATCH 0xFFFFFFFFu
 
-static const ctrie_seg *seg_at(const ctrie_sorted *b, uint32_t route, uint32_t d)
+typedef int (*ctrie_cmp)(const void *ctx, uint32_t a, uint32_t b);
+
+/* Bottom-up merge sort of a[0, n) by cmp, with tmp[0, n) as scratch. */
+static inline void merge_sort(uint32_t *a, uint32_t *tmp, size_t n, ctrie_cmp cmp, const void *ctx)
 {
-    return &b->r->segs[b->r->routes[route].seg + d];
-}
-
-/* Order of two segments at the same position: static (by fp, length,
- * bytes) < param < catch-all, as their keys say but for equal static
- * fingerprints. */
-static int seg_cmp(const ctrie_sorted *b, uint32_t ra, uint32_t rb, uint32_t d)
-{
-    uint32_t ia = b->r->routes[ra].seg + d, ib = b->r->routes[rb].seg + d;
-    if (b->segkey[ia] != b->segkey[ib]) return b->segkey[ia] < b->segkey[ib] ? -1 : 1;
-    if (b->segkey[ia] >> 63) return 0; /* both params, or both catch-alls */
-    const ctrie_seg *sa = &b->r->segs[ia], *sb = &b->r->segs[ib];
-    if (sa->len != sb->len) return sa->len < sb->len ? -1 : 1;
-    if (sa->len <= CTRIE_FP_BYTES) return 0; /* the fingerprints hold every byte */
-    return memcmp(b->r->text + sa->off + CTRIE_FP_BYTES, b->r->text + sb->off + CTRIE_FP_BYTES,
-                  sa->len - CTRIE_FP_BYTES);
-}
-
-/* Routes by segments left to right, a proper prefix first; same shape by
- * method (so a node's ids come out in method-bit order), then id. */
-static int route_cmp(const ctrie_sorted *b, uint32_t ra, uint32_t rb)
-{
-    const ctrie_route *a = &b->r->routes[ra], *c = &b->r->routes[rb];
-    uint32_t n = a->nsegs < c->nsegs ? a->nsegs : c->nsegs;
-    for (uint32_t d = 0; d < n; d++) {
-        int k = seg_cmp(b, ra, rb, d);
-        if (k) return k;
-    }
-    if (a->nsegs != c->nsegs) return a->nsegs < c->nsegs ? -1 : 1;
-    if (a->method != c->method) return a->method < c->method ? -1 : 1;
-    return a->id < c->id ? -1 : a->id > c->id;
-}
-
-/* Bottom-up merge sort of b->order[0, n) with tmp[0, n) as scratch. */
-static void sort_routes(ctrie_sorted *b, uint32_t *tmp, size_t n)
-{
-    uint32_t *src = b->order, *dst = tmp;
+    uint32_t *src = a, *dst = tmp;
     for (size_t w = 1; w < n; w *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                dst[k++] = route_cmp(b, src[j], src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid && j < hi) dst[k++] = cmp(ctx, src[j], src[i]) < 0 ? src[j++] : src[i++];
             while (i < mid) dst[k++] = src[i++];
             while (j < hi) dst[k++] = src[j++];
         }
@@ -465,18 +428,238 @@ static void sort_routes(ctrie_sorted *b, uint32_t *tmp, size_t n)
         src = dst;
         dst = t;
     }
-    if (src != b->order) memcpy(b->order, src, n * sizeof *src);
+    if (src != a) memcpy(a, src, n * sizeof *src);
 }
 
-/* ---- build: compile the sorted routes -------------------------------------- */
+/* Hash of a static segment's bytes, to find equal segments at build. */
+static uint64_t seg_hash(const char *s, size_t n)
+{
+    uint64_t h = fp_of(s, n) * 0x9E3779B97F4A7C15ull;
+    for (size_t i = CTRIE_FP_BYTES; i < n; i += 8u) {
+        uint64_t w = 0;
+        memcpy(&w, s + i, n - i < 8u ? n - i : 8u);
+        h = (h ^ w) * 0xC2B2AE3D27D4EB4Full;
+        h ^= h >> 29;
+    }
+    return h ^ (h >> 32);
+}
 
-/* The routes order[lo, hi) share their first `depth` segments: they are the
- * routes below one node. */
+static bool seg_equal(const ctrie_router *r, uint32_t a, uint32_t b)
+{
+    const ctrie_seg *sa = &r->segs[a], *sb = &r->segs[b];
+    return sa->len == sb->len && memcmp(r->text + sa->off, r->text + sb->off, sa->len) == 0;
+}
+
+/* Order of two static segments: (fp, length, bytes). */
+static int seg_order(const void *ctx, uint32_t a, uint32_t b)
+{
+    const ctrie_router *r = ctx;
+    const ctrie_seg *sa = &r->segs[a], *sb = &r->segs[b];
+    uint64_t fa = fp_of(r->text + sa->off, sa->len), fb = fp_of(r->text + sb->off, sb->len);
+    if (fa != fb) return fa < fb ? -1 : 1;
+    if (sa->len != sb->len) return sa->len < sb->len ? -1 : 1;
+    return memcmp(r->text + sa->off, r->text + sb->off, sa->len);
+}
+
+/* Put the linear-probing table of distinct segments uniq[0, nuniq) into
+ * slots[0, cap) (entries: index + 1; 0 empty). */
+static void fill_slots(const ctrie_router *r, const uint32_t *uniq, uint32_t nuniq, uint32_t *slots,
+                       size_t cap)
+{
+    memset(slots, 0, cap * sizeof *slots);
+    for (uint32_t u = 0; u < nuniq; u++) {
+        const ctrie_seg *s = &r->segs[uniq[u]];
+        size_t k = (size_t)seg_hash(r->text + s->off, s->len) & (cap - 1u);
+        while (slots[k]) k = (k + 1u) & (cap - 1u);
+        slots[k] = u + 1u;
+    }
+}
+
+/* rank[i] for every segment i: equal static segments get equal ranks, in
+ * (fp, length, bytes) order, so the build compares integers.  Distinct
+ * segments are found with a hash table; they are sorted once.  Returns
+ * RB_OK or RB_ENOMEM. */
+static int rank_segments(const ctrie_router *r, uint32_t *rank)
+{
+    const rb_allocator *a = r->allocator;
+    size_t nsegs = r->nsegs, cap = 64, uniq_bytes = (nsegs ? nsegs : 1) * sizeof(uint32_t);
+    uint32_t nuniq = 0, *usort = NULL;
+    uint32_t *uniq = rb__alloc(a, uniq_bytes), *slots = rb__alloc(a, cap * sizeof *slots);
+    int rc = RB_ENOMEM;
+    if (!uniq || !slots) goto done;
+    memset(slots, 0, cap * sizeof *slots);
+
+    for (uint32_t i = 0; i < nsegs; i++) {
+        const ctrie_seg *s = &r->segs[i];
+        if (s->kind != RB_SEG_STATIC) {
+            rank[i] = s->kind == RB_SEG_PARAM ? CTRIE_RANK_PARAM : CTRIE_RANK_CATCH;
+            continue;
+        }
+        if ((nuniq + 1u) * 2u > cap) { /* keep the table at most half full */
+            uint32_t *grown = rb__alloc(a, 2u * cap * sizeof *grown);
+            if (!grown) goto done;
+            rb__free(a, slots, cap * sizeof *slots);
+            slots = grown;
+            cap *= 2u;
+            fill_slots(r, uniq, nuniq, slots, cap);
+        }
+        size_t k = (size_t)seg_hash(r->text + s->off, s->len) & (cap - 1u);
+        while (slots[k] && !seg_equal(r, uniq[slots[k] - 1u], i)) k = (k + 1u) & (cap - 1u);
+        if (!slots[k]) {
+            uniq[nuniq++] = i;
+            slots[k] = nuniq;
+        }
+        rank[i] = slots[k] - 1u; /* for now: which distinct segment */
+    }
+    /* sort the distinct segments; their positions are the ranks */
+    size_t usort_bytes = 3u * (nuniq ? nuniq : 1u) * sizeof *usort;
+    usort = rb__alloc(a, usort_bytes);
+    if (!usort) goto done;
+    uint32_t *by_order = usort, *scratch = usort + nuniq, *urank = usort + 2u * nuniq;
+    memcpy(by_order, uniq, nuniq * sizeof *uniq);
+    merge_sort(by_order, scratch, nuniq, seg_order, r);
+    for (uint32_t k = 0; k < nuniq; k++) {
+        /* the distinct segment by_order[k] was entered as some u: find u
+         * through the table (it holds every distinct segment once) */
+        const ctrie_seg *s = &r->segs[by_order[k]];
+        size_t t = (size_t)seg_hash(r->text + s->off, s->len) & (cap - 1u);
+        while (uniq[slots[t] - 1u] != by_order[k]) t = (t + 1u) & (cap - 1u);
+        urank[slots[t] - 1u] = k;
+    }
+    for (uint32_t i = 0; i < nsegs; i++) {
+        if (r->segs[i].kind == RB_SEG_STATIC) rank[i] = urank[rank[i]];
+    }
+    rb__free(a, usort, usort_bytes);
+    rc = RB_OK;
+done:
+    rb__free(a, uniq, uniq_bytes);
+    rb__free(a, slots, cap * sizeof *slots);
+    return rc;
+}
+
+/* ---- build: sort the routes, compile them ------------------------------------ */
+
+typedef struct ctrie_sorted {
+    const ctrie_router *r;
+    const uint32_t *rank; /* of every segment (rank_segments) */
+    uint32_t *order;      /* route indices, sorted */
+} ctrie_sorted;
+
+/* Routes by segment ranks left to right, a proper prefix first; same shape
+ * by method (so a node's ids come out in method-bit order), then id. */
+static int route_cmp(const void *ctx, uint32_t ra, uint32_t rb)
+{
+    const ctrie_sorted *b = ctx;
+    const ctrie_route *a = &b->r->routes[ra], *c = &b->r->routes[rb];
+    const uint32_t *ka = b->rank + a->seg, *kc = b->rank + c->seg;
+    uint32_t n = a->nsegs < c->nsegs ? a->nsegs : c->nsegs;
+    for (uint32_t d = 0; d < n; d++) {
+        if (ka[d] != kc[d]) return ka[d] < kc[d] ? -1 : 1;
+    }
+    if (a->nsegs != c->nsegs) return a->nsegs < c->nsegs ? -1 : 1;
+    if (a->method != c->method) return a->method < c->method ? -1 : 1;
+    return a->id < c->id ? -1 : a->id > c->id;
+}
+
+/* Rank of segment d of route ra: CTRIE_NONE past its end. */
+static uint32_t rank_at(const ctrie_sorted *b, uint32_t ra, uint32_t d)
+{
+    const ctrie_route *rt = &b->r->routes[ra];
+    return d < rt->nsegs ? b->rank[rt->seg + d] : CTRIE_NONE;
+}
+
+static const ctrie_seg *seg_at(const ctrie_sorted *b, uint32_t ra, uint32_t d)
+{
+    return &b->r->segs[b->r->routes[ra].seg + d];
+}
+
+/* A node found by compile's first pass.  The routes order[lo, hi) below it
+ * share their first `depth` segments; order[lo, ends) end at the node,
+ * order[catches, hi) are its catch-alls. */
 typedef struct ctrie_work {
-    uint32_t lo, hi, depth;
+    uint32_t lo, hi, depth, ends, catches;
+    uint32_t first, nstatic; /* as in ctrie_node */
 } ctrie_work;
 
-/* Where compile writes; all NULL in the counting pass. */
+/* Bytes of the edge into child c of a node at depth d: from segment d to
+ * segment depth(c) - 1 of its first route. */
+static void edge_span(const ctrie_sorted *b, const ctrie_work *c, uint32_t d, uint32_t *off,
+                      uint32_t *len)
+{
+    const ctrie_seg *s0 = seg_at(b, b->order[c->lo], d);
+    const ctrie_seg *s1 = seg_at(b, b->order[c->lo], c->depth - 1u);
+    *off = s0->off;
+    *len = s1->off + s1->len - s0->off;
+}
+
+/* Hash bits of a node with nstatic static children (0: none, else hb as in
+ * the masks), and its slot count. */
+static uint32_t hash_bits(uint32_t nstatic, uint32_t *nslots)
+{
+    uint32_t hb = 0;
+    *nslots = 0;
+    if (nstatic > CTRIE_SORTED_MAX && nstatic <= CTRIE_HASH_MAX) {
+        while ((1u << hb) < 2u * nstatic) hb++;
+        *nslots = 1u << hb;
+        hb++;
+    }
+    return hb;
+}
+
+/* First pass: the nodes, breadth first (so each node's children are one
+ * run), into work[] (room for 1 + total segments); counts nodes, aux
+ * entries and pool bytes. */
+static void compile_shape(const ctrie_sorted *b, ctrie_work *work, uint32_t *nnodes_out,
+                          uint32_t *naux_out, uint32_t *npool_out)
+{
+    const ctrie_router *r = b->r;
+    const uint32_t *order = b->order;
+    uint32_t nnodes = 1, naux = 0, npool = 0;
+    work[0] = (ctrie_work){0, (uint32_t)r->nroutes, 0, 0, 0, 0, 0};
+    for (uint32_t x = 0; x < nnodes; x++) {
+        ctrie_work *w = &work[x];
+        uint32_t hi = w->hi, d = w->depth, i = w->lo, nstatic = 0, has_param = 0;
+        while (i < hi && r->routes[order[i]].nsegs == d) i++;
+        w->ends = i;
+        w->first = nnodes;
+        /* static children: one per run of equal segment d, the edge going
+         * on through the segments the whole run shares (a chain) */
+        for (uint32_t k; i < hi && (k = rank_at(b, order[i], d)) < CTRIE_RANK_PARAM; nstatic++) {
+            uint32_t j = i + 1, e = d + 1;
+            while (j < hi && rank_at(b, order[j], d) == k) j++;
+            /* sorted: the run shares segment e when its first and last
+             * routes do (shorter routes, params come after statics...) */
+            for (;;) {
+                uint32_t ke = rank_at(b, order[i], e);
+                if (ke >= CTRIE_RANK_PARAM || rank_at(b, order[j - 1], e) != ke) break;
+                e++;
+            }
+            work[nnodes] = (ctrie_work){i, j, e, 0, 0, 0, 0};
+            uint32_t off, len;
+            edge_span(b, &work[nnodes], d, &off, &len);
+            npool += len;
+            nnodes++;
+            i = j;
+        }
+        if (i < hi && rank_at(b, order[i], d) == CTRIE_RANK_PARAM) {
+            uint32_t j = i + 1;
+            while (j < hi && rank_at(b, order[j], d) == CTRIE_RANK_PARAM) j++;
+            work[nnodes++] = (ctrie_work){i, j, d + 1, 0, 0, 0, 0};
+            has_param = CTRIE_HAS_PARAM;
+            i = j;
+        }
+        w->catches = i; /* the rest: catch-alls, all of one shape */
+        w->nstatic = nstatic | has_param;
+        uint32_t nslots;
+        hash_bits(nstatic, &nslots);
+        naux += nslots + (w->ends - w->lo) + (hi - w->catches);
+    }
+    *nnodes_out = nnodes;
+    *naux_out = naux;
+    *npool_out = npool;
+}
+
+/* Where the second pass writes. */
 typedef struct ctrie_out {
     ctrie_node *nodes;
     ctrie_edge *edges;
@@ -485,112 +668,52 @@ typedef struct ctrie_out {
     char *pool;
 } ctrie_out;
 
-static bool same_static(const ctrie_sorted *b, uint32_t ra, uint32_t rb, uint32_t d)
-{
-    return seg_at(b, ra, d)->kind == RB_SEG_STATIC && seg_at(b, rb, d)->kind == RB_SEG_STATIC &&
-           seg_cmp(b, ra, rb, d) == 0;
-}
-
-/* End of the run of routes from order[i] whose segment d is the same static
- * segment as order[i]'s. */
-static uint32_t static_run_end(const ctrie_sorted *b, uint32_t i, uint32_t hi, uint32_t d)
-{
-    uint32_t j = i + 1;
-    while (j < hi && same_static(b, b->order[i], b->order[j], d)) j++;
-    return j;
-}
-
-/* Breadth-first compilation of the sorted routes into nodes numbered in
- * the order they are made, so each node's children are one run.  work[]
- * has room for 1 + total segments nodes.  With out == NULL only counts
- * nodes, aux entries and pool bytes; otherwise writes them too (the counts
- * are then the same). */
-static void compile(const ctrie_sorted *b, ctrie_work *work, const ctrie_out *out,
-                    uint32_t *nnodes_out, uint32_t *naux_out, uint32_t *npool_out)
+/* Second pass: write the nodes work[0, nn) into the block; no comparisons. */
+static void compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint32_t nn,
+                         const ctrie_out *out)
 {
     const ctrie_router *r = b->r;
     const uint32_t *order = b->order;
-    uint32_t nnodes = 1, naux = 0, npool = 0;
-    work[0] = (ctrie_work){0, (uint32_t)r->nroutes, 0};
-    if (out) {
-        out->edges[0] = (ctrie_edge){0, 0, 0};
-        out->parent[0] = CTRIE_NONE;
-    }
-    for (uint32_t x = 0; x < nnodes; x++) {
-        uint32_t lo = work[x].lo, hi = work[x].hi, d = work[x].depth, i = lo;
-        uint32_t aux_at = naux, tmask = 0, cmask = 0, first = nnodes, nstatic = 0;
-
-        /* static children: one per run of equal segment d (in sorted
-         * order), after the routes ending here (sorted first, by method) */
-        uint32_t s0 = i;
-        while (s0 < hi && r->routes[order[s0]].nsegs == d) s0++;
-        for (i = s0; i < hi && seg_at(b, order[i], d)->kind == RB_SEG_STATIC; nstatic++)
-            i = static_run_end(b, i, hi, d);
-        /* past CTRIE_SORTED_MAX children, a hash table of 2^bits slots at
-         * most half full leads to them too; it opens the aux run */
-        uint32_t hb = 0, nslots = 0;
-        if (nstatic > CTRIE_SORTED_MAX && nstatic <= CTRIE_HASH_MAX) {
-            while ((1u << hb) < 2u * nstatic) hb++;
-            nslots = 1u << hb;
-            hb++;
-            if (out) memset(out->aux + naux, 0, nslots * sizeof *out->aux);
-        }
+    uint32_t naux = 0, npool = 0;
+    out->edges[0] = (ctrie_edge){0, 0, 0};
+    out->parent[0] = CTRIE_NONE;
+    for (uint32_t x = 0; x < nn; x++) {
+        const ctrie_work *w = &work[x];
+        uint32_t nstatic = w->nstatic & ~CTRIE_HAS_PARAM, nslots, tmask = 0, cmask = 0;
+        uint32_t hb = hash_bits(nstatic, &nslots), *slots = out->aux + naux;
+        if (nslots) memset(slots, 0, nslots * sizeof *slots);
+        uint32_t aux_at = naux;
         naux += nslots;
-
-        for (i = lo; i < s0; i++) {
+        for (uint32_t i = w->lo; i < w->ends; i++) {
             tmask |= 1u << r->routes[order[i]].method;
-            if (out) out->aux[naux] = r->routes[order[i]].id;
-            naux++;
+            out->aux[naux++] = r->routes[order[i]].id;
+        }
+        for (uint32_t i = w->catches; i < w->hi; i++) {
+            cmask |= 1u << r->routes[order[i]].method;
+            out->aux[naux++] = r->routes[order[i]].id;
         }
         for (uint32_t k = 0; k < nstatic; k++) {
-            /* the edge takes segment d and the following segments the whole
-             * run shares: a collapsed chain */
-            uint32_t j = static_run_end(b, i, hi, d), e = d + 1, c = nnodes++;
-            while (r->routes[order[i]].nsegs > e && same_static(b, order[i], order[j - 1], e)) e++;
-            const ctrie_seg *sd = seg_at(b, order[i], d), *se = seg_at(b, order[i], e - 1);
-            uint32_t klen = se->off + se->len - sd->off;
-            if (out) {
-                uint64_t f = b->segkey[r->routes[order[i]].seg + d];
-                out->edges[c] = (ctrie_edge){f, npool, klen};
-                out->parent[c] = x;
-                memcpy(out->pool + npool, r->text + sd->off, klen);
-                if (nslots) {
-                    uint64_t h = fp_hash(f);
-                    uint32_t slot = slot_of(h, hb - 1u);
-                    while (out->aux[aux_at + slot]) slot = (slot + 1u) & (nslots - 1u);
-                    out->aux[aux_at + slot] = slot_entry(h, k);
-                }
+            uint32_t c = w->first + k, off, len;
+            edge_span(b, &work[c], w->depth, &off, &len);
+            const ctrie_seg *sd = seg_at(b, order[work[c].lo], w->depth);
+            uint64_t f = fp_of(r->text + sd->off, sd->len);
+            out->edges[c] = (ctrie_edge){f, npool, len};
+            out->parent[c] = x;
+            memcpy(out->pool + npool, r->text + off, len);
+            npool += len;
+            if (nslots) {
+                uint64_t h = fp_hash(f);
+                uint32_t slot = slot_of(h, hb - 1u);
+                while (slots[slot]) slot = (slot + 1u) & (nslots - 1u);
+                slots[slot] = slot_entry(h, k);
             }
-            npool += klen;
-            work[c] = (ctrie_work){i, j, e};
-            i = j;
         }
-        /* the param child */
-        uint32_t has_param = 0;
-        if (i < hi && seg_at(b, order[i], d)->kind == RB_SEG_PARAM) {
-            uint32_t j = i + 1;
-            while (j < hi && seg_at(b, order[j], d)->kind == RB_SEG_PARAM) j++;
-            if (out) {
-                out->edges[nnodes] = (ctrie_edge){0, 0, 0};
-                out->parent[nnodes] = x;
-            }
-            work[nnodes++] = (ctrie_work){i, j, d + 1};
-            has_param = CTRIE_HAS_PARAM;
-            i = j;
+        if (w->nstatic & CTRIE_HAS_PARAM) {
+            out->edges[w->first + nstatic] = (ctrie_edge){0, 0, 0};
+            out->parent[w->first + nstatic] = x;
         }
-        /* the catch-all routes: the rest, all of one shape, by method */
-        for (; i < hi; i++) {
-            cmask |= 1u << r->routes[order[i]].method;
-            if (out) out->aux[naux] = r->routes[order[i]].id;
-            naux++;
-        }
-        if (out)
-            out->nodes[x] =
-                (ctrie_node){first, nstatic | has_param, aux_at, tmask | hb << 10 | cmask << 16};
+        out->nodes[x] = (ctrie_node){w->first, w->nstatic, aux_at, tmask | hb << 10 | cmask << 16};
     }
-    *nnodes_out = nnodes;
-    *naux_out = naux;
-    *npool_out = npool;
 }
 
 /* Byte offsets of the arrays in a block of nn nodes, na aux entries, np
@@ -625,34 +748,23 @@ static int ctrie_build(void *impl, rb_error *err)
     if (r->block) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "ctrie: already built");
     /* sizes of the scratch arrays (never 0, so alloc and free agree) */
     size_t n = r->nroutes, nsegs = r->nsegs, maxnodes = 1 + nsegs;
-    size_t segkey_bytes = (nsegs ? nsegs : 1) * sizeof(uint64_t);
+    size_t rank_bytes = (nsegs ? nsegs : 1) * sizeof(uint32_t);
     size_t order_bytes = (n ? n : 1) * sizeof(uint32_t);
-    ctrie_sorted b = {r, NULL, NULL};
-    uint32_t *tmp = NULL;
-    ctrie_work *work = NULL;
+    uint32_t *rank = rb__alloc(a, rank_bytes), *order = rb__alloc(a, order_bytes);
+    uint32_t *tmp = rb__alloc(a, order_bytes);
+    ctrie_work *work = rb__alloc(a, maxnodes * sizeof *work);
     void *block = NULL;
     size_t block_bytes = 0;
     int rc = RB_ENOMEM;
+    if (!rank || !order || !tmp || !work || rank_segments(r, rank) < 0) goto done;
 
-    b.segkey = rb__alloc(a, segkey_bytes);
-    b.order = rb__alloc(a, order_bytes);
-    tmp = rb__alloc(a, order_bytes);
-    work = rb__alloc(a, maxnodes * sizeof *work);
-    if (!b.segkey || !b.order || !tmp || !work) goto done;
-
-    for (size_t i = 0; i < r->nsegs; i++) {
-        const ctrie_seg *s = &r->segs[i];
-        b.segkey[i] = s->kind == RB_SEG_STATIC  ? fp_of(r->text + s->off, s->len)
-                      : s->kind == RB_SEG_PARAM ? 1ull << 63
-                                                : 3ull << 62;
-    }
-    for (size_t i = 0; i < n; i++) b.order[i] = (uint32_t)i;
-    sort_routes(&b, tmp, n);
-
-    uint32_t nn, ni, np;
-    compile(&b, work, NULL, &nn, &ni, &np);
+    ctrie_sorted b = {r, rank, order};
+    for (size_t i = 0; i < n; i++) order[i] = (uint32_t)i;
+    merge_sort(order, tmp, n, route_cmp, &b);
+    uint32_t nn, naux, np;
+    compile_shape(&b, work, &nn, &naux, &np);
     size_t off[5];
-    block_bytes = block_layout(nn, ni, np, off);
+    block_bytes = block_layout(nn, naux, np, off);
     block = rb__alloc(a, block_bytes);
     if (!block) goto done;
     char *base = block;
@@ -663,12 +775,12 @@ static int ctrie_build(void *impl, rb_error *err)
         (uint32_t *)(void *)(base + off[3]),
         base + off[4],
     };
-    compile(&b, work, &out, &nn, &ni, &np);
+    compile_emit(&b, work, nn, &out);
 
     r->block = block;
     r->block_bytes = block_bytes;
     r->nnodes = nn;
-    r->naux = ni;
+    r->naux = naux;
     r->npool = np;
     r->nodes = out.nodes;
     r->edges = out.edges;
@@ -681,8 +793,8 @@ static int ctrie_build(void *impl, rb_error *err)
     block = NULL;
     rc = RB_OK;
 done:
-    rb__free(a, b.segkey, segkey_bytes);
-    rb__free(a, b.order, order_bytes);
+    rb__free(a, rank, rank_bytes);
+    rb__free(a, order, order_bytes);
     rb__free(a, tmp, order_bytes);
     rb__free(a, work, maxnodes * sizeof *work);
     if (rc < 0) return rb__error(err, rc, RB_NO_OFFSET, "out of memory in ctrie build");
