@@ -92,11 +92,14 @@
  *
  * Cost: lookup O(S + L) expected for S path segments and L path bytes
  * (O(S log C + L) where C <= CTRIE_SORTED_MAX children are searched); with
- * backtracking, at worst every node once, each visit scanning one segment.  build: a merge sort of the routes
- * by segments, O(N log N) comparisons of up to S segments, then O(N * S)
- * for the breadth-first compilation.  Memory: 36 bytes a node + 4 a route
- * + 4 to 16 a child of a hashed node + the edge bytes (shared prefixes
- * once).  Before build: a copy of every pattern and 12 bytes a segment.
+ * backtracking, at worst every node once, each visit scanning one segment.
+ * build: equal static segments get one integer rank (a hash table, then a
+ * sort of the distinct ones), the routes are merge-sorted by their ranks,
+ * O(N log N) comparisons of up to S integers, then two breadth-first passes
+ * (shape, then writing the block) of O(N * S).  Memory: 36 bytes a node + 4
+ * a route + 4 to 16 a child of a hashed node + the edge bytes (shared
+ * prefixes once).  Before build: a copy of every pattern and 12 bytes a
+ * segment.
  *
  * Invariants (rb__ctrie_check):
  *   - every index is in range; nodes are numbered breadth first: the
