@@ -12,6 +12,7 @@ extern const rb_router_ops rb__radix_ops;
 extern const rb_router_ops rb__glob_ops;
 extern const rb_router_ops rb__hashseg_ops;
 extern const rb_router_ops rb__ctrie_ops;
+extern const rb_router_ops rb__auto_ops;
 extern const rb_router_ops rb__floor_ops;
 #ifdef RB_HAVE_R3
 extern const rb_router_ops rb__r3_ops; /* peers/r3.c, built when libr3 is found */
@@ -23,6 +24,7 @@ static const rb_router_ops *const builtin[] = {
     &rb__glob_ops,
     &rb__hashseg_ops,
     &rb__ctrie_ops,
+    &rb__auto_ops,
     &rb__floor_ops,
 #ifdef RB_HAVE_R3
     &rb__r3_ops,
