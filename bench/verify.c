@@ -75,8 +75,8 @@ int rb_verify(const rb_router_ops *ops, const rb_route_table *routes, const char
         const rb_route_entry *e = &routes->routes[i];
         rb_error aerr;
         size_t line = e->line ? e->line : i + 1;
-        int arc = rb_router_add(r, e->method, rb_route_pattern(routes, i), e->len, (uint32_t)i,
-                                &aerr);
+        int arc =
+            rb_router_add(r, e->method, rb_route_pattern(routes, i), e->len, (uint32_t)i, &aerr);
         if (arc == RB_EUNSUPPORTED) {
             if (rep->refused++ == 0) {
                 rep->first_refusal = aerr;

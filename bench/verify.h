@@ -19,10 +19,10 @@
 #define RB_VERIFY_MAX_EXAMPLES 10
 
 typedef struct rb_verify_example {
-    size_t request;    /* index in the request table */
-    rb_match got;      /* the router's answer */
-    rb_match want;     /* linear's answer */
-    bool expected_ok;  /* got agreed with EXPECTED */
+    size_t request;   /* index in the request table */
+    rb_match got;     /* the router's answer */
+    rb_match want;    /* linear's answer */
+    bool expected_ok; /* got agreed with EXPECTED */
 } rb_verify_example;
 
 typedef struct rb_verify_report {

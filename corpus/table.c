@@ -42,8 +42,7 @@ static int append_bytes(char **bytes, size_t *nbytes, size_t *cap, const char *s
 int rb_route_table_append(rb_route_table *t, int method, const char *pattern, size_t len,
                           size_t line)
 {
-    if (grow((void **)&t->routes, &t->cap, t->count + 1, sizeof *t->routes) < 0)
-        return RB_ENOMEM;
+    if (grow((void **)&t->routes, &t->cap, t->count + 1, sizeof *t->routes) < 0) return RB_ENOMEM;
     uint32_t off;
     int rc = append_bytes(&t->bytes, &t->nbytes, &t->bytes_cap, pattern, len, &off);
     if (rc < 0) return rc;
@@ -152,8 +151,7 @@ static int route_line(void *table, const char *name, size_t line, const field *f
 {
     if (nf != 2)
         return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET,
-                          "expected 'METHOD PATTERN' (2 fields), found %s",
-                          nf > 2 ? "more" : "1");
+                          "expected 'METHOD PATTERN' (2 fields), found %s", nf > 2 ? "more" : "1");
     int method = rb_method_parse(f[0].p, f[0].len);
     if (method < 0)
         return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET, "unknown method '%.*s'",
@@ -206,8 +204,8 @@ int rb_route_table_parse(const char *name, const char *data, size_t len, rb_rout
     return rc;
 }
 
-int rb_request_table_parse(const char *name, const char *data, size_t len,
-                           rb_request_table *out, rb_error *err)
+int rb_request_table_parse(const char *name, const char *data, size_t len, rb_request_table *out,
+                           rb_error *err)
 {
     memset(out, 0, sizeof *out);
     int rc = for_each_line(name, data, len, 3, request_line, out, err);
@@ -349,8 +347,8 @@ unsigned rb_route_table_features(const rb_route_table *t)
 
 /* ---- loading into routers --------------------------------------------------- */
 
-int rb_route_table_add_to(const rb_route_table *t, const char *name, rb_router *r,
-                          size_t *refused, rb_error *first_refusal, rb_error *err)
+int rb_route_table_add_to(const rb_route_table *t, const char *name, rb_router *r, size_t *refused,
+                          rb_error *first_refusal, rb_error *err)
 {
     if (refused) *refused = 0;
     for (size_t i = 0; i < t->count; i++) {
@@ -370,9 +368,8 @@ int rb_route_table_add_to(const rb_route_table *t, const char *name, rb_router *
     return RB_OK;
 }
 
-int rb_route_table_build_router(const rb_route_table *t, const char *name,
-                                const rb_router_ops *ops, const rb_config *config,
-                                rb_router **out, rb_error *err)
+int rb_route_table_build_router(const rb_route_table *t, const char *name, const rb_router_ops *ops,
+                                const rb_config *config, rb_router **out, rb_error *err)
 {
     rb_router *r;
     int rc = rb_router_create_ops(ops, config, &r, err);

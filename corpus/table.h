@@ -19,13 +19,13 @@
 
 #include <stdbool.h>
 
-#define RB_EXPECT_NOT_FOUND (-1)
+#define RB_EXPECT_NOT_FOUND   (-1)
 #define RB_EXPECT_NOT_ALLOWED (-2)
 
 typedef struct rb_route_entry {
-    int method;         /* rb_method or RB_ANY */
-    uint32_t off, len;  /* pattern bytes in table->bytes */
-    size_t line;        /* 1-based source line (0 for generated) */
+    int method;        /* rb_method or RB_ANY */
+    uint32_t off, len; /* pattern bytes in table->bytes */
+    size_t line;       /* 1-based source line (0 for generated) */
 } rb_route_entry;
 
 typedef struct rb_route_table {
@@ -36,9 +36,9 @@ typedef struct rb_route_table {
 } rb_route_table;
 
 typedef struct rb_request {
-    int method;         /* a concrete rb_method */
-    uint32_t off, len;  /* path bytes in table->bytes */
-    int32_t expected;   /* route id, RB_EXPECT_NOT_FOUND or RB_EXPECT_NOT_ALLOWED */
+    int method;        /* a concrete rb_method */
+    uint32_t off, len; /* path bytes in table->bytes */
+    int32_t expected;  /* route id, RB_EXPECT_NOT_FOUND or RB_EXPECT_NOT_ALLOWED */
     size_t line;
 } rb_request;
 
@@ -73,8 +73,8 @@ void rb_request_table_free(rb_request_table *t);
  * naming the line and the byte offset in the pattern. */
 int rb_route_table_parse(const char *name, const char *data, size_t len, rb_route_table *out,
                          rb_error *err);
-int rb_request_table_parse(const char *name, const char *data, size_t len,
-                           rb_request_table *out, rb_error *err);
+int rb_request_table_parse(const char *name, const char *data, size_t len, rb_request_table *out,
+                           rb_error *err);
 int rb_route_table_read(const char *path, rb_route_table *out, rb_error *err);
 int rb_request_table_read(const char *path, rb_request_table *out, rb_error *err);
 
@@ -98,12 +98,11 @@ unsigned rb_route_table_features(const rb_route_table *t);
  * router refuses as RB_EUNSUPPORTED are counted in *refused, the first
  * refusal is copied to *first_refusal (may be NULL), and only other
  * failures are returned. */
-int rb_route_table_add_to(const rb_route_table *t, const char *name, rb_router *r,
-                          size_t *refused, rb_error *first_refusal, rb_error *err);
+int rb_route_table_add_to(const rb_route_table *t, const char *name, rb_router *r, size_t *refused,
+                          rb_error *first_refusal, rb_error *err);
 
 /* Create router `ops`, add the table (strict) and build it. */
-int rb_route_table_build_router(const rb_route_table *t, const char *name,
-                                const rb_router_ops *ops, const rb_config *config,
-                                rb_router **out, rb_error *err);
+int rb_route_table_build_router(const rb_route_table *t, const char *name, const rb_router_ops *ops,
+                                const rb_config *config, rb_router **out, rb_error *err);
 
 #endif

@@ -83,9 +83,9 @@ typedef struct linear_router {
     size_t count, cap;
     linear_bucket *buckets; /* open addressing, nbuckets a power of two */
     size_t nbuckets;
-    uint32_t *order;        /* route indices, grouped by bucket, then the wild ones */
-    size_t nwild;           /* the last nwild entries of order[] */
-    size_t bytes;           /* everything allocated, for memory() */
+    uint32_t *order; /* route indices, grouped by bucket, then the wild ones */
+    size_t nwild;    /* the last nwild entries of order[] */
+    size_t bytes;    /* everything allocated, for memory() */
 } linear_router;
 
 static int linear_create(const rb_config *config, void **out, rb_error *err)
@@ -103,8 +103,8 @@ static int linear_add(void *impl, const rb_route *route, rb_error *err)
     linear_router *r = impl;
     if (r->count == r->cap) {
         size_t ncap = r->cap ? r->cap * 2 : 16;
-        linear_route *grown = rb__realloc(r->allocator, r->routes, r->cap * sizeof *grown,
-                                          ncap * sizeof *grown);
+        linear_route *grown =
+            rb__realloc(r->allocator, r->routes, r->cap * sizeof *grown, ncap * sizeof *grown);
         if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in linear");
         r->bytes += (ncap - r->cap) * sizeof *grown;
         r->routes = grown;
@@ -309,8 +309,7 @@ static rb_priority priority_of(const linear_route *lr)
                          lr->pattern.literal_bytes, lr->id};
 }
 
-static int linear_lookup(const void *impl, int method, const char *path, size_t len,
-                         rb_match *m)
+static int linear_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
 {
     const linear_router *r = impl;
     const linear_route *best = NULL;

@@ -19,13 +19,8 @@ extern const rb_router_ops rb__r3_ops; /* peers/r3.c, built when libr3 is found 
 #endif
 
 static const rb_router_ops *const builtin[] = {
-    &rb__linear_ops,
-    &rb__radix_ops,
-    &rb__glob_ops,
-    &rb__hashseg_ops,
-    &rb__ctrie_ops,
-    &rb__auto_ops,
-    &rb__floor_ops,
+    &rb__linear_ops, &rb__radix_ops, &rb__glob_ops,  &rb__hashseg_ops,
+    &rb__ctrie_ops,  &rb__auto_ops,  &rb__floor_ops,
 #ifdef RB_HAVE_R3
     &rb__r3_ops,
 #endif

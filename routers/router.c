@@ -164,7 +164,8 @@ static int shape_set_reserve(shape_set *s, const rb_allocator *a)
     shape_set grown = {slots, ncap, s->count};
     for (size_t i = 0; i < s->cap; i++) {
         shape_entry *e = &s->slots[i];
-        if (e->shape) grown.slots[shape_set_find(&grown, e->hash, e->method, e->shape, e->len)] = *e;
+        if (e->shape)
+            grown.slots[shape_set_find(&grown, e->hash, e->method, e->shape, e->len)] = *e;
     }
     rb__free(a, s->slots, s->cap * sizeof *s->slots);
     *s = grown;
@@ -323,8 +324,7 @@ int rb_router_build(rb_router *r, rb_error *err)
     return RB_OK;
 }
 
-int rb_router_lookup(const rb_router *r, int method, const char *path, size_t path_len,
-                     rb_match *m)
+int rb_router_lookup(const rb_router *r, int method, const char *path, size_t path_len, rb_match *m)
 {
     if (!r->built || method < 0 || method >= RB_METHOD_COUNT || path_len > UINT32_MAX) {
         m->outcome = RB_NOT_FOUND;

@@ -78,9 +78,9 @@ RB_API const char *rb_status_text(int code);
 /* Details of the last failure of a call.  Owned by the caller; the library
  * fills it without allocating.  message is always NUL-terminated. */
 typedef struct rb_error {
-    int code;       /* RB_E* (negative), RB_OK when nothing failed */
-    size_t offset;  /* byte offset in the pattern, or RB_NO_OFFSET */
-    size_t line;    /* 1-based line in a file, or 0 */
+    int code;      /* RB_E* (negative), RB_OK when nothing failed */
+    size_t offset; /* byte offset in the pattern, or RB_NO_OFFSET */
+    size_t line;   /* 1-based line in a file, or 0 */
     char message[256];
 } rb_error;
 
@@ -96,8 +96,8 @@ typedef enum rb_method {
     RB_OPTIONS,
     RB_TRACE,
     RB_PATCH,
-    RB_METHOD_COUNT,           /* number of concrete methods (9) */
-    RB_ANY = RB_METHOD_COUNT,  /* "*": any method; valid in add() only */
+    RB_METHOD_COUNT,          /* number of concrete methods (9) */
+    RB_ANY = RB_METHOD_COUNT, /* "*": any method; valid in add() only */
 } rb_method;
 
 /* Bit i of an allowed-methods mask is method i. */
@@ -126,10 +126,10 @@ typedef struct rb_span {
 } rb_span;
 
 typedef struct rb_match {
-    int outcome;        /* rb_outcome */
-    uint32_t route_id;  /* valid when outcome == RB_FOUND */
-    uint32_t allowed;   /* RB_METHOD_NOT_ALLOWED: mask of methods that would fit */
-    uint32_t nparams;   /* RB_FOUND: number of captures */
+    int outcome;       /* rb_outcome */
+    uint32_t route_id; /* valid when outcome == RB_FOUND */
+    uint32_t allowed;  /* RB_METHOD_NOT_ALLOWED: mask of methods that would fit */
+    uint32_t nparams;  /* RB_FOUND: number of captures */
     rb_span params[RB_MAX_CAPTURES];
 } rb_match;
 
@@ -163,15 +163,15 @@ typedef struct rb_router_ops rb_router_ops; /* see router_impl.h */
  * third-party router (e.g. r3).  It is measured and verified like ours, but
  * not held to our route semantics: verify reports where it disagrees, and
  * conformance tests skip it. */
-#define RB_FEAT_PEER     0x100u
+#define RB_FEAT_PEER 0x100u
 
 /* Create a router of the named implementation (see rb_registry_*).  config
  * may be NULL.  On failure *out is NULL and err (may be NULL) says why. */
 RB_API int rb_router_create(const char *name, const rb_config *config, rb_router **out,
                             rb_error *err);
 /* Create from an ops table directly (plugins, peers). */
-RB_API int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config,
-                                rb_router **out, rb_error *err);
+RB_API int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config, rb_router **out,
+                                rb_error *err);
 
 /* Add a route.  method is an rb_method (RB_ANY for "*"); pattern is
  * pattern_len bytes, not NUL-terminated necessarily.  route_id is the value

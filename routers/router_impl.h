@@ -43,13 +43,13 @@ typedef enum rb_seg_kind {
  * sigils or braces).  offset is the byte offset of the segment's first byte
  * in the pattern. */
 typedef struct rb_segment {
-    uint8_t kind;      /* rb_seg_kind */
-    uint8_t captures;  /* 1 for param, catch-all, glob, **; 0 for static */
-    uint32_t offset;   /* of the segment text in the pattern */
-    uint32_t len;      /* of the segment text in the pattern (with sigils) */
-    const char *text;  /* static bytes, glob text or capture name */
+    uint8_t kind;     /* rb_seg_kind */
+    uint8_t captures; /* 1 for param, catch-all, glob, **; 0 for static */
+    uint32_t offset;  /* of the segment text in the pattern */
+    uint32_t len;     /* of the segment text in the pattern (with sigils) */
+    const char *text; /* static bytes, glob text or capture name */
     uint32_t text_len;
-    uint32_t literal;  /* literal bytes this segment contributes to the key */
+    uint32_t literal; /* literal bytes this segment contributes to the key */
 } rb_segment;
 
 /* A parsed pattern.  Points into the pattern text it was parsed from and
@@ -79,7 +79,7 @@ size_t rb_pattern_bytes(const rb_pattern *p);
 
 /* A route as an implementation receives it. */
 typedef struct rb_route {
-    int method;          /* rb_method or RB_ANY */
+    int method; /* rb_method or RB_ANY */
     uint32_t id;
     const rb_pattern *pattern;
 } rb_route;
@@ -88,7 +88,7 @@ typedef struct rb_route {
 typedef struct rb_priority {
     const uint8_t *ranks; /* segment kinds, nranks of them */
     uint32_t nranks;
-    bool any_method;      /* method "*" */
+    bool any_method; /* method "*" */
     uint32_t literal_bytes;
     uint32_t id;
 } rb_priority;
@@ -109,8 +109,8 @@ bool rb_glob_segment_match(const char *glob, size_t glob_len, const char *seg, s
 struct rb_router_ops {
     uint32_t abi_version; /* RB_ROUTER_ABI_VERSION */
     const char *name;
-    const char *summary;  /* one line */
-    unsigned features;    /* RB_FEAT_* */
+    const char *summary; /* one line */
+    unsigned features;   /* RB_FEAT_* */
 
     /* Create an empty router.  config is never NULL (defaults filled in). */
     int (*create)(const rb_config *config, void **out_impl, rb_error *err);

@@ -12,9 +12,9 @@
 #include <string.h>
 
 static const char *const table[] = {
-    "GET /users",      "GET /users/:id",   "GET /users/me",   "POST /users/:id/posts",
-    "GET /static/*p",  "* /a/b/c/d/e",     "GET /a/:x/c",     "DELETE /users/:id",
-    "GET /",           "GET /users/:id/",  "GET /user",       "GET /username/:n",
+    "GET /users",     "GET /users/:id",  "GET /users/me", "POST /users/:id/posts",
+    "GET /static/*p", "* /a/b/c/d/e",    "GET /a/:x/c",   "DELETE /users/:id",
+    "GET /",          "GET /users/:id/", "GET /user",     "GET /username/:n",
 };
 #define NTABLE (sizeof table / sizeof table[0])
 

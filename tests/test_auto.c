@@ -13,8 +13,7 @@ Test(auto_router, chooses_hashseg_without_globs_and_says_why)
 {
     const char *routes[] = {"GET /users", "GET /users/:id", "GET /static/*path"};
     rb_router *r = rbt_build("auto", routes, 3);
-    cr_expect(strstr(rb_router_describe(r), "chose hashseg") != NULL, "%s",
-              rb_router_describe(r));
+    cr_expect(strstr(rb_router_describe(r), "chose hashseg") != NULL, "%s", rb_router_describe(r));
     cr_expect(strstr(rb_router_describe(r), "3 routes (1 static)") != NULL, "%s",
               rb_router_describe(r));
     rb_match m;

@@ -28,8 +28,7 @@ static void expect_clean(const rb_router_ops *ops, const char *what, const rb_ve
         rb_match_format(&rep->examples[k].want, want, sizeof want);
         cr_log_error("%s on %s: %s %.*s expected %d got %s linear %s", rb_ops_name(ops), what,
                      rb_method_name(q->method), (int)q->len,
-                     rb_request_path(reqs, rep->examples[k].request), (int)q->expected, got,
-                     want);
+                     rb_request_path(reqs, rep->examples[k].request), (int)q->expected, got, want);
     }
 }
 
@@ -44,8 +43,8 @@ Test(conformance, every_router_on_every_shipped_corpus, .timeout = 600)
         cr_assert_eq(rb_route_table_read(rbt_data_path(names[c], "routes", rpath, sizeof rpath),
                                          &routes, &err),
                      RB_OK, "%s", err.message);
-        cr_assert_eq(rb_request_table_read(
-                         rbt_data_path(names[c], "requests", qpath, sizeof qpath), &reqs, &err),
+        cr_assert_eq(rb_request_table_read(rbt_data_path(names[c], "requests", qpath, sizeof qpath),
+                                           &reqs, &err),
                      RB_OK, "%s", err.message);
         unsigned need = rb_route_table_features(&routes);
         for (size_t i = 0; i < rb_registry_count(); i++) {
@@ -71,30 +70,25 @@ typedef struct hand_case {
 } hand_case;
 
 static const hand_case hand_cases[] = {
-    {"static dead end falls back to param",
-     "GET /users/me/x\nGET /users/:id/y\nGET /users/me\n",
+    {"static dead end falls back to param", "GET /users/me/x\nGET /users/:id/y\nGET /users/me\n",
      "GET /users/me/y 1\nGET /users/me/x 0\nGET /users/me 2\nGET /users/you/y 1\n"
      "GET /users/me/z -1\n"},
     {"prefixes inside a segment",
      "GET /user\nGET /users\nGET /username\nGET /u\nGET /users/:id\nGET /user/:id/x\n",
      "GET /user 0\nGET /users 1\nGET /username 2\nGET /u 3\nGET /us -1\nGET /usernames -1\n"
      "GET /users/7 4\nGET /user/7/x 5\nGET /user/7 -1\nGET /userx -1\n"},
-    {"param then catch-all then dead ends",
-     "GET /a/:x/b\nGET /a/*rest\nGET /a/c/d\n",
+    {"param then catch-all then dead ends", "GET /a/:x/b\nGET /a/*rest\nGET /a/c/d\n",
      "GET /a/c/b 0\nGET /a/c/d 2\nGET /a/c/e 1\nGET /a/c 1\nGET /a/ -1\nGET /a -1\n"},
-    {"methods, * and 405",
-     "GET /m/:id\n* /m/:id\nPOST /m/new\nGET /n/x\nPUT /n/:id\n",
+    {"methods, * and 405", "GET /m/:id\n* /m/:id\nPOST /m/new\nGET /n/x\nPUT /n/:id\n",
      "GET /m/1 0\nPUT /m/1 1\nPOST /m/new 2\nGET /m/new 0\nDELETE /n/x -2\nPUT /n/x 4\n"
      "HEAD /n/x -2\n"},
-    {"* beats nothing better: specific method on a lower rank loses",
-     "* /k/me\nGET /k/:id\n",
+    {"* beats nothing better: specific method on a lower rank loses", "* /k/me\nGET /k/:id\n",
      "GET /k/me 0\nPOST /k/me 0\nGET /k/you 1\nPOST /k/you -2\n"},
     {"empty segments and trailing slashes",
      "GET /e/\nGET /e/:x\nGET /e/*rest\nGET /\nGET /e\nGET /f//g\n",
      "GET /e/ 0\nGET /e//x 2\nGET /e/y 1\nGET /e 4\nGET / 3\nGET // -1\nGET /f//g 5\n"
      "GET /f/g -1\nGET /e/y/ 2\n"},
-    {"catch-all needs one byte",
-     "GET /c/*rest\nGET /c\n",
+    {"catch-all needs one byte", "GET /c/*rest\nGET /c\n",
      "GET /c/ -1\nGET /c 1\nGET /c/a 0\nGET /c/a/b/ 0\nGET /c// 0\n"},
     {"deep params and longest static",
      "GET /r/:o/:r/issues/:n/comments\nGET /r/:o/:r/issues/:n\nGET /r/:o/:r/issues\n"

@@ -18,16 +18,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ROUND_COUNT 150
+#define ROUND_COUNT      150
 #define ROUTES_PER_ROUND 40
-#define PATHS_PER_ROUND 300
+#define PATHS_PER_ROUND  300
 
-static const char *const words[] = {"",    "u",   "us",  "user", "users", "username", "me",
-                                    "a",   "ab",  "abc", "x-y",  "v1",    "new",      "id",
-                                    "x.png", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
+static const char *const words[] = {
+    "",      "u",        "us",    "user",
+    "users", "username", "me",    "a",
+    "ab",    "abc",      "x-y",   "v1",
+    "new",   "id",       "x.png", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
 #define NWORDS (sizeof words / sizeof words[0])
-static const char *const globs[] = {"*", "*.png", "u*", "[a-c]*", "?", "a?c", "[!u]*", "**",
-                                    "us*r*", "*e"};
+static const char *const globs[] = {"*",   "*.png", "u*", "[a-c]*", "?",
+                                    "a?c", "[!u]*", "**", "us*r*",  "*e"};
 #define NGLOBS (sizeof globs / sizeof globs[0])
 
 typedef struct gen {
@@ -172,8 +174,8 @@ static void run_round(const rb_router_ops *ops, uint64_t seed, bool use_globs)
             rb_match_format(&got, a, sizeof a);
             rb_match_format(&want, b, sizeof b);
             cr_assert_fail("%s seed %llu: %s %s -> %s, linear %s (pattern drawn: %s)",
-                           rb_ops_name(ops), (unsigned long long)seed, rb_method_name(method),
-                           path, a, b, pat);
+                           rb_ops_name(ops), (unsigned long long)seed, rb_method_name(method), path,
+                           a, b, pat);
         }
     }
     rb_router_destroy(r);

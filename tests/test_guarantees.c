@@ -14,12 +14,12 @@ static void load(const char *name, rb_route_table *routes, rb_request_table *req
 {
     char rpath[4096], qpath[4096];
     rb_error err;
-    cr_assert_eq(rb_route_table_read(rbt_data_path(name, "routes", rpath, sizeof rpath), routes,
-                                     &err),
-                 RB_OK);
-    cr_assert_eq(rb_request_table_read(rbt_data_path(name, "requests", qpath, sizeof qpath), reqs,
-                                       &err),
-                 RB_OK);
+    cr_assert_eq(
+        rb_route_table_read(rbt_data_path(name, "routes", rpath, sizeof rpath), routes, &err),
+        RB_OK);
+    cr_assert_eq(
+        rb_request_table_read(rbt_data_path(name, "requests", qpath, sizeof qpath), reqs, &err),
+        RB_OK);
 }
 
 Test(guarantees, lookup_never_allocates)
@@ -33,8 +33,7 @@ Test(guarantees, lookup_never_allocates)
         for (size_t i = 0; i < rb_registry_count(); i++) {
             const rb_router_ops *ops = rb_registry_at(i);
             /* peers wrap third-party code that allocates on its own heap */
-            if ((rb_ops_features(ops) & RB_FEAT_PEER) || (need & ~rb_ops_features(ops)))
-                continue;
+            if ((rb_ops_features(ops) & RB_FEAT_PEER) || (need & ~rb_ops_features(ops))) continue;
             rbt_failing_allocator fa;
             rbt_failing_allocator_init(&fa, 0);
             rb_config cfg = {&fa.base, 0};

@@ -12,9 +12,9 @@
 #include <string.h>
 
 static const char *const table[] = {
-    "GET /",          "GET /a",           "GET /a/:id",       "GET /a/:id/b",
-    "GET /a%2Fb",     "GET /s/*rest",     "* /x/:p/:q",       "GET /e/",
-    "POST /a/:id",    "GET /u/\xff\xfe",  "GET /long/:v/end", "GET /deep/*rest",
+    "GET /",       "GET /a",          "GET /a/:id",       "GET /a/:id/b",
+    "GET /a%2Fb",  "GET /s/*rest",    "* /x/:p/:q",       "GET /e/",
+    "POST /a/:id", "GET /u/\xff\xfe", "GET /long/:v/end", "GET /deep/*rest",
 };
 #define NTABLE (sizeof table / sizeof table[0])
 
@@ -151,12 +151,11 @@ Test(hostile, huge_and_malformed_patterns_get_errors_with_offsets)
         rb_router *r;
         rb_error err;
         cr_assert_eq(rb_router_create_ops(ops, NULL, &r, &err), RB_OK);
-        cr_expect_eq(rb_router_add(r, RB_GET, pat, len, 0, &err), RB_OK, "%s: %s",
-                     rb_ops_name(ops), err.message);
+        cr_expect_eq(rb_router_add(r, RB_GET, pat, len, 0, &err), RB_OK, "%s: %s", rb_ops_name(ops),
+                     err.message);
         cr_assert_eq(rb_router_build(r, &err), RB_OK);
         rb_match m;
-        cr_expect_eq(rb_router_lookup(r, RB_GET, pat, len, &m), RB_FOUND, "%s",
-                     rb_ops_name(ops));
+        cr_expect_eq(rb_router_lookup(r, RB_GET, pat, len, &m), RB_FOUND, "%s", rb_ops_name(ops));
         rb_router_destroy(r);
     }
     /* thousands of segments, then a malformed one at the very end */

@@ -29,8 +29,8 @@ static void expect_span(const rb_match *m, uint32_t i, const char *path, const c
     cr_assert_lt(i, m->nparams, "capture %u of %u", i, m->nparams);
     const rb_span *s = &m->params[i];
     cr_expect(s->len == strlen(text) && memcmp(path + s->offset, text, s->len) == 0,
-              "capture %u is '%.*s' at %u, want '%s'", i, (int)s->len, path + s->offset,
-              s->offset, text);
+              "capture %u is '%.*s' at %u, want '%s'", i, (int)s->len, path + s->offset, s->offset,
+              text);
 }
 
 Test(linear, rank_static_beats_param_beats_glob_beats_globstar_beats_catchall)
@@ -49,7 +49,7 @@ Test(linear, proper_prefix_of_the_key_first)
 {
     const char *routes[] = {"GET /q/**", "GET /q"};
     rb_router *r = rbt_build("linear", routes, N(routes));
-    expect_route(r, "GET", "/q", 1);   /* [0] is a prefix of [0 3] */
+    expect_route(r, "GET", "/q", 1); /* [0] is a prefix of [0 3] */
     expect_route(r, "GET", "/q/x", 0);
     rb_router_destroy(r);
 }
@@ -83,7 +83,7 @@ Test(linear, glob_ties_more_literal_bytes_then_lower_id)
     rb_router *r = rbt_build("linear", routes, N(routes));
     expect_route(r, "GET", "/g/xy.png", 0); /* 4 literal bytes beat 1; * route is last */
     expect_route(r, "PUT", "/g/xy.png", 2);
-    expect_route(r, "GET", "/t/aa", 3);     /* equal literal bytes: lower id */
+    expect_route(r, "GET", "/t/aa", 3); /* equal literal bytes: lower id */
     rb_router_destroy(r);
 }
 
@@ -91,7 +91,7 @@ Test(linear, empty_segments_and_trailing_slash_are_significant)
 {
     const char *routes[] = {"GET /e/", "GET /e/:x", "GET /e/*rest", "GET /e"};
     rb_router *r = rbt_build("linear", routes, N(routes));
-    expect_route(r, "GET", "/e/", 0);   /* empty static segment */
+    expect_route(r, "GET", "/e/", 0); /* empty static segment */
     expect_route(r, "GET", "/e", 3);
     expect_route(r, "GET", "/e/y", 1);
     expect_route(r, "GET", "/e//x", 2); /* a param can't take the empty segment */
@@ -201,8 +201,8 @@ bool rb__linear_check(const void *impl);
 Test(linear, first_segment_index_keeps_every_route_reachable)
 {
     /* routes under the same, different and non-static first segments */
-    const char *routes[] = {"GET /a/x",   "GET /a/:id", "GET /b",  "GET /:any/x",
-                            "GET /**/x",  "GET /*rest", "GET /",   "GET //"};
+    const char *routes[] = {"GET /a/x",  "GET /a/:id", "GET /b", "GET /:any/x",
+                            "GET /**/x", "GET /*rest", "GET /",  "GET //"};
     rb_router *r = rbt_build("linear", routes, sizeof routes / sizeof routes[0]);
     cr_expect(rb__linear_check(rb__router_impl(r)), "every route in one bucket or wild");
     expect_route(r, "GET", "/a/x", 0);

@@ -32,13 +32,13 @@ static const valid_case valid[] = {
     {"/f/[a-c]*", "02", "/f/[a-c]*", 1, 1},
     {"/f/[!a-c]*.txt", "02", "/f/[!a-c]*.txt", 5, 1},
     {"/v2/**/manifests/:ref", "0301", "/v2/**/manifests/{}", 11, 2},
-    {"/a/*1x", "02", "/a/*1x", 3, 1},     /* '*' + non-identifier: a glob */
-    {"/a/*x.y", "02", "/a/*x.y", 4, 1},   /* not exactly *identifier: a glob */
-    {"/a/b:c", "00", "/a/b:c", 4, 0},     /* ':' inside a segment is a byte */
-    {"//x", "00", "//x", 1, 0},           /* empty segment */
-    {"/a/a**b", "02", "/a/a**b", 3, 1},   /* '**' inside a segment: a glob */
+    {"/a/*1x", "02", "/a/*1x", 3, 1},   /* '*' + non-identifier: a glob */
+    {"/a/*x.y", "02", "/a/*x.y", 4, 1}, /* not exactly *identifier: a glob */
+    {"/a/b:c", "00", "/a/b:c", 4, 0},   /* ':' inside a segment is a byte */
+    {"//x", "00", "//x", 1, 0},         /* empty segment */
+    {"/a/a**b", "02", "/a/a**b", 3, 1}, /* '**' inside a segment: a glob */
     {"/_a9/:_Z9", "01", "/_a9/{}", 3, 1},
-    {"/x/]", "00", "/x/]", 2, 0},         /* a lone ']' is a byte */
+    {"/x/]", "00", "/x/]", 2, 0}, /* a lone ']' is a byte */
 };
 
 Test(pattern, valid_patterns_parse_into_segments_shape_and_key)
@@ -86,23 +86,23 @@ typedef struct invalid_case {
 } invalid_case;
 
 static const invalid_case invalid[] = {
-    {"", 0, RB_EPATTERN, 0},                  /* does not start with '/' */
-    {"users", 0, RB_EPATTERN, 0},             /* does not start with '/' */
-    {"/users/:", 0, RB_EPATTERN, 8},          /* empty name */
-    {"/users/{}", 0, RB_EPATTERN, 8},         /* empty name */
-    {"/users/{*}", 0, RB_EPATTERN, 9},        /* empty catch-all name */
-    {"/users/:1d", 0, RB_EPATTERN, 8},        /* name starts with a digit */
-    {"/users/:i-d", 0, RB_EPATTERN, 9},       /* bad character in a name */
-    {"/a/:id/b/:id", 0, RB_EPATTERN, 10},     /* duplicate name */
-    {"/a/{x}/{*x}", 0, RB_EPATTERN, 9},       /* duplicate name across kinds */
-    {"/a/*rest/b", 0, RB_EPATTERN, 3},        /* catch-all not last */
-    {"/a/{id", 0, RB_EPATTERN, 3},            /* unbalanced '{' */
-    {"/a/id}", 0, RB_EPATTERN, 5},            /* unbalanced '}' */
-    {"/a/x{id}", 0, RB_EPATTERN, 4},          /* '{' inside a segment */
-    {"/a/[abc", 0, RB_EPATTERN, 3},           /* unbalanced '[' */
-    {"/a/x[]", 0, RB_EPATTERN, 4},            /* empty set */
-    {"/a/[z-a]", 0, RB_EPATTERN, 4},          /* reversed range */
-    {"/a\0b", 4, RB_EPATTERN, 2},             /* NUL byte */
+    {"", 0, RB_EPATTERN, 0},              /* does not start with '/' */
+    {"users", 0, RB_EPATTERN, 0},         /* does not start with '/' */
+    {"/users/:", 0, RB_EPATTERN, 8},      /* empty name */
+    {"/users/{}", 0, RB_EPATTERN, 8},     /* empty name */
+    {"/users/{*}", 0, RB_EPATTERN, 9},    /* empty catch-all name */
+    {"/users/:1d", 0, RB_EPATTERN, 8},    /* name starts with a digit */
+    {"/users/:i-d", 0, RB_EPATTERN, 9},   /* bad character in a name */
+    {"/a/:id/b/:id", 0, RB_EPATTERN, 10}, /* duplicate name */
+    {"/a/{x}/{*x}", 0, RB_EPATTERN, 9},   /* duplicate name across kinds */
+    {"/a/*rest/b", 0, RB_EPATTERN, 3},    /* catch-all not last */
+    {"/a/{id", 0, RB_EPATTERN, 3},        /* unbalanced '{' */
+    {"/a/id}", 0, RB_EPATTERN, 5},        /* unbalanced '}' */
+    {"/a/x{id}", 0, RB_EPATTERN, 4},      /* '{' inside a segment */
+    {"/a/[abc", 0, RB_EPATTERN, 3},       /* unbalanced '[' */
+    {"/a/x[]", 0, RB_EPATTERN, 4},        /* empty set */
+    {"/a/[z-a]", 0, RB_EPATTERN, 4},      /* reversed range */
+    {"/a\0b", 4, RB_EPATTERN, 2},         /* NUL byte */
 };
 
 Test(pattern, malformed_patterns_name_the_byte_offset)
@@ -160,12 +160,24 @@ Test(pattern, glob_segment_matcher)
         const char *glob, *seg;
         bool match;
     } cases[] = {
-        {"*", "", true},          {"*", "abc", true},          {"*.png", ".png", true},
-        {"*.png", "a.png", true}, {"*.png", "a.pngx", false},  {"img-??", "img-01", true},
-        {"img-??", "img-1", false}, {"[a-c]*", "b", true},     {"[a-c]*", "d", false},
-        {"[!a-c]*", "d", true},   {"[!a-c]*", "a", false},     {"[abc]", "c", true},
-        {"[a-]", "-", true},      {"a*b*c", "aXbYc", true},    {"a*b*c", "aXbY", false},
-        {"*a*a*b", "aaaa", false}, {"x", "", false},           {"", "", true},
+        {"*", "", true},
+        {"*", "abc", true},
+        {"*.png", ".png", true},
+        {"*.png", "a.png", true},
+        {"*.png", "a.pngx", false},
+        {"img-??", "img-01", true},
+        {"img-??", "img-1", false},
+        {"[a-c]*", "b", true},
+        {"[a-c]*", "d", false},
+        {"[!a-c]*", "d", true},
+        {"[!a-c]*", "a", false},
+        {"[abc]", "c", true},
+        {"[a-]", "-", true},
+        {"a*b*c", "aXbYc", true},
+        {"a*b*c", "aXbY", false},
+        {"*a*a*b", "aaaa", false},
+        {"x", "", false},
+        {"", "", true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bool got = rb_glob_segment_match(cases[i].glob, strlen(cases[i].glob), cases[i].seg,

@@ -47,12 +47,12 @@ typedef struct bad_line {
 Test(tables, malformed_route_lines_name_file_and_line)
 {
     const bad_line cases[] = {
-        {"GET /a\nGET\n", 2, RB_EFORMAT},              /* one field */
-        {"GET /a\n\nGET /b extra\n", 3, RB_EFORMAT},   /* three fields */
-        {"GOT /a\n", 1, RB_EFORMAT},                   /* unknown method */
-        {"get /a\n", 1, RB_EFORMAT},                   /* methods are upper case */
-        {"GET /a\nGET /b/:\n", 2, RB_EPATTERN},        /* pattern error */
-        {"# c\nGET users\n", 2, RB_EPATTERN},          /* no leading slash */
+        {"GET /a\nGET\n", 2, RB_EFORMAT},            /* one field */
+        {"GET /a\n\nGET /b extra\n", 3, RB_EFORMAT}, /* three fields */
+        {"GOT /a\n", 1, RB_EFORMAT},                 /* unknown method */
+        {"get /a\n", 1, RB_EFORMAT},                 /* methods are upper case */
+        {"GET /a\nGET /b/:\n", 2, RB_EPATTERN},      /* pattern error */
+        {"# c\nGET users\n", 2, RB_EPATTERN},        /* no leading slash */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rb_route_table t;
@@ -62,8 +62,7 @@ Test(tables, malformed_route_lines_name_file_and_line)
         cr_expect_eq(err.line, cases[i].line, "case %zu: line %zu", i, err.line);
         char want[32];
         snprintf(want, sizeof want, "t.routes:%zu:", cases[i].line);
-        cr_expect(strncmp(err.message, want, strlen(want)) == 0, "case %zu: '%s'", i,
-                  err.message);
+        cr_expect(strncmp(err.message, want, strlen(want)) == 0, "case %zu: '%s'", i, err.message);
     }
 }
 
@@ -88,11 +87,11 @@ Test(tables, requests_parse_and_malformed_lines_fail)
     rb_request_table_free(&t);
 
     const bad_line cases[] = {
-        {"GET /a\n", 1, RB_EFORMAT},            /* missing EXPECTED */
-        {"GET /a 1 2\n", 1, RB_EFORMAT},        /* extra field */
-        {"GET /a -3\n", 1, RB_EFORMAT},         /* below -2 */
-        {"GET /a 1x\n", 1, RB_EFORMAT},         /* not a number */
-        {"GET /a 0\n* /b 0\n", 2, RB_EFORMAT},  /* * is not a request method */
+        {"GET /a\n", 1, RB_EFORMAT},           /* missing EXPECTED */
+        {"GET /a 1 2\n", 1, RB_EFORMAT},       /* extra field */
+        {"GET /a -3\n", 1, RB_EFORMAT},        /* below -2 */
+        {"GET /a 1x\n", 1, RB_EFORMAT},        /* not a number */
+        {"GET /a 0\n* /b 0\n", 2, RB_EFORMAT}, /* * is not a request method */
         {"GET /a 0\nFOO /b 0\n", 2, RB_EFORMAT},
         {"GET /a 99999999999\n", 1, RB_EFORMAT}, /* out of range */
     };
@@ -162,9 +161,9 @@ Test(tables, shipped_corpora_load)
         char path[4096];
         rb_route_table t;
         rb_error err;
-        cr_assert_eq(rb_route_table_read(rbt_data_path(names[i], "routes", path, sizeof path), &t,
-                                         &err),
-                     RB_OK, "%s", err.message);
+        cr_assert_eq(
+            rb_route_table_read(rbt_data_path(names[i], "routes", path, sizeof path), &t, &err),
+            RB_OK, "%s", err.message);
         cr_expect_eq(t.count, counts[i], "%s has %zu routes", names[i], t.count);
         rb_route_table_free(&t);
     }

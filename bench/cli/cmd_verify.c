@@ -76,8 +76,7 @@ static int verify_files(const rb_router_ops *ops, const char *router, const char
         bool ok = report_ok(&rep);
         if (!quiet || !ok) {
             printf("%-8s %s: %zu/%zu agree with EXPECTED, %zu/%zu with linear", router,
-                   requests_path, rep.agree_expected, rep.requests, rep.agree_linear,
-                   rep.requests);
+                   requests_path, rep.agree_expected, rep.requests, rep.agree_linear, rep.requests);
             if (rep.refused) printf("; %zu/%zu routes refused", rep.refused, rep.routes);
             printf("\n");
             if (rep.refused) printf("  first refusal: %s\n", rep.first_refusal.message);
@@ -192,8 +191,9 @@ static int verify_main(int argc, char **argv, rb_plugins *plugins)
         requests = qpath;
     }
     if (!router || !routes || !requests) {
-        fprintf(stderr, "routebench verify: needs --router and --routes/--requests (or "
-                        "--corpus), or --all\n\n%s",
+        fprintf(stderr,
+                "routebench verify: needs --router and --routes/--requests (or "
+                "--corpus), or --all\n\n%s",
                 usage_text);
         return CLI_USAGE;
     }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ROUTES 64
+#define MAX_ROUTES   64
 #define MAX_REQUESTS 64
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -29,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = rb_pattern_parse(p, size, NULL, &pat, &err);
     if (rc < 0) {
         CHECK(rc == RB_EPATTERN || rc == RB_ELIMIT);
-        CHECK(err.offset == RB_NO_OFFSET || err.offset <= size); /* size: "the name that should follow" */
+        CHECK(err.offset == RB_NO_OFFSET ||
+              err.offset <= size); /* size: "the name that should follow" */
         return 0;
     }
     uint32_t slashes = 0, captures = 0;

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define THREADS 4
-#define ROUNDS 3
+#define ROUNDS  3
 
 typedef struct job {
     const rb_router *r;
