@@ -42,7 +42,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define RB_BENCH_DEFAULT_TRIALS       7u
+#define RB_BENCH_DEFAULT_TRIALS       9u
 #define RB_BENCH_DEFAULT_WARMUP       1u
 #define RB_BENCH_DEFAULT_MIN_TRIAL_MS 100.0
 

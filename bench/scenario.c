@@ -16,10 +16,20 @@ static const char *const shapes[] = {"static", "params", "mixed", "catchall", "g
 static const char *const default_shapes[] = {"static", "params", "mixed", "catchall"};
 static const size_t default_sizes[] = {100, 1000, 10000};
 
+/* Length of shape without a "-nc" (no conflicts) suffix. */
+static size_t base_shape_len(const char *shape, bool *no_conflicts)
+{
+    size_t n = strlen(shape);
+    *no_conflicts = n > 3 && strcmp(shape + n - 3, "-nc") == 0;
+    return *no_conflicts ? n - 3 : n;
+}
+
 bool rb_scenario_shape_known(const char *shape)
 {
+    bool nc;
+    size_t n = base_shape_len(shape, &nc);
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        if (strcmp(shapes[i], shape) == 0) return true;
+        if (strlen(shapes[i]) == n && strncmp(shapes[i], shape, n) == 0) return true;
     return false;
 }
 
@@ -61,7 +71,9 @@ int rb_scenario_list_add_shape(rb_scenario_list *l, const char *shape, rb_error 
 {
     if (!rb_scenario_shape_known(shape))
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                         "unknown shape '%s' (static, params, mixed, catchall, glob)", shape);
+                         "unknown shape '%s' (static, params, mixed, catchall, glob; a "
+                         "'-nc' suffix for no static/param conflicts)",
+                         shape);
     for (size_t k = 0; k < sizeof default_sizes / sizeof default_sizes[0]; k++) {
         int rc = add_generated(l, shape, default_sizes[k], err);
         if (rc < 0) return rc;
@@ -177,7 +189,9 @@ int rb_scenario_generate(const char *shape, size_t nroutes, uint64_t seed, size_
     rb_gen_config g = {0};
     g.routes = nroutes;
     g.seed = seed;
-    g.shape = rb_gen_shape_parse(shape);
+    char base[16];
+    snprintf(base, sizeof base, "%.*s", (int)base_shape_len(shape, &g.no_conflicts), shape);
+    g.shape = rb_gen_shape_parse(base);
     if (g.shape < 0) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown shape '%s'", shape);
     rb_reqgen_config q = {nrequests, (uint32_t)(miss * 1e6 + 0.5), 50000, seed, RB_DIST_UNIFORM};
     int rc = rb_corpus_generate(&g, routes, err);

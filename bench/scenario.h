@@ -11,7 +11,9 @@
  *   files      a user's routes file and requests file.
  *
  * Names in a --scenarios list:
- *   SHAPE-N    one generated scenario (e.g. params-1000)
+ *   SHAPE-N    one generated scenario (e.g. params-1000); SHAPE-nc-N is
+ *              the --no-conflicts variant (e.g. mixed-nc-10000: no static
+ *              and param siblings, for peers such as r3)
  *   SHAPE      that shape at 100, 1,000 and 10,000 routes (a shipped
  *              corpus of the same name wins: "static" is the shipped table;
  *              --shape static or static-N name the generated ones)
@@ -89,7 +91,7 @@ void rb_scenario_free(rb_scenario *s);
  * the given miss share and 5% wrong-method hits, uniform over the routes,
  * seeded with the same seed, EXPECTED computed with the reference router
  * (corpus/reqgen.h).  The same tables as `routebench corpus gen --shape S
- * --routes N --seed SEED`. */
+ * --routes N --seed SEED` (with --no-conflicts for a shape "S-nc"). */
 int rb_scenario_generate(const char *shape, size_t nroutes, uint64_t seed, size_t nrequests,
                          double miss, rb_route_table *routes, rb_request_table *requests,
                          rb_error *err);

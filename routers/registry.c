@@ -11,6 +11,8 @@ extern const rb_router_ops rb__linear_ops;
 extern const rb_router_ops rb__radix_ops;
 extern const rb_router_ops rb__glob_ops;
 extern const rb_router_ops rb__hashseg_ops;
+extern const rb_router_ops rb__ctrie_ops;
+extern const rb_router_ops rb__auto_ops;
 extern const rb_router_ops rb__floor_ops;
 #ifdef RB_HAVE_R3
 extern const rb_router_ops rb__r3_ops; /* peers/r3.c, built when libr3 is found */
@@ -21,6 +23,8 @@ static const rb_router_ops *const builtin[] = {
     &rb__radix_ops,
     &rb__glob_ops,
     &rb__hashseg_ops,
+    &rb__ctrie_ops,
+    &rb__auto_ops,
     &rb__floor_ops,
 #ifdef RB_HAVE_R3
     &rb__r3_ops,

@@ -32,7 +32,7 @@ static const char usage_text[] =
     "                       of the one scenario, or of the geometric mean of several\n"
     "                       (e.g. 0.95: fail when B is surely more than 5% slower)\n"
     "  --trials N, --warmup N, --min-trial-ms X, --seed S, --cpu N, --clock C, --out DIR\n"
-    "                       as for run (--trials defaults to 7; use more for a gate)\n"
+    "                       as for run (--trials defaults to 9; use more for a gate)\n"
     "\n"
     "exit status: 0 ok, 1 the gate failed (or a router gave wrong answers),\n"
     "             2 usage/input error\n";

@@ -29,7 +29,7 @@ typedef struct session_options {
     bool all_or_nothing; /* skip a scenario unless every router supports it (pair) */
 } session_options;
 
-/* Defaults: 7 trials, 1 warm-up, 100 ms, seed 42, not pinned. */
+/* Defaults: 9 trials, 1 warm-up, 100 ms, seed 42, not pinned. */
 void session_options_init(session_options *o, const char *cmd);
 void session_options_free(session_options *o);
 

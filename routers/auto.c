@@ -1,0 +1,194 @@
+/*
+ * auto.c — the router that chooses: at build time it looks at the route
+ * table and hands it to the implementation the measurements say is fastest
+ * for such a table, then forwards every lookup to it.
+ *
+ * The rule (and the measurements behind it, bench/RESULTS.md):
+ *
+ *     table uses in-segment globs or '**'  ->  glob     (the only router
+ *                                                        that supports them)
+ *     otherwise                            ->  hashseg  (fastest in every
+ *                                                        non-glob scenario:
+ *                                                        static, params,
+ *                                                        mixed, catchall at
+ *                                                        100..10,000 routes,
+ *                                                        and the shipped
+ *                                                        tables)
+ *
+ * The example route set, before and after build:
+ *
+ *     before build: pending[] (copies, in add order)
+ *       0 GET  /users            3 POST /users/:id/posts
+ *       1 GET  /users/:id        4 GET  /static/{*path}
+ *       2 GET  /users/me
+ *     after build: no globs -> chosen = hashseg, holding all five routes;
+ *                  pending[] freed; describe() = "chose hashseg: 5 routes
+ *                  (3 static), no globs: ..."
+ *
+ * Layout: the chosen ops table + its implementation, the pending copies
+ * until build, counters of what the table uses.
+ * Cost: add O(pattern) (a copy); build = the chosen router's add for every
+ * route + its build; lookup = the chosen router's lookup + one indirect
+ * call; memory = the chosen router's + this struct.
+ * Invariants: before build chosen == NULL and pending holds every added
+ * route; after build pending is empty.  A failed build leaves the pending
+ * routes in place, so build may be retried.  Thread safety: lookup only
+ * reads (and the chosen router's lookup is thread-safe).
+ */
+#include "router_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const rb_router_ops rb__hashseg_ops;
+extern const rb_router_ops rb__glob_ops;
+
+typedef struct auto_pending {
+    int method;
+    uint32_t id;
+    char *text;
+    size_t len;
+} auto_pending;
+
+typedef struct auto_router {
+    rb_config config;
+    auto_pending *pending;
+    size_t count, cap;
+    size_t static_routes;
+    unsigned features;
+    const rb_router_ops *chosen;
+    void *chosen_impl;
+    char why[200];
+} auto_router;
+
+static int auto_create(const rb_config *config, void **out, rb_error *err)
+{
+    auto_router *r = rb__calloc(config->allocator, sizeof *r);
+    if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating auto");
+    r->config = *config;
+    *out = r;
+    return RB_OK;
+}
+
+static int auto_add(void *impl, const rb_route *route, rb_error *err)
+{
+    auto_router *r = impl;
+    const rb_allocator *a = r->config.allocator;
+    if (r->count == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 16;
+        auto_pending *grown =
+            rb__realloc(a, r->pending, r->cap * sizeof *grown, ncap * sizeof *grown);
+        if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in auto");
+        r->pending = grown;
+        r->cap = ncap;
+    }
+    const rb_pattern *p = route->pattern;
+    char *text = rb__alloc(a, p->len);
+    if (!text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in auto");
+    memcpy(text, p->text, p->len);
+    r->pending[r->count++] = (auto_pending){route->method, route->id, text, p->len};
+    r->features |= p->features;
+    r->static_routes += p->features == 0;
+    return RB_OK;
+}
+
+static const rb_router_ops *choose(const auto_router *r)
+{
+    return (r->features & RB_FEAT_GLOB) ? &rb__glob_ops : &rb__hashseg_ops;
+}
+
+static void free_pending(auto_router *r)
+{
+    const rb_allocator *a = r->config.allocator;
+    for (size_t i = 0; i < r->count; i++) rb__free(a, r->pending[i].text, r->pending[i].len);
+    rb__free(a, r->pending, r->cap * sizeof *r->pending);
+    r->pending = NULL;
+    r->count = r->cap = 0;
+}
+
+/* Hand every pending route to ops; on failure destroy what was made. */
+static int hand_over(auto_router *r, const rb_router_ops *ops, void **out, rb_error *err)
+{
+    void *impl;
+    int rc = ops->create(&r->config, &impl, err);
+    if (rc < 0) return rc;
+    for (size_t i = 0; rc == RB_OK && i < r->count; i++) {
+        const auto_pending *q = &r->pending[i];
+        rb_pattern p;
+        rc = rb_pattern_parse(q->text, q->len, r->config.allocator, &p, err);
+        if (rc < 0) break;
+        rb_route route = {q->method, q->id, &p};
+        rc = ops->add(impl, &route, err);
+        rb_pattern_free(&p);
+    }
+    if (rc == RB_OK) rc = ops->build(impl, err);
+    if (rc < 0) {
+        ops->destroy(impl);
+        return rc;
+    }
+    *out = impl;
+    return RB_OK;
+}
+
+static int auto_build(void *impl, rb_error *err)
+{
+    auto_router *r = impl;
+    const rb_router_ops *ops = choose(r);
+    void *chosen;
+    int rc = hand_over(r, ops, &chosen, err);
+    if (rc < 0) return rc;
+    r->chosen = ops;
+    r->chosen_impl = chosen;
+    if (ops == &rb__glob_ops)
+        snprintf(r->why, sizeof r->why,
+                 "chose glob: %zu routes use in-segment globs or '**', which only glob supports",
+                 r->count);
+    else
+        snprintf(r->why, sizeof r->why,
+                 "chose hashseg: %zu routes (%zu static), no globs; hashseg was the fastest on "
+                 "every non-glob scenario measured (bench/RESULTS.md)",
+                 r->count, r->static_routes);
+    free_pending(r);
+    return RB_OK;
+}
+
+static int auto_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    const auto_router *r = impl;
+    return r->chosen->lookup(r->chosen_impl, method, path, len, m);
+}
+
+static size_t auto_memory(const void *impl)
+{
+    const auto_router *r = impl;
+    size_t bytes = sizeof *r + r->cap * sizeof *r->pending;
+    for (size_t i = 0; i < r->count; i++) bytes += r->pending[i].len;
+    return bytes + (r->chosen ? r->chosen->memory(r->chosen_impl) : 0);
+}
+
+static void auto_destroy(void *impl)
+{
+    auto_router *r = impl;
+    if (r->chosen) r->chosen->destroy(r->chosen_impl);
+    free_pending(r);
+    rb__free(r->config.allocator, r, sizeof *r);
+}
+
+static const char *auto_describe(const void *impl)
+{
+    return ((const auto_router *)impl)->why;
+}
+
+const rb_router_ops rb__auto_ops = {
+    .abi_version = RB_ROUTER_ABI_VERSION,
+    .name = "auto",
+    .summary = "chooses at build: glob when the table has globs, else hashseg (see describe)",
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB,
+    .create = auto_create,
+    .add = auto_add,
+    .build = auto_build,
+    .lookup = auto_lookup,
+    .memory = auto_memory,
+    .destroy = auto_destroy,
+    .describe = auto_describe,
+};

@@ -1,0 +1,61 @@
+/*
+ * test_auto.c — `auto` chooses glob for tables with globs and hashseg
+ * otherwise, says so in describe(), and answers like linear (the
+ * conformance and differential suites check the answers; here the choice,
+ * the retry after a failed build, and the memory it reports).
+ */
+#include "rb_test.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+Test(auto_router, chooses_hashseg_without_globs_and_says_why)
+{
+    const char *routes[] = {"GET /users", "GET /users/:id", "GET /static/*path"};
+    rb_router *r = rbt_build("auto", routes, 3);
+    cr_expect(strstr(rb_router_describe(r), "chose hashseg") != NULL, "%s",
+              rb_router_describe(r));
+    cr_expect(strstr(rb_router_describe(r), "3 routes (1 static)") != NULL, "%s",
+              rb_router_describe(r));
+    rb_match m;
+    cr_expect_eq(rbt_lookup(r, "GET", "/users/7", &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 1u);
+    cr_expect_gt(rb_router_memory(r), 0u);
+    rb_router_destroy(r);
+}
+
+Test(auto_router, chooses_glob_when_the_table_has_globs)
+{
+    const char *routes[] = {"GET /users/:id", "GET /img/*.png", "GET /v2/**/x"};
+    rb_router *r = rbt_build("auto", routes, 3);
+    cr_expect(strstr(rb_router_describe(r), "chose glob") != NULL, "%s", rb_router_describe(r));
+    rb_match m;
+    cr_expect_eq(rbt_lookup(r, "GET", "/img/a.png", &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 1u);
+    rb_router_destroy(r);
+}
+
+Test(auto_router, allocation_failure_during_build_can_be_retried)
+{
+    const char *pats[] = {"/a", "/a/:id", "/b/*rest", "/c/x/y"};
+    for (unsigned long fail = 1; fail < 200; fail++) {
+        rbt_failing_allocator fa;
+        rbt_failing_allocator_init(&fa, 0);
+        rb_config cfg = {&fa.base, 0};
+        rb_router *r;
+        rb_error err;
+        cr_assert_eq(rb_router_create("auto", &cfg, &r, &err), RB_OK);
+        for (size_t i = 0; i < 4; i++)
+            cr_assert_eq(rb_router_add(r, RB_GET, pats[i], strlen(pats[i]), (uint32_t)i, &err),
+                         RB_OK);
+        fa.fail_at = fa.calls + fail; /* fail somewhere inside build */
+        int rc = rb_router_build(r, &err);
+        if (rc == RB_ENOMEM) rc = rb_router_build(r, &err);
+        cr_expect_eq(rc, RB_OK, "fail at build call %lu: %s", fail, err.message);
+        rb_match m;
+        cr_expect_eq(rbt_lookup(r, "GET", "/b/x/y", &m), RB_FOUND);
+        cr_expect_eq(m.route_id, 2u);
+        rb_router_destroy(r);
+        cr_expect_eq(fa.live_blocks, 0ul, "fail at %lu: leaked", fail);
+    }
+}

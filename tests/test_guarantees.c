@@ -1,0 +1,89 @@
+/*
+ * test_guarantees.c — checks behind README "Guarantees" that no other test
+ * makes: lookup never allocates (every router's allocations go through the
+ * config allocator, which counts them), and building the same table twice
+ * gives the same answers (no hidden state between routers).
+ */
+#include "rb_test.h"
+#include "verify.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+static void load(const char *name, rb_route_table *routes, rb_request_table *reqs)
+{
+    char rpath[4096], qpath[4096];
+    rb_error err;
+    cr_assert_eq(rb_route_table_read(rbt_data_path(name, "routes", rpath, sizeof rpath), routes,
+                                     &err),
+                 RB_OK);
+    cr_assert_eq(rb_request_table_read(rbt_data_path(name, "requests", qpath, sizeof qpath), reqs,
+                                       &err),
+                 RB_OK);
+}
+
+Test(guarantees, lookup_never_allocates)
+{
+    const char *corpora[] = {"github", "static", "semantics"};
+    for (size_t c = 0; c < 3; c++) {
+        rb_route_table routes;
+        rb_request_table reqs;
+        load(corpora[c], &routes, &reqs);
+        unsigned need = rb_route_table_features(&routes);
+        for (size_t i = 0; i < rb_registry_count(); i++) {
+            const rb_router_ops *ops = rb_registry_at(i);
+            /* peers wrap third-party code that allocates on its own heap */
+            if ((rb_ops_features(ops) & RB_FEAT_PEER) || (need & ~rb_ops_features(ops)))
+                continue;
+            rbt_failing_allocator fa;
+            rbt_failing_allocator_init(&fa, 0);
+            rb_config cfg = {&fa.base, 0};
+            rb_router *r;
+            rb_error err;
+            cr_assert_eq(rb_route_table_build_router(&routes, corpora[c], ops, &cfg, &r, &err),
+                         RB_OK, "%s: %s", rb_ops_name(ops), err.message);
+            unsigned long before = fa.calls;
+            for (size_t k = 0; k < reqs.count; k++) {
+                rb_match m;
+                rb_router_lookup(r, reqs.reqs[k].method, rb_request_path(&reqs, k),
+                                 reqs.reqs[k].len, &m);
+            }
+            cr_expect_eq(fa.calls, before, "%s on %s: %lu allocations during lookups",
+                         rb_ops_name(ops), corpora[c], fa.calls - before);
+            rb_router_destroy(r);
+            cr_expect_eq(fa.live_blocks, 0ul, "%s: destroy frees everything", rb_ops_name(ops));
+        }
+        rb_route_table_free(&routes);
+        rb_request_table_free(&reqs);
+    }
+}
+
+Test(guarantees, two_builds_of_one_table_answer_alike)
+{
+    rb_route_table routes;
+    rb_request_table reqs;
+    load("discord", &routes, &reqs);
+    unsigned need = rb_route_table_features(&routes);
+    for (size_t i = 0; i < rb_registry_count(); i++) {
+        const rb_router_ops *ops = rb_registry_at(i);
+        if (need & ~rb_ops_features(ops)) continue;
+        rb_router *a, *b;
+        rb_error err;
+        cr_assert_eq(rb_route_table_build_router(&routes, "discord", ops, NULL, &a, &err), RB_OK);
+        cr_assert_eq(rb_route_table_build_router(&routes, "discord", ops, NULL, &b, &err), RB_OK);
+        for (size_t k = 0; k < reqs.count; k++) {
+            rb_match ma, mb;
+            memset(&ma, 0, sizeof ma);
+            memset(&mb, 0, sizeof mb);
+            rb_router_lookup(a, reqs.reqs[k].method, rb_request_path(&reqs, k), reqs.reqs[k].len,
+                             &ma);
+            rb_router_lookup(b, reqs.reqs[k].method, rb_request_path(&reqs, k), reqs.reqs[k].len,
+                             &mb);
+            cr_expect(rb_match_equal(&ma, &mb), "%s: request %zu differs", rb_ops_name(ops), k);
+        }
+        rb_router_destroy(a);
+        rb_router_destroy(b);
+    }
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}
