@@ -57,13 +57,18 @@
  * last, so method m's route is at popcount(mask below m).  A full[] entry
  * is 16 bytes: tag, mask, length, pool offset of the path, first id.
  *
- * Lookup reads the path a word at a time: a bitmap of its slashes (paths
- * under 64 bytes; longer ones are scanned segment by segment), and each
- * segment's first 16 bytes as masked words, for hashing and for comparing
- * with a node in one go.  Whole words are loaded only from inside the path;
- * the last bytes come from a zero-padded copy of its last 16 bytes, so
- * nothing past the end is ever read.  The walk is depth first: static
- * child, then param child, then catch-all, backtracking on dead ends
+ * Lookup reads the path a word at a time: a bitmap of its slashes (one
+ * word for paths under 64 bytes, up to four under HASHSEG_BITMAP_LEN = 256;
+ * longer paths are scanned segment by segment), and each segment's first
+ * 16 bytes as masked words, for hashing and for comparing with a node in
+ * one go.  Nothing past the end of the path is ever read: under 64 bytes
+ * and over 255, whole words are loaded only from inside the path and the
+ * last bytes come from a zero-padded copy of its last 16 bytes; from 64 to
+ * 255 bytes the path is first copied into a stack buffer followed by 16
+ * zero bytes, so no segment has to choose where its words come from (the
+ * copy measured slower than that choice on short paths, faster on long
+ * ones).  The walk is depth first: static child, then param child, then
+ * catch-all, backtracking on dead ends
  * without a stack (parent links, keys_of[], and the slash before the
  * current segment say where to resume), so patterns may be any depth.  That
  * order is the priority order (ranks left to right, a dead end never
@@ -124,6 +129,10 @@
 #define HASHSEG_HAS_CA       0x4u /* catch-all routes "node/{*x}" */
 #define HASHSEG_PARAM        0x8u /* the node is a param child */
 #define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
+#define HASHSEG_BITMAP_LEN   256u /* paths shorter than this: a bitmap of their slashes */
+#define HASHSEG_ONE          0    /* walk modes: len < 64, a one-word bitmap */
+#define HASHSEG_MANY         1    /* len < HASHSEG_BITMAP_LEN: several words */
+#define HASHSEG_SCAN         2    /* longer: scanned segment by segment */
 
 /* A tree node: 32 bytes, 32-byte aligned, so one cache line holds it. */
 typedef struct hashseg_node {
@@ -397,36 +406,72 @@ static inline size_t segment_at(const char *path, size_t len, const unsigned cha
     return b + n;
 }
 
-/* Bit i set when path[i] is '/', for the whole path (len < 64), read a
- * word at a time; the last partial word comes from the zero-padded tail. */
-static inline uint64_t slash_bitmap(const char *path, size_t len, const unsigned char *tail,
-                                    size_t tb)
+/* Bit 8i set where byte i of w is '/', exact (no borrows). */
+static inline uint64_t slash_bits(uint64_t w)
+{
+    uint64_t x = w ^ 0x2f2f2f2f2f2f2f2full;
+    uint64_t z =
+        ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x | 0x7f7f7f7f7f7f7f7full);
+    return ((z >> 7) * 0x0102040810204080ull) >> 56;
+}
+
+/* sl[i / 64] bit i % 64 set when buf[i] is '/', for the whole path buf[0,
+ * len) (len < HASHSEG_BITMAP_LEN, zeros after it), plus a sentinel bit at
+ * len; read a word at a time.  Words above len / 64 are not written. */
+static inline void slash_bitmap(const unsigned char *buf, size_t len, uint64_t *sl)
+{
+    size_t off = 0;
+    for (; off + 64 <= len; off += 64) {
+        uint64_t bits = 0;
+        for (unsigned j = 0; j < 64; j += 8) bits |= slash_bits(load64le(buf + off + j)) << j;
+        sl[off >> 6] = bits;
+    }
+    uint64_t bits = 0;
+    for (; off < len; off += 8) bits |= slash_bits(load64le(buf + off)) << (off & 63u);
+    sl[len >> 6] = bits | 1ull << (len & 63u);
+}
+
+/* Bit i set when path[i] is '/', for a path under 64 bytes, plus a
+ * sentinel bit at len; the last partial word comes from the zero-padded
+ * tail (tail holds path[tb, len) then zeros). */
+static inline uint64_t slash_word(const char *path, size_t len, const unsigned char *tail,
+                                  size_t tb)
 {
     uint64_t bits = 0;
     size_t off = 0;
-    for (; off + 8 <= len; off += 8) {
-        uint64_t x = load64le(path + off) ^ 0x2f2f2f2f2f2f2f2full;
-        uint64_t z = ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x |
-                       0x7f7f7f7f7f7f7f7full); /* exact: no borrows */
-        bits |= ((z >> 7) * 0x0102040810204080ull) >> 56 << off;
-    }
+    for (; off + 8 <= len; off += 8) bits |= slash_bits(load64le(path + off)) << off;
     if (off < len) {
         /* the last len - off bytes: the word ending at len, shifted down */
         uint64_t last = len >= 8 ? load64le(path + len - 8) >> (8 * (8 - (len - off)))
                                  : load64le(tail + (off - tb));
-        uint64_t x = last ^ 0x2f2f2f2f2f2f2f2full;
-        uint64_t z =
-            ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x | 0x7f7f7f7f7f7f7f7full);
-        bits |= ((z >> 7) * 0x0102040810204080ull) >> 56 << off;
+        bits |= slash_bits(last) << off;
     }
-    return bits;
+    return bits | 1ull << len;
 }
 
-/* The first 16 bytes of path[b, b + n) as masked words. */
-static inline void segment_words(const char *path, size_t len, const unsigned char *tail, size_t tb,
-                                 size_t b, size_t n, uint64_t *w0, uint64_t *w1)
+/* The first '/' at or after b (the sentinel at len when there is none). */
+static inline size_t next_slash(const uint64_t *sl, size_t b)
 {
-    const unsigned char *p = src16(path, len, tail, tb, b);
+    size_t i = b >> 6;
+    uint64_t w = sl[i] & (~0ull << (b & 63u));
+    while (!w) w = sl[++i];
+    return i * 64 + ctz64(w);
+}
+
+/* The last '/' before e (0 < e; path[0] is '/'). */
+static inline size_t prev_slash(const uint64_t *sl, size_t e)
+{
+    size_t i = (e - 1) >> 6;
+    uint64_t w = sl[i] & (~0ull >> (63u - ((e - 1) & 63u)));
+    while (!w) w = sl[--i];
+    return i * 64 + 63 - clz64(w);
+}
+
+/* The first 16 bytes of the segment at b, n bytes long, as masked words,
+ * from p: the segment's first byte in a block that holds at least 16 bytes
+ * from it. */
+static inline void segment_words(const unsigned char *p, size_t n, uint64_t *w0, uint64_t *w1)
+{
     size_t c = n < 16 ? n : 16;
     *w0 = load64le(p) & mask_lo[c];
     *w1 = load64le(p + 8) & mask_hi[c];
@@ -521,20 +566,33 @@ static inline int not_found(uint32_t allowed, rb_match *m)
  * after the '/' before that, and how the walk came down (param child or
  * static child) says what to try next.  allowed: methods seen so far. */
 HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *path, size_t len,
-                             uint32_t allowed, rb_match *m, uint64_t *probes, bool small)
+                             uint32_t allowed, rb_match *m, uint64_t *probes, int mode)
 {
     const hashseg_keys *k = &r->keys;
     uint32_t fit = (1u << method) | HASHSEG_ANY_BIT;
+    bool small = mode != HASHSEG_SCAN;
+    /* HASHSEG_ONE, HASHSEG_SCAN: words load from the path, its last bytes
+     * from tail (path[tb, len), zero padded).  HASHSEG_ONE: every '/' in
+     * one word sl[0].  HASHSEG_MANY: the path copied into buf, followed by
+     * 16 zero bytes, so that words load from anywhere in it, and every '/'
+     * in the words of sl[]. */
+    unsigned char buf[HASHSEG_BITMAP_LEN + 16];
+    uint64_t sl[HASHSEG_BITMAP_LEN / 64];
     unsigned char tail[32] = {0};
     size_t tb = 0;
-    if (len >= 16) {
-        tb = len - 16;
-        memcpy(tail, path + tb, 16);
+    if (mode == HASHSEG_MANY) {
+        memcpy(buf, path, len);
+        memset(buf + len, 0, 16);
+        slash_bitmap(buf, len, sl);
     } else {
-        for (size_t i = 0; i < len; i++) tail[i] = (unsigned char)path[i];
+        if (len >= 16) {
+            tb = len - 16;
+            memcpy(tail, path + tb, 16);
+        } else {
+            for (size_t i = 0; i < len; i++) tail[i] = (unsigned char)path[i];
+        }
+        if (mode == HASHSEG_ONE) sl[0] = slash_word(path, len, tail, tb);
     }
-    /* small (len < 64): every '/' in one bitmap, a sentinel bit at len */
-    uint64_t slash = small ? slash_bitmap(path, len, tail, tb) | 1ull << len : 0;
     uint32_t n = 0;
     size_t b = 1, e = 0;
     uint64_t h = k->root;
@@ -551,12 +609,17 @@ enter:
     }
     {
         uint64_t w0 = 0, w1 = 0;
-        if (small)
-            e = ctz64(slash & (~0ull << b));
+        if (mode == HASHSEG_ONE)
+            e = ctz64(sl[0] & (~0ull << b));
+        else if (mode == HASHSEG_MANY)
+            e = next_slash(sl, b);
         else
             e = segment_at(path, len, tail, tb, b, &w0, &w1);
         if ((x->lens >> ((e - b) & 7u)) & 1u) {
-            if (small) segment_words(path, len, tail, tb, b, e - b, &w0, &w1);
+            if (mode == HASHSEG_ONE)
+                segment_words(src16(path, len, tail, tb, b), e - b, &w0, &w1);
+            else if (mode == HASHSEG_MANY)
+                segment_words(buf + b, e - b, &w0, &w1);
             uint32_t sn = (uint32_t)(e - b);
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
             uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
@@ -592,7 +655,8 @@ back:
         uint32_t child = n;
         e = b - 1;
         if (small) {
-            b = 64 - clz64(slash & ((1ull << e) - 1u));
+            b = mode == HASHSEG_ONE ? 64 - clz64(sl[0] & ((1ull << e) - 1u))
+                                    : prev_slash(sl, e) + 1;
         } else {
             for (b = e; path[b - 1] != '/'; b--) continue;
         }
@@ -611,8 +675,10 @@ static int
 walk(const hashseg_router *r, int method, const char *path, size_t len, uint32_t allowed,
      rb_match *m)
 {
-    if (len < 64) return walk_impl(r, method, path, len, allowed, m, NULL, true);
-    return walk_impl(r, method, path, len, allowed, m, NULL, false);
+    if (len < 64) return walk_impl(r, method, path, len, allowed, m, NULL, HASHSEG_ONE);
+    if (len < HASHSEG_BITMAP_LEN)
+        return walk_impl(r, method, path, len, allowed, m, NULL, HASHSEG_MANY);
+    return walk_impl(r, method, path, len, allowed, m, NULL, HASHSEG_SCAN);
 }
 
 /* (a) of lookup: the whole path as a static route.  It ranks first
@@ -654,7 +720,8 @@ int rb__hashseg_lookup_counted(const void *impl, int method, const char *path, s
             return found(r, e->mask, e->id, method, 0, m);
         allowed = e->mask;
     }
-    return walk_impl(r, method, path, len, allowed, m, probes, len < 64);
+    int mode = len < 64 ? HASHSEG_ONE : len < HASHSEG_BITMAP_LEN ? HASHSEG_MANY : HASHSEG_SCAN;
+    return walk_impl(r, method, path, len, allowed, m, probes, mode);
 }
 
 /* ---- create, add -------------------------------------------------------- */

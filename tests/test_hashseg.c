@@ -506,9 +506,10 @@ Test(hashseg, seeds_change_placement_not_answers)
 
 /* ---- reading the path: never past its end -------------------------------- */
 
-/* Every path length 0..64, the path copied into a block of exactly its
- * size and at the very end of a page-sized block, so that ASan reports
- * any read past the end. */
+/* Every path length 0..300 (the three ways of reading a path: under 64
+ * bytes, under 256, longer), the path copied into a block of exactly its
+ * size and at the very end of a page-sized block, so that ASan reports any
+ * read past the end; each answer is checked against linear. */
 Test(hashseg, no_read_past_the_end_of_the_path)
 {
     pair p;
@@ -541,12 +542,17 @@ Test(hashseg, no_read_past_the_end_of_the_path)
     char *page = malloc(4096);
     cr_assert_not_null(page);
     for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
-        for (size_t len = 0; len <= 64; len++) {
+        /* the fill repeated to 300 bytes */
+        char fill[301];
+        size_t flen = strlen(fills[f]);
+        for (size_t i = 0; i < 300; i++) fill[i] = fills[f][i % flen];
+        fill[300] = 0;
+        for (size_t len = 0; len <= 300; len++) {
             char *exact = malloc(len ? len : 1);
             cr_assert_not_null(exact);
-            memcpy(exact, fills[f], len);
+            memcpy(exact, fill, len);
             char *end = page + 4096 - len;
-            memcpy(end, fills[f], len);
+            memcpy(end, fill, len);
             for (int meth = RB_GET; meth <= RB_POST; meth += RB_POST) {
                 rb_match a = pair_lookup_n(&p, meth, exact, len);
                 rb_match b = pair_lookup_n(&p, meth, end, len);
@@ -727,8 +733,9 @@ Test(hashseg, failed_add_leaves_router_unchanged)
 }
 
 /* Deep patterns and long paths: the walk keeps no stack (it goes back
- * through parent links and the slash before the current segment), and
- * paths of 64 bytes and more are scanned segment by segment. */
+ * through parent links and the slash before the current segment), paths
+ * of 64 to 255 bytes have a slash bitmap of several words, and longer ones
+ * are scanned segment by segment. */
 Test(hashseg, deep_patterns_and_long_paths)
 {
     pair p;
@@ -764,6 +771,27 @@ Test(hashseg, deep_patterns_and_long_paths)
     expect_found(&p, RB_GET, path, 0);
     strcpy(path + n, "/a/q/c");
     expect_found(&p, RB_GET, path, 1); /* the POST route does not fit */
+    /* over 256 bytes: the catch-all takes the rest; and going back from
+     * deep inside to the param at depth 99 */
+    size_t m = n;
+    for (int i = 0; i < 40; i++) m += (size_t)sprintf(path + m, "/a");
+    cr_assert_gt(m, 256);
+    expect_found(&p, RB_GET, path, 1);
+    pair_lookup(&p, RB_POST, path);
+    n = 0;
+    for (int i = 0; i < 98; i++) n += (size_t)sprintf(path + n, "/a");
+    for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+        for (size_t pad = 0; pad < 70; pad += 7) {
+            /* the tail behind a long param value: 200 to 270 bytes */
+            m = n +
+                (size_t)sprintf(
+                    path + n, "/%.*s", (int)pad,
+                    "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+            strcpy(path + m, tails[t]);
+            pair_lookup(&p, RB_GET, path);
+            pair_lookup(&p, RB_POST, path);
+        }
+    }
     const char *longs[] = {
         "/l/abcdefghijklmnopqrstuvwxyz/abcdefghijklmnopqrstuvwxyz/q/end",
         "/l/abcdefghijklmnopqrstuvwxyz/x/abcdefghijklmnopqrstuvwxyz/end",
