@@ -15,6 +15,7 @@ void rb_bundle_init(rb_bundle *b)
     memset(b, 0, sizeof *b);
     b->loadavg_start = -1;
     b->loadavg_end = -1;
+    b->duration_s = -1;
     b->pinned_cpu = -1;
     b->bootstrap = (rb_bootstrap_opts)RB_BOOTSTRAP_OPTS_DEFAULT;
 }
@@ -121,9 +122,9 @@ static const char *const standard_limitations[] = {
     "cache misses.",
     "Lookups run on one thread; contention and scaling across cores are not measured.",
     "Build time is one wall-clock measurement of create + add + build, not a distribution.",
-    "The bootstrap interval of a median of 7 pairs is an order-statistic interval whose "
-    "true coverage is about 87.5%, not 95% (stats/stats.h); use more --trials for tighter "
-    "claims.",
+    "The percentile-bootstrap interval of a median of few pairs is an order-statistic "
+    "interval whose true coverage differs from its nominal level: about 87.5% with 7 pairs, "
+    "96% with 9 for a nominal 95% (stats/stats.h); use more --trials for tighter claims.",
 };
 
 int rb_bundle_add_standard_limitations(rb_bundle *b)

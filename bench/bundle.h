@@ -25,6 +25,7 @@
  *   machine     {cpu_model, cores, kernel, governor|null, loadavg_start,
  *                loadavg_end, pinned_cpu|null}
  *   date        UTC, ISO 8601
+ *   duration_s  wall-clock seconds of the whole run (null when unknown)
  *   command     the command line
  *   seeds       {corpus, bootstrap}
  *   protocol    {trials, warmup, min_trial_ms, order, clock_id ("monotonic" or
@@ -133,6 +134,7 @@ typedef struct rb_bundle {
     char cpu_model[RB_BUNDLE_TEXT], kernel[RB_BUNDLE_TEXT], governor[RB_BUNDLE_NAME];
     long cores;
     double loadavg_start, loadavg_end; /* < 0: unknown */
+    double duration_s;                 /* < 0: unknown */
     int pinned_cpu;                    /* < 0: not pinned */
     char date[RB_BUNDLE_NAME];
     char command[RB_BUNDLE_TEXT * 2];

@@ -203,6 +203,8 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     if (m) add(w, m, "pinned_cpu", b->pinned_cpu >= 0 ? num(b->pinned_cpu) : cJSON_CreateNull());
 
     add_str(w, root, "date", b->date);
+    if (root)
+        add(w, root, "duration_s", b->duration_s >= 0 ? num(b->duration_s) : cJSON_CreateNull());
     add_str(w, root, "command", b->command);
 
     cJSON *seeds = add(w, root, "seeds", cJSON_CreateObject());
@@ -499,6 +501,8 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
     get_str(r, m, "governor", b->governor, sizeof b->governor);
     b->loadavg_start = get_num_or(r, m, "loadavg_start", -1);
     b->loadavg_end = get_num_or(r, m, "loadavg_end", -1);
+    const cJSON *dur = cJSON_GetObjectItemCaseSensitive(root, "duration_s"); /* optional */
+    b->duration_s = cJSON_IsNumber(dur) ? dur->valuedouble : -1;
     b->pinned_cpu = (int)get_num_or(r, m, "pinned_cpu", -1);
 
     r->where = "the top level";

@@ -149,6 +149,7 @@ static void machine(const rb_bundle *b, rb_buf *o)
         rb_buf_printf(o, "| load average (1 min) | %.2f at start, %.2f at end |\n",
                       b->loadavg_start, b->loadavg_end);
     rb_buf_printf(o, "| date (UTC) | %s |\n", b->date);
+    if (b->duration_s >= 0) rb_buf_printf(o, "| duration of the run | %.0f s |\n", b->duration_s);
     rb_buf_printf(o, "| command | `%s` |\n", b->command);
     rb_buf_printf(o, "| seeds | corpus %llu, bootstrap %016llx |\n", (unsigned long long)b->seed,
                   (unsigned long long)b->bootstrap.seed);

@@ -9,6 +9,7 @@
 #include "sysinfo.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -440,6 +441,8 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     fflush(stdout);
 
     int status = CLI_OK;
+    struct timespec run_start, run_end;
+    clock_gettime(CLOCK_MONOTONIC, &run_start);
     progress pg = {0, o->scenarios.n, "", isatty(STDERR_FILENO) != 0, 0, o};
     for (size_t i = 0; i < o->scenarios.n; i++) {
         pg.scenario = i + 1;
@@ -449,6 +452,9 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         if (s > status) status = s;
     }
     b->loadavg_end = rb_sysinfo_loadavg();
+    clock_gettime(CLOCK_MONOTONIC, &run_end);
+    b->duration_s = (double)(run_end.tv_sec - run_start.tv_sec) +
+                    (double)(run_end.tv_nsec - run_start.tv_nsec) / 1e9;
     int wrc = rb_sysinfo_warnings(b);
     uint64_t disturbed = 0;
     for (size_t i = 0; i < b->nscenarios; i++)
