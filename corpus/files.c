@@ -101,6 +101,18 @@ int rb_file_write_atomic(const char *path, const char *data, size_t len, rb_erro
     return RB_OK;
 }
 
+int rb_grow_array(void **items, size_t *cap, size_t need, size_t item_size)
+{
+    if (need <= *cap) return RB_OK;
+    size_t ncap = *cap ? *cap : 64;
+    while (ncap < need) ncap *= 2;
+    void *grown = realloc(*items, ncap * item_size);
+    if (!grown) return RB_ENOMEM;
+    *items = grown;
+    *cap = ncap;
+    return RB_OK;
+}
+
 void rb_buf_append(rb_buf *b, const char *s, size_t n)
 {
     if (b->failed) return;

@@ -14,6 +14,10 @@ int rb_file_read(const char *path, char **data, size_t *len, rb_error *err);
 /* Replace path with data[0, len) atomically. */
 int rb_file_write_atomic(const char *path, const char *data, size_t len, rb_error *err);
 
+/* Grow *items (an array of item_size-byte elements, *cap of them) to hold at
+ * least need elements, doubling from 64.  RB_ENOMEM leaves it unchanged. */
+int rb_grow_array(void **items, size_t *cap, size_t need, size_t item_size);
+
 /* A growable byte buffer for building file contents. */
 typedef struct rb_buf {
     char *data;

@@ -15,23 +15,11 @@
 
 /* ---- growth ---------------------------------------------------------------- */
 
-static int grow(void **items, size_t *cap, size_t need, size_t item_size)
-{
-    if (need <= *cap) return RB_OK;
-    size_t ncap = *cap ? *cap : 64;
-    while (ncap < need) ncap *= 2;
-    void *grown = realloc(*items, ncap * item_size);
-    if (!grown) return RB_ENOMEM;
-    *items = grown;
-    *cap = ncap;
-    return RB_OK;
-}
-
 static int append_bytes(char **bytes, size_t *nbytes, size_t *cap, const char *s, size_t len,
                         uint32_t *off)
 {
     if (*nbytes + len + 1 > UINT32_MAX) return RB_ELIMIT;
-    if (grow((void **)bytes, cap, *nbytes + len + 1, 1) < 0) return RB_ENOMEM;
+    if (rb_grow_array((void **)bytes, cap, *nbytes + len + 1, 1) < 0) return RB_ENOMEM;
     memcpy(*bytes + *nbytes, s, len);
     (*bytes)[*nbytes + len] = '\0';
     *off = (uint32_t)*nbytes;
@@ -42,7 +30,8 @@ static int append_bytes(char **bytes, size_t *nbytes, size_t *cap, const char *s
 int rb_route_table_append(rb_route_table *t, int method, const char *pattern, size_t len,
                           size_t line)
 {
-    if (grow((void **)&t->routes, &t->cap, t->count + 1, sizeof *t->routes) < 0) return RB_ENOMEM;
+    if (rb_grow_array((void **)&t->routes, &t->cap, t->count + 1, sizeof *t->routes) < 0)
+        return RB_ENOMEM;
     uint32_t off;
     int rc = append_bytes(&t->bytes, &t->nbytes, &t->bytes_cap, pattern, len, &off);
     if (rc < 0) return rc;
@@ -53,7 +42,8 @@ int rb_route_table_append(rb_route_table *t, int method, const char *pattern, si
 int rb_request_table_append(rb_request_table *t, int method, const char *path, size_t len,
                             int32_t expected, size_t line)
 {
-    if (grow((void **)&t->reqs, &t->cap, t->count + 1, sizeof *t->reqs) < 0) return RB_ENOMEM;
+    if (rb_grow_array((void **)&t->reqs, &t->cap, t->count + 1, sizeof *t->reqs) < 0)
+        return RB_ENOMEM;
     uint32_t off;
     int rc = append_bytes(&t->bytes, &t->nbytes, &t->bytes_cap, path, len, &off);
     if (rc < 0) return rc;
