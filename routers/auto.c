@@ -31,17 +31,19 @@
  * route + its build; lookup = the chosen router's lookup + one indirect
  * call; memory = the chosen router's + this struct.
  * Invariants: before build chosen == NULL and pending holds every added
- * route; after build pending is empty.  A failed build leaves the pending
+ * route; after build pending is empty.  Once the table has globs, every
+ * route is within glob's limits (checked at add, RB_ELIMIT), so the build
+ * cannot fail on them.  A failed build leaves the pending
  * routes in place, so build may be retried.  Thread safety: lookup only
  * reads (and the chosen router's lookup is thread-safe).
  */
+#include "glob.h"
 #include "router_impl.h"
 
 #include <stdio.h>
 #include <string.h>
 
 extern const rb_router_ops rb__hashseg_ops;
-extern const rb_router_ops rb__glob_ops;
 
 typedef struct auto_pending {
     int method;
@@ -56,6 +58,8 @@ typedef struct auto_router {
     size_t count, cap;
     size_t static_routes;
     unsigned features;
+    uint32_t max_segs;     /* of any pattern added */
+    uint32_t nested_stars; /* '**' after the first of each pattern, summed */
     const rb_router_ops *chosen;
     void *chosen_impl;
     char why[200];
@@ -70,10 +74,56 @@ static int auto_create(const rb_config *config, void **out, rb_error *err)
     return RB_OK;
 }
 
+/* '**' segments after the first one of a pattern (glob's limit counts them). */
+static uint32_t nested_stars(const rb_pattern *p)
+{
+    uint32_t stars = 0;
+    for (uint32_t i = 0; i < p->nsegs; i++) stars += p->segs[i].kind == RB_SEG_GLOBSTAR;
+    return stars ? stars - 1 : 0;
+}
+
+static size_t first_glob_offset(const rb_pattern *p)
+{
+    for (uint32_t i = 0; i < p->nsegs; i++)
+        if (p->segs[i].kind == RB_SEG_GLOB || p->segs[i].kind == RB_SEG_GLOBSTAR)
+            return p->segs[i].offset;
+    return 0;
+}
+
+/* A table with globs goes to glob at build, so its limits apply from the
+ * add that makes (or keeps) the table a glob table: refuse here rather than
+ * fail the build later. */
+static int check_glob_limits(const auto_router *r, const rb_pattern *p, rb_error *err)
+{
+    if (!((r->features | p->features) & RB_FEAT_GLOB)) return RB_OK;
+    if (p->nsegs > RB__GLOB_MAX_DEPTH) {
+        size_t off = p->segs[RB__GLOB_MAX_DEPTH].offset;
+        return rb__error(err, RB_ELIMIT, off,
+                         "segment at byte %zu: auto hands tables with globs to glob, which "
+                         "takes at most %d segments a pattern",
+                         off, RB__GLOB_MAX_DEPTH);
+    }
+    if (r->max_segs > RB__GLOB_MAX_DEPTH) {
+        size_t off = first_glob_offset(p);
+        return rb__error(err, RB_ELIMIT, off,
+                         "glob at byte %zu: with it auto would hand the table to glob, which "
+                         "cannot take an earlier route of %u segments (at most %d)",
+                         off, r->max_segs, RB__GLOB_MAX_DEPTH);
+    }
+    if (r->nested_stars + nested_stars(p) > RB__GLOB_MAX_NESTED_STARS)
+        return rb__error(err, RB_ELIMIT, first_glob_offset(p),
+                         "'**': the glob router takes at most %d '**' segments that follow "
+                         "another '**', over all routes",
+                         RB__GLOB_MAX_NESTED_STARS);
+    return RB_OK;
+}
+
 static int auto_add(void *impl, const rb_route *route, rb_error *err)
 {
     auto_router *r = impl;
     const rb_allocator *a = r->config.allocator;
+    int rc = check_glob_limits(r, route->pattern, err);
+    if (rc < 0) return rc;
     if (r->count == r->cap) {
         size_t ncap = r->cap ? r->cap * 2 : 16;
         auto_pending *grown =
@@ -89,6 +139,8 @@ static int auto_add(void *impl, const rb_route *route, rb_error *err)
     r->pending[r->count++] = (auto_pending){route->method, route->id, text, p->len};
     r->features |= p->features;
     r->static_routes += p->features == 0;
+    if (p->nsegs > r->max_segs) r->max_segs = p->nsegs;
+    r->nested_stars += nested_stars(p);
     return RB_OK;
 }
 

@@ -7,6 +7,7 @@
 #include "rb_test.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 Test(auto_router, chooses_hashseg_without_globs_and_says_why)
@@ -57,4 +58,31 @@ Test(auto_router, allocation_failure_during_build_can_be_retried)
         rb_router_destroy(r);
         cr_expect_eq(fa.live_blocks, 0ul, "fail at %lu: leaked", fail);
     }
+}
+
+/* Regression (fuzz_differential): auto accepted a 129-segment pattern in a
+ * table with globs, then its build failed because glob refuses it.  Cause:
+ * glob's limits were only checked when glob itself was added to. */
+Test(auto_router, glob_limits_are_checked_at_add_not_at_build)
+{
+    char pat[600];
+    size_t n = 0;
+    for (int i = 0; i < 129; i++) n += (size_t)snprintf(pat + n, sizeof pat - n, "/s");
+    rb_router *r;
+    rb_error err;
+    cr_assert_eq(rb_router_create("auto", NULL, &r, &err), RB_OK);
+    cr_assert_eq(rb_router_add(r, RB_GET, "/img/*.png", 10, 0, &err), RB_OK);
+    cr_expect_eq(rb_router_add(r, RB_GET, pat, n, 1, &err), RB_ELIMIT, "long route refused");
+    cr_expect_eq(err.offset, 128u * 2 + 1, "%s", err.message);
+    cr_assert_eq(rb_router_build(r, &err), RB_OK, "%s", err.message);
+    rb_router_destroy(r);
+
+    /* the other order: a long static route first, then the first glob route */
+    cr_assert_eq(rb_router_create("auto", NULL, &r, &err), RB_OK);
+    cr_assert_eq(rb_router_add(r, RB_GET, pat, n, 0, &err), RB_OK, "no globs yet: hashseg");
+    cr_expect_eq(rb_router_add(r, RB_GET, "/img/*.png", 10, 1, &err), RB_ELIMIT);
+    cr_expect_eq(err.offset, 5u, "%s", err.message);
+    cr_assert_eq(rb_router_build(r, &err), RB_OK, "%s", err.message);
+    cr_expect(strstr(rb_router_describe(r), "chose hashseg") != NULL);
+    rb_router_destroy(r);
 }

@@ -76,7 +76,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 abort();
             }
         }
-        if (rb_router_build(r, NULL) < 0 || rb_router_build(ref, NULL) < 0) abort();
+        rb_error berr;
+        if (rb_router_build(r, &berr) < 0 || rb_router_build(ref, &berr) < 0) {
+            fprintf(stderr, "%s: build failed: %s\n", rb_ops_name(ops), berr.message);
+            abort();
+        }
         for (size_t i = sep; i < n; i++) {
             size_t rest;
             int m = method_of(lines[i], &rest);
