@@ -12,14 +12,8 @@
 
 static void load(const char *name, rb_route_table *routes, rb_request_table *reqs)
 {
-    char rpath[4096], qpath[4096];
-    rb_error err;
-    cr_assert_eq(
-        rb_route_table_read(rbt_data_path(name, "routes", rpath, sizeof rpath), routes, &err),
-        RB_OK);
-    cr_assert_eq(
-        rb_request_table_read(rbt_data_path(name, "requests", qpath, sizeof qpath), reqs, &err),
-        RB_OK);
+    char rpath[4096];
+    rbt_load_shipped(name, routes, reqs, rpath, sizeof rpath);
 }
 
 Test(guarantees, lookup_never_allocates)

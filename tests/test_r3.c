@@ -252,16 +252,11 @@ Test(r3, shipped_corpora_and_verify_output, .timeout = 300)
 {
     const char *names[] = {"github", "static", "gplus", "parse", "discord", "semantics"};
     for (size_t c = 0; c < sizeof names / sizeof names[0]; c++) {
-        char rpath[4096], qpath[4096];
+        char rpath[4096];
         rb_route_table routes;
         rb_request_table reqs;
         rb_error err;
-        cr_assert_eq(rb_route_table_read(rbt_data_path(names[c], "routes", rpath, sizeof rpath),
-                                         &routes, &err),
-                     RB_OK, "%s", err.message);
-        cr_assert_eq(rb_request_table_read(rbt_data_path(names[c], "requests", qpath, sizeof qpath),
-                                           &reqs, &err),
-                     RB_OK, "%s", err.message);
+        rbt_load_shipped(names[c], &routes, &reqs, rpath, sizeof rpath);
         size_t globs = 0;
         for (size_t i = 0; i < routes.count; i++) {
             rb_pattern p;

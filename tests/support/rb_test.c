@@ -14,6 +14,18 @@ const char *rbt_data_path(const char *name, const char *ext, char *buf, size_t c
     return buf;
 }
 
+void rbt_load_shipped(const char *name, rb_route_table *routes, rb_request_table *reqs, char *rpath,
+                      size_t cap)
+{
+    char qpath[4096];
+    rb_error err;
+    cr_assert_eq(rb_route_table_read(rbt_data_path(name, "routes", rpath, cap), routes, &err),
+                 RB_OK, "%s", err.message);
+    cr_assert_eq(
+        rb_request_table_read(rbt_data_path(name, "requests", qpath, sizeof qpath), reqs, &err),
+        RB_OK, "%s", err.message);
+}
+
 rb_router *rbt_build(const char *name, const char *const *lines, size_t n)
 {
     rb_router *r;

@@ -13,6 +13,11 @@
 /* Path of a shipped corpus file: RB_SOURCE_DIR/corpus/data/NAME.EXT. */
 const char *rbt_data_path(const char *name, const char *ext, char *buf, size_t cap);
 
+/* Read shipped corpus NAME's routes and requests (asserting success);
+ * the routes path is written to rpath for messages. */
+void rbt_load_shipped(const char *name, rb_route_table *routes, rb_request_table *reqs, char *rpath,
+                      size_t cap);
+
 /* Create router `name` (asserts success), add each "METHOD PATTERN" line
  * with route id = index (asserting success), build. */
 rb_router *rbt_build(const char *name, const char *const *lines, size_t n);
