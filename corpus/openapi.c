@@ -3,7 +3,7 @@
  */
 #include "openapi.h"
 
-#include "files.h"
+#include "file.h"
 #include "router_impl.h"
 
 #include <cjson/cJSON.h>
