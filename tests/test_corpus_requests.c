@@ -37,9 +37,11 @@ static rb_route_table parse(const char *text)
     return t;
 }
 
+/* Generator v1: the exact counts below were worked out on its tables (a
+ * wrong-method draw on a '*' route is a plain hit), and v1 never changes. */
 static rb_route_table generated(size_t n, int shape)
 {
-    rb_gen_config c = {.routes = n, .seed = 11, .shape = shape};
+    rb_gen_config c = {.routes = n, .seed = 11, .shape = shape, .generator = RB_GEN_V1};
     rb_route_table t;
     rb_error err;
     cr_assert_eq(rb_corpus_generate(&c, &t, &err), RB_OK, "%s", err.message);

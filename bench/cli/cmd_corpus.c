@@ -31,7 +31,7 @@ static const char corpus_usage[] =
 static const char gen_usage[] =
     "usage: routebench corpus gen --routes N --seed S --shape SHAPE --out PREFIX\n"
     "                             [--no-conflicts] [--requests C] [--miss M]\n"
-    "                             [--dist uniform|zipf]\n"
+    "                             [--dist uniform|zipf] [--generator v1|v2]\n"
     "\n"
     "Writes PREFIX.routes (N routes, 1..1000000, every (method, shape) distinct) and\n"
     "PREFIX.requests (C requests, default 4096, as `corpus requests` makes them with\n"
@@ -48,6 +48,10 @@ static const char gen_usage[] =
     "--no-conflicts  no static and param (or other) siblings at one position, for\n"
     "                routers such as httprouter 1.x and r3\n"
     "--miss M        share of misses, 0..1 (default 0.1)\n"
+    "--generator v1|v2  v2 (the default): depth peaks at 4-5 and fan-out grows with N,\n"
+    "                like the public tables; v1: the original generator (fan-out 32,\n"
+    "                so large tables pile up at depth 8), kept byte-identical to\n"
+    "                reproduce published corpora and figures\n"
     "\n"
     "exit status: 0 written, 2 usage error or the arguments cannot hold N routes\n";
 
@@ -187,6 +191,14 @@ static int corpus_gen(int argc, char **argv)
                 return CLI_USAGE;
             }
             have_shape = true;
+        } else if (cli_opt(argc, argv, &i, "--generator", &v)) {
+            if (!v) return CLI_USAGE;
+            g.generator = rb_gen_generator_parse(v);
+            if (!g.generator) {
+                fprintf(stderr, "routebench corpus gen: --generator must be v1 or v2, got '%s'\n",
+                        v);
+                return CLI_USAGE;
+            }
         } else if (cli_opt(argc, argv, &i, "--out", &v)) {
             if (!v) return CLI_USAGE;
             out = v;
@@ -221,18 +233,20 @@ static int corpus_gen(int argc, char **argv)
     }
     uint64_t fp = rb_route_table_fingerprint(&routes);
     char header[512];
+    unsigned version = rb_gen_generator(&g);
     snprintf(header, sizeof header,
-             "routebench corpus gen --routes %zu --seed %llu --shape %s%s\n"
+             "routebench corpus gen --routes %zu --seed %llu --shape %s%s --generator v%u\n"
              "%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx",
              g.routes, (unsigned long long)g.seed, rb_gen_shape_name(g.shape),
-             g.no_conflicts ? " --no-conflicts" : "", routes.count, (unsigned long long)fp);
+             g.no_conflicts ? " --no-conflicts" : "", version, routes.count,
+             (unsigned long long)fp);
     int status = CLI_OK;
     if (rb_route_table_write(rpath, &routes, header, &err) < 0) {
         fprintf(stderr, "routebench corpus gen: %s\n", err.message);
         status = CLI_USAGE;
     } else {
-        printf("%zu routes (shape %s%s, seed %llu) -> %s\n", routes.count,
-               rb_gen_shape_name(g.shape), g.no_conflicts ? ", no conflicts" : "",
+        printf("%zu routes (shape %s%s, generator v%u, seed %llu) -> %s\n", routes.count,
+               rb_gen_shape_name(g.shape), g.no_conflicts ? ", no conflicts" : "", version,
                (unsigned long long)g.seed, rpath);
         printf("  fingerprint routes xxh3:%016llx\n", (unsigned long long)fp);
         status = write_requests("gen", &routes, &q, qpath);
