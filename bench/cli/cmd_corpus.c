@@ -6,8 +6,11 @@
  */
 #include "check.h"
 #include "cli.h"
+#include "file.h"
 #include "generate.h"
+#include "like.h"
 #include "openapi.h"
+#include "profile.h"
 #include "reqgen.h"
 #include "table.h"
 
@@ -20,18 +23,25 @@ static const char corpus_usage[] =
     "usage: routebench corpus gen      --routes N --seed S --shape SHAPE --out PREFIX [...]\n"
     "       routebench corpus requests FILE.routes --out FILE.requests [--count C] [--miss M] "
     "[...]\n"
-    "       routebench corpus check    FILE.routes [--min-unique K] [--json]\n"
+    "       routebench corpus gen      --like FILE.routes|PROFILE.json --routes N --seed S --out "
+    "PREFIX\n"
+    "       routebench corpus check    FILE.routes [--min-unique K] [--against B] [--json]\n"
     "       routebench corpus import   --openapi FILE.json [--out FILE.routes]\n"
+    "       routebench corpus profile  FILE.routes [--out FILE.json]\n"
+    "       routebench corpus compare  A B [--json]    (routes files or profiles)\n"
     "\n"
     "gen writes a route table of N routes with distinct (method, shape) and a\n"
     "request table for it; requests makes a request table for any route table;\n"
     "check reports duplicate, shadowed and repeated-shape routes; import turns an\n"
-    "OpenAPI 3 document into a route table.  routebench corpus COMMAND --help for more.\n";
+    "OpenAPI 3 document into a route table; profile describes a table without its\n"
+    "words; compare puts two profiles side by side.  gen --like makes a table like\n"
+    "a profile.  routebench corpus COMMAND --help for more.\n";
 
 static const char gen_usage[] =
     "usage: routebench corpus gen --routes N --seed S --shape SHAPE --out PREFIX\n"
     "                             [--no-conflicts] [--requests C] [--miss M]\n"
     "                             [--dist uniform|zipf] [--generator v1|v2]\n"
+    "       routebench corpus gen --routes N --seed S --like FILE --out PREFIX [...]\n"
     "\n"
     "Writes PREFIX.routes (N routes, 1..1000000, every (method, shape) distinct) and\n"
     "PREFIX.requests (C requests, default 4096, as `corpus requests` makes them with\n"
@@ -48,6 +58,13 @@ static const char gen_usage[] =
     "--no-conflicts  no static and param (or other) siblings at one position, for\n"
     "                routers such as httprouter 1.x and r3\n"
     "--miss M        share of misses, 0..1 (default 0.1)\n"
+    "--like FILE     instead of a shape: a table like FILE (a routes file, yours or an\n"
+    "                imported one, or a profile from `corpus profile`): its depths,\n"
+    "                segment kinds per depth, fan-out below the root, static and param\n"
+    "                siblings, methods, methods per path, word lengths, versions,\n"
+    "                extensions and trailing slashes; synthetic words, never FILE's.\n"
+    "                More routes than FILE holds widen the root (said in the output);\n"
+    "                `corpus compare FILE PREFIX.routes` shows how alike they are\n"
     "--generator v1|v2  v2 (the default): depth peaks at 4-5 and fan-out grows with N,\n"
     "                like the public tables; v1: the original generator (fan-out 32,\n"
     "                so large tables pile up at depth 8), kept byte-identical to\n"
@@ -72,7 +89,7 @@ static const char requests_usage[] =
 
 static const char check_usage[] =
     "usage: routebench corpus check FILE.routes [--min-unique K] [--json]\n"
-    "                               [--samples N] [--seed S]\n"
+    "                               [--samples N] [--seed S] [--against B]\n"
     "\n"
     "Reports: routes; exact duplicate lines; shape duplicates (same method and shape,\n"
     "with both line numbers); shadowed routes (can never win: every path they match\n"
@@ -82,7 +99,9 @@ static const char check_usage[] =
     "(static words erased too); depth and fan-out histograms; the most routes behind\n"
     "one parent prefix; the fingerprint (XXH3) of the canonical route list.\n"
     "--min-unique K  fail unless there are at least K distinct (method, shape)\n"
-    "--json          the report as JSON on stdout\n"
+    "--against B     then FILE's profile beside B's (a routes file or a profile), as\n"
+    "                `corpus compare FILE B` prints it\n"
+    "--json          the report as JSON on stdout (with --against: its \"against\")\n"
     "\n"
     "exit status: 0 clean, 1 duplicates or shadowed routes (or fewer than K\n"
     "unique), 2 input error\n";
@@ -157,11 +176,28 @@ static int write_requests(const char *cmd, const rb_route_table *routes,
 
 /* ---- gen ------------------------------------------------------------------------- */
 
+static void print_like_report(const rb_like_report *r, size_t routes)
+{
+    printf("  a profile of %llu routes: its depths (1..%u), kinds, methods and fan-out below "
+           "the root\n",
+           (unsigned long long)r->profile_routes, r->max_depth);
+    if (r->root_fanout > r->profile_root_fanout)
+        printf("  fan-out widened at the root to hold %zu routes at the profile's depths: %u "
+               "children of / (the profile has %u), at most %u under one prefix\n",
+               routes, r->root_fanout, r->profile_root_fanout, r->max_fanout);
+    else
+        printf("  %u children of / (the profile has %u), at most %u under one prefix\n",
+               r->root_fanout, r->profile_root_fanout, r->max_fanout);
+    if (r->demoted)
+        printf("  %llu catch-alls, '**' or globs made static words (no room for them as leaves)\n",
+               (unsigned long long)r->demoted);
+}
+
 static int corpus_gen(int argc, char **argv)
 {
     rb_gen_config g = {0};
     rb_reqgen_config q = {RB_REQGEN_DEFAULT_COUNT, 100000, 50000, 1, RB_DIST_UNIFORM};
-    const char *out = NULL;
+    const char *out = NULL, *like = NULL;
     bool have_routes = false, have_seed = false, have_shape = false;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
@@ -199,6 +235,9 @@ static int corpus_gen(int argc, char **argv)
                         v);
                 return CLI_USAGE;
             }
+        } else if (cli_opt(argc, argv, &i, "--like", &v)) {
+            if (!v) return CLI_USAGE;
+            like = v;
         } else if (cli_opt(argc, argv, &i, "--out", &v)) {
             if (!v) return CLI_USAGE;
             out = v;
@@ -213,9 +252,16 @@ static int corpus_gen(int argc, char **argv)
             return cli_unknown("corpus gen", argv[i]);
         }
     }
-    if (!have_routes || !have_seed || !have_shape || !out) {
-        fprintf(stderr, "routebench corpus gen: needs --routes, --seed, --shape and --out\n\n%s",
-                gen_usage);
+    if (like && (have_shape || g.no_conflicts || g.generator)) {
+        fprintf(stderr, "routebench corpus gen: --like takes the shape from the profile: no "
+                        "--shape, --no-conflicts or --generator with it\n");
+        return CLI_USAGE;
+    }
+    if (!have_routes || !have_seed || !(have_shape || like) || !out) {
+        fprintf(
+            stderr,
+            "routebench corpus gen: needs --routes, --seed, --shape (or --like) and --out\n\n%s",
+            gen_usage);
         return CLI_USAGE;
     }
     q.seed = g.seed;
@@ -227,27 +273,48 @@ static int corpus_gen(int argc, char **argv)
     }
     rb_route_table routes;
     rb_error err;
-    if (rb_corpus_generate(&g, &routes, &err) < 0) {
+    rb_like_report lrep;
+    rb_profile profile;
+    int rc = like ? rb_profile_load(like, &profile, NULL, &err) : RB_OK;
+    if (rc == RB_OK && like) {
+        rb_like_config lc = {g.routes, g.seed};
+        rc = rb_corpus_generate_like(&profile, &lc, &routes, &lrep, &err);
+    } else if (rc == RB_OK) {
+        rc = rb_corpus_generate(&g, &routes, &err);
+    }
+    if (rc < 0) {
         fprintf(stderr, "routebench corpus gen: %s\n", err.message);
         return CLI_USAGE;
     }
     uint64_t fp = rb_route_table_fingerprint(&routes);
-    char header[512];
+    char header[600], what[300];
     unsigned version = rb_gen_generator(&g);
-    snprintf(header, sizeof header,
-             "routebench corpus gen --routes %zu --seed %llu --shape %s%s --generator v%u\n"
-             "%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx",
-             g.routes, (unsigned long long)g.seed, rb_gen_shape_name(g.shape),
-             g.no_conflicts ? " --no-conflicts" : "", version, routes.count,
-             (unsigned long long)fp);
+    if (like) {
+        snprintf(header, sizeof header,
+                 "routebench corpus gen --routes %zu --seed %llu --like %s\n"
+                 "(a profile of %llu routes, xxh3:%016llx; synthetic words)\n"
+                 "%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx",
+                 g.routes, (unsigned long long)g.seed, like, (unsigned long long)profile.routes,
+                 (unsigned long long)profile.fingerprint, routes.count, (unsigned long long)fp);
+        snprintf(what, sizeof what, "like %s, seed %llu", like, (unsigned long long)g.seed);
+    } else {
+        snprintf(header, sizeof header,
+                 "routebench corpus gen --routes %zu --seed %llu --shape %s%s --generator v%u\n"
+                 "%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx",
+                 g.routes, (unsigned long long)g.seed, rb_gen_shape_name(g.shape),
+                 g.no_conflicts ? " --no-conflicts" : "", version, routes.count,
+                 (unsigned long long)fp);
+        snprintf(what, sizeof what, "shape %s%s, generator v%u, seed %llu",
+                 rb_gen_shape_name(g.shape), g.no_conflicts ? ", no conflicts" : "", version,
+                 (unsigned long long)g.seed);
+    }
     int status = CLI_OK;
     if (rb_route_table_write(rpath, &routes, header, &err) < 0) {
         fprintf(stderr, "routebench corpus gen: %s\n", err.message);
         status = CLI_USAGE;
     } else {
-        printf("%zu routes (shape %s%s, generator v%u, seed %llu) -> %s\n", routes.count,
-               rb_gen_shape_name(g.shape), g.no_conflicts ? ", no conflicts" : "", version,
-               (unsigned long long)g.seed, rpath);
+        printf("%zu routes (%s) -> %s\n", routes.count, what, rpath);
+        if (like) print_like_report(&lrep, g.routes);
         printf("  fingerprint routes xxh3:%016llx\n", (unsigned long long)fp);
         status = write_requests("gen", &routes, &q, qpath);
     }
@@ -377,9 +444,10 @@ static cJSON *json_pairs(const rb_route_table *t, const rb_check_pair *p, size_t
 }
 
 static int print_check_json(const char *path, const rb_route_table *t, const rb_check_report *r,
-                            size_t min_unique, bool ok)
+                            size_t min_unique, bool ok, const rb_buf *against)
 {
     cJSON *o = cJSON_CreateObject();
+    if (against) cJSON_AddItemToObject(o, "against", cJSON_Parse(against->data));
     char fp[32];
     snprintf(fp, sizeof fp, "xxh3:%016llx", (unsigned long long)r->fingerprint);
     cJSON_AddStringToObject(o, "file", path);
@@ -435,7 +503,7 @@ static int print_check_json(const char *path, const rb_route_table *t, const rb_
 
 static int corpus_check(int argc, char **argv)
 {
-    const char *in = NULL;
+    const char *in = NULL, *against = NULL;
     bool json = false;
     unsigned long long min_unique = 0;
     rb_check_options opt = {1, 0, 0};
@@ -450,6 +518,9 @@ static int corpus_check(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--min-unique", &v)) {
             if (!v || !cli_parse_u64("--min-unique", v, 0, UINT64_MAX, &min_unique))
                 return CLI_USAGE;
+        } else if (cli_opt(argc, argv, &i, "--against", &v)) {
+            if (!v) return CLI_USAGE;
+            against = v;
         } else if (cli_opt(argc, argv, &i, "--samples", &v)) {
             if (!v || !cli_parse_u64("--samples", v, 1, 1000000, &n)) return CLI_USAGE;
             opt.samples = (uint32_t)n;
@@ -482,15 +553,34 @@ static int corpus_check(int argc, char **argv)
     bool ok =
         rep.shape_duplicates == 0 && rep.shadowed == 0 && rep.possibly_shadowed == 0 && unique_ok;
     int status = ok ? CLI_OK : CLI_FAILED;
+    rb_buf cmp = {0};
+    if (against) {
+        rb_profile pa, pb;
+        int rc = rb_profile_fit(&t, &pa, &err);
+        if (rc == RB_OK) rc = rb_profile_load(against, &pb, NULL, &err);
+        if (rc == RB_OK)
+            rc = json ? rb_profile_compare_json(&pa, in, &pb, against, &cmp, &err)
+                      : rb_profile_compare_text(&pa, in, &pb, against, &cmp, &err);
+        if (rc < 0) {
+            fprintf(stderr, "routebench corpus check: --against: %s\n", err.message);
+            rb_buf_free(&cmp);
+            rb_check_report_free(&rep);
+            rb_route_table_free(&t);
+            return CLI_USAGE;
+        }
+    }
     if (json) {
-        if (print_check_json(in, &t, &rep, (size_t)min_unique, ok) != CLI_OK) status = CLI_USAGE;
+        if (print_check_json(in, &t, &rep, (size_t)min_unique, ok, against ? &cmp : NULL) != CLI_OK)
+            status = CLI_USAGE;
     } else {
         print_check(in, &t, &rep);
         if (min_unique)
             printf("  --min-unique %llu: %s (%zu distinct routes)\n", min_unique,
                    unique_ok ? "ok" : "FAILED", rep.distinct_routes);
         printf("%s\n", ok ? "clean" : "problems found");
+        if (against) printf("\nprofile against %s\n%s", against, cmp.data);
     }
+    rb_buf_free(&cmp);
     rb_check_report_free(&rep);
     rb_route_table_free(&t);
     return status;
@@ -561,6 +651,110 @@ static int corpus_import(int argc, char **argv)
     return status;
 }
 
+/* ---- profile ------------------------------------------------------------------------------ */
+
+static const char profile_usage[] =
+    "usage: routebench corpus profile FILE.routes [--out FILE.json]\n"
+    "\n"
+    "Writes the profile of a route table as JSON (to stdout, or atomically to\n"
+    "--out): routes by depth; per depth the prefixes by kind (static, param,\n"
+    "template, glob, '**', catch-all), with and without children and routes,\n"
+    "their fan-out, static and param siblings, versions, extensions, trailing\n"
+    "slashes; methods; methods per path; static word lengths.  Counts only:\n"
+    "no word of the table is in it, so it can be shared instead of the routes.\n"
+    "`corpus gen --like` and `corpus compare` read it as they read a routes file.\n"
+    "\n"
+    "exit status: 0 written, 2 usage or input error\n";
+
+static int corpus_profile(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (cli_is_help(argv[i])) {
+            fputs(profile_usage, stdout);
+            return CLI_OK;
+        } else if (cli_opt(argc, argv, &i, "--out", &v)) {
+            if (!v) return CLI_USAGE;
+            out = v;
+        } else if (argv[i][0] != '-' && !in) {
+            in = argv[i];
+        } else {
+            return cli_unknown("corpus profile", argv[i]);
+        }
+    }
+    if (!in) {
+        fprintf(stderr, "routebench corpus profile: needs FILE.routes\n\n%s", profile_usage);
+        return CLI_USAGE;
+    }
+    rb_profile p;
+    rb_error err;
+    rb_buf b = {0};
+    int rc = rb_profile_load(in, &p, NULL, &err);
+    if (rc == RB_OK) rc = rb_profile_json_write(&p, &b, &err);
+    if (rc == RB_OK && out) rc = rb_file_write_atomic(out, b.data, b.len, &err);
+    if (rc == RB_OK && !out) fwrite(b.data, 1, b.len, stdout);
+    rb_buf_free(&b);
+    if (rc < 0) {
+        fprintf(stderr, "routebench corpus profile: %s\n", err.message);
+        return CLI_USAGE;
+    }
+    if (out) printf("profile of %s (%llu routes) -> %s\n", in, (unsigned long long)p.routes, out);
+    return CLI_OK;
+}
+
+/* ---- compare ------------------------------------------------------------------------------ */
+
+static const char compare_usage[] =
+    "usage: routebench corpus compare A B [--json]\n"
+    "\n"
+    "Puts the profiles of A and B side by side (each a routes file or a profile from\n"
+    "`corpus profile`): per histogram (routes by depth; prefixes by depth and kind;\n"
+    "fan-out by depth; methods; methods per path; static word lengths; static and\n"
+    "param siblings; trailing slashes, versions, extensions) the shares of A and B\n"
+    "and one distance, the total variation (half the sum of the absolute differences\n"
+    "of the shares: 0 the same distribution, 1 disjoint), and the mean distance.\n"
+    "--json  the same as JSON (counts and totals per bin)\n"
+    "\n"
+    "exit status: 0 compared, 2 usage or input error\n";
+
+static int corpus_compare(int argc, char **argv)
+{
+    const char *in[2] = {NULL, NULL};
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            fputs(compare_usage, stdout);
+            return CLI_OK;
+        } else if (cli_flag(argv, i, "--json")) {
+            json = true;
+        } else if (argv[i][0] != '-' && (!in[0] || !in[1])) {
+            in[in[0] ? 1 : 0] = argv[i];
+        } else {
+            return cli_unknown("corpus compare", argv[i]);
+        }
+    }
+    if (!in[0] || !in[1]) {
+        fprintf(stderr, "routebench corpus compare: needs A and B\n\n%s", compare_usage);
+        return CLI_USAGE;
+    }
+    rb_profile p[2];
+    rb_error err;
+    rb_buf b = {0};
+    int rc = rb_profile_load(in[0], &p[0], NULL, &err);
+    if (rc == RB_OK) rc = rb_profile_load(in[1], &p[1], NULL, &err);
+    if (rc == RB_OK)
+        rc = json ? rb_profile_compare_json(&p[0], in[0], &p[1], in[1], &b, &err)
+                  : rb_profile_compare_text(&p[0], in[0], &p[1], in[1], &b, &err);
+    if (rc == RB_OK) fwrite(b.data, 1, b.len, stdout);
+    rb_buf_free(&b);
+    if (rc < 0) {
+        fprintf(stderr, "routebench corpus compare: %s\n", err.message);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 /* ---- dispatch --------------------------------------------------------------------------- */
 
 int cmd_corpus(int argc, char **argv)
@@ -578,6 +772,8 @@ int cmd_corpus(int argc, char **argv)
     if (strcmp(sub, "requests") == 0) return corpus_requests(argc - 1, argv + 1);
     if (strcmp(sub, "check") == 0) return corpus_check(argc - 1, argv + 1);
     if (strcmp(sub, "import") == 0) return corpus_import(argc - 1, argv + 1);
+    if (strcmp(sub, "profile") == 0) return corpus_profile(argc - 1, argv + 1);
+    if (strcmp(sub, "compare") == 0) return corpus_compare(argc - 1, argv + 1);
     fprintf(stderr, "routebench corpus: unknown command '%s'\n\n%s", sub, corpus_usage);
     return CLI_USAGE;
 }
