@@ -219,9 +219,10 @@ int rb_bundle_chart_svg(const rb_bundle *b, rb_buf *o, rb_error *err)
 /* ---- scaling.svg ------------------------------------------------------- */
 
 #define PANEL_W     460.0
-#define PANEL_H     320.0
+#define PANEL_H     390.0
 #define PANEL_PAD_L 60.0
-#define PANEL_PAD_B 40.0
+#define PANEL_PAD_B 110.0 /* the x axis, then the depth lines (up to DEPTH_LINES) */
+#define DEPTH_LINES 5
 #define PANEL_PAD_T 30.0
 #define PANEL_PAD_R 110.0
 
@@ -307,6 +308,14 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, double x0, d
             legend_y += 15;
         }
         rb_buf_free(&points);
+    }
+    /* the depth histogram of each route count, beside the figure */
+    for (size_t i = 0; i < n && i < DEPTH_LINES; i++) {
+        char depth[400], line[480];
+        rb_bundle_depth_text(sc[i], depth, sizeof depth);
+        if (!*depth) continue;
+        snprintf(line, sizeof line, "%zu routes, by depth: %s", sc[i]->routes, depth);
+        text(o, x0 + 10, bt + 48 + 13 * (double)i, "start", "font-size=\"10\" fill=\"#555\"", line);
     }
 }
 

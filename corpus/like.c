@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FX         1024u /* fixed point: FX is 1.0 */
-#define KMAX       9u    /* routes a path: a '*' route keeps a method */
-#define MAX_GLOBS  25u   /* sibling globs: one per extension, one without */
-#define WORD_BIJ   9u    /* letters mapped by the bijection; more come from a hash */
-#define MAX_PATH   4096u
+#define FX          1024u /* fixed point: FX is 1.0 */
+#define KMAX        9u    /* routes a path: a '*' route keeps a method */
+#define MAX_GLOBS   25u   /* sibling globs: one per extension, one without */
+#define WORD_BIJ    9u    /* letters mapped by the bijection; more come from a hash */
+#define MAX_PATH    4096u
 #define PROFILE_MAX (UINT64_C(1) << 32)
 
 /* ---- words -------------------------------------------------------------------- */
@@ -28,9 +28,9 @@
 static const char consonants[] = "bcdfghjklmnprstz"; /* 16 */
 static const char vowels[] = "aeiou";                /* 5 */
 
-static const char *const exts[] = {"json", "xml", "html", "txt",  "csv", "png", "jpg",  "pdf",
-                                   "css",  "js",  "svg",  "yaml", "zip", "gz",  "md",   "ico",
-                                   "gif",  "webp", "mp4", "wasm", "toml", "log", "map", "ttf"};
+static const char *const exts[] = {"json", "xml",  "html", "txt",  "csv",  "png", "jpg", "pdf",
+                                   "css",  "js",   "svg",  "yaml", "zip",  "gz",  "md",  "ico",
+                                   "gif",  "webp", "mp4",  "wasm", "toml", "log", "map", "ttf"};
 #define NEXTS (sizeof exts / sizeof exts[0])
 
 /* Consonant-vowel words of len letters: 16^ceil(len/2) x 5^floor(len/2),
@@ -254,7 +254,6 @@ static void plan_levels(like *g)
     }
 }
 
-
 /* ---- levels --------------------------------------------------------------------------- */
 
 static uint32_t used(const slot *s)
@@ -284,7 +283,8 @@ static void choose_params(like *g, uint32_t d, slot *s, size_t n)
     for (size_t i = 0; i < n; i++) singles += s[i].parent->nkids == 1;
     uint64_t multis = n - singles;
     uint64_t par = min_u64(n, round_div(g->L[d] * pl->kind[RB_PK_PARAM].nodes, kind_sum(pl, 0)));
-    uint64_t with = round_div(par * up->param_with_static, up->param_parents ? up->param_parents : 1);
+    uint64_t with =
+        round_div(par * up->param_with_static, up->param_parents ? up->param_parents : 1);
     uint64_t alone = par - with;
     if (alone > singles) {
         with += alone - singles;
@@ -302,8 +302,8 @@ static void choose_params(like *g, uint32_t d, slot *s, size_t n)
 
 /* Up to want parents with a free slot (and ok(s)) get one child more of a
  * kind (set(s)); returns how many did. */
-static uint64_t choose_one_each(like *g, slot *s, size_t n, uint64_t want,
-                                bool (*ok)(const slot *), void (*set)(slot *))
+static uint64_t choose_one_each(like *g, slot *s, size_t n, uint64_t want, bool (*ok)(const slot *),
+                                void (*set)(slot *))
 {
     uint64_t eligible = 0;
     for (size_t i = 0; i < n; i++) eligible += s[i].parent->nkids > used(&s[i]) && ok(&s[i]);
@@ -625,7 +625,8 @@ static void choose_words(like *g, uint32_t d)
                 y->code = versions++;
                 continue;
             }
-            uint32_t len = no_lengths ? 4 + (uint32_t)below(g, 5) : 1 + (uint32_t)draw(g, wl, RB_PROFILE_WORD_LENGTHS);
+            uint32_t len = no_lengths ? 4 + (uint32_t)below(g, 5)
+                                      : 1 + (uint32_t)draw(g, wl, RB_PROFILE_WORD_LENGTHS);
             if (leaf && chance(g, ext_rate, static_leaves)) {
                 y->flags |= N_EXT;
                 y->ext = (uint8_t)below(g, NEXTS);
@@ -675,16 +676,18 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
     switch (x->kind) {
     case RB_PK_STATIC:
         if (x->flags & N_EMPTY) return 0;
-        if (x->flags & N_VERSION) return (size_t)snprintf(out, 64, "v%llu", (unsigned long long)x->code + 1);
+        if (x->flags & N_VERSION)
+            return (size_t)snprintf(out, 64, "v%llu", (unsigned long long)x->code + 1);
         n = word_text(x->len, x->code, out);
         if (x->flags & N_EXT) n += (size_t)snprintf(out + n, 64 - n, ".%s", exts[x->ext]);
         return n;
     case RB_PK_PARAM:
         if (parent && parent->kind == RB_PK_STATIC && !(parent->flags & (N_EMPTY | N_EXT)) &&
             parent->len <= 24) {
-            size_t k = parent->flags & N_VERSION
-                           ? (size_t)snprintf(w, sizeof w, "v%llu", (unsigned long long)parent->code + 1)
-                           : word_text(parent->len, parent->code, w);
+            size_t k =
+                parent->flags & N_VERSION
+                    ? (size_t)snprintf(w, sizeof w, "v%llu", (unsigned long long)parent->code + 1)
+                    : word_text(parent->len, parent->code, w);
             snprintf(w + k, sizeof w - k, "_id");
         } else {
             snprintf(w, sizeof w, "id");
@@ -723,8 +726,8 @@ static void emit_routes(like *g, uint32_t k)
 {
     uint64_t w[RB_PROFILE_METHODS];
     memcpy(w, g->quota, sizeof w);
-    static const int fallback[] = {RB_GET,     RB_POST,  RB_PUT,   RB_DELETE, RB_PATCH,
-                                   RB_HEAD,    RB_OPTIONS, RB_TRACE, RB_CONNECT};
+    static const int fallback[] = {RB_GET,  RB_POST,    RB_PUT,   RB_DELETE, RB_PATCH,
+                                   RB_HEAD, RB_OPTIONS, RB_TRACE, RB_CONNECT};
     bool taken[RB_PROFILE_METHODS] = {false};
     for (uint32_t i = 0; i < k && g->rc == RB_OK; i++) {
         int m = draw(g, w, RB_PROFILE_METHODS);

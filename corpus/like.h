@@ -64,10 +64,10 @@ typedef struct rb_like_report {
     uint64_t profile_routes;
     uint32_t profile_root_fanout; /* children of "/" in the profile */
     uint32_t root_fanout;         /* ... and here */
-    uint32_t max_fanout;   /* the most children of one prefix */
-    uint32_t max_depth;    /* deepest route */
-    uint64_t prefixes;     /* prefixes made (the shape tree's nodes, root excluded) */
-    uint64_t demoted;      /* catch-alls, '**' or globs made static to keep the rules above */
+    uint32_t max_fanout;          /* the most children of one prefix */
+    uint32_t max_depth;           /* deepest route */
+    uint64_t prefixes;            /* prefixes made (the shape tree's nodes, root excluded) */
+    uint64_t demoted; /* catch-alls, '**' or globs made static to keep the rules above */
 } rb_like_report;
 
 /* Generate cfg->routes routes like p into *out (initialised here; free with

@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[RB_PK_COUNT] = {"static",   "param",    "template",
-                                                    "glob",     "globstar", "catchall"};
+static const char *const kind_names[RB_PK_COUNT] = {"static", "param",    "template",
+                                                    "glob",   "globstar", "catchall"};
 
 static const char *const fanout_labels[RB_PROFILE_FANOUT_BUCKETS] = {
-    "1", "2-3", "4-7", "8-15", "16-31", "32-63", "64-127", "128-255", "256-511", "512-1023",
-    "1024-2047", "2048+"};
+    "1",      "2-3",     "4-7",     "8-15",     "16-31",     "32-63",
+    "64-127", "128-255", "256-511", "512-1023", "1024-2047", "2048+"};
 
 const char *rb_profile_kind_name(int kind)
 {
@@ -216,14 +216,13 @@ static int validate_level(const rb_profile *p, uint32_t d, rb_error *err)
                    (unsigned long long)interior, (unsigned long long)below, d + 1);
     uint64_t params_below = d < RB_PROFILE_DEPTHS ? p->level[d + 1].kind[RB_PK_PARAM].nodes : 0;
     if (lv->param_parents != params_below || lv->param_with_static > lv->param_parents)
-        return BAD("levels[%u]: param_parents %llu (with static %llu), %llu params at depth %u",
-                   d, (unsigned long long)lv->param_parents,
-                   (unsigned long long)lv->param_with_static, (unsigned long long)params_below,
-                   d + 1);
+        return BAD("levels[%u]: param_parents %llu (with static %llu), %llu params at depth %u", d,
+                   (unsigned long long)lv->param_parents, (unsigned long long)lv->param_with_static,
+                   (unsigned long long)params_below, d + 1);
     uint64_t statics = lv->kind[RB_PK_STATIC].nodes;
     if (lv->versions > statics || lv->extensions > statics || lv->empties > statics)
-        return BAD("levels[%u]: versions, extensions or empties above the %llu static prefixes",
-                   d, (unsigned long long)statics);
+        return BAD("levels[%u]: versions, extensions or empties above the %llu static prefixes", d,
+                   (unsigned long long)statics);
     uint64_t terminal = level_sum(lv, 2);
     if (d > 0 && (p->depth[d] < terminal || p->depth[d] > terminal * RB_PROFILE_METHODS))
         return BAD("depth[%u]: %llu routes on %llu prefixes with routes", d,

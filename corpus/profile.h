@@ -75,9 +75,9 @@
 
 #define RB_PROFILE_SCHEMA         "routebench-profile"
 #define RB_PROFILE_SCHEMA_VERSION 1
-#define RB_PROFILE_DEPTHS         32 /* depths 1..32 */
-#define RB_PROFILE_FANOUT_BUCKETS 12 /* 1, 2-3, 4-7, ..., 1024-2047, 2048+ */
-#define RB_PROFILE_WORD_LENGTHS   32 /* 1..31 bytes, 32 or more */
+#define RB_PROFILE_DEPTHS         32                    /* depths 1..32 */
+#define RB_PROFILE_FANOUT_BUCKETS 12                    /* 1, 2-3, 4-7, ..., 1024-2047, 2048+ */
+#define RB_PROFILE_WORD_LENGTHS   32                    /* 1..31 bytes, 32 or more */
 #define RB_PROFILE_METHODS        (RB_METHOD_COUNT + 1) /* the nine, then '*' */
 
 typedef enum rb_profile_kind {
@@ -112,12 +112,12 @@ typedef struct rb_profile {
     uint64_t paths;  /* prefixes with routes (distinct shapes) */
     uint64_t fingerprint;
     uint32_t max_depth;
-    uint64_t depth[RB_PROFILE_DEPTHS + 1];                 /* [1..32] */
-    uint64_t methods[RB_PROFILE_METHODS];                  /* rb_method, RB_ANY last */
-    uint64_t methods_per_path[RB_PROFILE_METHODS + 1];     /* [1..10] */
-    uint64_t word_length[RB_PROFILE_WORD_LENGTHS + 1];     /* [1..32] */
-    uint64_t trailing_slash, versioned, extension;         /* routes */
-    rb_profile_level level[RB_PROFILE_DEPTHS + 1];         /* [0..32] */
+    uint64_t depth[RB_PROFILE_DEPTHS + 1];             /* [1..32] */
+    uint64_t methods[RB_PROFILE_METHODS];              /* rb_method, RB_ANY last */
+    uint64_t methods_per_path[RB_PROFILE_METHODS + 1]; /* [1..10] */
+    uint64_t word_length[RB_PROFILE_WORD_LENGTHS + 1]; /* [1..32] */
+    uint64_t trailing_slash, versioned, extension;     /* routes */
+    rb_profile_level level[RB_PROFILE_DEPTHS + 1];     /* [0..32] */
 } rb_profile;
 
 /* Fit the profile of t.  Errors: RB_ENOMEM, a malformed pattern (err names

@@ -33,7 +33,8 @@ static void add_array(cJSON *o, const char *key, const uint64_t *counts, int fir
     int end = last;
     while (end >= first && counts[end] == 0) end--;
     cJSON *a = cJSON_AddArrayToObject(o, key);
-    for (int i = first; a && i <= end; i++) cJSON_AddItemToArray(a, cJSON_CreateNumber((double)counts[i]));
+    for (int i = first; a && i <= end; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)counts[i]));
 }
 
 static bool level_empty(const rb_profile_level *lv)
@@ -101,7 +102,8 @@ int rb_profile_json_write(const rb_profile *p, rb_buf *out, rb_error *err)
     rb_buf_puts(out, text);
     rb_buf_puts(out, "\n");
     free(text);
-    if (out->failed) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing a profile");
+    if (out->failed)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing a profile");
     return RB_OK;
 }
 
@@ -168,7 +170,8 @@ static int get_array(reader *r, const cJSON *o, const char *key, uint64_t *count
     if (!a) return fail(r, "%s: missing", key);
     if (!cJSON_IsArray(a)) return fail(r, "%s: must be an array", key);
     int n = cJSON_GetArraySize(a);
-    if (n > last - first + 1) return fail(r, "%s: %d entries, at most %d", key, n, last - first + 1);
+    if (n > last - first + 1)
+        return fail(r, "%s: %d entries, at most %d", key, n, last - first + 1);
     int i = first;
     for (const cJSON *v = a->child; v; v = v->next, i++) {
         char path[64];
@@ -206,14 +209,16 @@ static int read_level(reader *r, const cJSON *o, int index, rb_profile *p)
     char where[32];
     snprintf(where, sizeof where, "levels[%d]", index);
     if (!cJSON_IsObject(o)) return fail(r, "%s: must be an object", where);
-    static const char *const keys[] = {"depth",    "kinds",      "fanout",  "param_parents",
-                                       "param_with_static", "versions", "extensions", "empties",
-                                       NULL};
+    static const char *const keys[] = {
+        "depth",      "kinds",   "fanout", "param_parents", "param_with_static", "versions",
+        "extensions", "empties", NULL};
     int rc = known_keys(r, o, where, keys);
     uint64_t d;
     if (rc == RB_OK) rc = get_count(r, o, "depth", where, true, &d);
     if (rc < 0) return rc;
-    if (d != (uint64_t)index) return fail(r, "%s.depth: %llu, levels are listed from depth 0 in order", where, (unsigned long long)d);
+    if (d != (uint64_t)index)
+        return fail(r, "%s.depth: %llu, levels are listed from depth 0 in order", where,
+                    (unsigned long long)d);
     rb_profile_level *lv = &p->level[d];
     const cJSON *kinds = cJSON_GetObjectItemCaseSensitive(o, "kinds");
     if (!kinds) return fail(r, "%s.kinds: missing", where);
@@ -242,10 +247,11 @@ static int read_level(reader *r, const cJSON *o, int index, rb_profile *p)
 static int read_profile(reader *r, const cJSON *o, rb_profile *p)
 {
     if (!cJSON_IsObject(o)) return fail(r, "not a JSON object");
-    static const char *const keys[] = {
-        "schema",      "schema_version", "routes",    "paths",          "max_depth",
-        "fingerprint", "depth",          "methods",   "methods_per_path", "word_length",
-        "trailing_slash", "versioned",   "extension", "levels",         NULL};
+    static const char *const keys[] = {"schema",      "schema_version", "routes",
+                                       "paths",       "max_depth",      "fingerprint",
+                                       "depth",       "methods",        "methods_per_path",
+                                       "word_length", "trailing_slash", "versioned",
+                                       "extension",   "levels",         NULL};
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(o, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, RB_PROFILE_SCHEMA) != 0)
         return fail(r, "schema: must be \"%s\"", RB_PROFILE_SCHEMA);
@@ -272,8 +278,10 @@ static int read_profile(reader *r, const cJSON *o, rb_profile *p)
         p->fingerprint = x;
     }
     rc = get_array(r, o, "depth", p->depth, 1, RB_PROFILE_DEPTHS);
-    if (rc == RB_OK) rc = get_array(r, o, "methods_per_path", p->methods_per_path, 1, RB_PROFILE_METHODS);
-    if (rc == RB_OK) rc = get_array(r, o, "word_length", p->word_length, 1, RB_PROFILE_WORD_LENGTHS);
+    if (rc == RB_OK)
+        rc = get_array(r, o, "methods_per_path", p->methods_per_path, 1, RB_PROFILE_METHODS);
+    if (rc == RB_OK)
+        rc = get_array(r, o, "word_length", p->word_length, 1, RB_PROFILE_WORD_LENGTHS);
     if (rc == RB_OK) rc = get_count(r, o, "trailing_slash", "", true, &p->trailing_slash);
     if (rc == RB_OK) rc = get_count(r, o, "versioned", "", true, &p->versioned);
     if (rc == RB_OK) rc = get_count(r, o, "extension", "", true, &p->extension);
@@ -311,8 +319,7 @@ int rb_profile_json_parse(const char *name, const char *text, size_t len, rb_pro
     int rc = read_profile(&r, o, out);
     cJSON_Delete(o);
     rb_error verr;
-    if (rc == RB_OK && rb_profile_validate(out, &verr) < 0)
-        rc = fail(&r, "%s", verr.message);
+    if (rc == RB_OK && rb_profile_validate(out, &verr) < 0) rc = fail(&r, "%s", verr.message);
     if (rc < 0) memset(out, 0, sizeof *out);
     return rc;
 }
@@ -325,7 +332,8 @@ int rb_profile_load(const char *path, rb_profile *out, bool *was_json, rb_error 
     int rc = rb_file_read(path, &data, &len, err);
     if (rc < 0) return rc;
     size_t i = 0;
-    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')) i++;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
+        i++;
     bool json = i < len && data[i] == '{';
     if (was_json) *was_json = json;
     if (json) {

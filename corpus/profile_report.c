@@ -53,7 +53,8 @@ int rb_profile_compare_text(const rb_profile *a, const char *name_a, const rb_pr
         }
     }
     free(h);
-    if (o->failed) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory comparing profiles");
+    if (o->failed)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory comparing profiles");
     return RB_OK;
 }
 
@@ -123,6 +124,7 @@ int rb_profile_compare_json(const rb_profile *a, const char *name_a, const rb_pr
     rb_buf_puts(out, text);
     rb_buf_puts(out, "\n");
     free(text);
-    if (out->failed) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory comparing profiles");
+    if (out->failed)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory comparing profiles");
     return RB_OK;
 }
