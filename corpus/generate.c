@@ -377,14 +377,9 @@ static uint32_t isqrt(uint64_t x)
 
 static bool path_push(gen *g, const char *seg, size_t len)
 {
-    if (g->path_len + 1 + len >= sizeof g->path) {
-        g->rc = RB_ELIMIT;
-        return false;
-    }
-    g->path[g->path_len++] = '/';
-    memcpy(g->path + g->path_len, seg, len);
-    g->path_len += len;
-    return true;
+    bool ok = rb__path_push(g->path, sizeof g->path, &g->path_len, seg, len);
+    if (!ok) g->rc = RB_ELIMIT;
+    return ok;
 }
 
 static void emit(gen *g, int method)

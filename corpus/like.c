@@ -172,16 +172,6 @@ static bool pick(like *g, uint64_t *left, uint64_t *need)
     return take;
 }
 
-static uint64_t kind_sum(const rb_profile_level *lv, int field)
-{
-    uint64_t s = 0;
-    for (int k = 0; k < RB_PK_COUNT; k++) {
-        const rb_profile_kind_counts *c = &lv->kind[k];
-        s += field == 0 ? c->nodes : field == 1 ? c->interior : field == 2 ? c->terminal : c->both;
-    }
-    return s;
-}
-
 /* Routes and paths per depth (step 1 of like.h). */
 static void plan_routes(like *g, uint64_t n)
 {
@@ -203,7 +193,8 @@ static void plan_routes(like *g, uint64_t n)
     for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) {
         if (g->R[d] == 0) continue;
         g->depth = d;
-        uint64_t t = round_div(g->R[d] * kind_sum(&p->level[d], 2), p->depth[d]);
+        uint64_t t =
+            round_div(g->R[d] * rb_profile_level_sum(&p->level[d], RB_PF_TERMINAL), p->depth[d]);
         uint64_t lo = (g->R[d] + KMAX - 1) / KMAX;
         g->T[d] = t < lo ? lo : t > g->R[d] ? g->R[d] : t;
     }
@@ -237,7 +228,8 @@ static void plan_levels(like *g)
     uint32_t top = g->depth;
     g->I[top] = 0;
     for (uint32_t d = top; d >= 1; d--) {
-        uint64_t ip = kind_sum(&p->level[d], 1), bp = kind_sum(&p->level[d], 3);
+        uint64_t ip = rb_profile_level_sum(&p->level[d], RB_PF_INTERIOR),
+                 bp = rb_profile_level_sum(&p->level[d], RB_PF_BOTH);
         g->O[d] = ip ? min_u64(min_u64(g->T[d], g->I[d]), round_div(g->I[d] * bp, ip)) : 0;
         g->L[d] = g->T[d] + g->I[d] - g->O[d];
         if (d == 1) break;
@@ -246,8 +238,9 @@ static void plan_levels(like *g)
             continue;
         }
         /* mean fan-out at d - 1 (>= 1: every prefix there has a child) */
-        uint64_t parents = kind_sum(&p->level[d - 1], 1);
-        uint64_t fan = kind_sum(&p->level[d], 0) * FX / (parents ? parents : 1);
+        uint64_t parents = rb_profile_level_sum(&p->level[d - 1], RB_PF_INTERIOR);
+        uint64_t fan =
+            rb_profile_level_sum(&p->level[d], RB_PF_NODES) * FX / (parents ? parents : 1);
         if (fan > (UINT64_C(1) << 30)) fan = UINT64_C(1) << 30;
         uint64_t need = fan <= FX ? g->L[d] : (g->L[d] * FX + fan - 1) / fan;
         g->I[d - 1] = need < 1 ? 1 : need > g->L[d] ? g->L[d] : need;
@@ -282,7 +275,8 @@ static void choose_params(like *g, uint32_t d, slot *s, size_t n)
     uint64_t singles = 0;
     for (size_t i = 0; i < n; i++) singles += s[i].parent->nkids == 1;
     uint64_t multis = n - singles;
-    uint64_t par = min_u64(n, round_div(g->L[d] * pl->kind[RB_PK_PARAM].nodes, kind_sum(pl, 0)));
+    uint64_t par = min_u64(
+        n, round_div(g->L[d] * pl->kind[RB_PK_PARAM].nodes, rb_profile_level_sum(pl, RB_PF_NODES)));
     uint64_t with =
         round_div(par * up->param_with_static, up->param_parents ? up->param_parents : 1);
     uint64_t alone = par - with;
@@ -369,7 +363,7 @@ static uint64_t choose_globs(like *g, uint32_t d, slot *s, size_t n, uint64_t wa
 static void make_children(like *g, uint32_t d)
 {
     const rb_profile_level *pl = &g->p->level[d];
-    uint64_t np = kind_sum(pl, 0), n = g->L[d], leaves = n - g->I[d];
+    uint64_t np = rb_profile_level_sum(pl, RB_PF_NODES), n = g->L[d], leaves = n - g->I[d];
     slot *s = g->slots;
     size_t ns = collect_parents(g, d);
     choose_params(g, d, s, ns);
@@ -454,7 +448,8 @@ static void choose_roles(like *g, uint32_t d)
             room[v[i].kind]++;
         }
     }
-    uint64_t np = kind_sum(pl, 0), ip = kind_sum(pl, 1);
+    uint64_t np = rb_profile_level_sum(pl, RB_PF_NODES),
+             ip = rb_profile_level_sum(pl, RB_PF_INTERIOR);
     for (int k = 0; k < RB_PK_COUNT; k++) {
         const rb_profile_kind_counts *c = &pl->kind[k];
         uint64_t share = c->nodes ? c->interior * FX / c->nodes : ip * FX / np; /* x FX */
@@ -644,14 +639,9 @@ static void choose_words(like *g, uint32_t d)
 
 static bool push(like *g, const char *seg, size_t len)
 {
-    if (g->path_len + 1 + len >= sizeof g->path) {
-        g->rc = RB_ELIMIT;
-        return false;
-    }
-    g->path[g->path_len++] = '/';
-    memcpy(g->path + g->path_len, seg, len);
-    g->path_len += len;
-    return true;
+    bool ok = rb__path_push(g->path, sizeof g->path, &g->path_len, seg, len);
+    if (!ok) g->rc = RB_ELIMIT;
+    return ok;
 }
 
 /* A capture name distinct from those above it on the path. */
@@ -760,7 +750,7 @@ static void write_node(like *g, uint32_t d, const lnode *x, const lnode *parent)
 static int build(like *g, rb_error *err)
 {
     plan_levels(g);
-    uint64_t roots = kind_sum(&g->p->level[1], 0);
+    uint64_t roots = rb_profile_level_sum(&g->p->level[1], RB_PF_NODES);
     g->rep.profile_root_fanout = (uint32_t)roots;
     g->rep.root_fanout = (uint32_t)g->L[1];
     g->rep.max_depth = g->depth;

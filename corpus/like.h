@@ -47,8 +47,8 @@
  * only (fixed-point factors), no libc rand, no floating point: the same
  * profile, N and seed give the same bytes on every machine.
  *
- * Cost: O(N) time; memory is the route table plus about 20 bytes per
- * prefix.  The profile must hold at most 2^32 routes.
+ * Cost: O(N) time; memory is the route table plus 24 bytes per prefix
+ * and 16 per prefix with children of the largest level.  The profile must hold at most 2^32 routes.
  */
 #ifndef RB_CORPUS_LIKE_H
 #define RB_CORPUS_LIKE_H

@@ -173,12 +173,15 @@ int rb_profile_fit(const rb_route_table *t, rb_profile *out, rb_error *err)
 
 #define BAD(...) rb__error(err, RB_EINVAL, RB_NO_OFFSET, __VA_ARGS__)
 
-static uint64_t level_sum(const rb_profile_level *lv, int field)
+uint64_t rb_profile_level_sum(const rb_profile_level *lv, int field)
 {
     uint64_t s = 0;
     for (int k = 0; k < RB_PK_COUNT; k++) {
         const rb_profile_kind_counts *c = &lv->kind[k];
-        s += field == 0 ? c->nodes : field == 1 ? c->interior : field == 2 ? c->terminal : c->both;
+        s += field == RB_PF_NODES      ? c->nodes
+             : field == RB_PF_INTERIOR ? c->interior
+             : field == RB_PF_TERMINAL ? c->terminal
+                                       : c->both;
     }
     return s;
 }
@@ -204,13 +207,15 @@ static int validate_level(const rb_profile *p, uint32_t d, rb_error *err)
         if (k == RB_PK_CATCHALL && c->interior)
             return BAD("levels[%u].kinds.catchall: a catch-all has no children", d);
     }
-    uint64_t interior = d == 0 ? (level_sum(&p->level[1], 0) ? 1 : 0) : level_sum(lv, 1);
+    uint64_t interior = d == 0 ? (rb_profile_level_sum(&p->level[1], RB_PF_NODES) ? 1 : 0)
+                               : rb_profile_level_sum(lv, RB_PF_INTERIOR);
     uint64_t fan = 0;
     for (int b = 0; b < RB_PROFILE_FANOUT_BUCKETS; b++) fan += lv->fanout[b];
     if (fan != interior)
         return BAD("levels[%u].fanout: %llu prefixes by fan-out, %llu with children", d,
                    (unsigned long long)fan, (unsigned long long)interior);
-    uint64_t below = d < RB_PROFILE_DEPTHS ? level_sum(&p->level[d + 1], 0) : 0;
+    uint64_t below =
+        d < RB_PROFILE_DEPTHS ? rb_profile_level_sum(&p->level[d + 1], RB_PF_NODES) : 0;
     if (d < RB_PROFILE_DEPTHS && (below < interior || (below > 0 && interior == 0)))
         return BAD("levels[%u]: %llu prefixes with children, %llu prefixes at depth %u", d,
                    (unsigned long long)interior, (unsigned long long)below, d + 1);
@@ -223,7 +228,7 @@ static int validate_level(const rb_profile *p, uint32_t d, rb_error *err)
     if (lv->versions > statics || lv->extensions > statics || lv->empties > statics)
         return BAD("levels[%u]: versions, extensions or empties above the %llu static prefixes", d,
                    (unsigned long long)statics);
-    uint64_t terminal = level_sum(lv, 2);
+    uint64_t terminal = rb_profile_level_sum(lv, RB_PF_TERMINAL);
     if (d > 0 && (p->depth[d] < terminal || p->depth[d] > terminal * RB_PROFILE_METHODS))
         return BAD("depth[%u]: %llu routes on %llu prefixes with routes", d,
                    (unsigned long long)p->depth[d], (unsigned long long)terminal);
@@ -264,7 +269,7 @@ int rb_profile_validate(const rb_profile *p, rb_error *err)
     for (uint32_t d = 0; d <= RB_PROFILE_DEPTHS; d++) {
         int rc = validate_level(p, d, err);
         if (rc < 0) return rc;
-        terminal += level_sum(&p->level[d], 2);
+        terminal += rb_profile_level_sum(&p->level[d], RB_PF_TERMINAL);
         statics += p->level[d].kind[RB_PK_STATIC].nodes - p->level[d].empties;
     }
     if (terminal != p->paths)

@@ -120,6 +120,11 @@ typedef struct rb_profile {
     rb_profile_level level[RB_PROFILE_DEPTHS + 1];     /* [0..32] */
 } rb_profile;
 
+/* A count summed over the kinds of a level: field 0 nodes, 1 interior,
+ * 2 terminal, 3 both. */
+enum { RB_PF_NODES, RB_PF_INTERIOR, RB_PF_TERMINAL, RB_PF_BOTH };
+uint64_t rb_profile_level_sum(const rb_profile_level *lv, int field);
+
 /* Fit the profile of t.  Errors: RB_ENOMEM, a malformed pattern (err names
  * the line); an empty table is RB_EINVAL. */
 int rb_profile_fit(const rb_route_table *t, rb_profile *out, rb_error *err);

@@ -7,12 +7,11 @@
  * profile that reads is one generation can use.  Errors name the file and
  * the key ("levels[2].kinds.param.nodes").
  */
-#include "profile.h"
+#include "profile_internal.h"
 
 #include "file.h"
 #include "router_impl.h"
 
-#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,14 +95,20 @@ int rb_profile_json_write(const rb_profile *p, rb_buf *out, rb_error *err)
     while (last > 0 && level_empty(&p->level[last])) last--;
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
     for (int d = 0; levels && d <= last; d++) add_level(levels, &p->level[d], d);
+    return rb__profile_json_out(o, out, "writing a profile", err);
+}
+
+int rb__profile_json_out(cJSON *o, rb_buf *out, const char *doing, rb_error *err)
+{
     char *text = o ? cJSON_Print(o) : NULL;
     cJSON_Delete(o);
-    if (!text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing a profile");
-    rb_buf_puts(out, text);
-    rb_buf_puts(out, "\n");
-    free(text);
-    if (out->failed)
-        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing a profile");
+    if (text) {
+        rb_buf_puts(out, text);
+        rb_buf_puts(out, "\n");
+        free(text);
+    }
+    if (!text || out->failed)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory %s", doing);
     return RB_OK;
 }
 

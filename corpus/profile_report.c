@@ -6,11 +6,10 @@
  * distance and every bin either profile uses (text: shares; JSON: counts
  * and totals, so shares and distances can be recomputed).
  */
-#include "profile.h"
+#include "profile_internal.h"
 
 #include "router_impl.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -117,14 +116,5 @@ static cJSON *compare_json(const rb_profile *a, const char *name_a, const rb_pro
 int rb_profile_compare_json(const rb_profile *a, const char *name_a, const rb_profile *b,
                             const char *name_b, rb_buf *out, rb_error *err)
 {
-    cJSON *o = compare_json(a, name_a, b, name_b);
-    char *text = o ? cJSON_Print(o) : NULL;
-    cJSON_Delete(o);
-    if (!text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory comparing profiles");
-    rb_buf_puts(out, text);
-    rb_buf_puts(out, "\n");
-    free(text);
-    if (out->failed)
-        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory comparing profiles");
-    return RB_OK;
+    return rb__profile_json_out(compare_json(a, name_a, b, name_b), out, "comparing profiles", err);
 }

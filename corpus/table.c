@@ -374,3 +374,12 @@ int rb_route_table_build_router(const rb_route_table *t, const char *name, const
     *out = r;
     return RB_OK;
 }
+
+bool rb__path_push(char *path, size_t cap, size_t *len, const char *seg, size_t n)
+{
+    if (*len + 1 + n >= cap) return false;
+    path[(*len)++] = '/';
+    memcpy(path + *len, seg, n);
+    *len += n;
+    return true;
+}

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "check.h"
 #include "generate.h"
@@ -200,12 +199,6 @@ Test(corpus_like, bad_arguments)
     cr_expect_eq(t.count, 0);
 }
 
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 Test(corpus_like, cli)
 {
     char gh[1024], cmd[4096];
@@ -214,7 +207,7 @@ Test(corpus_like, cli)
              "'%s/routebench' corpus gen --like '%s' --routes 2000 --seed 3 --out /tmp/rb_like_t "
              "| grep -q 'widened at the root'",
              RB_BINARY_DIR, gh);
-    cr_expect_eq(run(cmd), 0, "%s", cmd);
+    cr_expect_eq(rbt_run(cmd), 0, "%s", cmd);
     rb_route_table t;
     rb_error err;
     cr_assert_eq(rb_route_table_read("/tmp/rb_like_t.routes", &t, &err), RB_OK, "%s", err.message);
@@ -232,6 +225,6 @@ Test(corpus_like, cli)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "'%s/routebench' corpus gen --like '%s' %s 2>/dev/null",
                  RB_BINARY_DIR, gh, bad[i]);
-        cr_expect_eq(run(cmd), 2, "%s", bad[i]);
+        cr_expect_eq(rbt_run(cmd), 2, "%s", bad[i]);
     }
 }

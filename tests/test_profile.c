@@ -16,23 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "profile.h"
 #include "rb_test.h"
 
-static rb_route_table parse(const char *text)
-{
-    rb_route_table t;
-    rb_error err;
-    cr_assert_eq(rb_route_table_parse("test", text, strlen(text), &t, &err), RB_OK, "%s",
-                 err.message);
-    return t;
-}
-
 static rb_profile fit(const char *text)
 {
-    rb_route_table t = parse(text);
+    rb_route_table t = rbt_parse_routes(text);
     rb_profile p;
     rb_error err;
     cr_assert_eq(rb_profile_fit(&t, &p, &err), RB_OK, "%s", err.message);
@@ -120,7 +110,7 @@ Test(profile, versions_and_extensions)
 
 Test(profile, empty_table_is_an_error)
 {
-    rb_route_table t = parse("# nothing\n");
+    rb_route_table t = rbt_parse_routes("# nothing\n");
     rb_profile p;
     rb_error err;
     cr_expect_eq(rb_profile_fit(&t, &p, &err), RB_EINVAL);
@@ -271,12 +261,6 @@ Test(profile, total_variation)
 
 /* ---- CLI ------------------------------------------------------------------------------ */
 
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 Test(profile, cli_profile_and_compare)
 {
     char gh[1024], cmd[4096];
@@ -284,12 +268,12 @@ Test(profile, cli_profile_and_compare)
     const char *dir = "/tmp/rb_profile_test.json";
     snprintf(cmd, sizeof cmd, "'%s/routebench' corpus profile '%s' --out %s >/dev/null",
              RB_BINARY_DIR, gh, dir);
-    cr_assert_eq(run(cmd), 0, "%s", cmd);
+    cr_assert_eq(rbt_run(cmd), 0, "%s", cmd);
     /* the routes file and its profile compare as identical */
     snprintf(cmd, sizeof cmd,
              "'%s/routebench' corpus compare '%s' %s --json > /tmp/rb_profile_cmp.json",
              RB_BINARY_DIR, gh, dir);
-    cr_assert_eq(run(cmd), 0, "%s", cmd);
+    cr_assert_eq(rbt_run(cmd), 0, "%s", cmd);
     FILE *f = fopen("/tmp/rb_profile_cmp.json", "r");
     cr_assert_not_null(f);
     char buf[1 << 16];
@@ -310,11 +294,11 @@ Test(profile, cli_profile_and_compare)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "'%s/routebench' %s 2>/dev/null", RB_BINARY_DIR, bad[i]);
-        cr_expect_eq(run(cmd), 2, "%s", bad[i]);
+        cr_expect_eq(rbt_run(cmd), 2, "%s", bad[i]);
     }
     snprintf(cmd, sizeof cmd, "'%s/routebench' corpus check '%s' --against %s >/dev/null",
              RB_BINARY_DIR, gh, dir);
-    cr_expect_eq(run(cmd), 0, "%s", cmd);
+    cr_expect_eq(rbt_run(cmd), 0, "%s", cmd);
     remove(dir);
     remove("/tmp/rb_profile_cmp.json");
 }

@@ -7,11 +7,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 const char *rbt_data_path(const char *name, const char *ext, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s/corpus/data/%s.%s", RB_SOURCE_DIR, name, ext);
     return buf;
+}
+
+rb_route_table rbt_parse_routes(const char *text)
+{
+    rb_route_table t;
+    rb_error err;
+    cr_assert_eq(rb_route_table_parse("test", text, strlen(text), &t, &err), RB_OK, "%s",
+                 err.message);
+    return t;
+}
+
+int rbt_run(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 void rbt_load_shipped(const char *name, rb_route_table *routes, rb_request_table *reqs, char *rpath,

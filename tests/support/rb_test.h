@@ -13,6 +13,12 @@
 /* Path of a shipped corpus file: RB_SOURCE_DIR/corpus/data/NAME.EXT. */
 const char *rbt_data_path(const char *name, const char *ext, char *buf, size_t cap);
 
+/* A table from routes-file text (asserting it parses). */
+rb_route_table rbt_parse_routes(const char *text);
+
+/* Run a shell command; its exit status, -1 if it did not exit. */
+int rbt_run(const char *cmd);
+
 /* Read shipped corpus NAME's routes and requests (asserting success);
  * the routes path is written to rpath for messages. */
 void rbt_load_shipped(const char *name, rb_route_table *routes, rb_request_table *reqs, char *rpath,
