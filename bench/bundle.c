@@ -98,8 +98,12 @@ void rb_bundle_depth_text(const rb_bundle_scenario *s, char *buf, size_t cap)
     for (int d = 0; d < RB_BUNDLE_DEPTHS && n < cap; d++) {
         if (!s->depth[d]) continue;
         double pct = 100.0 * (double)s->depth[d] / (double)total;
-        n += (size_t)snprintf(buf + n, cap - n, "%s%d%s %.*f%%", n ? ", " : "", d,
-                              d == RB_BUNDLE_DEPTHS - 1 ? "+" : "", pct < 1 ? 1 : 0, pct);
+        const char *more = d == RB_BUNDLE_DEPTHS - 1 ? "+" : "";
+        if (pct < 0.1)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%d%s <0.1%%", n ? ", " : "", d, more);
+        else
+            n += (size_t)snprintf(buf + n, cap - n, "%s%d%s %.*f%%", n ? ", " : "", d, more,
+                                  pct < 1 ? 1 : 0, pct);
     }
 }
 
