@@ -233,6 +233,10 @@ int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
 int rb_bundle_chart_svg(const rb_bundle *b, rb_buf *out, rb_error *err);
 int rb_bundle_scaling_svg(const rb_bundle *b, rb_buf *out, rb_error *err);
 
+/* Create dir (and its parents) when missing and check that a file can be
+ * written in it, before a run measures anything.  RB_EIO naming the reason
+ * (an existing file, no permission), RB_EINVAL for a bad name. */
+int rb_bundle_prepare_dir(const char *dir, rb_error *err);
 /* Write summary.json and trials.csv into dir (created if missing), each
  * atomically, then render the rest with rb_bundle_render. */
 int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int join(char *buf, size_t cap, const char *dir, const char *file, rb_error *err)
 {
@@ -44,6 +45,22 @@ static int make_dir(const char *dir, rb_error *err)
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s is not a directory", dir);
+    return RB_OK;
+}
+
+int rb_bundle_prepare_dir(const char *dir, rb_error *err)
+{
+    int rc = make_dir(dir, err);
+    if (rc < 0) return rc;
+    char probe[4200];
+    rc = join(probe, sizeof probe, dir, ".routebench-probe-XXXXXX", err);
+    if (rc < 0) return rc;
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot write into %s: %s", dir,
+                         strerror(errno));
+    close(fd);
+    unlink(probe);
     return RB_OK;
 }
 
