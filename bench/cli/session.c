@@ -9,6 +9,7 @@
 #include "router_impl.h"
 #include "sysinfo.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -234,13 +235,22 @@ static void on_progress(void *ctx, const char *what, const rb_bench_subject *s, 
                         size_t total)
 {
     progress *p = ctx;
+    bool build = strcmp(what, "build") == 0;
     if (!p->tty) {
-        /* in a log, one line per phase is enough */
-        if (done == 0 && total != 0) progress_note(p, "measuring");
+        /* in a log: a line per router built (linear on a large table is
+         * slow), then one line for the measuring phase */
+        char line[256];
+        if (build) {
+            snprintf(line, sizeof line, "building %s (%zu/%zu)", label_of(p->o, s->ops), done + 1,
+                     total);
+            progress_note(p, line);
+        } else if (done == 0 && total != 0) {
+            progress_note(p, "measuring");
+        }
         return;
     }
     uint64_t now = rb_bench_now_ns();
-    if (now - p->last_ns < 100000000ull && done != 0) return;
+    if (now - p->last_ns < 100000000ull && done != 0 && !build) return;
     p->last_ns = now;
     char line[256];
     if (total)
@@ -368,6 +378,68 @@ static void print_geomeans(FILE *out, const rb_bundle *b)
     }
 }
 
+/* ---- before the work: how long, and what will be slow ---------------------------------------- */
+
+#define LINEAR_WARN_ROUTES 10000
+
+static bool has_linear(const session_options *o)
+{
+    for (size_t k = 0; k < o->nrouters; k++)
+        if (strcmp(rb_ops_name(o->routers[k]), "linear") == 0) return true;
+    return false;
+}
+
+/* linear tries every route of a table on each lookup: on 10k+ routes its
+ * build check and its trials take long; say so, and how to leave it out. */
+static void warn_linear(const session_options *o, const char *scenario, size_t routes)
+{
+    if (routes < LINEAR_WARN_ROUTES || !has_linear(o)) return;
+    char others[1024] = "";
+    size_t n = 0;
+    for (size_t k = 0; k < o->nrouters; k++) {
+        if (strcmp(rb_ops_name(o->routers[k]), "linear") == 0) continue;
+        int w = snprintf(others + n, sizeof others - n, "%s%s", n ? "," : "", o->labels[k]);
+        if (w > 0 && (size_t)w < sizeof others - n) n += (size_t)w;
+    }
+    fprintf(stderr,
+            "routebench %s: warning: %s has %zu routes, and linear (the reference) tries every "
+            "route on each lookup: its checks and trials grow with the table (seconds per "
+            "replay at 100,000 routes); %s%s\n",
+            o->cmd, scenario, routes, n ? "leave it out with --routers " : "choose another router",
+            others);
+}
+
+static void fmt_seconds(double s, char *buf, size_t cap)
+{
+    if (s < 60)
+        snprintf(buf, cap, "%.0f s", s < 1 ? 1 : s);
+    else if (s < 3600)
+        snprintf(buf, cap, "%.0f min %02.0f s", floor(s / 60), fmod(s, 60));
+    else
+        snprintf(buf, cap, "%.0f h %02.0f min", floor(s / 3600), fmod(s, 3600) / 60);
+}
+
+/* A lower bound of the run's duration: every router of every scenario runs
+ * warm-up + measured trials of at least min_trial_ms, and calibration costs
+ * about a quarter trial; building, generating and trials that last longer
+ * (one replay above min_trial_ms) come on top. */
+static void print_estimate(const session_options *o)
+{
+    double rounds = o->proto.trials + o->proto.warmup + 0.25;
+    double seconds =
+        (double)o->scenarios.n * (double)o->nrouters * rounds * o->proto.min_trial_ms / 1e3;
+    char t[64];
+    fmt_seconds(seconds, t, sizeof t);
+    fprintf(stderr,
+            "routebench %s: estimated duration at least %s (%zu scenario%s x %zu router%s x "
+            "%u+%u trials of >= %g ms, plus building and generating)\n",
+            o->cmd, t, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
+            o->nrouters == 1 ? "" : "s", o->proto.warmup, o->proto.trials, o->proto.min_trial_ms);
+    for (size_t i = 0; i < o->scenarios.n; i++)
+        if (o->scenarios.v[i].kind == RB_SCENARIO_GENERATED)
+            warn_linear(o, o->scenarios.v[i].name, o->scenarios.v[i].nroutes);
+}
+
 /* Measure one scenario.  Returns a CLI status. */
 static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec *spec,
                         progress *pg)
@@ -402,8 +474,9 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
         return CLI_OK;
     }
     rb_bench_run run;
-    progress_note(pg, "building");
-    int rc = rb_bench_prepare(&run, &sc.routes, &sc.requests, ops, nops, NULL, &err);
+    if (sc.spec.kind != RB_SCENARIO_GENERATED) warn_linear(o, sc.spec.name, sc.routes.count);
+    int rc = rb_bench_prepare_progress(&run, &sc.routes, &sc.requests, ops, nops, NULL, on_progress,
+                                       pg, &err);
     if (rc == RB_OK) rc = rb_bench_measure(&run, &o->proto, on_progress, pg, &err);
     if (rc == RB_OK) {
         const char *labels[64];
@@ -468,6 +541,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
                 b->sanitized ? "sanitized" : "unoptimised");
     fflush(out);
 
+    print_estimate(o);
     int status = CLI_OK;
     struct timespec run_start, run_end;
     clock_gettime(CLOCK_MONOTONIC, &run_start);
