@@ -64,4 +64,3 @@ int rb_bundle_add_run(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *r
     }
     return rb_bundle_compute_scenario(b, si, err);
 }
-

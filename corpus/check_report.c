@@ -89,4 +89,3 @@ int rb_check_report_json(const char *path, const rb_route_table *t, const rb_che
     free(s);
     return out->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
 }
-

@@ -248,8 +248,8 @@ static int check_combinations(const cli_command *c, const unsigned char *seen, r
                 continue;
             }
             if (first_word(c, seen, o->excludes, true, &w, &n))
-                return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%s and %.*s cannot be used together",
-                                 o->name, (int)n, w);
+                return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                                 "%s and %.*s cannot be used together", o->name, (int)n, w);
             if (first_word(c, seen, o->requires, false, &w, &n))
                 return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%s needs %.*s as well", o->name,
                                  (int)n, w);
@@ -276,8 +276,8 @@ int cli_parse(const cli_command *c, void *dest, int argc, char **argv, rb_error 
                 return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                                  "unexpected argument '%s' (options start with --)", q);
             if (have_operand)
-                return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                                 "one %s only: '%s' is a second one", c->operand, q);
+                return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "one %s only: '%s' is a second one",
+                                 c->operand, q);
             *(const char **)((char *)dest + c->operand_offset) = a;
             have_operand = true;
             continue;

@@ -68,11 +68,11 @@ enum {
 };
 
 typedef struct cli_option {
-    const char *name;    /* "--trials"; NULL ends a table */
-    const char *alias;   /* a second spelling ("--scenario"), or NULL */
-    cli_type type;       /* */
-    const char *metavar; /* "N" in "--trials N"; NULL for flags */
-    size_t offset;       /* of the destination within the table's base */
+    const char *name;            /* "--trials"; NULL ends a table */
+    const char *alias;           /* a second spelling ("--scenario"), or NULL */
+    cli_type type;               /* */
+    const char *metavar;         /* "N" in "--trials N"; NULL for flags */
+    size_t offset;               /* of the destination within the table's base */
     unsigned long long min, max; /* integer range */
     double dmin, dmax;           /* CLI_DOUBLE range */
     const cli_choice *choices;   /* CLI_CHOICE words, ended by {NULL, 0} */
@@ -94,13 +94,13 @@ typedef struct cli_table {
 #define CLI_MAX_TABLES 4
 
 typedef struct cli_command {
-    const char *name;     /* "run", "corpus gen": messages and "usage: routebench NAME" */
+    const char *name; /* "run", "corpus gen": messages and "usage: routebench NAME" */
     /* what follows the name in the usage line(s); lines end "\n", a line
      * that starts with a blank continues the one before */
     const char *synopsis;
-    const char *about;    /* what the command does: paragraphs, wrapped by the generator */
+    const char *about; /* what the command does: paragraphs, wrapped by the generator */
     cli_table tables[CLI_MAX_TABLES];
-    const char *operand;  /* metavar of the one operand ("DIR"), or NULL for none */
+    const char *operand;   /* metavar of the one operand ("DIR"), or NULL for none */
     size_t operand_offset; /* const char * destination of the operand */
     bool operand_required;
     const char *epilog; /* printed as is at the end (exit status), or NULL */
@@ -109,15 +109,11 @@ typedef struct cli_command {
 /* The largest seed any command takes: seeds are JSON numbers in
  * summary.json, exact only up to 2^53 - 1.  Every --seed uses CLI_SEED. */
 #define CLI_SEED_MAX ((1ull << 53) - 1)
-#define CLI_SEED(field_offset, seed_flags, text)                                                  \
-    {.name = "--seed",                                                                            \
-     .type = CLI_U64,                                                                             \
-     .metavar = "S",                                                                              \
-     .offset = (field_offset),                                                                    \
-     .min = 0,                                                                                    \
-     .max = CLI_SEED_MAX,                                                                         \
-     .flags = (seed_flags),                                                                       \
-     .help = (text)}
+#define CLI_SEED(field_offset, seed_flags, text)                                                   \
+    {                                                                                              \
+        .name = "--seed", .type = CLI_U64, .metavar = "S", .offset = (field_offset), .min = 0,     \
+        .max = CLI_SEED_MAX, .flags = (seed_flags), .help = (text)                                 \
+    }
 
 /* cli_parse results besides a negative rb status. */
 enum { CLI_PARSED = 0, CLI_HELP = 1 };
