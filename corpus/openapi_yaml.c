@@ -103,8 +103,9 @@ static int attach(builder *b, cJSON *node, const yaml_mark_t *m)
 {
     if (++b->nodes > MAX_NODES) {
         spend(b, node);
-        return fail_at(b, m, "the document is too large (too many nodes, or aliases expand too "
-                             "much)");
+        return fail_at(b, m,
+                       "the document is too large (too many nodes, or aliases expand too "
+                       "much)");
     }
     if (b->depth == 0) {
         if (b->root) {
@@ -186,7 +187,8 @@ static int event(builder *b, const yaml_event_t *e)
         bool seq = e->type == YAML_SEQUENCE_START_EVENT;
         cJSON *n = seq ? cJSON_CreateArray() : cJSON_CreateObject();
         if (!n) return RB_ENOMEM;
-        const yaml_char_t *name = seq ? e->data.sequence_start.anchor : e->data.mapping_start.anchor;
+        const yaml_char_t *name =
+            seq ? e->data.sequence_start.anchor : e->data.mapping_start.anchor;
         b->stack[b->depth++] = (frame){n, NULL, 0, false, *m};
         return remember(b, name, n, m);
     }

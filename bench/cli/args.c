@@ -4,6 +4,7 @@
  * the command's prefix, check an output location before the work starts.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bundle.h"
 #include "cli.h"
 
 #include <errno.h>
@@ -74,4 +75,17 @@ int cli_check_output_file(const char *cmd, const char *what, const char *path)
         return cli_error(cmd, "%s %s: directory %s is not writable: %s", what, path, dir,
                          strerror(errno));
     return CLI_OK;
+}
+
+void cli_print_bundle_files(FILE *out, const char *dir, const rb_bundle *b)
+{
+    fprintf(out, "bundle: %s/{summary.json, trials.csv, report.md", dir);
+    for (int c = 0; c < RB_NCHARTS; c++)
+        if (rb_bundle_chart_has_data(b, (rb_bundle_chart)c))
+            fprintf(out, ", %s", rb_bundle_chart_file((rb_bundle_chart)c));
+    fprintf(out, "}\n");
+    for (int c = 0; c < RB_NCHARTS; c++)
+        if (!rb_bundle_chart_has_data(b, (rb_bundle_chart)c))
+            fprintf(out, "  %s not written: nothing to plot\n",
+                    rb_bundle_chart_file((rb_bundle_chart)c));
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
 
@@ -46,6 +47,12 @@ int cli_write_output(const char *cmd, const char *path, const char *text, size_t
  * Checked before long work, so it fails before it starts.  CLI_OK or
  * CLI_USAGE (message printed, naming what). */
 int cli_check_output_file(const char *cmd, const char *what, const char *path);
+
+/* "DIR/{summary.json, trials.csv, report.md, chart.svg, ...}": the files
+ * of a bundle written from b, then a line per chart left out (nothing to
+ * plot). */
+struct rb_bundle;
+void cli_print_bundle_files(FILE *out, const char *dir, const struct rb_bundle *b);
 
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

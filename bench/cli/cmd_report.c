@@ -51,8 +51,10 @@ int cmd_report(int argc, char **argv)
     if (rb_bundle_read_dir(o.dir, &b, &err) < 0) return cli_error("report", "%s", err.message);
     rb_bundle_recheck rep;
     int rc = rb_bundle_recheck_stats(&b, &rep, &err);
-    rb_bundle_free(&b);
-    if (rc < 0) return cli_error("report", "recomputing from trials.csv: %s", err.message);
+    if (rc < 0) {
+        rb_bundle_free(&b);
+        return cli_error("report", "recomputing from trials.csv: %s", err.message);
+    }
     if (rep.differ) {
         cli_error("report",
                   "%s/summary.json disagrees with %s/trials.csv on %zu of %zu statistics; "
@@ -67,11 +69,17 @@ int cmd_report(int argc, char **argv)
         }
         if (rep.differ > rep.ndifferences)
             fprintf(stderr, "  ... and %zu more\n", rep.differ - rep.ndifferences);
+        rb_bundle_free(&b);
         return CLI_FAILED;
     }
-    if (rb_bundle_render_dir(o.dir, &err) < 0) return cli_error("report", "%s", err.message);
+    if (rb_bundle_render_dir(o.dir, &err) < 0) {
+        rb_bundle_free(&b);
+        return cli_error("report", "%s", err.message);
+    }
     printf("recomputed %zu statistics from %s/trials.csv: 0 differ from summary.json\n", rep.values,
            o.dir);
-    printf("wrote %s/report.md, %s/chart.svg, %s/scaling.svg\n", o.dir, o.dir, o.dir);
+    printf("rendered again: ");
+    cli_print_bundle_files(stdout, o.dir, &b);
+    rb_bundle_free(&b);
     return CLI_OK;
 }

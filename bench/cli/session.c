@@ -584,8 +584,8 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     if (o->out) {
         if (rb_bundle_write_dir(b, o->out, &err) < 0)
             return cli_error(o->cmd, "writing the bundle: %s", err.message);
-        fprintf(out, "\nbundle: %s/{summary.json, trials.csv, report.md, chart.svg, scaling.svg}\n",
-                o->out);
+        fprintf(out, "\n");
+        cli_print_bundle_files(out, o->out, b);
     } else if (!o->json && !o->export_json && !o->export_csv) {
         fprintf(out,
                 "\n(--out DIR writes the bundle: summary.json, trials.csv, report.md, charts)\n");
