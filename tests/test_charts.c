@@ -20,14 +20,17 @@
 
 typedef struct subject {
     const char *name, *summary;
-    double ns; /* ns per lookup at 100 routes */
+    double ns;     /* ns per lookup at 100 routes */
     double growth; /* factor per tenfold routes */
 } subject;
 
 static const subject subjects[] = {
-    {"radix", "byte radix tree", 20, 2.5},      {"hashseg", "hashed segments", 8, 1.5},
-    {"auto", "chooses", 8.2, 1.5},              {"linear", "reference: tries every route", 60, 10},
-    {"floor", "reference: exact-match table", 5, 1.2}, {"mine@lib/x.so", "a plugin", 30, 2},
+    {"radix", "byte radix tree", 20, 2.5},
+    {"hashseg", "hashed segments", 8, 1.5},
+    {"auto", "chooses", 8.2, 1.5},
+    {"linear", "reference: tries every route", 60, 10},
+    {"floor", "reference: exact-match table", 5, 1.2},
+    {"mine@lib/x.so", "a plugin", 30, 2},
 };
 #define NSUBJECTS (sizeof subjects / sizeof subjects[0])
 
@@ -41,9 +44,8 @@ static void make_bundle(rb_bundle *b, const size_t *order, size_t nsizes)
     b->bootstrap.resamples = 2000;
     b->bootstrap.seed = 7;
     for (size_t i = 0; i < NSUBJECTS; i++)
-        cr_assert_eq(rb_bundle_add_router(b, subjects[order[i]].name, subjects[order[i]].summary,
-                                          1),
-                     RB_OK);
+        cr_assert_eq(
+            rb_bundle_add_router(b, subjects[order[i]].name, subjects[order[i]].summary, 1), RB_OK);
     size_t routes = 100;
     for (size_t z = 0; z < nsizes; z++, routes *= 10) {
         rb_bundle_scenario *s = rb_bundle_add_scenario(b);
@@ -65,8 +67,8 @@ static void make_bundle(rb_bundle *b, const size_t *order, size_t nsizes)
             for (size_t i = 0; i < NSUBJECTS; i++) {
                 const subject *sub = &subjects[order[i]];
                 double ns = sub->ns * pow(sub->growth, (double)z) * (1 + 0.01 * t);
-                rb_bundle_trial tr = {z, i, t + 1, (uint32_t)i + 1, 1000000,
-                                      (uint64_t)(ns * 1000000)};
+                rb_bundle_trial tr = {
+                    z, i, t + 1, (uint32_t)i + 1, 1000000, (uint64_t)(ns * 1000000)};
                 cr_assert_eq(rb_bundle_add_trial(b, &tr), RB_OK);
             }
         cr_assert_eq(rb_bundle_compute_scenario(b, z, &err), RB_OK, "%s", err.message);
@@ -81,18 +83,18 @@ typedef struct svg_facts {
     bool title;
     int depth, axis_x_depth, axis_y_depth, legend_depth, text_depth;
     size_t axis_x_texts, axis_y_texts, legend_texts, axis_labels;
-    char text[512];     /* the text being read */
-    double tx;          /* its x */
-    char anchor[16];    /* its text-anchor */
-    double font;        /* its font size */
+    char text[512];  /* the text being read */
+    double tx;       /* its x */
+    char anchor[16]; /* its text-anchor */
+    double font;     /* its font size */
     bool in_title;
-    char clipped[512];  /* the first label that leaves the chart */
+    char clipped[512]; /* the first label that leaves the chart */
     char legend_stroke[NSUBJECTS][16];
     char legend_name[NSUBJECTS][64];
     size_t nlegend;
     char last_stroke[16];
-    double max_x_tick;  /* the largest x-axis tick value */
-    bool off_scale;     /* an off-scale mark was drawn */
+    double max_x_tick; /* the largest x-axis tick value */
+    bool off_scale;    /* an off-scale mark was drawn */
 } svg_facts;
 
 static const char *attr(const char **a, const char *name)
@@ -134,7 +136,8 @@ static void on_start(void *ud, const char *el, const char **a)
         f->text_depth = f->depth;
         f->text[0] = '\0';
         f->tx = attr(a, "x") ? atof(attr(a, "x")) : 0;
-        snprintf(f->anchor, sizeof f->anchor, "%s", attr(a, "text-anchor") ? attr(a, "text-anchor") : "start");
+        snprintf(f->anchor, sizeof f->anchor, "%s",
+                 attr(a, "text-anchor") ? attr(a, "text-anchor") : "start");
         f->font = attr(a, "font-size") ? atof(attr(a, "font-size")) : 11;
         if (attr(a, "transform")) f->text_depth = -f->depth; /* rotated: not checked for width */
         if (cls && strcmp(cls, "axis-label") == 0) f->axis_labels++;

@@ -16,10 +16,10 @@
 #include <string.h>
 
 static const char corpus_usage[] =
-    "usage: routebench corpus gen      --routes N --seed S --shape SHAPE --out PREFIX [...]\n"
-    "       routebench corpus requests FILE.routes [--out FILE.requests] [--count C] [...]\n"
-    "       routebench corpus check    FILE.routes [--min-unique K] [--json]\n"
-    "       routebench corpus import   --openapi FILE [--out FILE.routes]\n"
+    "usage: routebench corpus gen --routes N --seed S --shape SHAPE --out PREFIX\n"
+    "       routebench corpus requests FILE.routes [--out FILE.requests] [...]\n"
+    "       routebench corpus check FILE.routes [--min-unique K] [--json]\n"
+    "       routebench corpus import --openapi FILE [--out FILE.routes]\n"
     "\n"
     "gen writes a route table of N routes with distinct (method, shape) and a\n"
     "request table for it; requests makes a request table for any route table;\n"
@@ -516,7 +516,5 @@ int cmd_corpus(int argc, char **argv)
     if (strcmp(sub, "requests") == 0) return corpus_requests(argc - 1, argv + 1);
     if (strcmp(sub, "check") == 0) return corpus_check(argc - 1, argv + 1);
     if (strcmp(sub, "import") == 0) return corpus_import(argc - 1, argv + 1);
-    cli_error("corpus", "unknown command '%s'\n", sub);
-    fputs(corpus_usage, stderr);
-    return CLI_USAGE;
+    return cli_error("corpus", "unknown command '%s' (routebench corpus --help lists them)", sub);
 }

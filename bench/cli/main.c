@@ -62,9 +62,7 @@ static int help(int argc, char **argv)
     }
     const command *c = find(argv[1]);
     if (!c) {
-        cli_error("help", "unknown command '%s'", argv[1]);
-        usage(stderr);
-        return CLI_USAGE;
+        return cli_error("help", "unknown command '%s' (routebench --help lists them)", argv[1]);
     }
     char *args[4] = {argv[1], argc > 2 ? argv[2] : "--help", "--help", NULL};
     return c->run(argc > 2 ? 3 : 2, args);
@@ -84,7 +82,5 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "help") == 0) return help(argc - 1, argv + 1);
     const command *c = find(argv[1]);
     if (c) return c->run(argc - 1, argv + 1);
-    cli_error("", "unknown command '%s'", argv[1]);
-    usage(stderr);
-    return CLI_USAGE;
+    return cli_error("", "unknown command '%s' (routebench --help lists them)", argv[1]);
 }
