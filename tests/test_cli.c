@@ -51,8 +51,8 @@ static char *slurp_path(const char *path)
 static result rb(const char *args)
 {
     char cmd[8192];
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/routebench' %s >out.txt 2>err.txt </dev/null",
-             tmpdir, RB_BINARY_DIR, args);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/routebench' %s >out.txt 2>err.txt </dev/null", tmpdir,
+             RB_BINARY_DIR, args);
     int st = system(cmd);
     cr_assert(st != -1 && WIFEXITED(st), "%s did not exit", cmd);
     char path[256];
@@ -125,8 +125,8 @@ Test(cli, conflicting_and_ignored_flags_are_usage_errors)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         result r = rb(cases[i].args);
         cr_expect_eq(r.status, 2, "%s: exit %d", cases[i].args, r.status);
-        cr_expect(strstr(r.err, cases[i].says) != NULL, "%s: '%s' lacks '%s'", cases[i].args,
-                  r.err, cases[i].says);
+        cr_expect(strstr(r.err, cases[i].says) != NULL, "%s: '%s' lacks '%s'", cases[i].args, r.err,
+                  cases[i].says);
         expect_prefix(&r, cases[i].cmd);
         cr_expect_eq(r.out[0], '\0', "%s: nothing on stdout", cases[i].args);
         done(&r);
@@ -153,8 +153,7 @@ Test(cli, empty_inputs_are_errors)
     done(&r);
     r = rb("corpus check empty.routes");
     cr_expect_eq(r.status, 1, "an empty table is not clean");
-    cr_expect(strstr(r.out, "not clean") != NULL && strstr(r.out, "\nclean") == NULL, "%s",
-              r.out);
+    cr_expect(strstr(r.out, "not clean") != NULL && strstr(r.out, "\nclean") == NULL, "%s", r.out);
     expect_prefix(&r, "corpus check");
     done(&r);
     r = rb("corpus check empty.routes --json");
@@ -170,8 +169,7 @@ Test(cli, empty_inputs_are_errors)
 Test(cli, outputs_are_checked_before_anything_is_measured)
 {
     write_file("afile", "x");
-    static const char *const bad[] = {"run --out afile " RUN_FAST,
-                                      "run --out afile/sub " RUN_FAST,
+    static const char *const bad[] = {"run --out afile " RUN_FAST, "run --out afile/sub " RUN_FAST,
                                       "pair --a radix --b hashseg --out afile " RUN_FAST,
                                       "run --export-json nodir/x.json " RUN_FAST,
                                       "run --export-csv . " RUN_FAST};
@@ -184,7 +182,8 @@ Test(cli, outputs_are_checked_before_anything_is_measured)
         done(&r);
     }
     /* a missing directory is created, before the work */
-    result r = rb("run --routers floor --baseline floor --scenarios static-100 --out new/dir " RUN_FAST);
+    result r =
+        rb("run --routers floor --baseline floor --scenarios static-100 --out new/dir " RUN_FAST);
     cr_expect_eq(r.status, 0, "%s", r.err);
     char path[256];
     snprintf(path, sizeof path, "%s/new/dir/summary.json", tmpdir);
@@ -267,10 +266,9 @@ Test(cli, version_and_help_cmd)
                   strstr(r.out, "\nbuild type "),
               "%s", r.out);
     done(&r);
-    static const char *const cmds[] = {"list",         "verify",          "run",
-                                       "pair",         "report",          "corpus",
-                                       "corpus gen",   "corpus requests", "corpus check",
-                                       "corpus import"};
+    static const char *const cmds[] = {
+        "list",       "verify",          "run",          "pair",         "report", "corpus",
+        "corpus gen", "corpus requests", "corpus check", "corpus import"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         char args[128];
         snprintf(args, sizeof args, "help %s", cmds[i]);
@@ -297,7 +295,8 @@ Test(cli, version_and_help_cmd)
 
 Test(cli, run_and_pair_take_scenario_and_scenarios)
 {
-    static const char *const cmds[] = {"run --routers floor --baseline floor", "pair --a linear --b floor"};
+    static const char *const cmds[] = {"run --routers floor --baseline floor",
+                                       "pair --a linear --b floor"};
     static const char *const opts[] = {"--scenario", "--scenarios"};
     for (size_t c = 0; c < 2; c++) {
         char args[512];
@@ -317,7 +316,8 @@ Test(cli, run_and_pair_take_scenario_and_scenarios)
 
 Test(cli, an_estimate_first_then_a_line_per_router_and_linear_warned_about)
 {
-    result r = rb("run --routers linear,hashseg --baseline hashseg --scenarios static-10000 " RUN_FAST);
+    result r =
+        rb("run --routers linear,hashseg --baseline hashseg --scenarios static-10000 " RUN_FAST);
     cr_expect_eq(r.status, 0, "%s", r.err);
     const char *est = strstr(r.err, "routebench run: estimated duration at least ");
     const char *warn = strstr(r.err, "routebench run: warning: static-10000 has 10000 routes");
@@ -335,7 +335,8 @@ Test(cli, an_estimate_first_then_a_line_per_router_and_linear_warned_about)
 Test(cli, import_and_requests_agree_on_out)
 {
     char args[1024];
-    snprintf(args, sizeof args, "corpus import --openapi '%s/tests/fuzz/corpus/fuzz_openapi/pets.yaml'",
+    snprintf(args, sizeof args,
+             "corpus import --openapi '%s/tests/fuzz/corpus/fuzz_openapi/pets.yaml'",
              RB_SOURCE_DIR);
     result r = rb(args);
     cr_expect_eq(r.status, 0, "%s", r.err);
@@ -372,8 +373,8 @@ Test(cli, gbench_help_shows_its_own_options_first)
     const char *ours = strstr(h, "routebench-gbench options:");
     const char *theirs = strstr(h, "--benchmark_filter");
     cr_expect(ours && theirs && ours < theirs, "%s", h);
-    cr_expect(strstr(h, "--scenarios") && strstr(h, "--routers") && strstr(h, "--router-lib"),
-              "%s", h);
+    cr_expect(strstr(h, "--scenarios") && strstr(h, "--routers") && strstr(h, "--router-lib"), "%s",
+              h);
     cr_expect(strstr(h, "Library was built as DEBUG") != NULL, "the Debian note: %s", h);
     free(h);
 }
