@@ -180,6 +180,24 @@ static double legend(rb_buf *o, const rb_bundle *b, const char *const *routers, 
     return cy - y + 16;
 }
 
+/* The height legend() will take, measured on a scratch buffer. */
+static double legend_height(const rb_bundle *b, const char *const *routers, size_t n, double width)
+{
+    rb_buf scratch = {0};
+    double h = legend(&scratch, b, routers, n, MARGIN, 0, width);
+    rb_buf_free(&scratch);
+    return h;
+}
+
+/* A scenario's heading row ("static-100 (100 routes)"); advances *y. */
+static void scenario_head(rb_buf *o, const rb_bundle_scenario *s, double *y)
+{
+    char head[256];
+    snprintf(head, sizeof head, "%s (%zu routes)", s->name, s->routes);
+    text(o, 8, *y + 15, "start", "font-weight=\"bold\"", head);
+    *y += 22.0;
+}
+
 /* The routers of the bundle that have a result in some scenario, in the
  * bundle's router order; compared ones first, references last. */
 static size_t routers_in_results(const rb_bundle *b, const char **out, size_t cap, bool refs)
@@ -348,10 +366,7 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
     const char *rs[64] = {0};
     size_t nr = routers_in_results(b, rs, 64, true);
     double width = fmax(WIDTH, heading_width(title, NOT_HTTP));
-    /* the legend's height depends on the width: measure it on a scratch buffer */
-    rb_buf scratch = {0};
-    double legend_h = legend(&scratch, b, rs, nr, MARGIN, 0, width - 2 * MARGIN);
-    rb_buf_free(&scratch);
+    double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
     double top = 50 + legend_h + 6;
     double bottom = 46;
     double height = top + bottom + (double)b->nscenarios * HEAD_H + (double)rows * ROW_H +
@@ -367,10 +382,7 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
     double y = top;
     for (size_t i = 0; i < b->nscenarios; i++) {
         const rb_bundle_scenario *s = &b->scenarios[i];
-        char head[256];
-        snprintf(head, sizeof head, "%s (%zu routes)", s->name, s->routes);
-        text(o, 8, y + 15, "start", "font-weight=\"bold\"", head);
-        y += HEAD_H;
+        scenario_head(o, s, &y);
         size_t idx[256];
         size_t n = s->nresults <= 256 ? ordered(b, s, idx) : 0;
         bool sep = false;
@@ -610,9 +622,7 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
         for (size_t k = 0; k < nr; k++) seen = seen || strcmp(rs[k], rows[i].router) == 0;
         if (!seen) rs[nr++] = rows[i].router;
     }
-    rb_buf scratch = {0};
-    double legend_h = legend(&scratch, b, rs, nr, MARGIN, 0, width - 2 * MARGIN);
-    rb_buf_free(&scratch);
+    double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
     double top = 50 + legend_h + 6, bottom = 46;
     size_t heads = 0;
     for (size_t i = 0; i < n; i++)
@@ -685,9 +695,7 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
     for (size_t i = 0; i < b->nscenarios; i++) rows += b->scenarios[i].nresults;
     const char *rs[64] = {0};
     size_t nr = routers_in_results(b, rs, 64, true);
-    rb_buf scratch = {0};
-    double legend_h = legend(&scratch, b, rs, nr, MARGIN, 0, width - 2 * MARGIN);
-    rb_buf_free(&scratch);
+    double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
     double top = 50 + legend_h + 6, bottom = 46;
     double height = top + bottom + (double)b->nscenarios * HEAD_H + (double)rows * ROW_H;
     svg_open(o, width, height, title, subtitle);
@@ -703,10 +711,7 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
     double y = top;
     for (size_t i = 0; i < b->nscenarios; i++) {
         const rb_bundle_scenario *s = &b->scenarios[i];
-        char head[256];
-        snprintf(head, sizeof head, "%s (%zu routes)", s->name, s->routes);
-        text(o, 8, y + 15, "start", "font-weight=\"bold\"", head);
-        y += HEAD_H;
+        scenario_head(o, s, &y);
         size_t idx[256];
         size_t nidx = s->nresults <= 256 ? ordered(b, s, idx) : 0;
         for (size_t j = 0; j < nidx; j++) {

@@ -273,16 +273,24 @@ Test(openapi, yaml_3_0_and_3_1_give_the_routes_of_the_same_json)
     rb_route_table_free(&j);
 }
 
+/* Discord's published document (malloc'ed, NUL after *len bytes). */
+static char *read_discord(size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/corpus/data/openapi/discord.openapi.json", RB_SOURCE_DIR);
+    char *json;
+    rb_error err;
+    cr_assert_eq(rb_file_read(path, &json, len, &err), RB_OK, "%s", err.message);
+    return json;
+}
+
 Test(openapi, discord_json_read_as_yaml_gives_the_same_routes)
 {
     /* JSON is (nearly) YAML flow style: a leading "---" sends Discord's
      * 43,000-line document through the YAML reader */
-    char path[512];
-    snprintf(path, sizeof path, "%s/corpus/data/openapi/discord.openapi.json", RB_SOURCE_DIR);
-    char *json;
     size_t len;
+    char *json = read_discord(&len);
     rb_error err;
-    cr_assert_eq(rb_file_read(path, &json, &len, &err), RB_OK, "%s", err.message);
     char *yaml = malloc(len + 5);
     cr_assert_not_null(yaml);
     memcpy(yaml, "---\n", 4);
@@ -343,12 +351,9 @@ Test(openapi, yaml_errors_name_line_and_column)
  * `malformed JSON near " "` (cJSON stops at the value it cannot finish). */
 Test(openapi, regression_11_truncated_json_says_unexpected_end_of_input)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/corpus/data/openapi/discord.openapi.json", RB_SOURCE_DIR);
-    char *json;
     size_t len;
+    char *json = read_discord(&len);
     rb_error err;
-    cr_assert_eq(rb_file_read(path, &json, &len, &err), RB_OK, "%s", err.message);
     for (size_t cut = 1; cut < len - 2; cut += len / 23) {
         rb_route_table t;
         cr_expect_eq(rb_openapi_import("d.json", json, cut, &t, NULL, &err), RB_EFORMAT);
