@@ -54,7 +54,7 @@
 #ifndef RB_BENCH_BUNDLE_H
 #define RB_BENCH_BUNDLE_H
 
-#include "files.h"
+#include "buf.h"
 #include "stats.h"
 
 #include <stdbool.h>

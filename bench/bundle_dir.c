@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bundle.h"
+#include "file.h"
 
 #include "router_impl.h"
 

@@ -41,15 +41,9 @@ void rb_scenario_list_free(rb_scenario_list *l)
 
 static rb_scenario_spec *list_push(rb_scenario_list *l, rb_error *err)
 {
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 16;
-        rb_scenario_spec *v = realloc(l->v, ncap * sizeof *v);
-        if (!v) {
-            rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory listing scenarios");
-            return NULL;
-        }
-        l->v = v;
-        l->cap = ncap;
+    if (rb_grow(NULL, &l->v, &l->cap, l->n + 1, sizeof *l->v, 16) < 0) {
+        rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory listing scenarios");
+        return NULL;
     }
     rb_scenario_spec *s = &l->v[l->n++];
     memset(s, 0, sizeof *s);

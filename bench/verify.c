@@ -109,6 +109,8 @@ int rb_verify(const rb_router_ops *ops, const rb_route_table *routes, const char
     }
     if (rc == RB_OK) rc = rb_router_build(r, err);
     if (rc == RB_OK) rc = rb_router_build(ref, err);
+    if (rc == RB_OK) rc = rb_router_check(r, err); /* the router's own invariants */
+    if (rc == RB_OK) rc = rb_router_check(ref, err);
     for (size_t i = 0; rc == RB_OK && i < requests->count; i++) {
         const rb_request *q = &requests->reqs[i];
         rb_match got, want;

@@ -7,7 +7,9 @@
  *      equals the reference router `linear` built from the same accepted
  *      routes.
  * Routes the router refuses as unsupported are counted and left out (of
- * both routers), so a refusal is reported, never hidden.
+ * both routers), so a refusal is reported, never hidden.  After build, both
+ * routers' invariant checks run (rb_router_check); a broken invariant is
+ * an error of rb_verify (RB_EINVAL, the message names it).
  */
 #ifndef RB_BENCH_VERIFY_H
 #define RB_BENCH_VERIFY_H

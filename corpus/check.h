@@ -67,7 +67,7 @@
 #ifndef RB_CORPUS_CHECK_H
 #define RB_CORPUS_CHECK_H
 
-#include "files.h"
+#include "buf.h"
 #include "shape_tree.h"
 
 #define RB_CHECK_DEPTHS         18 /* depth histogram: [d] for d = 1..16, [17] for 17+ */

@@ -4,7 +4,7 @@
  */
 #include "openapi.h"
 
-#include "files.h"
+#include "file.h"
 #include "openapi_yaml.h"
 #include "router_impl.h"
 

@@ -4,7 +4,8 @@
  */
 #include "table.h"
 
-#include "files.h"
+#include "buf.h"
+#include "file.h"
 #include "router_impl.h"
 
 #include <stdarg.h>
@@ -19,7 +20,7 @@ static int append_bytes(char **bytes, size_t *nbytes, size_t *cap, const char *s
                         uint32_t *off)
 {
     if (*nbytes + len + 1 > UINT32_MAX) return RB_ELIMIT;
-    if (rb_grow_array((void **)bytes, cap, *nbytes + len + 1, 1) < 0) return RB_ENOMEM;
+    if (rb_grow(NULL, bytes, cap, *nbytes + len + 1, 1, 64) < 0) return RB_ENOMEM;
     memcpy(*bytes + *nbytes, s, len);
     (*bytes)[*nbytes + len] = '\0';
     *off = (uint32_t)*nbytes;
@@ -30,7 +31,7 @@ static int append_bytes(char **bytes, size_t *nbytes, size_t *cap, const char *s
 int rb_route_table_append(rb_route_table *t, int method, const char *pattern, size_t len,
                           size_t line)
 {
-    if (rb_grow_array((void **)&t->routes, &t->cap, t->count + 1, sizeof *t->routes) < 0)
+    if (rb_grow(NULL, &t->routes, &t->cap, t->count + 1, sizeof *t->routes, 64) < 0)
         return RB_ENOMEM;
     uint32_t off;
     int rc = append_bytes(&t->bytes, &t->nbytes, &t->bytes_cap, pattern, len, &off);
@@ -42,8 +43,7 @@ int rb_route_table_append(rb_route_table *t, int method, const char *pattern, si
 int rb_request_table_append(rb_request_table *t, int method, const char *path, size_t len,
                             int32_t expected, size_t line)
 {
-    if (rb_grow_array((void **)&t->reqs, &t->cap, t->count + 1, sizeof *t->reqs) < 0)
-        return RB_ENOMEM;
+    if (rb_grow(NULL, &t->reqs, &t->cap, t->count + 1, sizeof *t->reqs, 64) < 0) return RB_ENOMEM;
     uint32_t off;
     int rc = append_bytes(&t->bytes, &t->nbytes, &t->bytes_cap, path, len, &off);
     if (rc < 0) return rc;

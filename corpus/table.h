@@ -15,7 +15,7 @@
 #ifndef RB_CORPUS_TABLE_H
 #define RB_CORPUS_TABLE_H
 
-#include "files.h"
+#include "buf.h"
 #include "router.h"
 
 #include <stdbool.h>

@@ -54,7 +54,7 @@
  * build O(1); memory 64 bytes x capacity (between 2N and 4N slots for N
  * distinct paths) + the path bytes.
  *
- * Invariants (rb__floor_check): capacity is 0 or a power of two; used slots
+ * Invariants (floor_check): capacity is 0 or a power of two; used slots
  * <= capacity / 2 and equal the count of distinct paths; every used slot's
  * hash is XXH3 of its key; every used slot is reached from its home slot
  * without crossing an empty slot; no two used slots hold equal keys; the
@@ -99,7 +99,7 @@ typedef struct floor_router {
 
 static int floor_create(const rb_config *config, void **out, rb_error *err)
 {
-    floor_router *r = rb__calloc(config->allocator, sizeof *r);
+    floor_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating floor");
     r->allocator = config->allocator;
     r->seed = config->seed;
@@ -135,7 +135,7 @@ static int floor_reserve(floor_router *r)
 {
     if ((r->used + 1) * 2 <= r->cap) return RB_OK;
     size_t ncap = r->cap ? r->cap * 2 : FLOOR_SLOTS_MIN;
-    void *block = rb__calloc(r->allocator, block_bytes(ncap));
+    void *block = rb_calloc(r->allocator, block_bytes(ncap));
     if (!block) return RB_ENOMEM;
     uintptr_t at = ((uintptr_t)block + FLOOR_ALIGN - 1) & ~(uintptr_t)(FLOOR_ALIGN - 1);
     floor_slot *slots = (floor_slot *)at;
@@ -144,7 +144,7 @@ static int floor_reserve(floor_router *r)
         if (!s->methods) continue;
         slots[floor_find(slots, ncap, r->keys, s->hash, r->keys + s->key_off, s->key_len)] = *s;
     }
-    if (r->cap) rb__free(r->allocator, r->block, block_bytes(r->cap));
+    if (r->cap) rb_free(r->allocator, r->block, block_bytes(r->cap));
     r->block = block;
     r->slots = slots;
     r->cap = ncap;
@@ -155,14 +155,8 @@ static int floor_reserve(floor_router *r)
 static int floor_keep_key(floor_router *r, const char *path, size_t len, uint32_t *off)
 {
     if (r->keys_len + len > UINT32_MAX) return RB_ELIMIT;
-    if (r->keys_len + len > r->keys_cap) {
-        size_t ncap = r->keys_cap ? r->keys_cap : 256;
-        while (ncap < r->keys_len + len) ncap *= 2;
-        char *grown = rb__realloc(r->allocator, r->keys, r->keys_cap, ncap);
-        if (!grown) return RB_ENOMEM;
-        r->keys = grown;
-        r->keys_cap = ncap;
-    }
+    if (rb_grow(r->allocator, &r->keys, &r->keys_cap, r->keys_len + len, 1, 256) < 0)
+        return RB_ENOMEM;
     memcpy(r->keys + r->keys_len, path, len);
     *off = (uint32_t)r->keys_len;
     r->keys_len += len;
@@ -241,12 +235,12 @@ static size_t floor_memory(const void *impl)
 static void floor_destroy(void *impl)
 {
     floor_router *r = impl;
-    if (r->cap) rb__free(r->allocator, r->block, block_bytes(r->cap));
-    rb__free(r->allocator, r->keys, r->keys_cap);
-    rb__free(r->allocator, r, sizeof *r);
+    if (r->cap) rb_free(r->allocator, r->block, block_bytes(r->cap));
+    rb_free(r->allocator, r->keys, r->keys_cap);
+    rb_free(r->allocator, r, sizeof *r);
 }
 
-int rb__floor_check(const void *impl, rb_error *err)
+static int floor_check(const void *impl, rb_error *err)
 {
     const floor_router *r = impl;
     if (r->cap & (r->cap - 1))
@@ -297,4 +291,5 @@ const rb_router_ops rb__floor_ops = {
     .memory = floor_memory,
     .destroy = floor_destroy,
     .describe = NULL,
+    .check = floor_check,
 };

@@ -7,7 +7,7 @@
  * a line per router built, import and requests agree on --out, every --help
  * fits 79 columns.  Runs the built binary.
  */
-#include "files.h"
+#include "file.h"
 #include "router_impl.h"
 
 #include <cjson/cJSON.h>

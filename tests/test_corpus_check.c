@@ -26,7 +26,8 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
-#include "files.h"
+#include "buf.h"
+#include "file.h"
 #include "fill.h"
 #include "rng.h"
 

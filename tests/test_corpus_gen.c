@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "files.h"
+#include "file.h"
 #include "generate.h"
 #include "reqgen.h"
 #include "router_impl.h"

@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bundle.h"
+#include "file.h"
 #include "harness.h"
 #include "rb_test.h"
 #include "scenario.h"
@@ -203,7 +204,7 @@ static int nothing_lookup(const void *impl, int method, const char *path, size_t
 static int fake_create(const rb_config *config, void **out, rb_error *err)
 {
     (void)err;
-    *out = rb__calloc(config->allocator, sizeof(unsigned));
+    *out = rb_calloc(config->allocator, sizeof(unsigned));
     return *out ? RB_OK : RB_ENOMEM;
 }
 
@@ -233,12 +234,24 @@ static void fake_destroy(void *impl)
     free(impl);
 }
 
-static const rb_router_ops fickle_ops = {
-    RB_ROUTER_ABI_VERSION, "fickle",    "test",       0,   fake_create, fake_add, fake_build,
-    fickle_lookup,         fake_memory, fake_destroy, NULL};
-static const rb_router_ops nothing_ops = {
-    RB_ROUTER_ABI_VERSION, "nothing",   "test",       0,   fake_create, fake_add, fake_build,
-    nothing_lookup,        fake_memory, fake_destroy, NULL};
+static const rb_router_ops fickle_ops = {.abi_version = RB_ROUTER_ABI_VERSION,
+                                         .name = "fickle",
+                                         .summary = "test",
+                                         .create = fake_create,
+                                         .add = fake_add,
+                                         .build = fake_build,
+                                         .lookup = fickle_lookup,
+                                         .memory = fake_memory,
+                                         .destroy = fake_destroy};
+static const rb_router_ops nothing_ops = {.abi_version = RB_ROUTER_ABI_VERSION,
+                                          .name = "nothing",
+                                          .summary = "test",
+                                          .create = fake_create,
+                                          .add = fake_add,
+                                          .build = fake_build,
+                                          .lookup = nothing_lookup,
+                                          .memory = fake_memory,
+                                          .destroy = fake_destroy};
 
 Test(harness, a_router_whose_answers_change_between_replays_fails_the_run)
 {

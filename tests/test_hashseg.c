@@ -1,6 +1,6 @@
 /*
  * test_hashseg.c — the hashseg router against linear (the oracle), its
- * invariants (rb__hashseg_check), and its defences: forced hash collisions,
+ * invariants (its ops table's check), and its defences: forced hash collisions,
  * bounded probe sequences, no reads past the end of the path, clean
  * failure when memory runs out.
  *
@@ -9,6 +9,7 @@
  * public API; every answer is compared field by field (rb_match_equal).
  */
 #include "hashseg.h"
+#include "rng.h"
 #include "router.h"
 #include "router_impl.h"
 #include "table.h"
@@ -66,7 +67,7 @@ static void pair_build(pair *p)
     rb_error err;
     cr_assert_eq(rb__hashseg_ops.build(p->hs, &err), RB_OK, "%s", err.message);
     cr_assert_eq(rb_router_build(p->lin, &err), RB_OK);
-    cr_assert_eq(rb__hashseg_check(p->hs, &err), RB_OK, "invariant: %s", err.message);
+    cr_assert_eq(rb__hashseg_ops.check(p->hs, &err), RB_OK, "invariant: %s", err.message);
 }
 
 static void describe(const rb_match *m, char *out, size_t cap)
@@ -842,7 +843,7 @@ static void check_corpus(const char *name)
                 continue;
             }
             cr_assert_eq(rb_router_build(p.lin, &err), RB_OK);
-            cr_assert_eq(rb__hashseg_check(p.hs, &err), RB_OK, "%s", err.message);
+            cr_assert_eq(rb__hashseg_ops.check(p.hs, &err), RB_OK, "%s", err.message);
         } else {
             pair_build(&p);
         }
@@ -865,29 +866,21 @@ Test(hashseg, shipped_corpora)
     check_corpus("parse");
 }
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* Random segments from a small alphabet, so that routes overlap a lot. */
 static size_t random_pattern(uint64_t *s, char *out, bool path)
 {
     static const char *const words[] = {
         "a", "b", "ab", "", "users", "me", "x", "abcdefghijklmnopq", "abcdefghijklmnopr"};
-    size_t n = 0, nsegs = 1 + rng_next(s) % 4;
+    size_t n = 0, nsegs = 1 + rb_splitmix64(s) % 4;
     for (size_t i = 0; i < nsegs; i++) {
         out[n++] = '/';
-        unsigned pick = (unsigned)(rng_next(s) % 12);
+        unsigned pick = (unsigned)(rb_splitmix64(s) % 12);
         if (!path && pick == 9) {
             n += (size_t)sprintf(out + n, ":p%zu", i);
         } else if (!path && pick == 10 && i + 1 == nsegs) {
             n += (size_t)sprintf(out + n, "*rest");
         } else if (pick >= 9) {
-            n += (size_t)sprintf(out + n, "v%u", (unsigned)(rng_next(s) % 3));
+            n += (size_t)sprintf(out + n, "v%u", (unsigned)(rb_splitmix64(s) % 3));
         } else {
             n += (size_t)sprintf(out + n, "%s", words[pick]);
         }
@@ -907,7 +900,7 @@ Test(hashseg, random_route_sets_agree_with_linear)
         for (int i = 0; i < (narrow ? 25 : 60); i++) {
             char pat[256];
             random_pattern(&s, pat, false);
-            int meth = (int)(rng_next(&s) % 4);
+            int meth = (int)(rb_splitmix64(&s) % 4);
             if (meth == 3) meth = RB_ANY;
             if (pair_add(&p, meth, pat, id)) id++;
         }
@@ -916,7 +909,7 @@ Test(hashseg, random_route_sets_agree_with_linear)
             char path[256];
             size_t n = random_pattern(&s, path, true);
             if (i % 5 == 0 && n > 1) path[--n] = '\0';
-            pair_lookup_n(&p, (int)(rng_next(&s) % 4), path, n);
+            pair_lookup_n(&p, (int)(rb_splitmix64(&s) % 4), path, n);
         }
         pair_free(&p);
     }

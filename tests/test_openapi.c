@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "openapi.h"
 
 static void expect_routes(const rb_route_table *t, const char *const *want, size_t n)

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bundle.h"
 #include "cli.h"
+#include "file.h"
 
 #include <errno.h>
 #include <stdarg.h>

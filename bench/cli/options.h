@@ -34,7 +34,7 @@
 #ifndef RB_CLI_OPTIONS_H
 #define RB_CLI_OPTIONS_H
 
-#include "files.h"
+#include "buf.h"
 #include "router.h"
 
 #include <stdbool.h>

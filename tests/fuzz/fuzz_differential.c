@@ -1,7 +1,8 @@
 /*
  * fuzz_differential.c — libFuzzer target: a fuzzed route set and fuzzed
  * paths through every registered router, every answer compared with
- * `linear` (outcome, route id, capture spans, 405 mask).
+ * `linear` (outcome, route id, capture spans, 405 mask), and each router's
+ * invariant check (rb_router_check) after every build.
  *
  * Input: text lines.  Lines before a line "--" are routes "METHOD PATTERN"
  * (lines that don't parse are skipped; at most 64 routes); lines after it
@@ -79,6 +80,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rb_error berr;
         if (rb_router_build(r, &berr) < 0 || rb_router_build(ref, &berr) < 0) {
             fprintf(stderr, "%s: build failed: %s\n", rb_ops_name(ops), berr.message);
+            abort();
+        }
+        if (rb_router_check(r, &berr) < 0 || rb_router_check(ref, &berr) < 0) {
+            fprintf(stderr, "%s: invariant broken after build: %s\n", rb_ops_name(ops),
+                    berr.message);
             abort();
         }
         for (size_t i = sep; i < n; i++) {
