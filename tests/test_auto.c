@@ -86,3 +86,39 @@ Test(auto_router, glob_limits_are_checked_at_add_not_at_build)
     cr_expect(strstr(rb_router_describe(r), "chose hashseg") != NULL);
     rb_router_destroy(r);
 }
+
+/* Rule: glob's limits are stated once (rb__glob_admit, called by glob's add
+ * and by auto's add on tables with globs), so on such tables auto refuses
+ * exactly the routes glob refuses, with the same code and byte offset:
+ * depth, '**' after '**' summed over the table, and a long route added
+ * before the first glob. */
+Test(auto_router, refuses_at_add_exactly_what_glob_refuses)
+{
+    rb_router *g, *a;
+    rb_error eg, ea;
+    cr_assert_eq(rb_router_create("glob", NULL, &g, &eg), RB_OK);
+    cr_assert_eq(rb_router_create("auto", NULL, &a, &ea), RB_OK);
+    char pat[2048];
+    size_t refused = 0;
+    for (uint32_t id = 0; id < 41; id++) {
+        /* 40 routes of 32 '**' (31 nested each: 33 routes fit in 1024), then
+         * one of 129 segments */
+        size_t n = (size_t)snprintf(pat, sizeof pat, "/r%u", id);
+        for (int k = 0; k < (id < 40 ? 32 : 128); k++)
+            n += (size_t)snprintf(pat + n, sizeof pat - n, id < 40 ? "/**" : "/s");
+        int rg = rb_router_add(g, RB_GET, pat, n, id, &eg);
+        int ra = rb_router_add(a, RB_GET, pat, n, id, &ea);
+        cr_expect_eq(ra, rg, "route %u: auto %d (%s), glob %d (%s)", id, ra, ea.message, rg,
+                     eg.message);
+        if (rg == RB_OK) continue;
+        refused++;
+        cr_expect_eq(rg, RB_ELIMIT, "%s", eg.message);
+        cr_expect_eq(ea.offset, eg.offset, "route %u: auto at byte %zu (%s), glob at %zu (%s)", id,
+                     ea.offset, ea.message, eg.offset, eg.message);
+    }
+    cr_expect_eq(refused, 8u, "routes 33..39 ('**' budget) and 40 (depth)");
+    cr_assert_eq(rb_router_build(g, &eg), RB_OK, "%s", eg.message);
+    cr_assert_eq(rb_router_build(a, &ea), RB_OK, "%s", ea.message);
+    rb_router_destroy(g);
+    rb_router_destroy(a);
+}
