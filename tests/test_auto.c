@@ -38,7 +38,7 @@ Test(auto_router, chooses_glob_when_the_table_has_globs)
 Test(auto_router, allocation_failure_during_build_can_be_retried)
 {
     const char *pats[] = {"/a", "/a/:id", "/b/*rest", "/c/x/y"};
-    for (unsigned long fail = 1; fail < 200; fail++) {
+    for (size_t fail = 1; fail < 200; fail++) {
         rbt_failing_allocator fa;
         rbt_failing_allocator_init(&fa, 0);
         rb_config cfg = {&fa.base, 0};
@@ -51,19 +51,21 @@ Test(auto_router, allocation_failure_during_build_can_be_retried)
         fa.fail_at = fa.calls + fail; /* fail somewhere inside build */
         int rc = rb_router_build(r, &err);
         if (rc == RB_ENOMEM) rc = rb_router_build(r, &err);
-        cr_expect_eq(rc, RB_OK, "fail at build call %lu: %s", fail, err.message);
+        cr_expect_eq(rc, RB_OK, "fail at build call %zu: %s", fail, err.message);
         rb_match m;
         cr_expect_eq(rbt_lookup(r, "GET", "/b/x/y", &m), RB_FOUND);
         cr_expect_eq(m.route_id, 2u);
         rb_router_destroy(r);
-        cr_expect_eq(fa.live_blocks, 0ul, "fail at %lu: leaked", fail);
+        cr_expect_eq(fa.live_blocks, 0u, "fail at %zu: leaked", fail);
     }
 }
 
-/* Regression (fuzz_differential): auto accepted a 129-segment pattern in a
- * table with globs, then its build failed because glob refuses it.  Cause:
- * glob's limits were only checked when glob itself was added to. */
-Test(auto_router, glob_limits_are_checked_at_add_not_at_build)
+/* ---- regressions (numbered project-wide: tests/README.md) -------------------- */
+
+/* Regression 2.  auto accepted a 129-segment pattern in a table with globs,
+ * then its build failed because glob refuses it (fuzz_differential).
+ * Cause: glob's limits were only checked when glob itself was added to. */
+Test(auto_router, regression_2_glob_limits_are_checked_at_add_not_at_build)
 {
     char pat[600];
     size_t n = 0;
@@ -87,12 +89,12 @@ Test(auto_router, glob_limits_are_checked_at_add_not_at_build)
     rb_router_destroy(r);
 }
 
-/* Rule: glob's limits are stated once (rb__glob_admit, called by glob's add
- * and by auto's add on tables with globs), so on such tables auto refuses
- * exactly the routes glob refuses, with the same code and byte offset:
- * depth, '**' after '**' summed over the table, and a long route added
- * before the first glob. */
-Test(auto_router, refuses_at_add_exactly_what_glob_refuses)
+/* Regression 3.  auto reported glob's '**' limit at the pattern's first
+ * glob, not at the '**' that broke it, and skipped glob's total-segments
+ * limit.  Cause: auto kept its own copy of glob's limits, which drifted;
+ * now both call rb__glob_admit, so on tables with globs auto refuses
+ * exactly the routes glob refuses, with the same code and byte offset. */
+Test(auto_router, regression_3_auto_refuses_at_add_exactly_what_glob_refuses)
 {
     rb_router *g, *a;
     rb_error eg, ea;
