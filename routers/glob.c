@@ -2,7 +2,7 @@
  * glob.c — the glob-aware router: a segment trie that indexes static parts
  * and tries glob segments only where their literal anchors fit.
  *
- * It supports every form of DESIGN.md (static, params, catch-all, glob
+ * It supports every form of docs/design.md (static, params, catch-all, glob
  * segments with '*', '?', '[set]', '[!set]', and '**' anywhere, several
  * per pattern) and gives exactly linear's answers: the same winner by the
  * priority key, the same 405 mask and the same capture spans.

@@ -5,7 +5,7 @@
  *   - a corpus built the faulty way (five URL shapes reused 2,000 times, as
  *     the withdrawn 55.7x benchmark did) is caught with exact counts, and
  *     one with 100 terminal entries behind each parent shows 5 skeletons;
- *   - exact shadowing: hand cases with verdicts reasoned from DESIGN.md's
+ *   - exact shadowing: hand cases with verdicts reasoned from docs/design.md's
  *     priority rules (unions, '*' routes, proper-prefix keys);
  *   - the shadow decision agrees with linear: on random small route sets,
  *     every "not shadowed" witness is a path where linear picks the route,

@@ -3,7 +3,7 @@
  * invariants (rb__ctrie_check) and shape after build, and its answers,
  * which must equal linear's (outcome, route id, every span, the 405 mask)
  * — compared through the public API rather than hard-coded where possible;
- * the hand expectations that remain are worked out from DESIGN.md's rules.
+ * the hand expectations that remain are worked out from docs/design.md's rules.
  *
  * Every lookup goes through a heap copy of exactly the path's bytes (no
  * NUL, nothing after it), so the sanitizer build catches any read past the

@@ -3,7 +3,7 @@
  *
  * Answers are compared with `linear` (the oracle) built from the same
  * routes through the public API, rather than hard-coded, except where a
- * test states a rule of DESIGN.md on a case small enough to read.  The
+ * test states a rule of docs/design.md on a case small enough to read.  The
  * structural invariants are checked with the ops table's check on a router
  * driven through its ops table (the public handle hides the impl).
  * Every looked-up path is copied into a heap block of exactly its length,
