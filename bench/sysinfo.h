@@ -1,6 +1,6 @@
 /*
  * sysinfo.h — facts about the build and the machine that travel with every
- * result (DESIGN.md: workload, hardware, protocol), and the warnings that
+ * result (docs/design.md: workload, hardware, protocol), and the warnings that
  * say when a measurement should not be trusted: an unoptimised build,
  * sanitizers, a busy machine.
  */
@@ -14,6 +14,10 @@
  * kernel, governor, loadavg_start, date).  Unreadable facts become
  * "unknown" (governor: "", load average: -1). */
 void rb_sysinfo_fill(rb_bundle *b);
+
+/* Only the tool fields: version, commit, compiler, flags, build_type,
+ * optimized, sanitized (what `routebench --version` prints). */
+void rb_sysinfo_tool(rb_bundle *b);
 
 /* The 1-minute load average, or -1 when unreadable. */
 double rb_sysinfo_loadavg(void);

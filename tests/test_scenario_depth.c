@@ -106,7 +106,7 @@ Test(bundle, generator_and_depth_round_trip_and_render)
     cr_assert_eq(rb_bundle_report_md(&back, &md, &err), RB_OK);
     cr_expect(strstr(md.data, "--generator v2 --routes 100 --seed 42") != NULL);
     cr_expect(strstr(md.data, "Routes by depth (segments): 1 25%, 2 75%.") != NULL, "%s", md.data);
-    cr_assert_eq(rb_bundle_scaling_svg(&back, &svg, &err), RB_OK);
+    cr_assert_eq(rb_bundle_chart_render(&back, RB_CHART_SCALING, &svg, &err), RB_OK);
     cr_expect(strstr(svg.data, "1000 routes, by depth: 1 25%, 2 75%") != NULL);
 
     /* a summary.json from before: no generator, no depth */

@@ -1,7 +1,8 @@
 /*
- * cmd_corpus.c — `routebench corpus`: generate corpora and request tables,
- * check route tables for duplicates and shadowed routes, import OpenAPI
- * documents.  The work is done by the corpus library (generate.h,
+ * cmd_corpus.c — `routebench corpus`: generate corpora (by shape or like a
+ * profile) and request tables, check route tables for duplicates and
+ * shadowed routes, import OpenAPI documents, profile and compare tables.
+ * The work is done by the corpus library (generate.h, like.h, profile.h,
  * reqgen.h, check.h, openapi.h); this file parses arguments and prints.
  */
 #include "check.h"
@@ -14,131 +15,73 @@
 #include "reqgen.h"
 #include "table.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char corpus_usage[] =
-    "usage: routebench corpus gen      --routes N --seed S --shape SHAPE --out PREFIX [...]\n"
-    "       routebench corpus requests FILE.routes --out FILE.requests [--count C] [--miss M] "
-    "[...]\n"
-    "       routebench corpus gen      --like FILE.routes|PROFILE.json --routes N --seed S --out "
-    "PREFIX\n"
-    "       routebench corpus check    FILE.routes [--min-unique K] [--against B] [--json]\n"
-    "       routebench corpus import   --openapi FILE.json [--out FILE.routes]\n"
-    "       routebench corpus profile  FILE.routes [--out FILE.json]\n"
-    "       routebench corpus compare  A B [--json]    (routes files or profiles)\n"
+    "usage: routebench corpus gen --routes N --seed S --shape SHAPE --out PREFIX\n"
+    "       routebench corpus gen --routes N --seed S --like FILE --out PREFIX\n"
+    "       routebench corpus requests FILE.routes [--out FILE.requests] [...]\n"
+    "       routebench corpus check FILE.routes [--against B] [--json] [...]\n"
+    "       routebench corpus import --openapi FILE [--out FILE.routes]\n"
+    "       routebench corpus profile FILE.routes [--out FILE.json]\n"
+    "       routebench corpus compare A B [--json]\n"
     "\n"
     "gen writes a route table of N routes with distinct (method, shape) and a\n"
-    "request table for it; requests makes a request table for any route table;\n"
-    "check reports duplicate, shadowed and repeated-shape routes; import turns an\n"
-    "OpenAPI 3 document into a route table; profile describes a table without its\n"
-    "words; compare puts two profiles side by side.  gen --like makes a table like\n"
-    "a profile.  routebench corpus COMMAND --help for more.\n";
-
-static const char gen_usage[] =
-    "usage: routebench corpus gen --routes N --seed S --shape SHAPE --out PREFIX\n"
-    "                             [--no-conflicts] [--requests C] [--miss M]\n"
-    "                             [--dist uniform|zipf] [--generator v1|v2]\n"
-    "       routebench corpus gen --routes N --seed S --like FILE --out PREFIX [...]\n"
-    "\n"
-    "Writes PREFIX.routes (N routes, 1..1000000, every (method, shape) distinct) and\n"
-    "PREFIX.requests (C requests, default 4096, as `corpus requests` makes them with\n"
-    "the same seed).  The same arguments give byte-identical files on every machine.\n"
-    "\n"
-    "shapes:\n"
-    "  static    no parameters\n"
-    "  params    every route has a parameter\n"
-    "  mixed     a REST API: namespaces, collections, items, sub-resources, actions,\n"
-    "            views beside items (/users/me beside /users/:user_id); GET dominant\n"
-    "  catchall  mixed plus catch-alls (*path), a few with method '*'\n"
-    "  glob      mixed plus globs (*.css, report-*.csv, img-??.png, [a-f]*.json,\n"
-    "            prefix-*) and '**'\n"
-    "--no-conflicts  no static and param (or other) siblings at one position, for\n"
-    "                routers such as httprouter 1.x and r3\n"
-    "--miss M        share of misses, 0..1 (default 0.1)\n"
-    "--like FILE     instead of a shape: a table like FILE (a routes file, yours or an\n"
-    "                imported one, or a profile from `corpus profile`): its depths,\n"
-    "                segment kinds per depth, fan-out below the root, static and param\n"
-    "                siblings, methods, methods per path, word lengths, versions,\n"
-    "                extensions and trailing slashes; synthetic words, never FILE's.\n"
-    "                More routes than FILE holds widen the root (said in the output);\n"
-    "                `corpus compare FILE PREFIX.routes` shows how alike they are\n"
-    "--generator v1|v2  v2 (the default): depth peaks at 4-5 and fan-out grows with N,\n"
-    "                like the public tables; v1: the original generator (fan-out 32,\n"
-    "                so large tables pile up at depth 8), kept byte-identical to\n"
-    "                reproduce published corpora and figures\n"
-    "\n"
-    "exit status: 0 written, 2 usage error or the arguments cannot hold N routes\n";
-
-static const char requests_usage[] =
-    "usage: routebench corpus requests FILE.routes --out FILE.requests [--count C]\n"
-    "                                  [--miss M] [--seed S] [--dist uniform|zipf]\n"
-    "                                  [--wrong-method W]\n"
-    "\n"
-    "Writes C requests (default 4096) for any route table.  Hits fill a route's\n"
-    "params and wildcards with random values no static word equals; a share W of\n"
-    "them (default 0.05) use another method (405s); a share M (default 0.1) are\n"
-    "misses: paths mutated until no route matches.  --dist zipf picks routes with\n"
-    "Zipf popularity (weight 1/k) instead of uniformly.  EXPECTED is linear's\n"
-    "answer, never the generator's intent; hits that a higher-priority route takes\n"
-    "are counted and reported.\n"
-    "\n"
-    "exit status: 0 written, 2 usage or input error\n";
-
-static const char check_usage[] =
-    "usage: routebench corpus check FILE.routes [--min-unique K] [--json]\n"
-    "                               [--samples N] [--seed S] [--against B]\n"
-    "\n"
-    "Reports: routes; exact duplicate lines; shape duplicates (same method and shape,\n"
-    "with both line numbers); shadowed routes (can never win: every path they match\n"
-    "is taken by a higher-priority route; exact for static, param, catch-all, '**'\n"
-    "and '*' segments, other globs are sampled with N paths, default 64, and may be\n"
-    "'possibly shadowed'); distinct routes (method, shape), shapes and skeletons\n"
-    "(static words erased too); depth and fan-out histograms; the most routes behind\n"
-    "one parent prefix; the fingerprint (XXH3) of the canonical route list.\n"
-    "--min-unique K  fail unless there are at least K distinct (method, shape)\n"
-    "--against B     then FILE's profile beside B's (a routes file or a profile), as\n"
-    "                `corpus compare FILE B` prints it\n"
-    "--json          the report as JSON on stdout (with --against: its \"against\")\n"
-    "\n"
-    "exit status: 0 clean, 1 duplicates or shadowed routes (or fewer than K\n"
-    "unique), 2 input error\n";
-
-static const char import_usage[] =
-    "usage: routebench corpus import --openapi FILE.json [--out FILE.routes]\n"
-    "\n"
-    "Writes one route per operation of an OpenAPI 3 document (JSON): its paths in\n"
-    "document order, each with its operations in document order ({param} kept).\n"
-    "Without --out the routes go to stdout.  Templates inside a segment\n"
-    "({name}.json) become globs; OpenAPI 3.2 'query' operations are skipped and\n"
-    "counted; unknown keys and malformed documents are errors naming where.\n"
-    "\n"
-    "exit status: 0 written, 2 usage or input error\n";
-
-/* ---- shared -------------------------------------------------------------------- */
+    "request table for it, by shape or like a table or profile (--like);\n"
+    "requests makes a request table for any route table; check reports duplicate,\n"
+    "shadowed and repeated-shape routes; import turns an OpenAPI 3 document (YAML\n"
+    "or JSON) into a route table; profile describes a table without its words;\n"
+    "compare puts two profiles side by side.\n"
+    "routebench corpus COMMAND --help (or routebench help corpus COMMAND) for more.\n";
 
 static size_t line_of(const rb_route_table *t, uint32_t r)
 {
     return t->routes[r].line ? t->routes[r].line : (size_t)r + 1;
 }
 
-static bool parse_ratio(const char *opt, const char *v, uint32_t *ppm)
+static int take_shape(void *field, const char *v, rb_error *err)
 {
-    double x;
-    if (!cli_parse_double(opt, v, 0.0, 1.0, &x)) return false;
-    *ppm = (uint32_t)(x * 1e6 + 0.5);
-    return true;
+    int shape = rb_gen_shape_parse(v);
+    if (shape < 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "must be static, params, mixed, catchall or glob, got '%s'", v);
+    *(int *)field = shape;
+    return RB_OK;
 }
 
-static bool parse_dist(const char *v, int *dist)
+static int take_dist(void *field, const char *v, rb_error *err)
 {
-    *dist = rb_req_dist_parse(v);
-    if (*dist >= 0) return true;
-    fprintf(stderr, "routebench corpus: --dist must be uniform or zipf, got '%s'\n", v);
-    return false;
+    int dist = rb_req_dist_parse(v);
+    if (dist < 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "must be uniform or zipf, got '%s'", v);
+    *(int *)field = dist;
+    return RB_OK;
 }
+
+/* The request generator's options, shared by gen and requests (their
+ * destinations in rb_reqgen_config). */
+static const cli_option reqgen_table[] = {
+    {.name = "--miss",
+     .type = CLI_SHARE,
+     .metavar = "M",
+     .offset = offsetof(rb_reqgen_config, miss_ppm),
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "share of misses, 0..1: paths mutated until no route matches"},
+    {.name = "--wrong-method",
+     .type = CLI_SHARE,
+     .metavar = "W",
+     .offset = offsetof(rb_reqgen_config, wrong_method_ppm),
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "share of the hits sent with another method (405s), 0..1"},
+    {.name = "--dist",
+     .type = CLI_CALL,
+     .metavar = "uniform|zipf",
+     .offset = offsetof(rb_reqgen_config, dist),
+     .call = take_dist,
+     .help = "route popularity: uniform (default), or Zipf (weight 1/k)"},
+    {0}};
 
 /* Generate and write requests; prints a summary.  Returns a CLI status. */
 static int write_requests(const char *cmd, const rb_route_table *routes,
@@ -147,34 +90,135 @@ static int write_requests(const char *cmd, const rb_route_table *routes,
     rb_request_table reqs;
     rb_reqgen_report rep;
     rb_error err;
-    if (rb_requests_generate(routes, cfg, &reqs, &rep, &err) < 0) {
-        fprintf(stderr, "routebench corpus %s: %s\n", cmd, err.message);
-        return CLI_USAGE;
-    }
-    int status = CLI_OK;
-    if (rb_request_table_write(out, &reqs, &err) < 0) {
-        fprintf(stderr, "routebench corpus %s: %s\n", cmd, err.message);
-        status = CLI_USAGE;
-    } else {
-        printf("%zu requests (seed %llu, %s) -> %s\n", rep.requests, (unsigned long long)cfg->seed,
-               cfg->dist == RB_DIST_ZIPF ? "zipf" : "uniform", out);
-        printf("  generated: %zu hits, %zu with another method, %zu misses\n", rep.hits,
-               rep.wrong_method, rep.misses);
-        printf("  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
-               "(-2)\n",
-               rep.expect_found, rep.expect_not_found, rep.expect_not_allowed);
-        printf("  hits taken by a higher-priority route: %zu\n", rep.hits_taken);
+    char name[32];
+    snprintf(name, sizeof name, "corpus %s", cmd);
+    if (rb_requests_generate(routes, cfg, &reqs, &rep, &err) < 0)
+        return cli_error(name, "%s", err.message);
+    rb_buf text = {0};
+    rb_request_table_text(&reqs, &text);
+    int status = text.failed ? cli_error(name, "out of memory")
+                             : cli_write_output(name, out, text.data ? text.data : "", text.len);
+    rb_buf_free(&text);
+    FILE *info = strcmp(out, "-") == 0 ? stderr : stdout; /* keep stdout for the requests */
+    if (status == CLI_OK) {
+        fprintf(info, "%zu requests (seed %llu, %s) -> %s\n", rep.requests,
+                (unsigned long long)cfg->seed, cfg->dist == RB_DIST_ZIPF ? "zipf" : "uniform",
+                strcmp(out, "-") == 0 ? "stdout" : out);
+        fprintf(info, "  generated: %zu hits, %zu with another method, %zu misses\n", rep.hits,
+                rep.wrong_method, rep.misses);
+        fprintf(info,
+                "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
+                "(-2)\n",
+                rep.expect_found, rep.expect_not_found, rep.expect_not_allowed);
+        fprintf(info, "  hits taken by a higher-priority route: %zu\n", rep.hits_taken);
         if (rep.misses_matched)
-            printf("  misses still matched by a route after 8 mutations: %zu\n",
-                   rep.misses_matched);
-        printf("  fingerprint requests xxh3:%016llx\n",
-               (unsigned long long)rb_request_table_fingerprint(&reqs));
+            fprintf(info, "  misses still matched by a route after 8 mutations: %zu\n",
+                    rep.misses_matched);
+        fprintf(info, "  fingerprint requests xxh3:%016llx\n",
+                (unsigned long long)rb_request_table_fingerprint(&reqs));
     }
     rb_request_table_free(&reqs);
     return status;
 }
 
-/* ---- gen ------------------------------------------------------------------------- */
+/* ---- gen ------------------------------------------------------------------------------------- */
+
+typedef struct gen_options {
+    rb_gen_config g;
+    rb_reqgen_config q;
+    const char *out, *like;
+} gen_options;
+
+static int take_generator(void *field, const char *v, rb_error *err)
+{
+    uint32_t g = rb_gen_generator_parse(v);
+    if (!g) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "must be v1 or v2, got '%s'", v);
+    *(uint32_t *)field = g;
+    return RB_OK;
+}
+
+static const cli_option gen_table[] = {
+    {.name = "--routes",
+     .type = CLI_SIZE,
+     .metavar = "N",
+     .offset = offsetof(gen_options, g.routes),
+     .min = 1,
+     .max = RB_GEN_MAX_ROUTES,
+     .flags = CLI_REQUIRED,
+     .help = "routes to generate, every (method, shape) distinct"},
+    CLI_SEED(offsetof(gen_options, g.seed), CLI_REQUIRED,
+             "generator seed (the requests use it too)"),
+    {.name = "--shape",
+     .type = CLI_CALL,
+     .metavar = "SHAPE",
+     .offset = offsetof(gen_options, g.shape),
+     .call = take_shape,
+     .excludes = "--like",
+     .help = "static, params, mixed, catchall or glob (this or --like)"},
+    {.name = "--like",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(gen_options, like),
+     .excludes = "--shape --no-conflicts --generator",
+     .help = "instead of a shape: a table like FILE (a routes file, yours or an imported one, "
+             "or a profile from `corpus profile`): its depths, segment kinds per depth, fan-out "
+             "below the root, static and param siblings, methods, methods per path, word "
+             "lengths, versions, extensions and trailing slashes; synthetic words, never "
+             "FILE's.  More routes than FILE holds widen the root (the output says so); "
+             "`corpus compare FILE PREFIX.routes` shows how alike they are"},
+    {.name = "--generator",
+     .type = CLI_CALL,
+     .metavar = "v1|v2",
+     .offset = offsetof(gen_options, g.generator),
+     .call = take_generator,
+     .help = "v2 (the default): depth peaks at 4-5 and fan-out grows with N, like the public "
+             "tables; v1: the original generator (fan-out 32, so large tables pile up at depth "
+             "8), kept byte-identical to reproduce published corpora and figures"},
+    {.name = "--out",
+     .type = CLI_STRING,
+     .metavar = "PREFIX",
+     .offset = offsetof(gen_options, out),
+     .flags = CLI_REQUIRED,
+     .help = "writes PREFIX.routes and PREFIX.requests"},
+    {.name = "--no-conflicts",
+     .type = CLI_FLAG,
+     .offset = offsetof(gen_options, g.no_conflicts),
+     .help = "no static and param (or other) siblings at one position, for routers such as "
+             "httprouter 1.x and r3"},
+    {.name = "--requests",
+     .type = CLI_SIZE,
+     .metavar = "C",
+     .offset = offsetof(gen_options, q.count),
+     .min = 1,
+     .max = RB_REQGEN_MAX_COUNT,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "requests to write"},
+    {0}};
+
+static const cli_command gen_command = {
+    .name = "corpus gen",
+    .synopsis = "--routes N --seed S --shape SHAPE --out PREFIX\n"
+                " [--no-conflicts] [--generator v1|v2]\n"
+                " [--requests C] [--miss M]\n"
+                " [--wrong-method W] [--dist uniform|zipf]\n"
+                "--routes N --seed S --like FILE --out PREFIX\n"
+                " [--requests C] [...]\n",
+    .about = "Writes PREFIX.routes (N routes, every (method, shape) distinct) and PREFIX.requests "
+             "(as `corpus requests` makes them, with the same seed).  The same arguments give "
+             "byte-identical files on every machine.\n"
+             "\n"
+             "shapes:\n"
+             "  static    no parameters\n"
+             "  params    every route has a parameter\n"
+             "  mixed     a REST API: namespaces, collections, items, sub-resources, actions,\n"
+             "            views beside items (/users/me beside /users/:user_id); GET dominant\n"
+             "  catchall  mixed plus catch-alls (*path), a few with method '*'\n"
+             "  glob      mixed plus globs (*.css, report-*.csv, img-??.png, [a-f]*.json,\n"
+             "            prefix-*) and '**'\n",
+    .tables = {{"options", gen_table, 0},
+               {"requests (as for corpus requests)", reqgen_table, offsetof(gen_options, q)}},
+    .epilog = "exit status: 0 written, 2 usage error or the arguments cannot hold N routes\n",
+};
 
 static void print_like_report(const rb_like_report *r, size_t routes)
 {
@@ -193,187 +237,134 @@ static void print_like_report(const rb_like_report *r, size_t routes)
                (unsigned long long)r->demoted);
 }
 
+/* The routes by shape or like a profile; the header of the routes file and
+ * the summary line's description into header and what. */
+static int generate(const gen_options *o, rb_route_table *routes, char *header, size_t hcap,
+                    char *what, size_t wcap, rb_like_report *lrep, rb_error *err)
+{
+    if (!o->like) {
+        int rc = rb_corpus_generate(&o->g, routes, err);
+        unsigned version = rb_gen_generator(&o->g);
+        snprintf(header, hcap,
+                 "routebench corpus gen --routes %zu --seed %llu --shape %s%s --generator v%u",
+                 o->g.routes, (unsigned long long)o->g.seed, rb_gen_shape_name(o->g.shape),
+                 o->g.no_conflicts ? " --no-conflicts" : "", version);
+        snprintf(what, wcap, "shape %s%s, generator v%u, seed %llu", rb_gen_shape_name(o->g.shape),
+                 o->g.no_conflicts ? ", no conflicts" : "", version, (unsigned long long)o->g.seed);
+        return rc;
+    }
+    rb_profile profile;
+    int rc = rb_profile_load(o->like, &profile, NULL, err);
+    if (rc < 0) return rc;
+    rb_like_config lc = {o->g.routes, o->g.seed};
+    rc = rb_corpus_generate_like(&profile, &lc, routes, lrep, err);
+    snprintf(header, hcap,
+             "routebench corpus gen --routes %zu --seed %llu --like %s\n"
+             "(a profile of %llu routes, xxh3:%016llx; synthetic words)",
+             o->g.routes, (unsigned long long)o->g.seed, o->like,
+             (unsigned long long)profile.routes, (unsigned long long)profile.fingerprint);
+    snprintf(what, wcap, "like %s, seed %llu", o->like, (unsigned long long)o->g.seed);
+    return rc;
+}
+
 static int corpus_gen(int argc, char **argv)
 {
-    rb_gen_config g = {0};
-    rb_reqgen_config q = {RB_REQGEN_DEFAULT_COUNT, 100000, 50000, 1, RB_DIST_UNIFORM};
-    const char *out = NULL, *like = NULL;
-    bool have_routes = false, have_seed = false, have_shape = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        unsigned long long n;
-        if (cli_is_help(argv[i])) {
-            fputs(gen_usage, stdout);
-            return CLI_OK;
-        } else if (cli_flag(argv, i, "--no-conflicts")) {
-            g.no_conflicts = true;
-            continue;
-        } else if (cli_opt(argc, argv, &i, "--routes", &v)) {
-            if (!v || !cli_parse_u64("--routes", v, 1, RB_GEN_MAX_ROUTES, &n)) return CLI_USAGE;
-            g.routes = (size_t)n;
-            have_routes = true;
-        } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
-            if (!v || !cli_parse_u64("--seed", v, 0, UINT64_MAX, &n)) return CLI_USAGE;
-            g.seed = n;
-            have_seed = true;
-        } else if (cli_opt(argc, argv, &i, "--shape", &v)) {
-            if (!v) return CLI_USAGE;
-            g.shape = rb_gen_shape_parse(v);
-            if (g.shape < 0) {
-                fprintf(stderr,
-                        "routebench corpus gen: --shape must be static, params, mixed, "
-                        "catchall or glob, got '%s'\n",
-                        v);
-                return CLI_USAGE;
-            }
-            have_shape = true;
-        } else if (cli_opt(argc, argv, &i, "--generator", &v)) {
-            if (!v) return CLI_USAGE;
-            g.generator = rb_gen_generator_parse(v);
-            if (!g.generator) {
-                fprintf(stderr, "routebench corpus gen: --generator must be v1 or v2, got '%s'\n",
-                        v);
-                return CLI_USAGE;
-            }
-        } else if (cli_opt(argc, argv, &i, "--like", &v)) {
-            if (!v) return CLI_USAGE;
-            like = v;
-        } else if (cli_opt(argc, argv, &i, "--out", &v)) {
-            if (!v) return CLI_USAGE;
-            out = v;
-        } else if (cli_opt(argc, argv, &i, "--requests", &v)) {
-            if (!v || !cli_parse_u64("--requests", v, 1, RB_REQGEN_MAX_COUNT, &n)) return CLI_USAGE;
-            q.count = (size_t)n;
-        } else if (cli_opt(argc, argv, &i, "--miss", &v)) {
-            if (!v || !parse_ratio("--miss", v, &q.miss_ppm)) return CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--dist", &v)) {
-            if (!v || !parse_dist(v, &q.dist)) return CLI_USAGE;
-        } else {
-            return cli_unknown("corpus gen", argv[i]);
-        }
-    }
-    if (like && (have_shape || g.no_conflicts || g.generator)) {
-        fprintf(stderr, "routebench corpus gen: --like takes the shape from the profile: no "
-                        "--shape, --no-conflicts or --generator with it\n");
-        return CLI_USAGE;
-    }
-    if (!have_routes || !have_seed || !(have_shape || like) || !out) {
-        fprintf(
-            stderr,
-            "routebench corpus gen: needs --routes, --seed, --shape (or --like) and --out\n\n%s",
-            gen_usage);
-        return CLI_USAGE;
-    }
-    q.seed = g.seed;
+    gen_options o = {0};
+    o.g.shape = -1;
+    rb_reqgen_config_init(&o.q);
+    int status = cli_args(&gen_command, &o, argc, argv);
+    if (status != CLI_CONTINUE) return status;
+    if (o.g.shape < 0 && !o.like) return cli_error("corpus gen", "needs --shape or --like");
+    o.q.seed = o.g.seed;
     char rpath[4096], qpath[4096];
-    if ((size_t)snprintf(rpath, sizeof rpath, "%s.routes", out) >= sizeof rpath ||
-        (size_t)snprintf(qpath, sizeof qpath, "%s.requests", out) >= sizeof qpath) {
-        fprintf(stderr, "routebench corpus gen: --out is too long\n");
-        return CLI_USAGE;
-    }
+    if ((size_t)snprintf(rpath, sizeof rpath, "%s.routes", o.out) >= sizeof rpath ||
+        (size_t)snprintf(qpath, sizeof qpath, "%s.requests", o.out) >= sizeof qpath)
+        return cli_error("corpus gen", "--out is too long");
+    if (cli_check_output_file("corpus gen", "--out", rpath) != CLI_OK) return CLI_USAGE;
     rb_route_table routes;
     rb_error err;
     rb_like_report lrep;
-    rb_profile profile;
-    int rc = like ? rb_profile_load(like, &profile, NULL, &err) : RB_OK;
-    if (rc == RB_OK && like) {
-        rb_like_config lc = {g.routes, g.seed};
-        rc = rb_corpus_generate_like(&profile, &lc, &routes, &lrep, &err);
-    } else if (rc == RB_OK) {
-        rc = rb_corpus_generate(&g, &routes, &err);
-    }
-    if (rc < 0) {
-        fprintf(stderr, "routebench corpus gen: %s\n", err.message);
-        return CLI_USAGE;
-    }
+    char command[600], what[300], header[800];
+    if (generate(&o, &routes, command, sizeof command, what, sizeof what, &lrep, &err) < 0)
+        return cli_error("corpus gen", "%s", err.message);
     uint64_t fp = rb_route_table_fingerprint(&routes);
-    char header[600], what[300];
-    unsigned version = rb_gen_generator(&g);
-    if (like) {
-        snprintf(header, sizeof header,
-                 "routebench corpus gen --routes %zu --seed %llu --like %s\n"
-                 "(a profile of %llu routes, xxh3:%016llx; synthetic words)\n"
-                 "%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx",
-                 g.routes, (unsigned long long)g.seed, like, (unsigned long long)profile.routes,
-                 (unsigned long long)profile.fingerprint, routes.count, (unsigned long long)fp);
-        snprintf(what, sizeof what, "like %s, seed %llu", like, (unsigned long long)g.seed);
-    } else {
-        snprintf(header, sizeof header,
-                 "routebench corpus gen --routes %zu --seed %llu --shape %s%s --generator v%u\n"
-                 "%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx",
-                 g.routes, (unsigned long long)g.seed, rb_gen_shape_name(g.shape),
-                 g.no_conflicts ? " --no-conflicts" : "", version, routes.count,
-                 (unsigned long long)fp);
-        snprintf(what, sizeof what, "shape %s%s, generator v%u, seed %llu",
-                 rb_gen_shape_name(g.shape), g.no_conflicts ? ", no conflicts" : "", version,
-                 (unsigned long long)g.seed);
-    }
-    int status = CLI_OK;
+    snprintf(header, sizeof header,
+             "%s\n%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx", command,
+             routes.count, (unsigned long long)fp);
     if (rb_route_table_write(rpath, &routes, header, &err) < 0) {
-        fprintf(stderr, "routebench corpus gen: %s\n", err.message);
-        status = CLI_USAGE;
+        status = cli_error("corpus gen", "%s", err.message);
     } else {
         printf("%zu routes (%s) -> %s\n", routes.count, what, rpath);
-        if (like) print_like_report(&lrep, g.routes);
+        if (o.like) print_like_report(&lrep, o.g.routes);
         printf("  fingerprint routes xxh3:%016llx\n", (unsigned long long)fp);
-        status = write_requests("gen", &routes, &q, qpath);
+        status = write_requests("gen", &routes, &o.q, qpath);
     }
     rb_route_table_free(&routes);
     return status;
 }
 
-/* ---- requests ---------------------------------------------------------------------- */
+/* ---- requests -------------------------------------------------------------------------------- */
+
+typedef struct requests_options {
+    rb_reqgen_config q;
+    const char *in, *out;
+} requests_options;
+
+static const cli_option requests_table[] = {
+    {.name = "--out",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(requests_options, out),
+     .help = "write the requests to FILE (default: stdout, the summary then goes to stderr)"},
+    {.name = "--count",
+     .type = CLI_SIZE,
+     .metavar = "C",
+     .offset = offsetof(requests_options, q.count),
+     .min = 1,
+     .max = RB_REQGEN_MAX_COUNT,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "requests to write"},
+    CLI_SEED(offsetof(requests_options, q.seed), CLI_SHOW_DEFAULT, "generator seed"),
+    {0}};
+
+static const cli_command requests_command = {
+    .name = "corpus requests",
+    .synopsis = "FILE.routes [--out FILE.requests] [--count C]\n"
+                " [--seed S] [--miss M] [--wrong-method W]\n"
+                " [--dist uniform|zipf]\n",
+    .about = "Writes C requests for any route table.  Hits fill a route's params and wildcards "
+             "with random values no static word equals; a share W of them use another method "
+             "(405s); a share M are misses: paths mutated until no route matches.  EXPECTED is "
+             "linear's answer, never the generator's intent; hits that a higher-priority route "
+             "takes are counted and reported.\n",
+    .tables = {{"options", requests_table, 0},
+               {"request mix", reqgen_table, offsetof(requests_options, q)}},
+    .operand = "FILE.routes",
+    .operand_offset = offsetof(requests_options, in),
+    .operand_required = true,
+    .epilog = "exit status: 0 written, 2 usage or input error\n",
+};
 
 static int corpus_requests(int argc, char **argv)
 {
-    rb_reqgen_config q = {RB_REQGEN_DEFAULT_COUNT, 100000, 50000, 1, RB_DIST_UNIFORM};
-    const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        unsigned long long n;
-        if (cli_is_help(argv[i])) {
-            fputs(requests_usage, stdout);
-            return CLI_OK;
-        } else if (cli_opt(argc, argv, &i, "--count", &v)) {
-            if (!v || !cli_parse_u64("--count", v, 1, RB_REQGEN_MAX_COUNT, &n)) return CLI_USAGE;
-            q.count = (size_t)n;
-        } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
-            if (!v || !cli_parse_u64("--seed", v, 0, UINT64_MAX, &n)) return CLI_USAGE;
-            q.seed = n;
-        } else if (cli_opt(argc, argv, &i, "--miss", &v)) {
-            if (!v || !parse_ratio("--miss", v, &q.miss_ppm)) return CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--wrong-method", &v)) {
-            if (!v || !parse_ratio("--wrong-method", v, &q.wrong_method_ppm)) return CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--dist", &v)) {
-            if (!v || !parse_dist(v, &q.dist)) return CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--out", &v)) {
-            if (!v) return CLI_USAGE;
-            out = v;
-        } else if (argv[i][0] != '-' && !in) {
-            in = argv[i];
-        } else {
-            return cli_unknown("corpus requests", argv[i]);
-        }
-    }
-    if (!in || !out) {
-        fprintf(stderr, "routebench corpus requests: needs FILE.routes and --out\n\n%s",
-                requests_usage);
-        return CLI_USAGE;
-    }
+    requests_options o = {0};
+    rb_reqgen_config_init(&o.q);
+    int status = cli_args(&requests_command, &o, argc, argv);
+    if (status != CLI_CONTINUE) return status;
+    const char *out = o.out ? o.out : "-";
+    if (cli_check_output_file("corpus requests", "--out", out) != CLI_OK) return CLI_USAGE;
     rb_route_table routes;
     rb_error err;
-    if (rb_route_table_read(in, &routes, &err) < 0) {
-        fprintf(stderr, "routebench corpus requests: %s\n", err.message);
-        return CLI_USAGE;
-    }
-    printf("%zu routes from %s (fingerprint xxh3:%016llx)\n", routes.count, in,
-           (unsigned long long)rb_route_table_fingerprint(&routes));
-    int status = write_requests("requests", &routes, &q, out);
+    if (rb_route_table_read(o.in, &routes, &err) < 0)
+        return cli_error("corpus requests", "%s", err.message);
+    fprintf(o.out ? stdout : stderr, "%zu routes from %s (fingerprint xxh3:%016llx)\n",
+            routes.count, o.in, (unsigned long long)rb_route_table_fingerprint(&routes));
+    status = write_requests("requests", &routes, &o.q, out);
     rb_route_table_free(&routes);
     return status;
 }
 
-/* ---- check --------------------------------------------------------------------------- */
+/* ---- check ----------------------------------------------------------------------------------- */
 
 #define SHOW 20
 
@@ -431,212 +422,185 @@ static void print_check(const char *path, const rb_route_table *t, const rb_chec
     printf("  fingerprint         xxh3:%016llx\n", (unsigned long long)r->fingerprint);
 }
 
-static cJSON *json_pairs(const rb_route_table *t, const rb_check_pair *p, size_t n)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < n; i++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "line", (double)line_of(t, p[i].route));
-        cJSON_AddNumberToObject(o, "earlier_line", (double)line_of(t, p[i].earlier));
-        cJSON_AddItemToArray(a, o);
-    }
-    return a;
-}
+typedef struct check_options {
+    rb_check_options opt;
+    size_t min_unique;
+    bool json;
+    const char *in, *against;
+} check_options;
 
-static int print_check_json(const char *path, const rb_route_table *t, const rb_check_report *r,
-                            size_t min_unique, bool ok, const rb_buf *against)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (against) cJSON_AddItemToObject(o, "against", cJSON_Parse(against->data));
-    char fp[32];
-    snprintf(fp, sizeof fp, "xxh3:%016llx", (unsigned long long)r->fingerprint);
-    cJSON_AddStringToObject(o, "file", path);
-    cJSON_AddNumberToObject(o, "routes", (double)r->routes);
-    cJSON_AddNumberToObject(o, "exact_duplicates", (double)r->exact_duplicates);
-    cJSON_AddItemToObject(o, "exact", json_pairs(t, r->exact, r->exact_duplicates));
-    cJSON_AddNumberToObject(o, "shape_duplicates", (double)r->shape_duplicates);
-    cJSON_AddItemToObject(o, "shape", json_pairs(t, r->shape, r->shape_duplicates));
-    cJSON_AddNumberToObject(o, "shadowed", (double)r->shadowed);
-    cJSON_AddNumberToObject(o, "possibly_shadowed", (double)r->possibly_shadowed);
-    cJSON *sh = cJSON_AddArrayToObject(o, "shadows");
-    for (size_t i = 0; sh && i < r->shadowed + r->possibly_shadowed; i++) {
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddNumberToObject(x, "line", (double)line_of(t, r->shadows[i].route));
-        if (r->shadows[i].by != RB_ST_NONE)
-            cJSON_AddNumberToObject(x, "by_line", (double)line_of(t, r->shadows[i].by));
-        cJSON_AddBoolToObject(x, "possible", r->shadows[i].possible);
-        cJSON_AddItemToArray(sh, x);
-    }
-    cJSON_AddNumberToObject(o, "sampled", (double)r->sampled);
-    cJSON_AddNumberToObject(o, "distinct_routes", (double)r->distinct_routes);
-    cJSON_AddNumberToObject(o, "distinct_shapes", (double)r->distinct_shapes);
-    cJSON_AddNumberToObject(o, "distinct_skeletons", (double)r->distinct_skeletons);
-    cJSON_AddNumberToObject(o, "min_depth", (double)r->min_depth);
-    cJSON_AddNumberToObject(o, "max_depth", (double)r->max_depth);
-    cJSON *dh = cJSON_AddObjectToObject(o, "depth");
-    for (int d = 1; dh && d < RB_CHECK_DEPTHS; d++) {
-        char k[8];
-        snprintf(k, sizeof k, "%d%s", d, d == RB_CHECK_DEPTHS - 1 ? "+" : "");
-        if (r->depth[d]) cJSON_AddNumberToObject(dh, k, (double)r->depth[d]);
-    }
-    cJSON *fh = cJSON_AddObjectToObject(o, "fanout");
-    for (int b = 0; fh && b < RB_CHECK_FANOUT_BUCKETS; b++)
-        if (r->fanout[b])
-            cJSON_AddNumberToObject(fh, rb_check_fanout_bucket(b), (double)r->fanout[b]);
-    cJSON_AddNumberToObject(o, "max_fanout", (double)r->max_fanout);
-    cJSON_AddStringToObject(o, "max_fanout_prefix", r->max_fanout_prefix);
-    cJSON_AddNumberToObject(o, "max_behind_one_prefix", (double)r->max_behind);
-    cJSON_AddStringToObject(o, "max_behind_prefix", r->max_behind_prefix);
-    cJSON_AddStringToObject(o, "fingerprint", fp);
-    if (min_unique) cJSON_AddNumberToObject(o, "min_unique", (double)min_unique);
-    cJSON_AddBoolToObject(o, "ok", ok);
-    char *s = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!s) {
-        fprintf(stderr, "routebench corpus check: out of memory\n");
-        return CLI_USAGE;
-    }
-    puts(s);
-    free(s);
-    return CLI_OK;
-}
+static const cli_option check_table[] = {
+    {.name = "--min-unique",
+     .type = CLI_SIZE,
+     .metavar = "K",
+     .offset = offsetof(check_options, min_unique),
+     .min = 0,
+     .max = SIZE_MAX,
+     .help = "fail unless there are at least K distinct (method, shape)"},
+    {.name = "--json",
+     .type = CLI_FLAG,
+     .offset = offsetof(check_options, json),
+     .help = "the report as JSON on stdout (fields: corpus/check.h)"},
+    {.name = "--samples",
+     .type = CLI_U32,
+     .metavar = "N",
+     .offset = offsetof(check_options, opt.samples),
+     .min = 1,
+     .max = 1000000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "paths sampled per glob route to decide shadowing"},
+    CLI_SEED(offsetof(check_options, opt.seed), CLI_SHOW_DEFAULT, "seed of the sampling"),
+    {.name = "--against",
+     .type = CLI_STRING,
+     .metavar = "B",
+     .offset = offsetof(check_options, against),
+     .help = "then the table's profile beside B's (a routes file or a profile), as `corpus "
+             "compare FILE.routes B` prints it; with --json the output is {\"check\": ..., "
+             "\"against\": ...}"},
+    {0}};
+
+static const cli_command check_command = {
+    .name = "corpus check",
+    .synopsis = "FILE.routes [--min-unique K] [--json]\n"
+                " [--samples N] [--seed S] [--against B]\n",
+    .about = "Reports: routes; exact duplicate lines; shape duplicates (same method and shape, "
+             "with both line numbers); shadowed routes (can never win: every path they match is "
+             "taken by a higher-priority route; exact for static, param, catch-all, '**' and '*' "
+             "segments, other globs are sampled and may be 'possibly shadowed'); distinct routes "
+             "(method, shape), shapes and skeletons (static words erased too); depth and fan-out "
+             "histograms; the most routes behind one parent prefix; the fingerprint (XXH3) of "
+             "the canonical route list.  A table without routes is not clean: it proves "
+             "nothing.\n",
+    .tables = {{"options", check_table, 0}},
+    .operand = "FILE.routes",
+    .operand_offset = offsetof(check_options, in),
+    .operand_required = true,
+    .epilog = "exit status: 0 clean, 1 duplicates, shadowed routes, no routes (or fewer than K\n"
+              "unique), 2 input error\n",
+};
 
 static int corpus_check(int argc, char **argv)
 {
-    const char *in = NULL, *against = NULL;
-    bool json = false;
-    unsigned long long min_unique = 0;
-    rb_check_options opt = {1, 0, 0};
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        unsigned long long n;
-        if (cli_is_help(argv[i])) {
-            fputs(check_usage, stdout);
-            return CLI_OK;
-        } else if (cli_flag(argv, i, "--json")) {
-            json = true;
-        } else if (cli_opt(argc, argv, &i, "--min-unique", &v)) {
-            if (!v || !cli_parse_u64("--min-unique", v, 0, UINT64_MAX, &min_unique))
-                return CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--against", &v)) {
-            if (!v) return CLI_USAGE;
-            against = v;
-        } else if (cli_opt(argc, argv, &i, "--samples", &v)) {
-            if (!v || !cli_parse_u64("--samples", v, 1, 1000000, &n)) return CLI_USAGE;
-            opt.samples = (uint32_t)n;
-        } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
-            if (!v || !cli_parse_u64("--seed", v, 0, UINT64_MAX, &n)) return CLI_USAGE;
-            opt.seed = n;
-        } else if (argv[i][0] != '-' && !in) {
-            in = argv[i];
-        } else {
-            return cli_unknown("corpus check", argv[i]);
-        }
-    }
-    if (!in) {
-        fprintf(stderr, "routebench corpus check: needs FILE.routes\n\n%s", check_usage);
-        return CLI_USAGE;
-    }
+    check_options o = {0};
+    rb_check_options_init(&o.opt);
+    int status = cli_args(&check_command, &o, argc, argv);
+    if (status != CLI_CONTINUE) return status;
     rb_route_table t;
     rb_error err;
-    if (rb_route_table_read(in, &t, &err) < 0) {
-        fprintf(stderr, "routebench corpus check: %s\n", err.message);
-        return CLI_USAGE;
-    }
+    if (rb_route_table_read(o.in, &t, &err) < 0)
+        return cli_error("corpus check", "%s", err.message);
     rb_check_report rep;
-    if (rb_corpus_check(&t, &opt, &rep, &err) < 0) {
-        fprintf(stderr, "routebench corpus check: %s\n", err.message);
+    if (rb_corpus_check(&t, &o.opt, &rep, &err) < 0) {
         rb_route_table_free(&t);
-        return CLI_USAGE;
+        return cli_error("corpus check", "%s", err.message);
     }
-    bool unique_ok = rep.distinct_routes >= min_unique;
-    bool ok =
-        rep.shape_duplicates == 0 && rep.shadowed == 0 && rep.possibly_shadowed == 0 && unique_ok;
-    int status = ok ? CLI_OK : CLI_FAILED;
+    bool ok = rb_check_clean(&rep, o.min_unique);
+    status = ok ? CLI_OK : CLI_FAILED;
     rb_buf cmp = {0};
-    if (against) {
+    if (o.against) {
         rb_profile pa, pb;
         int rc = rb_profile_fit(&t, &pa, &err);
-        if (rc == RB_OK) rc = rb_profile_load(against, &pb, NULL, &err);
+        if (rc == RB_OK) rc = rb_profile_load(o.against, &pb, NULL, &err);
         if (rc == RB_OK)
-            rc = json ? rb_profile_compare_json(&pa, in, &pb, against, &cmp, &err)
-                      : rb_profile_compare_text(&pa, in, &pb, against, &cmp, &err);
+            rc = o.json ? rb_profile_compare_json(&pa, o.in, &pb, o.against, &cmp, &err)
+                        : rb_profile_compare_text(&pa, o.in, &pb, o.against, &cmp, &err);
         if (rc < 0) {
-            fprintf(stderr, "routebench corpus check: --against: %s\n", err.message);
             rb_buf_free(&cmp);
             rb_check_report_free(&rep);
             rb_route_table_free(&t);
-            return CLI_USAGE;
+            return cli_error("corpus check", "--against: %s", err.message);
         }
     }
-    if (json) {
-        if (print_check_json(in, &t, &rep, (size_t)min_unique, ok, against ? &cmp : NULL) != CLI_OK)
-            status = CLI_USAGE;
+    if (o.json) {
+        rb_buf j = {0};
+        if (o.against) rb_buf_puts(&j, "{\n\"check\": ");
+        if (rb_check_report_json(o.in, &t, &rep, o.min_unique, &j, &err) < 0) {
+            status = cli_error("corpus check", "%s", err.message);
+        } else {
+            if (o.against) rb_buf_printf(&j, ",\n\"against\": %s}\n", cmp.data);
+            if (j.failed)
+                status = cli_error("corpus check", "out of memory");
+            else if (cli_write_output("corpus check", "-", j.data, j.len) != CLI_OK)
+                status = CLI_USAGE;
+        }
+        rb_buf_free(&j);
     } else {
-        print_check(in, &t, &rep);
-        if (min_unique)
-            printf("  --min-unique %llu: %s (%zu distinct routes)\n", min_unique,
-                   unique_ok ? "ok" : "FAILED", rep.distinct_routes);
-        printf("%s\n", ok ? "clean" : "problems found");
-        if (against) printf("\nprofile against %s\n%s", against, cmp.data);
+        print_check(o.in, &t, &rep);
+        if (o.min_unique)
+            printf("  --min-unique %zu: %s (%zu distinct routes)\n", o.min_unique,
+                   rep.distinct_routes >= o.min_unique ? "ok" : "FAILED", rep.distinct_routes);
+        if (rep.routes == 0)
+            printf("no routes: an empty table is not clean (it proves nothing)\n");
+        else
+            printf("%s\n", ok ? "clean" : "problems found");
+        if (o.against) printf("\nprofile against %s\n%s", o.against, cmp.data);
     }
     rb_buf_free(&cmp);
+    if (rep.routes == 0) cli_error("corpus check", "%s has no routes", o.in);
     rb_check_report_free(&rep);
     rb_route_table_free(&t);
     return status;
 }
 
-/* ---- import ----------------------------------------------------------------------------- */
+/* ---- import ---------------------------------------------------------------------------------- */
+
+typedef struct import_options {
+    const char *in, *out;
+} import_options;
+
+static const cli_option import_table[] = {
+    {.name = "--openapi",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(import_options, in),
+     .flags = CLI_REQUIRED,
+     .help = "the OpenAPI 3.0 or 3.1 document, YAML or JSON"},
+    {.name = "--out",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(import_options, out),
+     .help = "write the routes to FILE (default: stdout, the summary then goes to stderr)"},
+    {0}};
+
+static const cli_command import_command = {
+    .name = "corpus import",
+    .synopsis = "--openapi FILE [--out FILE.routes]\n",
+    .about = "Writes one route per operation of an OpenAPI 3.0 or 3.1 document (YAML or JSON): "
+             "its paths in document order, each with its operations in document order ({param} "
+             "kept).  Templates inside a segment ({name}.json) become globs; OpenAPI 3.2 'query' "
+             "operations are skipped and counted; unknown keys and malformed documents are "
+             "errors naming where (line and column); Swagger 2.0 documents are refused.\n",
+    .tables = {{"options", import_table, 0}},
+    .epilog = "exit status: 0 written, 2 usage or input error\n",
+};
 
 static int corpus_import(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        if (cli_is_help(argv[i])) {
-            fputs(import_usage, stdout);
-            return CLI_OK;
-        } else if (cli_opt(argc, argv, &i, "--openapi", &v)) {
-            if (!v) return CLI_USAGE;
-            in = v;
-        } else if (cli_opt(argc, argv, &i, "--out", &v)) {
-            if (!v) return CLI_USAGE;
-            out = v;
-        } else {
-            return cli_unknown("corpus import", argv[i]);
-        }
-    }
-    if (!in) {
-        fprintf(stderr, "routebench corpus import: needs --openapi FILE\n\n%s", import_usage);
-        return CLI_USAGE;
-    }
+    import_options o = {0};
+    int status = cli_args(&import_command, &o, argc, argv);
+    if (status != CLI_CONTINUE) return status;
+    const char *out = o.out ? o.out : "-";
+    if (cli_check_output_file("corpus import", "--out", out) != CLI_OK) return CLI_USAGE;
     rb_route_table t;
     rb_openapi_report rep;
     rb_error err;
-    if (rb_openapi_import_file(in, &t, &rep, &err) < 0) {
-        fprintf(stderr, "routebench corpus import: %s\n", err.message);
-        return CLI_USAGE;
-    }
-    int status = CLI_OK;
-    FILE *info = out ? stdout : stderr; /* keep stdout for the routes */
-    if (out) {
-        char header[400];
-        snprintf(header, sizeof header,
-                 "imported from %s (OpenAPI %s%s%s%s) by routebench corpus import\n"
-                 "every operation (path x method) in document order",
-                 in, rep.version, rep.title[0] ? ", \"" : "", rep.title, rep.title[0] ? "\"" : "");
-        if (rb_route_table_write(out, &t, header, &err) < 0) {
-            fprintf(stderr, "routebench corpus import: %s\n", err.message);
-            status = CLI_USAGE;
-        }
-    } else {
-        for (size_t i = 0; i < t.count; i++)
-            printf("%s %.*s\n", rb_method_name(t.routes[i].method), (int)t.routes[i].len,
-                   rb_route_pattern(&t, i));
-    }
+    if (rb_openapi_import_file(o.in, &t, &rep, &err) < 0)
+        return cli_error("corpus import", "%s", err.message);
+    char header[400];
+    snprintf(header, sizeof header,
+             "imported from %s (OpenAPI %s%s%s%s) by routebench corpus import\n"
+             "every operation (path x method) in document order",
+             o.in, rep.version, rep.title[0] ? ", \"" : "", rep.title, rep.title[0] ? "\"" : "");
+    rb_buf text = {0};
+    rb_route_table_text(&t, o.out ? header : NULL, &text);
+    status = text.failed
+                 ? cli_error("corpus import", "out of memory")
+                 : cli_write_output("corpus import", out, text.data ? text.data : "", text.len);
+    rb_buf_free(&text);
+    FILE *info = o.out ? stdout : stderr; /* keep stdout for the routes */
     if (status == CLI_OK) {
         fprintf(info, "%zu routes from %zu paths of %s (OpenAPI %s)%s%s\n", rep.routes, rep.paths,
-                in, rep.version, out ? " -> " : "", out ? out : "");
+                o.in, rep.version, o.out ? " -> " : "", o.out ? o.out : "");
         if (rep.globs)
             fprintf(info, "  %zu segments with templates inside written as globs (?*)\n",
                     rep.globs);
@@ -651,111 +615,114 @@ static int corpus_import(int argc, char **argv)
     return status;
 }
 
-/* ---- profile ------------------------------------------------------------------------------ */
+/* ---- profile --------------------------------------------------------------------------------- */
 
-static const char profile_usage[] =
-    "usage: routebench corpus profile FILE.routes [--out FILE.json]\n"
-    "\n"
-    "Writes the profile of a route table as JSON (to stdout, or atomically to\n"
-    "--out): routes by depth; per depth the prefixes by kind (static, param,\n"
-    "template, glob, '**', catch-all), with and without children and routes,\n"
-    "their fan-out, static and param siblings, versions, extensions, trailing\n"
-    "slashes; methods; methods per path; static word lengths.  Counts only:\n"
-    "no word of the table is in it, so it can be shared instead of the routes.\n"
-    "`corpus gen --like` and `corpus compare` read it as they read a routes file.\n"
-    "\n"
-    "exit status: 0 written, 2 usage or input error\n";
+typedef struct profile_options {
+    const char *in, *out;
+} profile_options;
+
+static const cli_option profile_table[] = {
+    {.name = "--out",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(profile_options, out),
+     .help = "write the profile to FILE, atomically (default: stdout)"},
+    {0}};
+
+static const cli_command profile_command = {
+    .name = "corpus profile",
+    .synopsis = "FILE.routes [--out FILE.json]\n",
+    .about = "Writes the profile of a route table as JSON (schema routebench-profile, "
+             "corpus/profile.h): routes by depth; per depth the prefixes by kind (static, param, "
+             "template, glob, '**', catch-all), with and without children and routes, their "
+             "fan-out, static and param siblings, versions, extensions, trailing slashes; "
+             "methods; methods per path; static word lengths.  Counts only: no word of the "
+             "table is in it, so it can be shared instead of the routes.  `corpus gen --like` "
+             "and `corpus compare` read it as they read a routes file.\n",
+    .tables = {{"options", profile_table, 0}},
+    .operand = "FILE.routes",
+    .operand_offset = offsetof(profile_options, in),
+    .operand_required = true,
+    .epilog = "exit status: 0 written, 2 usage or input error\n",
+};
 
 static int corpus_profile(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        if (cli_is_help(argv[i])) {
-            fputs(profile_usage, stdout);
-            return CLI_OK;
-        } else if (cli_opt(argc, argv, &i, "--out", &v)) {
-            if (!v) return CLI_USAGE;
-            out = v;
-        } else if (argv[i][0] != '-' && !in) {
-            in = argv[i];
-        } else {
-            return cli_unknown("corpus profile", argv[i]);
-        }
-    }
-    if (!in) {
-        fprintf(stderr, "routebench corpus profile: needs FILE.routes\n\n%s", profile_usage);
-        return CLI_USAGE;
-    }
+    profile_options o = {0};
+    int status = cli_args(&profile_command, &o, argc, argv);
+    if (status != CLI_CONTINUE) return status;
+    const char *out = o.out ? o.out : "-";
+    if (cli_check_output_file("corpus profile", "--out", out) != CLI_OK) return CLI_USAGE;
     rb_profile p;
     rb_error err;
     rb_buf b = {0};
-    int rc = rb_profile_load(in, &p, NULL, &err);
+    int rc = rb_profile_load(o.in, &p, NULL, &err);
     if (rc == RB_OK) rc = rb_profile_json_write(&p, &b, &err);
-    if (rc == RB_OK && out) rc = rb_file_write_atomic(out, b.data, b.len, &err);
-    if (rc == RB_OK && !out) fwrite(b.data, 1, b.len, stdout);
+    status = rc < 0 ? cli_error("corpus profile", "%s", err.message)
+                    : cli_write_output("corpus profile", out, b.data, b.len);
     rb_buf_free(&b);
-    if (rc < 0) {
-        fprintf(stderr, "routebench corpus profile: %s\n", err.message);
-        return CLI_USAGE;
-    }
-    if (out) printf("profile of %s (%llu routes) -> %s\n", in, (unsigned long long)p.routes, out);
-    return CLI_OK;
+    if (status == CLI_OK && o.out)
+        printf("profile of %s (%llu routes) -> %s\n", o.in, (unsigned long long)p.routes, o.out);
+    return status;
 }
 
-/* ---- compare ------------------------------------------------------------------------------ */
+/* ---- compare --------------------------------------------------------------------------------- */
 
-static const char compare_usage[] =
-    "usage: routebench corpus compare A B [--json]\n"
-    "\n"
-    "Puts the profiles of A and B side by side (each a routes file or a profile from\n"
-    "`corpus profile`): per histogram (routes by depth; prefixes by depth and kind;\n"
-    "fan-out by depth; methods; methods per path; static word lengths; static and\n"
-    "param siblings; trailing slashes, versions, extensions) the shares of A and B\n"
-    "and one distance, the total variation (half the sum of the absolute differences\n"
-    "of the shares: 0 the same distribution, 1 disjoint), and the mean distance.\n"
-    "--json  the same as JSON (counts and totals per bin)\n"
-    "\n"
-    "exit status: 0 compared, 2 usage or input error\n";
+typedef struct compare_options {
+    bool json;
+} compare_options;
+
+static const cli_option compare_table[] = {
+    {.name = "--json",
+     .type = CLI_FLAG,
+     .offset = offsetof(compare_options, json),
+     .help = "the comparison as JSON (counts and totals per bin; fields: corpus/profile.h)"},
+    {0}};
+
+static const cli_command compare_command = {
+    .name = "corpus compare",
+    .synopsis = "A B [--json]\n",
+    .about = "Puts the profiles of A and B side by side (each a routes file or a profile from "
+             "`corpus profile`): per histogram (routes by depth; prefixes by depth and kind; "
+             "fan-out by depth; methods; methods per path; static word lengths; static and "
+             "param siblings; trailing slashes, versions, extensions) the shares of A and B and "
+             "one distance, the total variation (half the sum of the absolute differences of "
+             "the shares: 0 the same distribution, 1 disjoint), and the mean distance.\n",
+    .tables = {{"options", compare_table, 0}},
+    .epilog = "exit status: 0 compared, 2 usage or input error\n",
+};
 
 static int corpus_compare(int argc, char **argv)
 {
+    /* two operands, A and B; the parser takes the options around them */
     const char *in[2] = {NULL, NULL};
-    bool json = false;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            fputs(compare_usage, stdout);
-            return CLI_OK;
-        } else if (cli_flag(argv, i, "--json")) {
-            json = true;
-        } else if (argv[i][0] != '-' && (!in[0] || !in[1])) {
-            in[in[0] ? 1 : 0] = argv[i];
-        } else {
-            return cli_unknown("corpus compare", argv[i]);
-        }
+    char *rest[64];
+    int nrest = 0, nin = 0;
+    for (int i = 0; i < argc && nrest < 64; i++) {
+        if (i > 0 && argv[i][0] != '-' && nin < 2)
+            in[nin++] = argv[i];
+        else
+            rest[nrest++] = argv[i];
     }
-    if (!in[0] || !in[1]) {
-        fprintf(stderr, "routebench corpus compare: needs A and B\n\n%s", compare_usage);
-        return CLI_USAGE;
-    }
+    compare_options o = {0};
+    int status = cli_args(&compare_command, &o, nrest, rest);
+    if (status != CLI_CONTINUE) return status;
+    if (nin < 2) return cli_error("corpus compare", "needs A and B (routes files or profiles)");
     rb_profile p[2];
     rb_error err;
     rb_buf b = {0};
     int rc = rb_profile_load(in[0], &p[0], NULL, &err);
     if (rc == RB_OK) rc = rb_profile_load(in[1], &p[1], NULL, &err);
     if (rc == RB_OK)
-        rc = json ? rb_profile_compare_json(&p[0], in[0], &p[1], in[1], &b, &err)
-                  : rb_profile_compare_text(&p[0], in[0], &p[1], in[1], &b, &err);
-    if (rc == RB_OK) fwrite(b.data, 1, b.len, stdout);
+        rc = o.json ? rb_profile_compare_json(&p[0], in[0], &p[1], in[1], &b, &err)
+                    : rb_profile_compare_text(&p[0], in[0], &p[1], in[1], &b, &err);
+    status = rc < 0 ? cli_error("corpus compare", "%s", err.message)
+                    : cli_write_output("corpus compare", "-", b.data, b.len);
     rb_buf_free(&b);
-    if (rc < 0) {
-        fprintf(stderr, "routebench corpus compare: %s\n", err.message);
-        return CLI_USAGE;
-    }
-    return CLI_OK;
+    return status;
 }
 
-/* ---- dispatch --------------------------------------------------------------------------- */
+/* ---- dispatch -------------------------------------------------------------------------------- */
 
 int cmd_corpus(int argc, char **argv)
 {
@@ -763,7 +730,7 @@ int cmd_corpus(int argc, char **argv)
         fputs(corpus_usage, stderr);
         return CLI_USAGE;
     }
-    if (cli_is_help(argv[1])) {
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         fputs(corpus_usage, stdout);
         return CLI_OK;
     }
@@ -774,6 +741,5 @@ int cmd_corpus(int argc, char **argv)
     if (strcmp(sub, "import") == 0) return corpus_import(argc - 1, argv + 1);
     if (strcmp(sub, "profile") == 0) return corpus_profile(argc - 1, argv + 1);
     if (strcmp(sub, "compare") == 0) return corpus_compare(argc - 1, argv + 1);
-    fprintf(stderr, "routebench corpus: unknown command '%s'\n\n%s", sub, corpus_usage);
-    return CLI_USAGE;
+    return cli_error("corpus", "unknown command '%s' (routebench corpus --help lists them)", sub);
 }
