@@ -119,11 +119,7 @@ typedef struct reader {
     rb_error *err;
 } reader;
 
-static int fail(reader *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+static int fail(reader *r, const char *fmt, ...) RB_PRINTF(2, 3);
 
 static int fail(reader *r, const char *fmt, ...)
 {
