@@ -78,9 +78,9 @@ typedef struct http_run {
     rb_http_result *res;
     rb_http_progress_fn progress;
     void *ctx;
-    char tmp[64];       /* private temporary directory */
-    char script[128];   /* the Lua script in it */
-    char wrk[4096];     /* wrk's path */
+    char tmp[64];     /* private temporary directory */
+    char script[128]; /* the Lua script in it */
+    char wrk[4096];   /* wrk's path */
     rb_route_table routes;
     rb_request_table reqs;
     rb_match *want;
@@ -149,7 +149,8 @@ static void server_detail(http_run *r, size_t i)
 {
     char tail[RB_HTTP_TAIL + 1];
     rb_http_child_stderr(&r->servers[i].child, tail, sizeof tail);
-    snprintf(r->res->detail, sizeof r->res->detail, "%s", tail[0] ? tail : "(its stderr is empty)\n");
+    snprintf(r->res->detail, sizeof r->res->detail, "%s",
+             tail[0] ? tail : "(its stderr is empty)\n");
 }
 
 /* Server i failed during `stage`: say how (crashed, exited or hung: then
@@ -179,8 +180,7 @@ static int server_fault(http_run *r, size_t i, const char *stage, const char *wh
 static int check_options(const rb_http_options *o, rb_error *err)
 {
     if (o->nspecs == 0 || o->nspecs > RB_HTTP_MAX_ROUTERS)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "name 1 to %d routers",
-                         RB_HTTP_MAX_ROUTERS);
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "name 1 to %d routers", RB_HTTP_MAX_ROUTERS);
     if (!o->routes_path || !o->requests_path)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "needs a routes file and a requests file");
     if (o->trials == 0 || o->connections == 0 || o->lookup_trials == 0 || o->timeout_ms == 0)
@@ -261,11 +261,14 @@ static int load_tables(http_run *r, rb_error *err)
     }
     for (size_t i = 0; i < r->reqs.count; i++) {
         const rb_request *q = &r->reqs.reqs[i];
-        int out = rb_router_lookup(linear, q->method, rb_request_path(&r->reqs, i), q->len,
-                                   &r->want[i]);
-        if (out == RB_FOUND) res->expect_found++;
-        else if (out == RB_METHOD_NOT_ALLOWED) res->expect_not_allowed++;
-        else res->expect_not_found++;
+        int out =
+            rb_router_lookup(linear, q->method, rb_request_path(&r->reqs, i), q->len, &r->want[i]);
+        if (out == RB_FOUND)
+            res->expect_found++;
+        else if (out == RB_METHOD_NOT_ALLOWED)
+            res->expect_not_allowed++;
+        else
+            res->expect_not_found++;
     }
     rb_router_destroy(linear);
     return RB_OK;
@@ -410,8 +413,8 @@ static int wrk_trial(http_run *r, size_t i, uint32_t round, uint32_t position, r
     snprintf(timeout, sizeof timeout, "%us", (o->timeout_ms + 999) / 1000); /* wrk: whole s */
     snprintf(url, sizeof url, "http://127.0.0.1:%u/", s->port);
     snprintf(errpath, sizeof errpath, "%s/wrk.err", r->tmp);
-    char *argv[] = {r->wrk, "-t", "1", "-c", conns, "-d", dur, "--timeout", timeout,
-                    "-s", r->script, url, NULL};
+    char *argv[] = {r->wrk,      "-t",    "1",  "-c",      conns, "-d", dur,
+                    "--timeout", timeout, "-s", r->script, url,   NULL};
     rb_http_child w;
     double server_cpu0 = rb_http_child_cpu_s(&s->child);
     uint64_t t0 = rb_bench_now_ns();
@@ -430,8 +433,10 @@ static int wrk_trial(http_run *r, size_t i, uint32_t round, uint32_t position, r
     if (!exited) {
         rb_http_child_stop(&w, 1000, &status);
         snprintf(r->res->detail, sizeof r->res->detail, "%s", tail);
-        rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "wrk did not finish within %u ms against %s; "
-                       "killed", limit_ms, o->specs[i]);
+        rc = rb__error(err, RB_EIO, RB_NO_OFFSET,
+                       "wrk did not finish within %u ms against %s; "
+                       "killed",
+                       limit_ms, o->specs[i]);
     } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         char how[128];
         rb_http_describe_status(status, how, sizeof how);
@@ -448,8 +453,9 @@ static int wrk_trial(http_run *r, size_t i, uint32_t round, uint32_t position, r
     if (rc == RB_OK && out.failed) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     if (rc == RB_OK) {
         rc = rb_wrk_parse(out.data ? out.data : "", out.len, &t.wrk, err);
-        if (rc < 0) snprintf(r->res->detail, sizeof r->res->detail, "%.*s%s", (int)out.len,
-                             out.data ? out.data : "", tail);
+        if (rc < 0)
+            snprintf(r->res->detail, sizeof r->res->detail, "%.*s%s", (int)out.len,
+                     out.data ? out.data : "", tail);
     }
     rb_buf_free(&out);
     rb_http_child_free(&w);
@@ -561,7 +567,7 @@ static int latency_round(http_run *r, rb_error *err)
         size_t i = order[p];
         progress(r, "latency", i, p, k);
         rb_load_config cfg = {r->servers[i].port, res->offered_rate, o->latency_s, o->connections,
-                              o->timeout_ms, &r->reqs, r->want};
+                              o->timeout_ms,      &r->reqs,          r->want};
         int rc = rb_load_run(&cfg, &res->results[i].latency, err);
         if (rc < 0) {
             char why[sizeof err->message];
@@ -645,8 +651,6 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
     for (size_t l = 0; rc == RB_OK && l < o->nlibs; l++)
         rc = rb_plugins_load(&plugins, o->router_libs[l], err);
     if (rc == RB_OK) rc = load_tables(r, err);
-    if (rc == RB_OK) rc = measure_lookups(r, &plugins, err);
-    restore_affinity(r);
     snprintf(r->tmp, sizeof r->tmp, "/tmp/routebench-http-XXXXXX");
     if (rc == RB_OK && !mkdtemp(r->tmp)) {
         r->tmp[0] = '\0';
@@ -670,7 +674,11 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
     }
     if (rc == RB_OK) rc = gate_all(r, err);
     if (rc == RB_OK && res->gate_passed) {
-        if (o->client_cpu >= 0) rc = rb_sysinfo_pin_cpu(o->client_cpu, err);
+        /* in-process lookups only now: a router is run in this process
+         * after its server has shown it answers every request right */
+        rc = measure_lookups(r, &plugins, err);
+        restore_affinity(r);
+        if (rc == RB_OK && o->client_cpu >= 0) rc = rb_sysinfo_pin_cpu(o->client_cpu, err);
         if (rc == RB_OK) rc = capacity_rounds(r, err);
         if (rc == RB_OK) rc = compute_capacity(r, err);
         if (rc == RB_OK) rc = latency_round(r, err);

@@ -22,12 +22,13 @@
  * Protocol of rb_http_run, for routers R1..Rk (R1 is the baseline):
  *   1. read both tables; refuse paths an HTTP request line cannot carry;
  *      the expected answer of every request is linear's;
- *   2. in-process lookup time of every router on the same table (the
- *      paired harness, bench/harness.h), pinned to the server's CPU;
- *   3. start one server per router on 127.0.0.1 (port 0: the kernel picks
+ *   2. start one server per router on 127.0.0.1 (port 0: the kernel picks
  *      a free one), pinned to the server CPU; idle servers cost nothing;
- *   4. validity gate of every server; one wrong answer refuses the load
+ *   3. validity gate of every server; one wrong answer refuses the load
  *      phase for all of them, naming the first wrong request;
+ *   4. in-process lookup time of every router on the same table (the
+ *      paired harness, bench/harness.h), pinned to the server's CPU, only
+ *      now that every router has answered every request right;
  *   5. capacity: wrk (1 thread, C connections, closed loop) pinned to the
  *      client CPU replays the table against each server; a warm-up round,
  *      then `trials` rounds whose router orders follow a balanced Latin
@@ -100,8 +101,8 @@ bool rb_http_path_sendable(const char *path, size_t len, size_t *bad);
 /* ---- child processes (http_proc.c) -------------------------------------- */
 
 typedef struct rb_http_child {
-    pid_t pid;    /* also its process group; 0: none */
-    int out_fd;   /* read end of its stdout, -1 when closed */
+    pid_t pid;      /* also its process group; 0: none */
+    int out_fd;     /* read end of its stdout, -1 when closed */
     char *err_path; /* its stderr file (owned) */
     double cpu_s;   /* user + system CPU seconds, set when it is reaped */
 } rb_http_child;
@@ -143,7 +144,7 @@ int rb__http_connect(uint16_t port, bool nonblocking, unsigned timeout_ms, rb_er
 
 typedef struct rb_http_gate {
     size_t requests, passed;
-    size_t first_wrong; /* index in the request table; valid when passed < requests */
+    size_t first_wrong;   /* index in the request table; valid when passed < requests */
     char first_what[512]; /* "GET /x (line 7): expected 200 route 3 [1+2], got 404" */
     bool io_failed;       /* the server stopped answering (err says how) */
 } rb_http_gate;
@@ -183,8 +184,8 @@ double rb_wrk_rate(const rb_wrk_result *r);
 
 typedef struct rb_load_config {
     uint16_t port;
-    double rate;         /* offered requests per second, > 0 */
-    double duration_s;   /* of the schedule, > 0 */
+    double rate;          /* offered requests per second, > 0 */
+    double duration_s;    /* of the schedule, > 0 */
     unsigned connections; /* >= 1 */
     unsigned timeout_ms;  /* a request unanswered this long is a timeout */
     const rb_request_table *reqs;
@@ -195,8 +196,8 @@ typedef struct rb_load_result {
     uint64_t scheduled, completed;
     uint64_t err_connect, err_read, err_write, err_timeout;
     uint64_t status_200, status_404, status_405, status_other;
-    uint64_t wrong;        /* answers that differ from want */
-    double achieved_rate;  /* completed / (last completion - first intended time) */
+    uint64_t wrong;       /* answers that differ from want */
+    double achieved_rate; /* completed / (last completion - first intended time) */
     double p50_us, p90_us, p99_us, p999_us, max_us; /* from the intended send time */
 } rb_load_result;
 
@@ -223,9 +224,9 @@ typedef struct rb_http_options {
     unsigned trials, warmup;    /* measured and warm-up rounds of wrk */
     double trial_s;             /* one wrk run, whole seconds >= 1 */
     unsigned connections;
-    double rate_fraction; /* of the slowest capacity, 0 < f <= 1 */
-    double latency_s;     /* one open-loop run per router */
-    unsigned timeout_ms;  /* start-up, each gate request, each load request */
+    double rate_fraction;   /* of the slowest capacity, 0 < f <= 1 */
+    double latency_s;       /* one open-loop run per router */
+    unsigned timeout_ms;    /* start-up, each gate request, each load request */
     unsigned lookup_trials; /* in-process lookup trials (harness) */
     rb_bootstrap_opts bootstrap;
 } rb_http_options;
@@ -254,7 +255,7 @@ typedef struct rb_http_router_result {
     double ns_per_request;                       /* 1e9 / capacity */
     double share;                                /* lookup_ns / ns_per_request */
     rb_paired_result vs_baseline;                /* speed of this router / the baseline's */
-    double server_busy, client_busy; /* medians over the measured trials */
+    double server_busy, client_busy;             /* medians over the measured trials */
     uint64_t err_socket, status_200, status_404, status_405, status_other; /* all trials */
     rb_load_result latency;
 } rb_http_router_result;
@@ -273,7 +274,7 @@ typedef struct rb_http_result {
     double loadavg_start, loadavg_end;
     double duration_s;
     char wrk_version[RB_HTTP_NAME], server_version[RB_HTTP_NAME];
-    bool fault; /* the error was a server's or wrk's fault, not the input's */
+    bool fault;                      /* the error was a server's or wrk's fault, not the input's */
     char detail[RB_HTTP_TAIL + 256]; /* on a fault: the child's stderr tail */
 } rb_http_result;
 

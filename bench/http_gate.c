@@ -141,7 +141,8 @@ int rb_http_gate_run(uint16_t port, const rb_request_table *reqs, const rb_match
         }
         req.len = 0;
         rb_http_format_request(&req, q->method, path, q->len);
-        if (rc == RB_OK && req.failed) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+        if (rc == RB_OK && req.failed)
+            rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
         if (rc == RB_OK) rc = send_all(c, req.data, req.len, err);
         rb_http_response r;
         size_t used = 0;

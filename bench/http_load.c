@@ -142,10 +142,17 @@ static void on_readable(load_state *s, load_conn *c, uint64_t *last_done)
     double lat = (double)(now - due(s, c->k)) / 1e3;
     s->lat_us[s->out->completed++] = lat;
     switch (r.status) {
-    case 200: s->out->status_200++; break;
-    case 404: s->out->status_404++; break;
-    case 405: s->out->status_405++; break;
-    default: s->out->status_other++;
+    case 200:
+        s->out->status_200++;
+        break;
+    case 404:
+        s->out->status_404++;
+        break;
+    case 405:
+        s->out->status_405++;
+        break;
+    default:
+        s->out->status_other++;
     }
     rb_match got;
     if (rb_http_response_match(&r, &got, &perr) < 0 || !rb_match_equal(&got, &s->cfg->want[i]))
@@ -290,8 +297,8 @@ static int run_schedule(load_state *s, rb_error *err)
 int rb_load_run(const rb_load_config *cfg, rb_load_result *out, rb_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (!(cfg->rate > 0) || !(cfg->duration_s > 0) || cfg->connections == 0 ||
-        !cfg->reqs->count || cfg->rate * cfg->duration_s > 1e9)
+    if (!(cfg->rate > 0) || !(cfg->duration_s > 0) || cfg->connections == 0 || !cfg->reqs->count ||
+        cfg->rate * cfg->duration_s > 1e9)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                          "open-loop run needs rate > 0, duration > 0, connections >= 1");
     load_state s;

@@ -75,11 +75,13 @@ int rb_http_response_parse(const char *buf, size_t len, bool head, rb_http_respo
 {
     const char *p = buf, *end = buf + len;
     const char *eol = line_end(p, end);
-    if (!eol) return len > 8192 ? rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "status line too long") : 0;
+    if (!eol)
+        return len > 8192 ? rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "status line too long") : 0;
     memset(r, 0, sizeof *r);
     /* HTTP/1.x SP 3DIGIT SP reason */
-    if (eol - p < 12 || memcmp(p, "HTTP/1.", 7) != 0 || p[8] != ' ' || !isdigit((unsigned char)p[9]) ||
-        !isdigit((unsigned char)p[10]) || !isdigit((unsigned char)p[11]))
+    if (eol - p < 12 || memcmp(p, "HTTP/1.", 7) != 0 || p[8] != ' ' ||
+        !isdigit((unsigned char)p[9]) || !isdigit((unsigned char)p[10]) ||
+        !isdigit((unsigned char)p[11]))
         return rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "not an HTTP/1.x status line: '%.*s'",
                          (int)(eol - p > 60 ? 60 : eol - p), p);
     r->status = (p[9] - '0') * 100 + (p[10] - '0') * 10 + (p[11] - '0');
@@ -88,7 +90,8 @@ int rb_http_response_parse(const char *buf, size_t len, bool head, rb_http_respo
     p = eol + 2;
     for (;;) {
         eol = line_end(p, end);
-        if (!eol) return len > 65536 ? rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "headers too long") : 0;
+        if (!eol)
+            return len > 65536 ? rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "headers too long") : 0;
         if (eol == p) break; /* the empty line */
         const char *colon = memchr(p, ':', (size_t)(eol - p));
         if (!colon)
@@ -121,7 +124,8 @@ int rb_http_response_parse(const char *buf, size_t len, bool head, rb_http_respo
     }
     p += 2;
     bool bodyless = head || r->status == 204 || r->status == 304 || r->status / 100 == 1;
-    if (bodyless) r->content_length = 0;
+    if (bodyless)
+        r->content_length = 0;
     else if (!have_length)
         return rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "response %d without Content-Length",
                          r->status);

@@ -187,8 +187,10 @@ void rb_http_child_stderr(const rb_http_child *c, char *buf, size_t cap)
     size_t want = cap - 1 < RB_HTTP_TAIL ? cap - 1 : RB_HTTP_TAIL;
     if (fseek(f, 0, SEEK_END) == 0) {
         long size = ftell(f);
-        if (size > (long)want) fseek(f, size - (long)want, SEEK_SET);
-        else rewind(f);
+        if (size > (long)want)
+            fseek(f, size - (long)want, SEEK_SET);
+        else
+            rewind(f);
     }
     size_t n = fread(buf, 1, want, f);
     buf[n] = '\0';

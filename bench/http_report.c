@@ -80,9 +80,12 @@ static void render(const table *t, bool md, rb_buf *out)
     for (size_t r = 0; r < t->rows; r++) {
         rb_buf_puts(out, md ? "|" : " ");
         for (size_t c = 0; c < t->cols; c++) {
-            if (md) rb_buf_printf(out, " %s |", t->cell[r][c]);
-            else if (t->right[c]) rb_buf_printf(out, " %*s", (int)w[c], t->cell[r][c]);
-            else rb_buf_printf(out, " %-*s", (int)w[c], t->cell[r][c]);
+            if (md)
+                rb_buf_printf(out, " %s |", t->cell[r][c]);
+            else if (t->right[c])
+                rb_buf_printf(out, " %*s", (int)w[c], t->cell[r][c]);
+            else
+                rb_buf_printf(out, " %-*s", (int)w[c], t->cell[r][c]);
         }
         rb_buf_puts(out, "\n");
         if (md && r == 0) {
@@ -95,8 +98,10 @@ static void render(const table *t, bool md, rb_buf *out)
 
 static void heading(rb_buf *out, bool md, const char *text)
 {
-    if (md) rb_buf_printf(out, "\n### %s\n\n", text);
-    else rb_buf_printf(out, "\n%s\n", text);
+    if (md)
+        rb_buf_printf(out, "\n### %s\n\n", text);
+    else
+        rb_buf_printf(out, "\n%s\n", text);
 }
 
 static void fmt_rate(double x, char *buf, size_t cap)
@@ -111,8 +116,10 @@ static void fmt_us(double us, char *buf, size_t cap)
 
 static void pct(double x, char *buf, size_t cap)
 {
-    if (x < 0) snprintf(buf, cap, "?");
-    else snprintf(buf, cap, "%.0f%%", x * 100);
+    if (x < 0)
+        snprintf(buf, cap, "?");
+    else
+        snprintf(buf, cap, "%.0f%%", x * 100);
 }
 
 static void gate_section(const rb_http_result *res, bool md, rb_buf *out)
@@ -143,9 +150,12 @@ static void capacity_section(const rb_http_options *o, const rb_http_result *res
         out->failed = 1;
         return;
     }
-    const char *hdr[] = {"router",     "HTTP req/s", "min-max",    "speed vs " /* + baseline */,
-                         "95% interval", "wins",     "server CPU", "client CPU",
-                         "socket errors", "200 / 404 / 405", "other statuses"};
+    const char *hdr[] = {"router",        "HTTP req/s",
+                         "min-max",       "speed vs " /* + baseline */,
+                         "95% interval",  "wins",
+                         "server CPU",    "client CPU",
+                         "socket errors", "200 / 404 / 405",
+                         "other statuses"};
     for (size_t c = 0; c < sizeof hdr / sizeof hdr[0]; c++) cell(t, 0, c, "%s", hdr[c]);
     cell(t, 0, 3, "speed vs %s", res->results[0].spec);
     for (size_t c = 1; c < TCOLS; c++) t->right[c] = true;
@@ -205,9 +215,9 @@ static void latency_section(const rb_http_options *o, const rb_http_result *res,
         out->failed = 1;
         return;
     }
-    const char *hdr[] = {"router", "achieved req/s", "p50",  "p90",   "p99",
-                         "p99.9",  "max",            "socket errors", "other statuses",
-                         "wrong answers"};
+    const char *hdr[] = {
+        "router",        "achieved req/s", "p50",          "p90", "p99", "p99.9", "max",
+        "socket errors", "other statuses", "wrong answers"};
     for (size_t c = 0; c < sizeof hdr / sizeof hdr[0]; c++) cell(t, 0, c, "%s", hdr[c]);
     for (size_t c = 1; c < TCOLS; c++) t->right[c] = true;
     for (size_t i = 0; i < res->nresults; i++) {
@@ -243,8 +253,8 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
         out->failed = 1;
         return;
     }
-    const char *hdr[] = {"router", "lookup (in-process, same table)", "time per HTTP request at capacity",
-                         "router's share"};
+    const char *hdr[] = {"router", "lookup (in-process, same table)",
+                         "time per HTTP request at capacity", "router's share"};
     for (size_t c = 0; c < 4; c++) cell(t, 0, c, "%s", hdr[c]);
     for (size_t c = 1; c < 4; c++) t->right[c] = true;
     for (size_t i = 0; i < res->nresults; i++) {
@@ -264,9 +274,11 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
 void rb_http_report(const rb_http_options *o, const rb_http_result *res, const char *command,
                     bool md, rb_buf *out)
 {
-    if (md) rb_buf_puts(out, "## HTTP requests per second over loopback on this machine\n\n");
-    else rb_buf_puts(out, "HTTP requests per second over loopback on this machine "
-                          "(whole HTTP/1.1 requests, not router lookups)\n\n");
+    if (md)
+        rb_buf_puts(out, "## HTTP requests per second over loopback on this machine\n\n");
+    else
+        rb_buf_puts(out, "HTTP requests per second over loopback on this machine "
+                         "(whole HTTP/1.1 requests, not router lookups)\n\n");
     if (md)
         rb_buf_puts(out, "Whole HTTP/1.1 requests over 127.0.0.1, not router lookups: these "
                          "figures are never comparable with lookup rates.\n\n");
@@ -420,10 +432,14 @@ static char *summary_json(const rb_http_options *o, const rb_http_result *res, c
         cJSON_AddNumberToObject(r, "status_404", (double)x->status_404);
         cJSON_AddNumberToObject(r, "status_405", (double)x->status_405);
         cJSON_AddNumberToObject(r, "status_other", (double)x->status_other);
-        if (i > 0 && res->gate_passed) cJSON_AddItemToObject(r, "vs_baseline", paired_json(&x->vs_baseline));
-        else cJSON_AddNullToObject(r, "vs_baseline");
-        if (res->gate_passed) cJSON_AddItemToObject(r, "latency", latency_json(res, &x->latency));
-        else cJSON_AddNullToObject(r, "latency");
+        if (i > 0 && res->gate_passed)
+            cJSON_AddItemToObject(r, "vs_baseline", paired_json(&x->vs_baseline));
+        else
+            cJSON_AddNullToObject(r, "vs_baseline");
+        if (res->gate_passed)
+            cJSON_AddItemToObject(r, "latency", latency_json(res, &x->latency));
+        else
+            cJSON_AddNullToObject(r, "latency");
         cJSON_AddItemToArray(rs, r);
     }
     cJSON *l = cJSON_AddArrayToObject(j, "limitations");
@@ -442,14 +458,13 @@ static void trials_csv(const rb_http_result *res, rb_buf *out)
     for (size_t i = 0; i < res->ntrials; i++) {
         const rb_http_trial *t = &res->trials[i];
         const rb_wrk_result *w = &t->wrk;
-        rb_buf_printf(out, "%s,%u,%u,%llu,%llu,%.3f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu\n",
-                      res->results[t->router].spec, t->round, t->position,
-                      (unsigned long long)w->requests, (unsigned long long)w->duration_us,
-                      rb_wrk_rate(w), t->server_busy, t->client_busy,
-                      (unsigned long long)(w->err_connect + w->err_read + w->err_write +
-                                           w->err_timeout),
-                      (unsigned long long)w->status_200, (unsigned long long)w->status_404,
-                      (unsigned long long)w->status_405, (unsigned long long)w->status_other);
+        rb_buf_printf(
+            out, "%s,%u,%u,%llu,%llu,%.3f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu\n",
+            res->results[t->router].spec, t->round, t->position, (unsigned long long)w->requests,
+            (unsigned long long)w->duration_us, rb_wrk_rate(w), t->server_busy, t->client_busy,
+            (unsigned long long)(w->err_connect + w->err_read + w->err_write + w->err_timeout),
+            (unsigned long long)w->status_200, (unsigned long long)w->status_404,
+            (unsigned long long)w->status_405, (unsigned long long)w->status_other);
     }
 }
 

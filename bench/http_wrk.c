@@ -33,8 +33,10 @@ static void lua_string(rb_buf *b, const char *s, size_t n)
     rb_buf_puts(b, "\"");
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') rb_buf_printf(b, "\\%03u", c);
-        else rb_buf_append(b, s + i, 1);
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+            rb_buf_printf(b, "\\%03u", c);
+        else
+            rb_buf_append(b, s + i, 1);
     }
     rb_buf_puts(b, "\"");
 }

@@ -146,8 +146,10 @@ static int parse_args(http_cli *c, int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--routers", &v)) {
             status = v ? split_routers(c, v) : CLI_USAGE;
         } else if (cli_opt(argc, argv, &i, "--router-lib", &v)) {
-            if (!v || o->nlibs == RB_HTTP_MAX_ROUTERS) status = CLI_USAGE;
-            else o->router_libs[o->nlibs++] = v;
+            if (!v || o->nlibs == RB_HTTP_MAX_ROUTERS)
+                status = CLI_USAGE;
+            else
+                o->router_libs[o->nlibs++] = v;
         } else if (cli_opt(argc, argv, &i, "--trials", &v)) {
             status = parse_uint("--trials", v, 1, 1000, &o->trials);
         } else if (cli_opt(argc, argv, &i, "--warmup", &v)) {
@@ -164,7 +166,8 @@ static int parse_args(http_cli *c, int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--latency-duration", &v)) {
             if (!v || !cli_parse_double("--latency-duration", v, 0.01, 3600, &d))
                 status = CLI_USAGE;
-            else o->latency_s = d;
+            else
+                o->latency_s = d;
         } else if (cli_opt(argc, argv, &i, "--timeout-ms", &v)) {
             status = parse_uint("--timeout-ms", v, 1, 3600000, &o->timeout_ms);
         } else if (cli_opt(argc, argv, &i, "--server-cpu", &v)) {
@@ -200,7 +203,8 @@ static int parse_args(http_cli *c, int argc, char **argv)
         o->requests_path = c->qpath;
     }
     if (!o->routes_path || !o->requests_path) {
-        fprintf(stderr, "routebench http: needs --routes F and --requests F (or --corpus NAME)\n\n%s",
+        fprintf(stderr,
+                "routebench http: needs --routes F and --requests F (or --corpus NAME)\n\n%s",
                 usage_text);
         return CLI_USAGE;
     }
@@ -210,7 +214,8 @@ static int parse_args(http_cli *c, int argc, char **argv)
 static void command_line(int argc, char **argv, char *buf, size_t cap)
 {
     size_t n = (size_t)snprintf(buf, cap, "routebench");
-    for (int i = 0; i < argc && n < cap; i++) n += (size_t)snprintf(buf + n, cap - n, " %s", argv[i]);
+    for (int i = 0; i < argc && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, " %s", argv[i]);
 }
 
 int cmd_http(int argc, char **argv)

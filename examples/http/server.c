@@ -124,7 +124,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
     (void)version;
     (void)upload_data;
-    static int seen; /* address used as a per-request marker, never written */
+    static int seen;      /* address used as a per-request marker, never written */
     if (*state == NULL) { /* headers are in; the body (if any) follows */
         *state = &seen;
         return MHD_YES;
@@ -279,8 +279,8 @@ int main(int argc, char **argv)
             pinned = true;
             if (!parse_uint("--cpu", v, CPU_SETSIZE - 1, &cpu)) status = EXIT_USAGE;
         } else {
-            fprintf(stderr, "routebench-http-server: unknown option or missing value: %s\n\n%s",
-                    a, usage_text);
+            fprintf(stderr, "routebench-http-server: unknown option or missing value: %s\n\n%s", a,
+                    usage_text);
             status = EXIT_USAGE;
         }
     }
