@@ -396,7 +396,7 @@ static int read_all(rb_http_child *c, unsigned timeout_ms, rb_buf *out)
 static int add_trial(rb_http_result *res, const rb_http_trial *t, rb_error *err)
 {
     if (res->ntrials == res->trials_cap &&
-        rb_grow_array((void **)&res->trials, &res->trials_cap, res->ntrials + 1, sizeof *t) < 0)
+        rb_grow(NULL, &res->trials, &res->trials_cap, res->ntrials + 1, sizeof *t, 64) < 0)
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     res->trials[res->ntrials++] = *t;
     return RB_OK;
@@ -473,6 +473,8 @@ static int wrk_trial(http_run *r, size_t i, uint32_t round, uint32_t position, r
         return server_fault(r, i, "load phase", "it answered no request in a wrk run", err);
     t.server_busy = server_cpu0 >= 0 && server_cpu1 >= 0 ? (server_cpu1 - server_cpu0) / wall : -1;
     t.client_busy = w.cpu_s / wall;
+    t.server_cpu_ns =
+        t.server_busy >= 0 ? (server_cpu1 - server_cpu0) * 1e9 / (double)t.wrk.requests : -1;
     return add_trial(r->res, &t, err);
 }
 
@@ -499,11 +501,12 @@ static int compute_capacity(http_run *r, rb_error *err)
     rb_http_result *res = r->res;
     size_t k = o->nspecs, n = o->trials;
     double *rate = calloc(k * n, sizeof *rate), *busy = calloc(n, sizeof *busy);
-    double *cbusy = calloc(n, sizeof *cbusy);
-    if (!rate || !busy || !cbusy) {
+    double *cbusy = calloc(n, sizeof *cbusy), *cpu = calloc(n, sizeof *cpu);
+    if (!rate || !busy || !cbusy || !cpu) {
         free(rate);
         free(busy);
         free(cbusy);
+        free(cpu);
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     }
     for (size_t i = 0; i < k; i++) {
@@ -515,6 +518,7 @@ static int compute_capacity(http_run *r, rb_error *err)
             rate[i * n + tr->round - 1] = rb_wrk_rate(&tr->wrk);
             busy[m] = tr->server_busy;
             cbusy[m] = tr->client_busy;
+            cpu[m] = tr->server_cpu_ns;
             m++;
             const rb_wrk_result *w = &tr->wrk;
             x->err_socket += w->err_connect + w->err_read + w->err_write + w->err_timeout;
@@ -530,6 +534,8 @@ static int compute_capacity(http_run *r, rb_error *err)
         x->share = x->ns_per_request > 0 ? x->lookup_ns / x->ns_per_request : 0;
         x->server_busy = median_of(busy, m);
         x->client_busy = median_of(cbusy, m);
+        x->cpu_ns_per_request = median_of(cpu, m);
+        x->cpu_share = x->cpu_ns_per_request > 0 ? x->lookup_ns / x->cpu_ns_per_request : 0;
     }
     /* paired: round t of router i against round t of the baseline; per-request times */
     int rc = RB_OK;
@@ -548,6 +554,7 @@ static int compute_capacity(http_run *r, rb_error *err)
     free(rate);
     free(busy);
     free(cbusy);
+    free(cpu);
     return rc;
 }
 
@@ -659,6 +666,10 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
     } else if (rc < 0) {
         r->tmp[0] = '\0';
     }
+    if (rc == RB_OK && rb_wrk_replayed(&r->reqs) == 0)
+        rc = rb__error(err, RB_EFORMAT, RB_NO_OFFSET,
+                       "%s has only HEAD requests, which wrk cannot replay", o->requests_path);
+    res->wrk_skipped_head = r->reqs.count - rb_wrk_replayed(&r->reqs);
     if (rc == RB_OK) {
         wrk_version(r);
         snprintf(r->script, sizeof r->script, "%s/requests.lua", r->tmp);

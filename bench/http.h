@@ -53,7 +53,8 @@
 #ifndef RB_BENCH_HTTP_H
 #define RB_BENCH_HTTP_H
 
-#include "files.h"
+#include "buf.h"
+#include "file.h"
 #include "stats.h"
 #include "table.h"
 
@@ -173,6 +174,9 @@ typedef struct rb_wrk_result {
  * offset), counts statuses 200 / 404 / 405 / other per thread and prints
  * one "routebench-wrk v1 key=value ..." line from done(). */
 void rb_wrk_script(const rb_request_table *reqs, rb_buf *out);
+/* The requests the script replays: every one but HEAD (http_wrk.c says
+ * why wrk cannot take them). */
+size_t rb_wrk_replayed(const rb_request_table *reqs);
 /* Parse wrk's output (its own summary plus the script's line).  RB_EFORMAT
  * (err says what is missing) when the routebench line is absent or
  * malformed, or wrk's "N requests in" line disagrees with it. */
@@ -242,8 +246,9 @@ typedef struct rb_http_trial {
     uint32_t round;    /* 0: warm-up, then 1-based measured rounds */
     uint32_t position; /* 1-based place in the round's order */
     rb_wrk_result wrk;
-    double server_busy; /* server CPU seconds / trial wall seconds (-1: unknown) */
-    double client_busy; /* wrk's CPU seconds / trial wall seconds */
+    double server_busy;   /* server CPU seconds / trial wall seconds (-1: unknown) */
+    double client_busy;   /* wrk's CPU seconds / trial wall seconds */
+    double server_cpu_ns; /* server CPU ns per completed request (-1: unknown) */
 } rb_http_trial;
 
 typedef struct rb_http_router_result {
@@ -254,8 +259,10 @@ typedef struct rb_http_router_result {
     double capacity, capacity_min, capacity_max; /* requests/s over the measured trials */
     double ns_per_request;                       /* 1e9 / capacity */
     double share;                                /* lookup_ns / ns_per_request */
-    rb_paired_result vs_baseline;                /* speed of this router / the baseline's */
-    double server_busy, client_busy;             /* medians over the measured trials */
+    double cpu_ns_per_request;       /* server CPU time per request, median over trials */
+    double cpu_share;                /* lookup_ns / cpu_ns_per_request: robust to other load */
+    rb_paired_result vs_baseline;    /* speed of this router / the baseline's */
+    double server_busy, client_busy; /* medians over the measured trials */
     uint64_t err_socket, status_200, status_404, status_405, status_other; /* all trials */
     rb_load_result latency;
 } rb_http_router_result;
@@ -268,8 +275,9 @@ typedef struct rb_http_result {
     size_t routes, requests;
     uint64_t routes_fp, requests_fp;
     size_t expect_found, expect_not_found, expect_not_allowed;
-    bool gate_passed;   /* false: the load phase was refused */
-    size_t gate_failed; /* index of the first router that failed it */
+    size_t wrk_skipped_head; /* HEAD requests wrk does not replay (http_wrk.c) */
+    bool gate_passed;        /* false: the load phase was refused */
+    size_t gate_failed;      /* index of the first router that failed it */
     double offered_rate;
     double loadavg_start, loadavg_end;
     double duration_s;

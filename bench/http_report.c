@@ -13,9 +13,10 @@
  * timeout_ms, server_cpu, client_cpu, order, bootstrap_resamples,
  * confidence_level}, tables {routes, requests, routes_path,
  * requests_path, routes_fingerprint, requests_fingerprint, expect_found,
- * expect_not_found, expect_not_allowed}, baseline, gate_passed,
+ * expect_not_found, expect_not_allowed, wrk_skipped_head}, baseline, gate_passed,
  * offered_rate, results [{router, gate {requests, passed, first_wrong},
  * capacity, capacity_min, capacity_max, ns_per_request, lookup_ns, share,
+ * cpu_ns_per_request, cpu_share,
  * server_busy, client_busy, socket_errors, status_200, status_404,
  * status_405, status_other, vs_baseline {n, median, lo, hi, wins, losses,
  * excludes_one} | null, latency {offered, achieved, scheduled, completed,
@@ -193,6 +194,12 @@ static void capacity_section(const rb_http_options *o, const rb_http_result *res
     }
     render(t, md, out);
     free(t);
+    if (res->wrk_skipped_head)
+        rb_buf_printf(out,
+                      "%swrk replays the table without its %zu HEAD requests (wrk would wait "
+                      "for a body a HEAD response never has); the gate and the latency runs "
+                      "send them.\n",
+                      md ? "\n" : "  ", res->wrk_skipped_head);
     rb_buf_printf(out,
                   "%sspeed: the median over rounds of (baseline's time per request) / (this "
                   "router's), above 1 faster; ~ marks an interval that includes 1.  CPU: "
@@ -253,10 +260,11 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
         out->failed = 1;
         return;
     }
-    const char *hdr[] = {"router", "lookup (in-process, same table)",
-                         "time per HTTP request at capacity", "router's share"};
-    for (size_t c = 0; c < 4; c++) cell(t, 0, c, "%s", hdr[c]);
-    for (size_t c = 1; c < 4; c++) t->right[c] = true;
+    const char *hdr[] = {
+        "router",         "lookup (in-process, same table)", "time per HTTP request at capacity",
+        "router's share", "server CPU per request",          "share of server CPU"};
+    for (size_t c = 0; c < 6; c++) cell(t, 0, c, "%s", hdr[c]);
+    for (size_t c = 1; c < 6; c++) t->right[c] = true;
     for (size_t i = 0; i < res->nresults; i++) {
         const rb_http_router_result *x = &res->results[i];
         char a[32], b[32];
@@ -266,9 +274,17 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
         cell(t, i + 1, 1, "%s ns", a);
         cell(t, i + 1, 2, "%s", b);
         cell(t, i + 1, 3, "%.3g%%", x->share * 100);
+        rb_bundle_fmt_duration(x->cpu_ns_per_request, b, sizeof b);
+        cell(t, i + 1, 4, "%s", x->cpu_ns_per_request > 0 ? b : "?");
+        cell(t, i + 1, 5, "%.3g%%", x->cpu_share * 100);
     }
     render(t, md, out);
     free(t);
+    rb_buf_printf(out,
+                  "%sshare: lookup time / time per request at capacity (1e9 / capacity); the "
+                  "CPU share divides by the server's CPU time per request instead, which other "
+                  "processes on the machine do not inflate.\n",
+                  md ? "\n" : "  ");
 }
 
 void rb_http_report(const rb_http_options *o, const rb_http_result *res, const char *command,
@@ -402,6 +418,7 @@ static char *summary_json(const rb_http_options *o, const rb_http_result *res, c
     cJSON_AddNumberToObject(t, "expect_found", (double)res->expect_found);
     cJSON_AddNumberToObject(t, "expect_not_found", (double)res->expect_not_found);
     cJSON_AddNumberToObject(t, "expect_not_allowed", (double)res->expect_not_allowed);
+    cJSON_AddNumberToObject(t, "wrk_skipped_head", (double)res->wrk_skipped_head);
     cJSON_AddStringToObject(j, "baseline", res->results[0].spec);
     cJSON_AddBoolToObject(j, "gate_passed", res->gate_passed);
     cJSON_AddNumberToObject(j, "offered_rate", res->offered_rate);
@@ -425,6 +442,8 @@ static char *summary_json(const rb_http_options *o, const rb_http_result *res, c
         cJSON_AddNumberToObject(r, "ns_per_request", x->ns_per_request);
         cJSON_AddNumberToObject(r, "lookup_ns", x->lookup_ns);
         cJSON_AddNumberToObject(r, "share", x->share);
+        cJSON_AddNumberToObject(r, "cpu_ns_per_request", x->cpu_ns_per_request);
+        cJSON_AddNumberToObject(r, "cpu_share", x->cpu_share);
         cJSON_AddNumberToObject(r, "server_busy", x->server_busy);
         cJSON_AddNumberToObject(r, "client_busy", x->client_busy);
         cJSON_AddNumberToObject(r, "socket_errors", (double)x->err_socket);
@@ -454,14 +473,16 @@ static char *summary_json(const rb_http_options *o, const rb_http_result *res, c
 static void trials_csv(const rb_http_result *res, rb_buf *out)
 {
     rb_buf_puts(out, "router,round,position,requests,duration_us,requests_per_s,server_busy,"
-                     "client_busy,socket_errors,status_200,status_404,status_405,status_other\n");
+                     "client_busy,server_cpu_ns_per_request,socket_errors,status_200,"
+                     "status_404,status_405,status_other\n");
     for (size_t i = 0; i < res->ntrials; i++) {
         const rb_http_trial *t = &res->trials[i];
         const rb_wrk_result *w = &t->wrk;
         rb_buf_printf(
-            out, "%s,%u,%u,%llu,%llu,%.3f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu\n",
+            out, "%s,%u,%u,%llu,%llu,%.3f,%.4f,%.4f,%.1f,%llu,%llu,%llu,%llu,%llu\n",
             res->results[t->router].spec, t->round, t->position, (unsigned long long)w->requests,
             (unsigned long long)w->duration_us, rb_wrk_rate(w), t->server_busy, t->client_busy,
+            t->server_cpu_ns,
             (unsigned long long)(w->err_connect + w->err_read + w->err_write + w->err_timeout),
             (unsigned long long)w->status_200, (unsigned long long)w->status_404,
             (unsigned long long)w->status_405, (unsigned long long)w->status_other);

@@ -87,17 +87,18 @@ Test(http_parse, allow_header_becomes_the_mask)
     rb_match m;
     cr_assert_eq(rb_http_response_match(&r, &m, &err), RB_OK, "%s", err.message);
     cr_expect_eq(m.outcome, RB_METHOD_NOT_ALLOWED);
-    cr_expect_eq(m.allowed, RB_METHOD_BIT(RB_GET) | RB_METHOD_BIT(RB_POST) | RB_METHOD_BIT(RB_PATCH));
+    cr_expect_eq(m.allowed,
+                 RB_METHOD_BIT(RB_GET) | RB_METHOD_BIT(RB_POST) | RB_METHOD_BIT(RB_PATCH));
 }
 
 Test(http_parse, refuses_what_the_server_never_sends)
 {
     const char *bad[] = {
         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n",
-        "HTTP/1.1 200 OK\r\nX-Route: 1\r\n\r\n",          /* no length */
-        "SMTP 220 hello\r\n\r\n",                          /* not HTTP */
-        "HTTP/1.1 200 OK\r\nbroken header\r\n\r\n",        /* no colon */
-        "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",   /* bad length */
+        "HTTP/1.1 200 OK\r\nX-Route: 1\r\n\r\n",         /* no length */
+        "SMTP 220 hello\r\n\r\n",                        /* not HTTP */
+        "HTTP/1.1 200 OK\r\nbroken header\r\n\r\n",      /* no colon */
+        "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", /* bad length */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rb_http_response r;
@@ -208,12 +209,15 @@ Test(http_wrk, script_replays_the_table_with_escaped_paths)
     rb_request_table t = {0};
     cr_assert_eq(rb_request_table_append(&t, RB_GET, "/a\"b\\c\x80", 7, 0, 1), RB_OK);
     cr_assert_eq(rb_request_table_append(&t, RB_PUT, "/x", 2, -1, 2), RB_OK);
+    cr_assert_eq(rb_request_table_append(&t, RB_HEAD, "/h", 2, -1, 3), RB_OK);
+    cr_expect_eq(rb_wrk_replayed(&t), 2u);
     rb_buf b = {0};
     rb_wrk_script(&t, &b);
     rb_buf_puts(&b, "");
     cr_assert(!b.failed);
     cr_expect(strstr(b.data, "{\"GET\",\"/a\\034b\\092c\\128\"},"), "%s", b.data);
     cr_expect(strstr(b.data, "{\"PUT\",\"/x\"},"));
+    cr_expect(!strstr(b.data, "\"HEAD\""), "HEAD is left out: %s", b.data);
     cr_expect(strstr(b.data, "function response(status"));
     cr_expect(strstr(b.data, "routebench-wrk v1 requests=%d"));
     rb_buf_free(&b);
@@ -262,7 +266,7 @@ static bool have_wrk(void)
 #define NEED_SERVER()                                                                              \
     do {                                                                                           \
         if (!have_server())                                                                        \
-            cr_skip_test("routebench-http-server not built (Debian package libmicrohttpd-dev; "   \
+            cr_skip_test("routebench-http-server not built (Debian package libmicrohttpd-dev; "    \
                          "bash scripts/setup.sh --http)");                                         \
     } while (0)
 
@@ -354,9 +358,18 @@ Test(http_gate, refuses_a_server_that_answers_one_request_wrongly, .timeout = 12
 {
     NEED_SERVER();
     static cli_run r;
-    const char *args[] = {"--routes", FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
-                          "--routers", "linear,wrongone@" RB_HTTP_FAULTS_PLUGIN,
-                          "--server", RB_HTTP_SERVER, "--wrk", "/bin/true", "--timeout-ms", "3000",
+    const char *args[] = {"--routes",
+                          FAULTS_ROUTES,
+                          "--requests",
+                          FAULTS_REQUESTS,
+                          "--routers",
+                          "linear,wrongone@" RB_HTTP_FAULTS_PLUGIN,
+                          "--server",
+                          RB_HTTP_SERVER,
+                          "--wrk",
+                          "/bin/true",
+                          "--timeout-ms",
+                          "3000",
                           NULL};
     /* faults.requests ends with /a/crash and /a/hang, which wrongone answers right */
     run_cli(&r, args);
@@ -426,9 +439,18 @@ Test(http_faults, crashing_server, .timeout = 120)
 {
     NEED_SERVER();
     static cli_run r;
-    const char *args[] = {"--routes", FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
-                          "--routers", "linear,crashy@" RB_HTTP_FAULTS_PLUGIN,
-                          "--server", RB_HTTP_SERVER, "--wrk", "/bin/true", "--timeout-ms", "3000",
+    const char *args[] = {"--routes",
+                          FAULTS_ROUTES,
+                          "--requests",
+                          FAULTS_REQUESTS,
+                          "--routers",
+                          "linear,crashy@" RB_HTTP_FAULTS_PLUGIN,
+                          "--server",
+                          RB_HTTP_SERVER,
+                          "--wrk",
+                          "/bin/true",
+                          "--timeout-ms",
+                          "3000",
                           NULL};
     run_cli(&r, args);
     cr_expect_eq(r.status, 1, "exit %d\n%s", r.status, r.err);
@@ -446,9 +468,19 @@ Test(http_faults, hanging_server, .timeout = 120)
 {
     NEED_SERVER();
     static cli_run r;
-    const char *args[] = {"--routes", FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
-                          "--routers", "hangs@" RB_HTTP_FAULTS_PLUGIN, "--server", RB_HTTP_SERVER,
-                          "--wrk", "/bin/true", "--timeout-ms", "1000", NULL};
+    const char *args[] = {"--routes",
+                          FAULTS_ROUTES,
+                          "--requests",
+                          FAULTS_REQUESTS,
+                          "--routers",
+                          "hangs@" RB_HTTP_FAULTS_PLUGIN,
+                          "--server",
+                          RB_HTTP_SERVER,
+                          "--wrk",
+                          "/bin/true",
+                          "--timeout-ms",
+                          "1000",
+                          NULL};
     run_cli(&r, args);
     cr_expect_eq(r.status, 1, "exit %d\n%s", r.status, r.err);
     cr_expect(strstr(r.err, "hung (request 10, GET /a/hang (line 10): no answer within 1000 ms); "
@@ -474,9 +506,10 @@ Test(http_faults, port_in_use, .timeout = 60)
     snprintf(port, sizeof port, "%u", ntohs(a.sin_port));
     snprintf(want, sizeof want, "port %s on 127.0.0.1 is in use", port);
     static cli_run r;
-    const char *args[] = {"--routes", FAULTS_ROUTES, "--requests", FAULTS_REQUESTS, "--routers",
-                          "linear", "--server", RB_HTTP_SERVER, "--wrk", "/bin/true", "--port",
-                          port, NULL};
+    const char *args[] = {"--routes",  FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
+                          "--routers", "linear",      "--server",   RB_HTTP_SERVER,
+                          "--wrk",     "/bin/true",   "--port",     port,
+                          NULL};
     run_cli(&r, args);
     close(fd);
     cr_expect_eq(r.status, 2, "exit %d\n%s", r.status, r.err);
@@ -490,13 +523,16 @@ Test(http_faults, port_in_use, .timeout = 60)
 Test(http_faults, missing_programs_name_their_package, .timeout = 60)
 {
     static cli_run r;
-    const char *no_wrk[] = {"--routes", FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
-                            "--server", "/bin/true", "--wrk", "/nonexistent/wrk", NULL};
+    const char *no_wrk[] = {"--routes",      FAULTS_ROUTES,      "--requests",
+                            FAULTS_REQUESTS, "--server",         "/bin/true",
+                            "--wrk",         "/nonexistent/wrk", NULL};
     run_cli(&r, no_wrk);
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "install the Debian package wrk"), "%s", r.err);
-    const char *no_server[] = {"--routes", FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
-                               "--server", "/nonexistent/routebench-http-server", NULL};
+    const char *no_server[] = {"--routes",   FAULTS_ROUTES,
+                               "--requests", FAULTS_REQUESTS,
+                               "--server",   "/nonexistent/routebench-http-server",
+                               NULL};
     run_cli(&r, no_server);
     cr_expect_eq(r.status, 2);
     cr_expect(strstr(r.err, "install the Debian package libmicrohttpd-dev"), "%s", r.err);
@@ -514,8 +550,8 @@ Test(http_faults, unsendable_path_names_the_line, .timeout = 60)
     cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
     close(fd);
     static cli_run r;
-    const char *args[] = {"--routes", FAULTS_ROUTES, "--requests", path, "--server", "/bin/true",
-                          "--wrk", "/bin/true", NULL};
+    const char *args[] = {"--routes",  FAULTS_ROUTES, "--requests", path, "--server",
+                          "/bin/true", "--wrk",       "/bin/true",  NULL};
     run_cli(&r, args);
     unlink(path);
     cr_expect_eq(r.status, 2);
@@ -527,22 +563,41 @@ Test(http_faults, unsendable_path_names_the_line, .timeout = 60)
 Test(http_smoke, whole_pipeline_two_routers, .timeout = 300)
 {
     NEED_SERVER();
-    if (!have_wrk()) cr_skip_test("wrk not installed (Debian package wrk; bash scripts/setup.sh --http)");
+    if (!have_wrk())
+        cr_skip_test("wrk not installed (Debian package wrk; bash scripts/setup.sh --http)");
     char dir[] = "/tmp/rbt-http-smoke-XXXXXX";
     cr_assert(mkdtemp(dir));
     char routes[4096], reqs[4096];
     rbt_data_path("github", "routes", routes, sizeof routes);
     rbt_data_path("github", "requests", reqs, sizeof reqs);
     static cli_run r;
-    const char *args[] = {"--routes", routes, "--requests", reqs, "--routers", "hashseg,radix",
-                          "--server", RB_HTTP_SERVER, "--trials", "2", "--warmup", "0",
-                          "--duration", "1", "--latency-duration", "0.5", "--lookup-trials", "1",
-                          "--out", dir, NULL};
+    const char *args[] = {"--routes",
+                          routes,
+                          "--requests",
+                          reqs,
+                          "--routers",
+                          "hashseg,radix",
+                          "--server",
+                          RB_HTTP_SERVER,
+                          "--trials",
+                          "2",
+                          "--warmup",
+                          "0",
+                          "--duration",
+                          "1",
+                          "--latency-duration",
+                          "0.5",
+                          "--lookup-trials",
+                          "1",
+                          "--out",
+                          dir,
+                          NULL};
     run_cli(&r, args);
     cr_assert_eq(r.status, 0, "exit %d\n%s\n%s", r.status, r.out, r.err);
     cr_expect(!r.survivors);
     cr_expect(strstr(r.out, "HTTP requests per second over loopback on this machine"), "%s", r.out);
-    cr_expect(strstr(r.out, "hashseg: 4096/4096 passed") && strstr(r.out, "radix: 4096/4096 passed"),
+    cr_expect(strstr(r.out, "hashseg: 4096/4096 passed") &&
+                  strstr(r.out, "radix: 4096/4096 passed"),
               "%s", r.out);
     cr_expect(strstr(r.out, "Latency at a matched offered rate"), "%s", r.out);
     cr_expect(strstr(r.out, "router's share"), "%s", r.out);

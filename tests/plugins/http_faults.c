@@ -27,8 +27,7 @@ static bool has(const char *path, size_t len, const char *marker)
     return false;
 }
 
-static int wrongone_lookup(const void *impl, int method, const char *path, size_t len,
-                           rb_match *m)
+static int wrongone_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
 {
     int out = rb_registry_find("linear")->lookup(impl, method, path, len, m);
     if (out == RB_FOUND && len >= 6 && memcmp(path + len - 6, "/wrong", 6) == 0) m->route_id++;
@@ -60,8 +59,8 @@ __attribute__((visibility("default"))) const rb_router_ops *const *
 routebench_plugin_routers(size_t *count)
 {
     static const char *const names[] = {"wrongone", "crashy", "hangs"};
-    int (*const lookups[])(const void *, int, const char *, size_t, rb_match *) = {
-        wrongone_lookup, crashy_lookup, hangs_lookup};
+    int (*const lookups[])(const void *, int, const char *, size_t,
+                           rb_match *) = {wrongone_lookup, crashy_lookup, hangs_lookup};
     for (size_t i = 0; i < 3; i++) {
         faulty[i] = *rb_registry_find("linear");
         faulty[i].name = names[i];
