@@ -254,15 +254,16 @@ typedef struct rb_http_trial {
 typedef struct rb_http_router_result {
     char spec[RB_HTTP_NAME];
     rb_http_gate gate;
-    double lookup_ns; /* in-process, median over lookup trials */
+    double lookup_ns; /* in-process, median over lookup trials, thread CPU time */
     size_t trials;
     double capacity, capacity_min, capacity_max; /* requests/s over the measured trials */
     double ns_per_request;                       /* 1e9 / capacity */
     double share;                                /* lookup_ns / ns_per_request */
-    double cpu_ns_per_request;       /* server CPU time per request, median over trials */
-    double cpu_share;                /* lookup_ns / cpu_ns_per_request: robust to other load */
-    rb_paired_result vs_baseline;    /* speed of this router / the baseline's */
-    double server_busy, client_busy; /* medians over the measured trials */
+    double cpu_ns_per_request;        /* server CPU time per request, median over trials */
+    double cpu_share;                 /* lookup_ns / cpu_ns_per_request: robust to other load */
+    rb_paired_result cpu_vs_baseline; /* the same ratio on server CPU ns/request (n 0: unknown) */
+    rb_paired_result vs_baseline;     /* speed of this router / the baseline's */
+    double server_busy, client_busy;  /* medians over the measured trials */
     uint64_t err_socket, status_200, status_404, status_405, status_other; /* all trials */
     rb_load_result latency;
 } rb_http_router_result;

@@ -16,7 +16,7 @@
  * expect_not_found, expect_not_allowed, wrk_skipped_head}, baseline, gate_passed,
  * offered_rate, results [{router, gate {requests, passed, first_wrong},
  * capacity, capacity_min, capacity_max, ns_per_request, lookup_ns, share,
- * cpu_ns_per_request, cpu_share,
+ * cpu_ns_per_request, cpu_share, cpu_vs_baseline {as vs_baseline} | null,
  * server_busy, client_busy, socket_errors, status_200, status_404,
  * status_405, status_other, vs_baseline {n, median, lo, hi, wins, losses,
  * excludes_one} | null, latency {offered, achieved, scheduled, completed,
@@ -260,11 +260,17 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
         out->failed = 1;
         return;
     }
-    const char *hdr[] = {
-        "router",         "lookup (in-process, same table)", "time per HTTP request at capacity",
-        "router's share", "server CPU per request",          "share of server CPU"};
-    for (size_t c = 0; c < 6; c++) cell(t, 0, c, "%s", hdr[c]);
-    for (size_t c = 1; c < 6; c++) t->right[c] = true;
+    const char *hdr[] = {"router",
+                         "lookup (in-process, same table)",
+                         "time per HTTP request at capacity",
+                         "router's share",
+                         "server CPU per request",
+                         "share of server CPU",
+                         "CPU speed vs ",
+                         "95% interval"};
+    for (size_t c = 0; c < 8; c++) cell(t, 0, c, "%s", hdr[c]);
+    cell(t, 0, 6, "CPU speed vs %s", res->results[0].spec);
+    for (size_t c = 1; c < 8; c++) t->right[c] = true;
     for (size_t i = 0; i < res->nresults; i++) {
         const rb_http_router_result *x = &res->results[i];
         char a[32], b[32];
@@ -277,13 +283,27 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
         rb_bundle_fmt_duration(x->cpu_ns_per_request, b, sizeof b);
         cell(t, i + 1, 4, "%s", x->cpu_ns_per_request > 0 ? b : "?");
         cell(t, i + 1, 5, "%.3g%%", x->cpu_share * 100);
+        const rb_paired_result *p = &x->cpu_vs_baseline;
+        if (i == 0 || p->n == 0) {
+            cell(t, i + 1, 6, i == 0 ? "1" : "?");
+            cell(t, i + 1, 7, "-");
+        } else {
+            char lo[32], hi[32];
+            rb_bundle_fmt_ratio(p->median, a, sizeof a);
+            rb_bundle_fmt_ratio(p->lo, lo, sizeof lo);
+            rb_bundle_fmt_ratio(p->hi, hi, sizeof hi);
+            cell(t, i + 1, 6, "%s%s", a, p->excludes_one ? "" : " ~");
+            cell(t, i + 1, 7, "[%s, %s]", lo, hi);
+        }
     }
     render(t, md, out);
     free(t);
     rb_buf_printf(out,
                   "%sshare: lookup time / time per request at capacity (1e9 / capacity); the "
                   "CPU share divides by the server's CPU time per request instead, which other "
-                  "processes on the machine do not inflate.\n",
+                  "processes on the machine do not inflate (lookups are timed in thread CPU "
+                  "time); CPU speed: the paired ratio of server CPU time per request, round by "
+                  "round, above 1 this router's server needs less CPU per request.\n",
                   md ? "\n" : "  ");
 }
 
@@ -451,6 +471,10 @@ static char *summary_json(const rb_http_options *o, const rb_http_result *res, c
         cJSON_AddNumberToObject(r, "status_404", (double)x->status_404);
         cJSON_AddNumberToObject(r, "status_405", (double)x->status_405);
         cJSON_AddNumberToObject(r, "status_other", (double)x->status_other);
+        if (i > 0 && res->gate_passed && x->cpu_vs_baseline.n)
+            cJSON_AddItemToObject(r, "cpu_vs_baseline", paired_json(&x->cpu_vs_baseline));
+        else
+            cJSON_AddNullToObject(r, "cpu_vs_baseline");
         if (i > 0 && res->gate_passed)
             cJSON_AddItemToObject(r, "vs_baseline", paired_json(&x->vs_baseline));
         else
