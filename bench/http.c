@@ -160,7 +160,9 @@ static int server_fault(http_run *r, size_t i, const char *stage, const char *wh
     http_server *s = &r->servers[i];
     int status = 0;
     char how[160];
-    if (rb_http_child_exited(&s->child, &status)) {
+    /* a dying server closes its sockets an instant before it exits: give
+     * it a second before calling it hung */
+    if (rb_http_child_wait(&s->child, 1000, &status)) {
         rb_http_describe_status(status, how, sizeof how);
     } else {
         rb_http_child_stop(&s->child, 1000, &status);
@@ -351,7 +353,8 @@ static int start_server(http_run *r, size_t i, rb_error *err)
         int status = 0;
         char why[sizeof err->message];
         snprintf(why, sizeof why, "%s", err->message);
-        if (rb_http_child_exited(&s->child, &status) && WIFEXITED(status) &&
+        /* it may have closed its stdout an instant before it exits */
+        if (rb_http_child_wait(&s->child, 2000, &status) && WIFEXITED(status) &&
             WEXITSTATUS(status) == 3) {
             server_detail(r, i);
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
