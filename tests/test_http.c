@@ -149,13 +149,20 @@ static char *read_fixture(const char *name, size_t *len)
     return text;
 }
 
-Test(http_wrk, parses_a_normal_run)
+/* Parse recorded output name (asserting success) into r. */
+static void parse_fixture(const char *name, rb_wrk_result *r)
 {
     size_t len;
-    char *text = read_fixture("normal.txt", &len);
-    rb_wrk_result r;
+    char *text = read_fixture(name, &len);
     rb_error err;
-    cr_assert_eq(rb_wrk_parse(text, len, &r, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_wrk_parse(text, len, r, &err), RB_OK, "%s: %s", name, err.message);
+    free(text);
+}
+
+Test(http_wrk, parses_a_normal_run)
+{
+    rb_wrk_result r;
+    parse_fixture("normal.txt", &r);
     cr_expect_eq(r.requests, 13085u);
     cr_expect_eq(r.duration_us, 1009449u);
     cr_expect_eq(r.status_200, 12329u);
@@ -165,25 +172,18 @@ Test(http_wrk, parses_a_normal_run)
     cr_expect_eq(r.latency_p99_us, 16409.0);
     /* 13085 requests / 1.009449 s */
     cr_expect(rb_wrk_rate(&r) > 12962.5 && rb_wrk_rate(&r) < 12962.6, "%f", rb_wrk_rate(&r));
-    free(text);
 }
 
 Test(http_wrk, counts_other_statuses_and_socket_errors)
 {
-    size_t len;
-    char *text = read_fixture("statuses.txt", &len);
     rb_wrk_result r;
-    rb_error err;
-    cr_assert_eq(rb_wrk_parse(text, len, &r, &err), RB_OK, "%s", err.message);
+    parse_fixture("statuses.txt", &r);
     cr_expect_eq(r.status_404, 1585u);
     cr_expect_eq(r.status_other, 396u);
-    free(text);
-    text = read_fixture("socket_errors.txt", &len);
-    cr_assert_eq(rb_wrk_parse(text, len, &r, &err), RB_OK, "%s", err.message);
+    parse_fixture("socket_errors.txt", &r);
     cr_expect_eq(r.err_read, 4u);
     cr_expect_eq(r.err_write, 74689u);
     cr_expect_eq(r.status_405, 10703u);
-    free(text);
 }
 
 Test(http_wrk, refuses_outputs_without_or_against_the_script_line)
