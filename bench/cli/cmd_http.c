@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "router_impl.h"
 #include "http.h"
 #include "shipped.h"
 
@@ -14,57 +15,197 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_text[] =
-    "usage: routebench http --routes F --requests F [--routers a,b,...] [options]\n"
-    "       routebench http --corpus SHIPPED_NAME [--routers a,b,...] [options]\n"
-    "\n"
-    "Runs each router inside a real HTTP/1.1 server (routebench-http-server,\n"
-    "libmicrohttpd, one epoll thread, pinned to one CPU) on 127.0.0.1 and drives it\n"
-    "with wrk pinned to the other CPU.  First the validity gate: every request of the\n"
-    "table once over HTTP; status, route id, captures and Allow must equal linear's\n"
-    "answer, or the load phase is refused, naming the first wrong request.  Then a\n"
-    "warm-up and several measured wrk rounds, routers in balanced (Williams) order:\n"
-    "capacity = median HTTP requests/s, paired speed ratios against the first router\n"
-    "with 95% bootstrap intervals; then latency percentiles at one offered rate for\n"
-    "every router (a fraction of the slowest capacity, open loop, corrected for\n"
-    "coordinated omission); and the router's share of a request = its in-process\n"
-    "lookup time on the same table / the time per HTTP request at capacity.\n"
-    "\n"
-    "Everything is HTTP requests per second over loopback on this machine, never a\n"
-    "lookup rate.  Needs the Debian packages libmicrohttpd-dev (at build time) and\n"
-    "wrk: bash scripts/setup.sh --http installs both.\n"
-    "\n"
-    "options:\n"
-    "  --routes F --requests F   the tables (or --corpus NAME, a shipped corpus)\n"
-    "  --routers LIST        router specs, NAME or NAME@LIB, comma-separated; the first\n"
-    "                        is the baseline of the ratios (default hashseg,radix,linear)\n"
-    "  --router-lib LIB      load a plugin library first (repeatable; the servers too)\n"
-    "  --trials N            measured wrk rounds (default 6)\n"
-    "  --warmup N            warm-up rounds, discarded (default 1)\n"
-    "  --duration S          seconds of one wrk run, whole (default 3)\n"
-    "  --connections N       keep-alive connections (default 8)\n"
-    "  --rate-fraction F     latency at F x the slowest capacity (default 0.5)\n"
-    "  --latency-duration S  seconds of each open-loop latency run (default 5)\n"
-    "  --timeout-ms N        per request, and for start-up and wrk (default 5000)\n"
-    "  --server-cpu N, --client-cpu N   the two CPUs (default 1 and 0)\n"
-    "  --port N              first server port, then N+1, ... (default 0: free ports\n"
-    "                        chosen by the kernel, never in use)\n"
-    "  --lookup-trials N     in-process lookup trials for the share (default 5)\n"
-    "  --server PATH         the server (default: routebench-http-server next to\n"
-    "                        this executable)\n"
-    "  --wrk PATH            wrk (default: wrk on PATH)\n"
-    "  --out DIR             write http.json, http_trials.csv and http.md into DIR\n"
-    "\n"
-    "exit status: 0 ok, 1 a server failed the validity gate, crashed, hung or wrk\n"
-    "             failed, 2 usage/input error, a missing package, the port in use\n";
-
+/* What the table parser fills; copied into rb_http_options after. */
 typedef struct http_cli {
     rb_http_options o;
+    const char *routers, *corpus, *out, *server, *wrk;
+    unsigned duration;
     char routers_buf[1024];
     char server_path[4096];
     char rpath[4096], qpath[4096];
-    const char *out, *corpus;
 } http_cli;
+
+#define H(f) offsetof(http_cli, f)
+
+/* --router-lib LIB: append to o.router_libs (the servers load them too). */
+static int take_router_lib(void *field, const char *v, rb_error *err)
+{
+    rb_http_options *o = field;
+    if (o->nlibs == RB_HTTP_MAX_ROUTERS)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "at most %d libraries", RB_HTTP_MAX_ROUTERS);
+    o->router_libs[o->nlibs++] = v;
+    return RB_OK;
+}
+
+static const cli_option tables_table[] = {
+    {.name = "--routes",
+     .type = CLI_STRING,
+     .metavar = "F",
+     .offset = H(o.routes_path),
+     .requires = "--requests",
+     .help = "the route table (METHOD PATTERN lines)"},
+    {.name = "--requests",
+     .type = CLI_STRING,
+     .metavar = "F",
+     .offset = H(o.requests_path),
+     .requires = "--routes",
+     .help = "the request table (METHOD PATH EXPECTED lines)"},
+    {.name = "--corpus",
+     .type = CLI_STRING,
+     .metavar = "NAME",
+     .offset = H(corpus),
+     .excludes = "--routes --requests",
+     .help = "a shipped corpus instead (routebench list)"},
+    {.name = "--routers",
+     .type = CLI_STRING,
+     .metavar = "LIST",
+     .offset = H(routers),
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "router specs, NAME or NAME@LIB, comma-separated; the first is the baseline of the "
+             "ratios"},
+    {.name = "--router-lib",
+     .type = CLI_CALL,
+     .metavar = "LIB",
+     .offset = H(o),
+     .call = take_router_lib,
+     .flags = CLI_REPEAT,
+     .help = "load a plugin library first (repeatable; the servers load it too)"},
+    {0}};
+
+static const cli_option protocol_table[] = {
+    {.name = "--trials",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.trials),
+     .min = 1,
+     .max = 1000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "measured wrk rounds per router"},
+    {.name = "--warmup",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.warmup),
+     .min = 0,
+     .max = 100,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "warm-up rounds, discarded"},
+    {.name = "--duration",
+     .type = CLI_UINT,
+     .metavar = "S",
+     .offset = H(duration),
+     .min = 1,
+     .max = 3600,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "seconds of one wrk run (whole seconds: wrk's -d)"},
+    {.name = "--connections",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.connections),
+     .min = 1,
+     .max = 1000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "keep-alive connections of wrk and of the latency generator"},
+    {.name = "--rate-fraction",
+     .type = CLI_DOUBLE,
+     .metavar = "F",
+     .offset = H(o.rate_fraction),
+     .dmin = 1e-6,
+     .dmax = 1,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "latency is measured at F x the slowest router's capacity, the same rate for all"},
+    {.name = "--latency-duration",
+     .type = CLI_DOUBLE,
+     .metavar = "S",
+     .offset = H(o.latency_s),
+     .dmin = 0.01,
+     .dmax = 3600,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "seconds of each open-loop latency run"},
+    {.name = "--timeout-ms",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.timeout_ms),
+     .min = 1,
+     .max = 3600000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "per request (a server that does not answer is killed), and for wrk"},
+    {.name = "--lookup-trials",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.lookup_trials),
+     .min = 1,
+     .max = 1000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "in-process lookup trials for the router's share"},
+    {0}};
+
+static const cli_option machine_table[] = {
+    {.name = "--server-cpu",
+     .type = CLI_INT,
+     .metavar = "N",
+     .offset = H(o.server_cpu),
+     .min = 0,
+     .max = 1023,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "the CPU the servers (and the in-process lookups) run on"},
+    {.name = "--client-cpu",
+     .type = CLI_INT,
+     .metavar = "N",
+     .offset = H(o.client_cpu),
+     .min = 0,
+     .max = 1023,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "the CPU wrk and the latency generator run on"},
+    {.name = "--port",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.port),
+     .min = 0,
+     .max = 65535,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "first server port, then N+1, ...; 0: free ports the kernel picks, never in use"},
+    {.name = "--server",
+     .type = CLI_STRING,
+     .metavar = "PATH",
+     .offset = H(server),
+     .help = "the server (default: routebench-http-server next to this executable)"},
+    {.name = "--wrk",
+     .type = CLI_STRING,
+     .metavar = "PATH",
+     .offset = H(wrk),
+     .help = "wrk (default: wrk on PATH)"},
+    {.name = "--out",
+     .type = CLI_STRING,
+     .metavar = "DIR",
+     .offset = H(out),
+     .help = "write http.json, http_trials.csv and http.md into DIR"},
+    {0}};
+
+static const cli_command http_command = {
+    .name = "http",
+    .synopsis = "--routes F --requests F [--routers a,b,...] [options]\n"
+                "--corpus NAME [--routers a,b,...] [options]\n",
+    .about = "Runs each router inside a real HTTP/1.1 server (routebench-http-server, "
+             "libmicrohttpd, one epoll thread, pinned to one CPU) on 127.0.0.1 and drives it with "
+             "wrk pinned to the other CPU.  First the validity gate: every request of the table "
+             "once over HTTP; status, route id, captures and Allow must equal linear's answer, or "
+             "the load phase is refused, naming the first wrong request.  Then a warm-up and "
+             "several measured wrk rounds, routers in balanced (Williams) order: capacity = median "
+             "HTTP requests/s, paired speed ratios against the first router with 95% bootstrap "
+             "intervals; then latency percentiles at one offered rate for every router (a "
+             "fraction of the slowest capacity, open loop, corrected for coordinated omission); "
+             "and the router's share of a request = its in-process lookup time on the same table "
+             "/ the time per HTTP request at capacity (and / the server's CPU time per "
+             "request).\n\n"
+             "Everything is HTTP requests per second over loopback on this machine, never a "
+             "lookup rate.  Needs the Debian packages libmicrohttpd-dev (at build time) and wrk: "
+             "bash scripts/setup.sh --http installs both.  docs/http.md has the details.\n",
+    .tables = {{"tables and routers", tables_table, 0},
+               {"protocol", protocol_table, 0},
+               {"machine and outputs", machine_table, 0}},
+    .epilog = "exit status: 0 ok, 1 a server failed the validity gate, crashed, hung or wrk\n"
+              "             failed, 2 usage/input error, a missing package, the port in use\n",
+};
 
 static void progress(void *ctx, const char *what, const char *spec, size_t done, size_t total)
 {
@@ -94,121 +235,38 @@ static int split_routers(http_cli *c, const char *list)
     c->o.nspecs = 0;
     for (char *save = NULL, *tok = strtok_r(c->routers_buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
-        if (c->o.nspecs == RB_HTTP_MAX_ROUTERS) {
-            fprintf(stderr, "routebench http: at most %d routers\n", RB_HTTP_MAX_ROUTERS);
-            return CLI_USAGE;
-        }
+        if (c->o.nspecs == RB_HTTP_MAX_ROUTERS)
+            return cli_error("http", "at most %d routers", RB_HTTP_MAX_ROUTERS);
         c->o.specs[c->o.nspecs++] = tok;
     }
-    if (c->o.nspecs == 0) {
-        fprintf(stderr, "routebench http: --routers needs at least one router\n");
-        return CLI_USAGE;
-    }
+    if (c->o.nspecs == 0) return cli_error("http", "--routers needs at least one router");
     return CLI_OK;
 }
 
-static int parse_uint(const char *opt, const char *v, unsigned long long min,
-                      unsigned long long max, unsigned *out)
-{
-    unsigned long long x;
-    if (!v || !cli_parse_u64(opt, v, min, max, &x)) return CLI_USAGE;
-    *out = (unsigned)x;
-    return CLI_OK;
-}
-
-static int parse_cpu(const char *opt, const char *v, int *out)
-{
-    unsigned x;
-    if (parse_uint(opt, v, 0, 1023, &x) != CLI_OK) return CLI_USAGE;
-    *out = (int)x;
-    return CLI_OK;
-}
-
+/* Parse argv; CLI_CONTINUE to go on, else the exit status. */
 static int parse_args(http_cli *c, int argc, char **argv)
 {
     rb_http_options *o = &c->o;
-    int status = split_routers(c, "hashseg,radix,linear");
-    for (int i = 1; i < argc && status == CLI_OK; i++) {
-        const char *v = NULL;
-        double d;
-        if (cli_is_help(argv[i])) {
-            fputs(usage_text, stdout);
-            return -1;
-        } else if (cli_opt(argc, argv, &i, "--routes", &v)) {
-            o->routes_path = v;
-            if (!v) status = CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--requests", &v)) {
-            o->requests_path = v;
-            if (!v) status = CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--corpus", &v)) {
-            c->corpus = v;
-            if (!v) status = CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--routers", &v)) {
-            status = v ? split_routers(c, v) : CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--router-lib", &v)) {
-            if (!v || o->nlibs == RB_HTTP_MAX_ROUTERS)
-                status = CLI_USAGE;
-            else
-                o->router_libs[o->nlibs++] = v;
-        } else if (cli_opt(argc, argv, &i, "--trials", &v)) {
-            status = parse_uint("--trials", v, 1, 1000, &o->trials);
-        } else if (cli_opt(argc, argv, &i, "--warmup", &v)) {
-            status = parse_uint("--warmup", v, 0, 100, &o->warmup);
-        } else if (cli_opt(argc, argv, &i, "--duration", &v)) {
-            unsigned s = 0;
-            status = parse_uint("--duration", v, 1, 3600, &s);
-            if (status == CLI_OK) o->trial_s = s;
-        } else if (cli_opt(argc, argv, &i, "--connections", &v)) {
-            status = parse_uint("--connections", v, 1, 1000, &o->connections);
-        } else if (cli_opt(argc, argv, &i, "--rate-fraction", &v)) {
-            if (!v || !cli_parse_double("--rate-fraction", v, 1e-6, 1, &o->rate_fraction))
-                status = CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--latency-duration", &v)) {
-            if (!v || !cli_parse_double("--latency-duration", v, 0.01, 3600, &d))
-                status = CLI_USAGE;
-            else
-                o->latency_s = d;
-        } else if (cli_opt(argc, argv, &i, "--timeout-ms", &v)) {
-            status = parse_uint("--timeout-ms", v, 1, 3600000, &o->timeout_ms);
-        } else if (cli_opt(argc, argv, &i, "--server-cpu", &v)) {
-            status = parse_cpu("--server-cpu", v, &o->server_cpu);
-        } else if (cli_opt(argc, argv, &i, "--client-cpu", &v)) {
-            status = parse_cpu("--client-cpu", v, &o->client_cpu);
-        } else if (cli_opt(argc, argv, &i, "--port", &v)) {
-            status = parse_uint("--port", v, 0, 65535, &o->port);
-        } else if (cli_opt(argc, argv, &i, "--lookup-trials", &v)) {
-            status = parse_uint("--lookup-trials", v, 1, 1000, &o->lookup_trials);
-        } else if (cli_opt(argc, argv, &i, "--server", &v)) {
-            o->server_path = v;
-            if (!v) status = CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--wrk", &v)) {
-            o->wrk_path = v;
-            if (!v) status = CLI_USAGE;
-        } else if (cli_opt(argc, argv, &i, "--out", &v)) {
-            c->out = v;
-            if (!v) status = CLI_USAGE;
-        } else {
-            status = cli_unknown("http", argv[i]);
-        }
-    }
-    if (status != CLI_OK) return status;
+    rb_http_options_init(o);
+    c->routers = "hashseg,radix,linear";
+    c->duration = (unsigned)o->trial_s;
+    default_server(c);
+    int status = cli_args(&http_command, c, argc, argv);
+    if (status != CLI_CONTINUE) return status;
+    o->trial_s = c->duration;
+    o->server_path = c->server ? c->server : c->server_path;
+    if (c->wrk) o->wrk_path = c->wrk;
+    if (split_routers(c, c->routers) != CLI_OK) return CLI_USAGE;
     if (c->corpus) {
         if (!rb_shipped_path(c->corpus, "routes", c->rpath, sizeof c->rpath) ||
-            !rb_shipped_path(c->corpus, "requests", c->qpath, sizeof c->qpath)) {
-            fprintf(stderr, "routebench http: no shipped corpus '%s' (routebench list)\n",
-                    c->corpus);
-            return CLI_USAGE;
-        }
+            !rb_shipped_path(c->corpus, "requests", c->qpath, sizeof c->qpath))
+            return cli_error("http", "no shipped corpus '%s' (routebench list)", c->corpus);
         o->routes_path = c->rpath;
         o->requests_path = c->qpath;
     }
-    if (!o->routes_path || !o->requests_path) {
-        fprintf(stderr,
-                "routebench http: needs --routes F and --requests F (or --corpus NAME)\n\n%s",
-                usage_text);
-        return CLI_USAGE;
-    }
-    return CLI_OK;
+    if (!o->routes_path || !o->requests_path)
+        return cli_error("http", "needs --routes F and --requests F, or --corpus NAME");
+    return CLI_CONTINUE;
 }
 
 static void command_line(int argc, char **argv, char *buf, size_t cap)
@@ -228,14 +286,11 @@ int cmd_http(int argc, char **argv)
         fprintf(stderr, "routebench http: out of memory\n");
         return CLI_FAILED;
     }
-    rb_http_options_init(&c->o);
-    default_server(c);
-    c->o.server_path = c->server_path;
     int status = parse_args(c, argc, argv);
-    if (status != CLI_OK) {
+    if (status != CLI_CONTINUE) {
         free(c);
         free(res);
-        return status < 0 ? CLI_OK : status;
+        return status;
     }
     char command[2048];
     command_line(argc, argv, command, sizeof command);
