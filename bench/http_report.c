@@ -47,6 +47,8 @@ static const char *const limits[] = {
     "other absolute numbers.",
     "The client is one wrk thread with a Lua script counting statuses: where its CPU column "
     "is near 100%, the client may limit capacity as much as the server.",
+    "Server CPU time comes from /proc in 10 ms ticks and, on loopback, includes kernel network "
+    "work done for the client: it resolves differences of about 5-10% at best.",
 };
 
 /* ---- tables rendered as aligned text or Markdown ------------------------ */
