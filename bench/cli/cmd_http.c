@@ -292,6 +292,7 @@ int cmd_http(int argc, char **argv)
         free(res);
         return status;
     }
+    status = CLI_OK;
     char command[2048];
     command_line(argc, argv, command, sizeof command);
     rb_error err;
