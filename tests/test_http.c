@@ -351,6 +351,27 @@ static void run_cli(cli_run *r, const char *const *args)
 #define FAULTS_ROUTES   RB_SOURCE_DIR "/tests/data/http/faults.routes"
 #define FAULTS_REQUESTS RB_SOURCE_DIR "/tests/data/http/faults.requests"
 
+/* routebench http on the faults table with routers, the built server and
+ * wrk = /bin/true (these runs must end before any load); timeout_ms and
+ * port may be NULL. */
+static void run_faults(cli_run *r, const char *routers, const char *timeout_ms, const char *port)
+{
+    const char *args[16] = {"--routes",  FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
+                            "--routers", routers,       "--server",   RB_HTTP_SERVER,
+                            "--wrk",     "/bin/true"};
+    size_t n = 10;
+    if (timeout_ms) {
+        args[n++] = "--timeout-ms";
+        args[n++] = timeout_ms;
+    }
+    if (port) {
+        args[n++] = "--port";
+        args[n++] = port;
+    }
+    args[n] = NULL;
+    run_cli(r, args);
+}
+
 /* Rule: the validity gate catches a wrong server: a router that answers one
  * request wrongly makes the gate refuse the load phase, naming the request;
  * the router that answers right passes. */
@@ -358,21 +379,8 @@ Test(http_gate, refuses_a_server_that_answers_one_request_wrongly, .timeout = 12
 {
     NEED_SERVER();
     static cli_run r;
-    const char *args[] = {"--routes",
-                          FAULTS_ROUTES,
-                          "--requests",
-                          FAULTS_REQUESTS,
-                          "--routers",
-                          "linear,wrongone@" RB_HTTP_FAULTS_PLUGIN,
-                          "--server",
-                          RB_HTTP_SERVER,
-                          "--wrk",
-                          "/bin/true",
-                          "--timeout-ms",
-                          "3000",
-                          NULL};
     /* faults.requests ends with /a/crash and /a/hang, which wrongone answers right */
-    run_cli(&r, args);
+    run_faults(&r, "linear,wrongone@" RB_HTTP_FAULTS_PLUGIN, "3000", NULL);
     cr_expect_eq(r.status, 1, "exit %d\n%s\n%s", r.status, r.out, r.err);
     cr_expect(strstr(r.out, "linear: 10/10 passed"), "%s", r.out);
     cr_expect(strstr(r.out, "10/10 passed") && strstr(r.out, "9/10 FAILED"), "%s", r.out);
@@ -439,20 +447,7 @@ Test(http_faults, crashing_server, .timeout = 120)
 {
     NEED_SERVER();
     static cli_run r;
-    const char *args[] = {"--routes",
-                          FAULTS_ROUTES,
-                          "--requests",
-                          FAULTS_REQUESTS,
-                          "--routers",
-                          "linear,crashy@" RB_HTTP_FAULTS_PLUGIN,
-                          "--server",
-                          RB_HTTP_SERVER,
-                          "--wrk",
-                          "/bin/true",
-                          "--timeout-ms",
-                          "3000",
-                          NULL};
-    run_cli(&r, args);
+    run_faults(&r, "linear,crashy@" RB_HTTP_FAULTS_PLUGIN, "3000", NULL);
     cr_expect_eq(r.status, 1, "exit %d\n%s", r.status, r.err);
     cr_expect(strstr(r.err, "the server for crashy@"), "%s", r.err);
     cr_expect(strstr(r.err, "killed by signal 6"), "%s", r.err);
@@ -468,20 +463,7 @@ Test(http_faults, hanging_server, .timeout = 120)
 {
     NEED_SERVER();
     static cli_run r;
-    const char *args[] = {"--routes",
-                          FAULTS_ROUTES,
-                          "--requests",
-                          FAULTS_REQUESTS,
-                          "--routers",
-                          "hangs@" RB_HTTP_FAULTS_PLUGIN,
-                          "--server",
-                          RB_HTTP_SERVER,
-                          "--wrk",
-                          "/bin/true",
-                          "--timeout-ms",
-                          "1000",
-                          NULL};
-    run_cli(&r, args);
+    run_faults(&r, "hangs@" RB_HTTP_FAULTS_PLUGIN, "1000", NULL);
     cr_expect_eq(r.status, 1, "exit %d\n%s", r.status, r.err);
     cr_expect(strstr(r.err, "hung (request 10, GET /a/hang (line 10): no answer within 1000 ms); "
                             "killed"),
@@ -506,11 +488,7 @@ Test(http_faults, port_in_use, .timeout = 60)
     snprintf(port, sizeof port, "%u", ntohs(a.sin_port));
     snprintf(want, sizeof want, "port %s on 127.0.0.1 is in use", port);
     static cli_run r;
-    const char *args[] = {"--routes",  FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
-                          "--routers", "linear",      "--server",   RB_HTTP_SERVER,
-                          "--wrk",     "/bin/true",   "--port",     port,
-                          NULL};
-    run_cli(&r, args);
+    run_faults(&r, "linear", NULL, port);
     close(fd);
     cr_expect_eq(r.status, 2, "exit %d\n%s", r.status, r.err);
     cr_expect(strstr(r.err, want), "%s", r.err);
