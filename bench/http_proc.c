@@ -41,7 +41,7 @@ static void child_exec(char *const *argv, int cpu, int out_fd, int err_fd, pid_t
     if (cpu >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
-        CPU_SET(cpu, &set);
+        CPU_SET((size_t)cpu, &set);
         if (sched_setaffinity(0, sizeof set, &set) != 0) _exit(126);
     }
     sigset_t none;

@@ -10,7 +10,7 @@
  *   hangs      sleeps on a path holding "/hang": the server hangs and
  *              must be killed after the timeout.
  */
-#include "router_impl.h"
+#include "router_plugin.h"
 
 #include <stdio.h>
 #include <stdlib.h>
