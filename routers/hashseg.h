@@ -29,6 +29,10 @@ int rb__hashseg_lookup_counted(const void *impl, int method, const char *path, s
 uint32_t rb__hashseg_max_probe(const void *impl);
 uint32_t rb__hashseg_node_count(const void *impl);
 
+/* The seed the built tables are keyed by: rb_config.seed, or the seed of
+ * the last re-seed (see seed.h). */
+uint64_t rb__hashseg_seed(const void *impl);
+
 /* Check every invariant listed in hashseg.c of a built router.  RB_OK, or
  * RB_EINVAL with err naming the first broken invariant. */
 int rb__hashseg_check(const void *impl, rb_error *err);

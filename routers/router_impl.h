@@ -112,7 +112,8 @@ struct rb_router_ops {
     const char *summary; /* one line */
     unsigned features;   /* RB_FEAT_* */
 
-    /* Create an empty router.  config is never NULL (defaults filled in). */
+    /* Create an empty router.  config is never NULL (defaults filled in:
+     * the allocator is set, and seed is never 0; see seed.h). */
     int (*create)(const rb_config *config, void **out_impl, rb_error *err);
     /* Store a route.  Called only with patterns whose features are in
      * `features`, never with a duplicate (method, shape).  On failure the

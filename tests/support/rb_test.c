@@ -3,6 +3,8 @@
  */
 #include "rb_test.h"
 
+#include "verify.h"
+
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +53,34 @@ int rbt_lookup(const rb_router *r, const char *method, const char *path, rb_matc
     cr_assert(mm >= 0 && mm < RB_METHOD_COUNT, "bad request method %s", method);
     memset(m, 0, sizeof *m);
     return rb_router_lookup(r, mm, path, strlen(path), m);
+}
+
+void rbt_expect_like(const rb_router *r, const rb_router *lin, int method, const char *path,
+                     size_t len, const char *ctx)
+{
+    rb_match got, want;
+    memset(&got, 0, sizeof got);
+    memset(&want, 0, sizeof want);
+    rb_router_lookup(r, method, path, len, &got);
+    rb_router_lookup(lin, method, path, len, &want);
+    if (!rb_match_equal(&got, &want)) {
+        char a[256], b[256];
+        rb_match_format(&got, a, sizeof a);
+        rb_match_format(&want, b, sizeof b);
+        cr_assert_fail("%s: %s %s %.*s: %s, linear %s", ctx, rb_router_name(r),
+                       rb_method_name(method), (int)(len > 200 ? 200 : len), path, a, b);
+    }
+}
+
+void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_request_table *q,
+                        const char *ctx)
+{
+    for (size_t i = 0; i < q->count; i++) {
+        const char *path = rb_request_path(q, i);
+        for (int m = 0; m < RB_METHOD_COUNT; m++)
+            if (m == q->reqs[i].method || i % 16 == 0)
+                rbt_expect_like(r, lin, m, path, q->reqs[i].len, ctx);
+    }
 }
 
 /* Blocks carry their size in a header so the allocator can count live

@@ -25,6 +25,16 @@ rb_router *rbt_build(const char *name, const char *const *lines, size_t n);
 /* Look up "METHOD PATH" (method by name). */
 int rbt_lookup(const rb_router *r, const char *method, const char *path, rb_match *m);
 
+/* Compare r's answer with lin's for (method, path) on every field
+ * (rb_match_equal); the failure names ctx, the request and both answers. */
+void rbt_expect_like(const rb_router *r, const rb_router *lin, int method, const char *path,
+                     size_t len, const char *ctx);
+
+/* Every request of q (one in 16 with every method too) through r and lin
+ * (rbt_expect_like). */
+void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_request_table *q,
+                        const char *ctx);
+
 /* An allocator that fails the fail_at-th call (1-based; 0 = never) and
  * counts live bytes, so tests can show clean failure and no leaks. */
 typedef struct rbt_failing_allocator {
