@@ -19,6 +19,12 @@ extern const rb_router_ops rb__glob_ops;
 int rb__glob_lookup_steps(const void *impl, int method, const char *path, size_t len, rb_match *m,
                           uint64_t *steps);
 
+/* Keep only the low `bits` bits (0..64) of every static-child hash, so
+ * that keys collide whatever the seed (between create and build;
+ * RB_ESTATE after build).  The longest probe sequence of a built router. */
+int rb__glob_set_hash_bits(void *impl, unsigned bits);
+uint32_t rb__glob_max_probe(const void *impl);
+
 /* Check the invariants of a built router: NULL when they hold, else a
  * fixed message naming the first one broken. */
 const char *rb__glob_check(const void *impl);
