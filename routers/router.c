@@ -404,6 +404,18 @@ size_t rb_router_memory(const rb_router *r)
     return r->ops->memory(r->impl);
 }
 
+uint32_t rb__router_shape_probe(const rb_router *r)
+{
+    const shape_set *s = &r->shapes;
+    uint32_t longest = 0;
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->slots[i].shape) continue;
+        uint32_t d = (uint32_t)((i - (size_t)s->slots[i].hash) & (s->cap - 1));
+        if (d > longest) longest = d;
+    }
+    return longest;
+}
+
 const rb_router_ops *rb__router_ops(const rb_router *r)
 {
     return r->ops;

@@ -6,6 +6,7 @@
  * allocation failure at every allocation.
  */
 #include "glob.h"
+#include "rb_test.h"
 #include "router.h"
 #include "seed.h"
 #include "table.h"
@@ -16,9 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define XXH_INLINE_ALL
-#include <xxhash.h> /* the real hash, to craft collisions the way an attacker would */
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -851,26 +849,12 @@ Test(glob, empty_router)
 
 /* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
 
-/* n segment names "f<hex>" whose XXH3 under `seed` has its low `bits` bits
- * 0: as root children of the glob trie they share one home slot in every
- * table of up to 2^bits slots.  Brute force, as an attacker would do it. */
-static void craft_glob_collisions(uint64_t seed, unsigned bits, size_t n, char (*out)[24])
-{
-    size_t found = 0;
-    for (uint64_t i = 0; found < n; i++) {
-        int len = snprintf(out[found], sizeof out[found], "/f%llx", (unsigned long long)i);
-        if ((XXH3_64bits_withSeed(out[found] + 1, (size_t)len - 1, seed) & ((1ull << bits) - 1)) ==
-            0)
-            found++;
-    }
-}
-
 #define NFLOOD 2000
 
 /* Build glob (explicit seed) and linear from the crafted routes plus one
  * glob route; every crafted path and some misses agree; returns glob's
  * longest probe sequence and copies describe() into desc. */
-static uint32_t flood_round(uint64_t seed, char (*routes)[24], char *desc, size_t cap)
+static uint32_t flood_round(uint64_t seed, char (*routes)[32], char *desc, size_t cap)
 {
     pair p;
     pair_init_seeded(&p, seed);
@@ -900,16 +884,16 @@ static uint32_t flood_round(uint64_t seed, char (*routes)[24], char *desc, size_
  *    under a known explicit seed makes build re-seed (describe says so). */
 Test(glob, regression_3_crafted_static_children_cannot_flood_the_table)
 {
-    static char routes[NFLOOD][24];
+    static char routes[NFLOOD][32];
     char desc[256];
     /* against the old key: XXH3 seeded with parent index 0 */
-    craft_glob_collisions(0, 12, NFLOOD, routes);
+    rbt_craft_collisions(0, 12, "/", 1, NFLOOD, routes); /* the key hashes the segment */
     uint32_t probe = flood_round(5, routes, desc, sizeof desc);
     cr_expect_leq(probe, RB__PROBE_LIMIT, "the old crafted set still collides: %u slots", probe);
     cr_expect(strstr(desc, "re-seeded") == NULL, "%s", desc);
     /* against the new key of the root's children under explicit seed 5 */
     uint64_t key_seed = rb__seed_mix(5, RB__SALT_GLOB) ^ 0x9e3779b97f4a7c15ull;
-    craft_glob_collisions(key_seed, 12, NFLOOD, routes);
+    rbt_craft_collisions(key_seed, 12, "/", 1, NFLOOD, routes);
     probe = flood_round(5, routes, desc, sizeof desc);
     cr_expect_leq(probe, RB__PROBE_LIMIT, "%u slots", probe);
     cr_expect(strstr(desc, "re-seeded 1 time") != NULL, "the crafted set did not collide: %s",

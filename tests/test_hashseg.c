@@ -20,9 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h> /* the real hash, to craft collisions the way an attacker would */
-
 /* ---- a hashseg implementation and linear, fed the same routes ----------- */
 
 typedef struct pair {
@@ -935,21 +932,6 @@ Test(hashseg, registered_with_its_features)
 
 /* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
 
-/* n static routes "/x/f<hex>" whose whole-path key XXH3(path, seed) -- the
- * key hashseg's full[] table uses, documented in hashseg.c -- has its low
- * `bits` bits 0: they share one home slot in every table of up to 2^bits
- * slots.  Brute force, as an attacker who knows the seed would do it. */
-static size_t craft_full_collisions(uint64_t seed, unsigned bits, size_t n, char (*out)[32])
-{
-    size_t found = 0;
-    for (uint64_t i = 0; found < n; i++) {
-        int len = snprintf(out[found], sizeof out[found], "/x/f%llx", (unsigned long long)i);
-        if ((XXH3_64bits_withSeed(out[found], (size_t)len, seed) & ((1ull << bits) - 1)) == 0)
-            found++;
-    }
-    return found;
-}
-
 /* 2. Hash flooding: with seed 0 a fixed public constant, 40 routes crafted
  *    against it made build fail ("a hash probe sequence of 39 slots exceeds
  *    the limit of 32"), also appended to discord.routes.  Cause: build gave
@@ -961,7 +943,7 @@ Test(hashseg, regression_2_a_table_crafted_against_its_seed_still_builds)
 {
     const uint64_t seed = 0x5eed5eed5eedull;
     static char crafted[40][32];
-    craft_full_collisions(seed, 16, 40, crafted);
+    rbt_craft_collisions(seed, 16, "/x/", 0, 40, crafted); /* full[]'s key: the whole path */
     rb_route_table t = {0}, discord = {0};
     rb_request_table q = {0};
     char rpath[1024];

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 const char *rbt_data_path(const char *name, const char *ext, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s/corpus/data/%s.%s", RB_SOURCE_DIR, name, ext);
@@ -80,6 +83,19 @@ void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_reque
         for (int m = 0; m < RB_METHOD_COUNT; m++)
             if (m == q->reqs[i].method || i % 16 == 0)
                 rbt_expect_like(r, lin, m, path, q->reqs[i].len, ctx);
+    }
+}
+
+void rbt_craft_collisions(uint64_t seed, unsigned bits, const char *prefix, size_t from, size_t n,
+                          char (*out)[32])
+{
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    size_t found = 0;
+    for (uint64_t i = 0; found < n; i++) {
+        int len = snprintf(out[found], sizeof out[found], "%sf%llx", prefix, (unsigned long long)i);
+        cr_assert(len > 0 && (size_t)len < sizeof out[found] && (size_t)len > from);
+        if ((XXH3_64bits_withSeed(out[found] + from, (size_t)len - from, seed) & mask) == 0)
+            found++;
     }
 }
 

@@ -35,6 +35,14 @@ void rbt_expect_like(const rb_router *r, const rb_router *lin, int method, const
 void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_request_table *q,
                         const char *ctx);
 
+/* Hash flooding as an attacker who knows the seed would do it, on the real
+ * hash: fills out[0, n) with names prefix + "f<hex>" whose XXH3 under seed,
+ * taken of the name from byte `from` on, has its low `bits` bits 0 (so
+ * they share one home slot in any table of up to 2^bits slots).  Brute
+ * force: about n * 2^bits hashes. */
+void rbt_craft_collisions(uint64_t seed, unsigned bits, const char *prefix, size_t from, size_t n,
+                          char (*out)[32]);
+
 /* An allocator that fails the fail_at-th call (1-based; 0 = never) and
  * counts live bytes, so tests can show clean failure and no leaks. */
 typedef struct rbt_failing_allocator {
