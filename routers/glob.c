@@ -861,7 +861,6 @@ typedef struct glob_search {
     rb_match *m;
     uint64_t steps;
     bool visited_clear;
-    size_t known_pos, known_end;       /* the last segment scanned (scan_end) */
     uint8_t ranks[RB__GLOB_MAX_DEPTH]; /* kinds on the path from the root */
     rb_span caps[RB_MAX_CAPTURES];     /* captures on the path from the root */
     uint64_t visited[GLOB_VISITED_WORDS];
@@ -1009,18 +1008,11 @@ static void search_globs(glob_search *s, const glob_node *n, size_t pos, size_t 
     }
 }
 
-/* End of the path segment starting at b, counting the bytes scanned.  The
- * last answer is kept: a '**' loop asks again for the segment its visit
- * just scanned.  Short segments are scanned inline, long ones by memchr. */
-static size_t scan_end(glob_search *s, size_t b)
+/* End of the path segment starting at b, counting the bytes scanned. */
+static inline size_t scan_end(glob_search *s, size_t b)
 {
-    if (b == s->known_pos) return s->known_end;
-    size_t end = b, stop = s->len - b > 16 ? b + 16 : s->len;
-    while (end < stop && s->path[end] != '/') end++;
-    if (end == stop && stop < s->len) end = segment_end(s->path, s->len, stop);
+    size_t end = segment_end(s->path, s->len, b);
     s->steps += end - b + 1;
-    s->known_pos = b;
-    s->known_end = end;
     return end;
 }
 
@@ -1161,7 +1153,6 @@ static int search(const glob_router *r, int method, const char *path, size_t len
     s.m = m;
     s.steps = 0;
     s.visited_clear = false;
-    s.known_pos = SIZE_MAX;
     if (r->built && len > 0 && path[0] == '/') search_visit(&s, 0, 1, 0, 0);
     if (steps) *steps += s.steps;
     if (s.best) {
