@@ -346,7 +346,12 @@ static void print_check(const char *path, const rb_route_table *t, const rb_chec
         if (r->fanout[b]) printf(" %s:%zu", rb_check_fanout_bucket(b), r->fanout[b]);
     printf("   (prefixes by children; max %zu at %s)\n", r->max_fanout, r->max_fanout_prefix);
     printf("  most behind one prefix %zu at %s\n", r->max_behind, r->max_behind_prefix);
-    if (r->sampled) printf("  shadowing sampled for %zu routes (globs)\n", r->sampled);
+    if (r->sampled)
+        printf("  shadowing sampled for %zu routes (globs, or a search over its state cap)\n",
+               r->sampled);
+    if (r->over_budget)
+        printf("  work budget: %zu routes possibly shadowed, their search cut short\n",
+               r->over_budget);
     printf("  fingerprint         xxh3:%016llx\n", (unsigned long long)r->fingerprint);
 }
 
@@ -386,6 +391,7 @@ static int print_check_json(const char *path, const rb_route_table *t, const rb_
         cJSON_AddItemToArray(sh, x);
     }
     cJSON_AddNumberToObject(o, "sampled", (double)r->sampled);
+    cJSON_AddNumberToObject(o, "over_budget", (double)r->over_budget);
     cJSON_AddNumberToObject(o, "distinct_routes", (double)r->distinct_routes);
     cJSON_AddNumberToObject(o, "distinct_shapes", (double)r->distinct_shapes);
     cJSON_AddNumberToObject(o, "distinct_skeletons", (double)r->distinct_skeletons);
@@ -424,7 +430,7 @@ static int corpus_check(int argc, char **argv)
     const char *in = NULL;
     bool json = false;
     unsigned long long min_unique = 0;
-    rb_check_options opt = {1, 0, 0};
+    rb_check_options opt = {1, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *v = NULL;
         unsigned long long n;
