@@ -110,7 +110,10 @@ static void *failing_alloc(void *ctx, size_t size)
 {
     rbt_failing_allocator *a = ctx;
     a->calls++;
-    if (a->fail_at && a->calls == a->fail_at) return NULL;
+    if ((a->fail_at && a->calls == a->fail_at) || (a->fail_from && a->calls >= a->fail_from)) {
+        a->failed++;
+        return NULL;
+    }
     block_header *h = malloc(sizeof *h + size);
     if (!h) return NULL;
     h->size = size;

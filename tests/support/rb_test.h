@@ -43,12 +43,15 @@ void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_reque
 void rbt_craft_collisions(uint64_t seed, unsigned bits, const char *prefix, size_t from, size_t n,
                           char (*out)[32]);
 
-/* An allocator that fails the fail_at-th call (1-based; 0 = never) and
- * counts live bytes, so tests can show clean failure and no leaks. */
+/* An allocator that fails the fail_at-th call (1-based; 0 = never), or
+ * every call from fail_from on (0 = never), and counts live bytes, so tests
+ * can show clean failure and no leaks. */
 typedef struct rbt_failing_allocator {
     rb_allocator base;
     unsigned long calls;
     unsigned long fail_at;
+    unsigned long fail_from;
+    unsigned long failed; /* calls refused */
     long long live_bytes;
     unsigned long live_blocks;
 } rbt_failing_allocator;
