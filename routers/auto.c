@@ -270,6 +270,13 @@ static const char *auto_describe(const void *impl)
     return ((const auto_router *)impl)->why;
 }
 
+const rb_router_ops *rb__auto_chosen(const void *impl, const void **chosen_impl)
+{
+    const auto_router *r = impl;
+    *chosen_impl = r->chosen_impl;
+    return r->chosen;
+}
+
 int rb__auto_set_hash_bits(void *impl, unsigned bits)
 {
     auto_router *r = impl;
