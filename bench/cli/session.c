@@ -382,7 +382,10 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     }
     rb_bench_run run;
     progress_note(pg, "building");
-    int rc = rb_bench_prepare(&run, &sc.routes, &sc.requests, ops, nops, NULL, &err);
+    /* an explicit hash seed (the run's seed; 0 would mean a random one), so
+     * that every run builds the same tables and counts the same instructions */
+    const rb_config cfg = {NULL, o->seed ? o->seed : 1};
+    int rc = rb_bench_prepare(&run, &sc.routes, &sc.requests, ops, nops, &cfg, &err);
     if (rc == RB_OK) rc = rb_bench_measure(&run, &o->proto, on_progress, pg, &err);
     if (rc == RB_OK) rc = bundle_scenario(o, b, &sc, &run, skipped, &err);
     progress_done(pg);
