@@ -229,7 +229,7 @@ static int trial_times(const rb_bundle *b, size_t si, size_t ri, double *xs, siz
 
 static int stats_error(rb_error *err, int rc, const char *what)
 {
-    return rb__error(err, rc == RB_STATS_ENOMEM ? RB_ENOMEM : RB_EINVAL, RB_NO_OFFSET,
+    return rb__error(err, rc == RB_ENOMEM ? RB_ENOMEM : RB_EINVAL, RB_NO_OFFSET,
                      "statistics of %s failed (%d)", what, rc);
 }
 

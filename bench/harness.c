@@ -111,6 +111,14 @@ int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
                      const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
                      const rb_config *config, rb_error *err)
 {
+    return rb_bench_prepare_progress(run, routes, requests, ops, nops, config, NULL, NULL, err);
+}
+
+int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
+                              const rb_request_table *requests, const rb_router_ops *const *ops,
+                              size_t nops, const rb_config *config, rb_bench_progress_fn progress,
+                              void *ctx, rb_error *err)
+{
     memset(run, 0, sizeof *run);
     if (requests->count == 0 || nops == 0)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "a scenario needs requests and routers");
@@ -126,6 +134,10 @@ int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
         run->queries[i] = (rb_bench_query){rb_request_path(requests, i), q->len, q->method};
     }
     for (size_t k = 0; k < nops; k++) {
+        if (progress) {
+            rb_bench_subject next = {.ops = ops[k]};
+            progress(ctx, "build", &next, k, nops);
+        }
         int rc = prepare_subject(&run->subjects[k], ops[k], routes, requests, config, err);
         run->nsubjects = k + 1;
         if (rc < 0) {

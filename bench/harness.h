@@ -119,6 +119,14 @@ int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
                      const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
                      const rb_config *config, rb_error *err);
 
+/* The same, calling progress(ctx, "build", subject, k, nops) before the
+ * k-th router is built and checked (subject->ops is set), so a slow one
+ * (linear on a large table) can be announced. */
+int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
+                              const rb_request_table *requests, const rb_router_ops *const *ops,
+                              size_t nops, const rb_config *config, rb_bench_progress_fn progress,
+                              void *ctx, rb_error *err);
+
 /* Calibrate, warm up and measure, as described at the top.  On success
  * run->trials holds nsubjects x proto->trials trials.  RB_EINVAL when the
  * protocol is invalid, RB_ESTATE when a router's answers changed between

@@ -29,37 +29,19 @@ const char *rb_plugins_lib(const rb_plugins *p, size_t i)
     return p && i < p->count ? p->libs[p->routers[i].lib].path : NULL;
 }
 
-/* Why ops (router i of the library at path) cannot be used, or RB_OK. */
+/* Why ops (router i of the library at path) cannot be used, or RB_OK: the
+ * front end's rule (ABI version, required functions), then a name that a
+ * router spec can name. */
 static int check_ops(const char *path, size_t i, const rb_router_ops *ops, rb_error *err)
 {
     if (!ops) return rb__error(err, RB_EABI, RB_NO_OFFSET, "%s: router %zu is NULL", path, i);
-    const char *name = ops->name ? ops->name : "(unnamed)";
-    if (ops->abi_version != RB_ROUTER_ABI_VERSION)
-        return rb__error(err, RB_EABI, RB_NO_OFFSET,
-                         "%s: router '%s' was built for router ABI %u, this routebench uses "
-                         "ABI %u (rebuild the plugin against this routebench's router_impl.h)",
-                         path, name, ops->abi_version, RB_ROUTER_ABI_VERSION);
-    if (!ops->name || !ops->name[0] || strchr(ops->name, '@'))
+    rb_error why;
+    if (rb__ops_validate(ops, &why) < 0)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET, "%s: %s", path, why.message);
+    if (!ops->name[0] || strchr(ops->name, '@'))
         return rb__error(err, RB_EABI, RB_NO_OFFSET,
                          "%s: router %zu has no usable name (empty, or contains '@')", path, i);
-    if (!ops->create || !ops->add || !ops->build || !ops->lookup || !ops->memory || !ops->destroy)
-        return rb__error(err, RB_EABI, RB_NO_OFFSET,
-                         "%s: router '%s' has an incomplete ops table (a required function "
-                         "is NULL)",
-                         path, name);
     return RB_OK;
-}
-
-/* Room for need elements in an array of cap; the array (possibly moved) or
- * NULL when out of memory (the old one is then untouched). */
-static void *grow(void *arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return arr;
-    size_t ncap = *cap ? *cap * 2 : 8;
-    while (ncap < need) ncap *= 2;
-    void *grown = realloc(arr, ncap * elem);
-    if (grown) *cap = ncap;
-    return grown;
 }
 
 /* Copy dlerror()'s text (or a fallback) into a bounded string. */
@@ -108,12 +90,8 @@ static int load(rb_plugins *p, const char *path, size_t *lib, rb_error *err)
     char *copy = NULL;
     if (rc == RB_OK) {
         copy = malloc(strlen(path) + 1);
-        rb_plugin_lib *libs = copy ? grow(p->libs, &p->libs_cap, p->nlibs + 1, sizeof *libs) : NULL;
-        if (libs) p->libs = libs;
-        rb_plugin_router *routers =
-            libs ? grow(p->routers, &p->cap, p->count + n, sizeof *routers) : NULL;
-        if (routers) p->routers = routers;
-        if (!routers)
+        if (!copy || rb_grow(NULL, &p->libs, &p->libs_cap, p->nlibs + 1, sizeof *p->libs, 8) < 0 ||
+            rb_grow(NULL, &p->routers, &p->cap, p->count + n, sizeof *p->routers, 8) < 0)
             rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory loading %s", path);
     }
     if (rc < 0) {

@@ -2,10 +2,11 @@
  * plugins.h — routers from shared libraries ("plugins"), and router specs.
  *
  * A plugin is a shared library exporting one symbol, RB_PLUGIN_SYMBOL
- * (router_impl.h), of type rb_plugin_entry_fn: it returns an array of ops
- * tables, each with abi_version == RB_ROUTER_ABI_VERSION.  Loading checks
- * every table before any is used: a missing symbol, an empty table, an ops
- * table of another ABI version or with a missing function refuses the
+ * (router_plugin.h), of type rb_plugin_entry_fn: it returns an array of ops
+ * tables, each of an ABI version from 1 to RB_ROUTER_ABI_VERSION (a table
+ * of an older version works; the fields it lacks count as NULL).  Loading
+ * checks every table before any is used: a missing symbol, an empty table,
+ * an ops table newer than this host or with a missing function refuses the
  * whole library with RB_EABI and a message naming the file and the router.
  *
  * A router spec names one router:

@@ -41,15 +41,9 @@ void rb_scenario_list_free(rb_scenario_list *l)
 
 static rb_scenario_spec *list_push(rb_scenario_list *l, rb_error *err)
 {
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? l->cap * 2 : 16;
-        rb_scenario_spec *v = realloc(l->v, ncap * sizeof *v);
-        if (!v) {
-            rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory listing scenarios");
-            return NULL;
-        }
-        l->v = v;
-        l->cap = ncap;
+    if (rb_grow(NULL, &l->v, &l->cap, l->n + 1, sizeof *l->v, 16) < 0) {
+        rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory listing scenarios");
+        return NULL;
     }
     rb_scenario_spec *s = &l->v[l->n++];
     memset(s, 0, sizeof *s);
@@ -193,7 +187,11 @@ int rb_scenario_generate(const char *shape, size_t nroutes, uint64_t seed, size_
     snprintf(base, sizeof base, "%.*s", (int)base_shape_len(shape, &g.no_conflicts), shape);
     g.shape = rb_gen_shape_parse(base);
     if (g.shape < 0) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown shape '%s'", shape);
-    rb_reqgen_config q = {nrequests, (uint32_t)(miss * 1e6 + 0.5), 50000, seed, RB_DIST_UNIFORM};
+    rb_reqgen_config q;
+    rb_reqgen_config_init(&q);
+    q.count = nrequests;
+    q.miss_ppm = (uint32_t)(miss * 1e6 + 0.5);
+    q.seed = seed;
     int rc = rb_corpus_generate(&g, routes, err);
     if (rc == RB_OK) rc = rb_requests_generate(routes, &q, requests, NULL, err);
     if (rc < 0) {

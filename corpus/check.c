@@ -360,13 +360,8 @@ static int visit_grow(rb_shadow_ctx *c)
 
 static int push_frame(rb_shadow_ctx *c, uint64_t r, uint32_t toff, uint32_t tlen, uint32_t sym)
 {
-    if (c->depth == c->stack_cap) {
-        size_t ncap = c->stack_cap ? c->stack_cap * 2 : 64;
-        xframe *grown = realloc(c->stack, ncap * sizeof *grown);
-        if (!grown) return RB_ENOMEM;
-        c->stack = grown;
-        c->stack_cap = ncap;
-    }
+    if (rb_grow(NULL, &c->stack, &c->stack_cap, c->depth + 1, sizeof *c->stack, 64) < 0)
+        return RB_ENOMEM;
     xframe *f = &c->stack[c->depth++];
     f->r = r;
     f->toff = toff;
@@ -761,14 +756,9 @@ static int find_shadowed(const rb_shape_tree *st, const rb_check_options *opt, r
         rep->over_budget += res->over_budget;
         if (res->verdict == RB_NOT_SHADOWED) continue;
         size_t n = rep->shadowed + rep->possibly_shadowed;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            rb_check_shadow *grown = realloc(rep->shadows, cap * sizeof *grown);
-            if (!grown) {
-                rc = RB_ENOMEM;
-                break;
-            }
-            rep->shadows = grown;
+        if (rb_grow(NULL, &rep->shadows, &cap, n + 1, sizeof *rep->shadows, 16) < 0) {
+            rc = RB_ENOMEM;
+            break;
         }
         bool possible = res->verdict == RB_POSSIBLY_SHADOWED;
         rep->shadows[n] = (rb_check_shadow){(uint32_t)r, res->by, possible};
@@ -782,6 +772,11 @@ static int find_shadowed(const rb_shape_tree *st, const rb_check_options *opt, r
     free(res);
     rb_shadow_ctx_free(c);
     return rc;
+}
+
+void rb_check_options_init(rb_check_options *opt)
+{
+    *opt = (rb_check_options){1, 64, 0, 0};
 }
 
 int rb_corpus_check(const rb_route_table *t, const rb_check_options *opt, rb_check_report *rep,

@@ -3,8 +3,6 @@
  */
 #include "shape_tree.h"
 
-#include "files.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +10,7 @@
 
 int rb_u32vec_push(rb_u32vec *v, uint32_t x)
 {
-    if (rb_grow_array((void **)&v->v, &v->cap, v->n + 1, sizeof *v->v) < 0) return RB_ENOMEM;
+    if (rb_grow(NULL, &v->v, &v->cap, v->n + 1, sizeof *v->v, 64) < 0) return RB_ENOMEM;
     v->v[v->n++] = x;
     return RB_OK;
 }
@@ -123,8 +121,8 @@ static uint32_t skeleton_step(rb_shape_tree *st, uint32_t skel, int kind)
     uint32_t *next = &st->skel_next[(size_t)skel * 5 + (size_t)kind];
     if (*next) return *next - 1;
     uint32_t id = (uint32_t)st->nskeletons;
-    if (rb_grow_array((void **)&st->skel_next, &st->skel_cap, (st->nskeletons + 1) * 5,
-                      sizeof *st->skel_next) < 0)
+    if (rb_grow(NULL, &st->skel_next, &st->skel_cap, (st->nskeletons + 1) * 5,
+                sizeof *st->skel_next, 64) < 0)
         return RB_ST_NONE;
     /* skel_next may have moved */
     memset(&st->skel_next[(size_t)id * 5], 0, 5 * sizeof *st->skel_next);
@@ -156,8 +154,8 @@ static uint32_t insert_child(rb_shape_tree *st, uint32_t parent, const rb_segmen
     const rb_st_node p = st->nodes[parent];
     uint32_t skel = skeleton_step(st, p.skeleton, seg->kind);
     if (skel == RB_ST_NONE) return RB_ST_NONE;
-    if (rb_grow_array((void **)&st->nodes, &st->nodes_cap, st->nnodes + 1, sizeof *st->nodes) < 0 ||
-        rb_grow_array((void **)&st->ranks, &st->ranks_cap, st->nranks + p.depth + 1, 1) < 0)
+    if (rb_grow(NULL, &st->nodes, &st->nodes_cap, st->nnodes + 1, sizeof *st->nodes, 64) < 0 ||
+        rb_grow(NULL, &st->ranks, &st->ranks_cap, st->nranks + p.depth + 1, 1, 64) < 0)
         return RB_ST_NONE;
     uint32_t id = (uint32_t)st->nnodes++;
     rb_st_node *n = &st->nodes[id];
@@ -270,8 +268,8 @@ int rb_shape_tree_build(const rb_route_table *t, rb_shape_tree *out, rb_error *e
     out->route_list = malloc(n * sizeof *out->route_list);
     int rc = RB_OK;
     if (!out->route_node || !out->dup_of || !out->route_list ||
-        rb_grow_array((void **)&out->nodes, &out->nodes_cap, 1, sizeof *out->nodes) < 0 ||
-        rb_grow_array((void **)&out->skel_next, &out->skel_cap, 5, sizeof *out->skel_next) < 0 ||
+        rb_grow(NULL, &out->nodes, &out->nodes_cap, 1, sizeof *out->nodes, 64) < 0 ||
+        rb_grow(NULL, &out->skel_next, &out->skel_cap, 5, sizeof *out->skel_next, 64) < 0 ||
         rehash_children(out, 1024) < 0)
         rc = route_error(err, RB_ENOMEM, 0, "out of memory building the shape tree");
     if (rc == RB_OK) {

@@ -4,7 +4,8 @@
  */
 #include "table.h"
 
-#include "files.h"
+#include "buf.h"
+#include "file.h"
 #include "router_impl.h"
 
 #include <stdarg.h>
@@ -19,7 +20,7 @@ static int append_bytes(char **bytes, size_t *nbytes, size_t *cap, const char *s
                         uint32_t *off)
 {
     if (*nbytes + len + 1 > UINT32_MAX) return RB_ELIMIT;
-    if (rb_grow_array((void **)bytes, cap, *nbytes + len + 1, 1) < 0) return RB_ENOMEM;
+    if (rb_grow(NULL, bytes, cap, *nbytes + len + 1, 1, 64) < 0) return RB_ENOMEM;
     memcpy(*bytes + *nbytes, s, len);
     (*bytes)[*nbytes + len] = '\0';
     *off = (uint32_t)*nbytes;
@@ -30,7 +31,7 @@ static int append_bytes(char **bytes, size_t *nbytes, size_t *cap, const char *s
 int rb_route_table_append(rb_route_table *t, int method, const char *pattern, size_t len,
                           size_t line)
 {
-    if (rb_grow_array((void **)&t->routes, &t->cap, t->count + 1, sizeof *t->routes) < 0)
+    if (rb_grow(NULL, &t->routes, &t->cap, t->count + 1, sizeof *t->routes, 64) < 0)
         return RB_ENOMEM;
     uint32_t off;
     int rc = append_bytes(&t->bytes, &t->nbytes, &t->bytes_cap, pattern, len, &off);
@@ -42,8 +43,7 @@ int rb_route_table_append(rb_route_table *t, int method, const char *pattern, si
 int rb_request_table_append(rb_request_table *t, int method, const char *path, size_t len,
                             int32_t expected, size_t line)
 {
-    if (rb_grow_array((void **)&t->reqs, &t->cap, t->count + 1, sizeof *t->reqs) < 0)
-        return RB_ENOMEM;
+    if (rb_grow(NULL, &t->reqs, &t->cap, t->count + 1, sizeof *t->reqs, 64) < 0) return RB_ENOMEM;
     uint32_t off;
     int rc = append_bytes(&t->bytes, &t->nbytes, &t->bytes_cap, path, len, &off);
     if (rc < 0) return rc;
@@ -229,8 +229,15 @@ int rb_request_table_read(const char *path, rb_request_table *out, rb_error *err
 
 /* ---- writing and fingerprints ---------------------------------------------- */
 
-static void routes_text(const rb_route_table *t, rb_buf *b)
+void rb_route_table_text(const rb_route_table *t, const char *header, rb_buf *b)
 {
+    for (const char *p = header; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        rb_buf_append(b, "# ", 2);
+        rb_buf_append(b, p, n);
+        rb_buf_append(b, "\n", 1);
+        p += n + (p[n] == '\n');
+    }
     for (size_t i = 0; i < t->count; i++) {
         rb_buf_puts(b, rb_method_name(t->routes[i].method));
         rb_buf_append(b, " ", 1);
@@ -239,7 +246,7 @@ static void routes_text(const rb_route_table *t, rb_buf *b)
     }
 }
 
-static void requests_text(const rb_request_table *t, rb_buf *b)
+void rb_request_table_text(const rb_request_table *t, rb_buf *b)
 {
     for (size_t i = 0; i < t->count; i++) {
         rb_buf_puts(b, rb_method_name(t->reqs[i].method));
@@ -264,25 +271,14 @@ int rb_route_table_write(const char *path, const rb_route_table *t, const char *
                          rb_error *err)
 {
     rb_buf b = {0};
-    if (header) {
-        const char *p = header;
-        while (*p) {
-            const char *nl = strchr(p, '\n');
-            size_t n = nl ? (size_t)(nl - p) : strlen(p);
-            rb_buf_append(&b, "# ", 2);
-            rb_buf_append(&b, p, n);
-            rb_buf_append(&b, "\n", 1);
-            p += n + (nl ? 1 : 0);
-        }
-    }
-    routes_text(t, &b);
+    rb_route_table_text(t, header, &b);
     return write_buf(path, &b, err);
 }
 
 int rb_request_table_write(const char *path, const rb_request_table *t, rb_error *err)
 {
     rb_buf b = {0};
-    requests_text(t, &b);
+    rb_request_table_text(t, &b);
     return write_buf(path, &b, err);
 }
 

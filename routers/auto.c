@@ -75,7 +75,7 @@ typedef struct auto_router {
 
 static int auto_create(const rb_config *config, void **out, rb_error *err)
 {
-    auto_router *r = rb__calloc(config->allocator, sizeof *r);
+    auto_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating auto");
     r->config = *config;
     r->hash_bits = 64;
@@ -133,16 +133,10 @@ static int auto_add(void *impl, const rb_route *route, rb_error *err)
     const rb_allocator *a = r->config.allocator;
     int rc = check_glob_limits(r, route->pattern, err);
     if (rc < 0) return rc;
-    if (r->count == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 16;
-        auto_pending *grown =
-            rb__realloc(a, r->pending, r->cap * sizeof *grown, ncap * sizeof *grown);
-        if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in auto");
-        r->pending = grown;
-        r->cap = ncap;
-    }
+    if (rb_grow(a, &r->pending, &r->cap, r->count + 1, sizeof *r->pending, 16) < 0)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in auto");
     const rb_pattern *p = route->pattern;
-    char *text = rb__alloc(a, p->len);
+    char *text = rb_alloc(a, p->len);
     if (!text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in auto");
     memcpy(text, p->text, p->len);
     r->pending[r->count++] = (auto_pending){route->method, route->id, text, p->len};
@@ -161,8 +155,8 @@ static const rb_router_ops *choose(const auto_router *r)
 static void free_pending(auto_router *r)
 {
     const rb_allocator *a = r->config.allocator;
-    for (size_t i = 0; i < r->count; i++) rb__free(a, r->pending[i].text, r->pending[i].len);
-    rb__free(a, r->pending, r->cap * sizeof *r->pending);
+    for (size_t i = 0; i < r->count; i++) rb_free(a, r->pending[i].text, r->pending[i].len);
+    rb_free(a, r->pending, r->cap * sizeof *r->pending);
     r->pending = NULL;
     r->count = r->cap = 0;
 }
@@ -262,19 +256,12 @@ static void auto_destroy(void *impl)
     auto_router *r = impl;
     if (r->chosen) r->chosen->destroy(r->chosen_impl);
     free_pending(r);
-    rb__free(r->config.allocator, r, sizeof *r);
+    rb_free(r->config.allocator, r, sizeof *r);
 }
 
 static const char *auto_describe(const void *impl)
 {
     return ((const auto_router *)impl)->why;
-}
-
-const rb_router_ops *rb__auto_chosen(const void *impl, const void **chosen_impl)
-{
-    const auto_router *r = impl;
-    *chosen_impl = r->chosen_impl;
-    return r->chosen;
 }
 
 int rb__auto_set_hash_bits(void *impl, unsigned bits)
@@ -283,6 +270,15 @@ int rb__auto_set_hash_bits(void *impl, unsigned bits)
     if (r->chosen) return RB_ESTATE;
     r->hash_bits = bits;
     return RB_OK;
+}
+
+/* After build: nothing pending, and the chosen router's own invariants. */
+static int auto_check(const void *impl, rb_error *err)
+{
+    const auto_router *r = impl;
+    if (!r->chosen || r->pending || r->count)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "auto: built, but routes still pending");
+    return r->chosen->check ? r->chosen->check(r->chosen_impl, err) : RB_OK;
 }
 
 const rb_router_ops rb__auto_ops = {
@@ -297,4 +293,5 @@ const rb_router_ops rb__auto_ops = {
     .memory = auto_memory,
     .destroy = auto_destroy,
     .describe = auto_describe,
+    .check = auto_check,
 };

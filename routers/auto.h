@@ -15,7 +15,4 @@ extern const rb_router_ops rb__auto_ops;
  * back.  Between create and build; RB_ESTATE after build. */
 int rb__auto_set_hash_bits(void *impl, unsigned bits);
 
-/* The router auto chose at build and its implementation (NULL before). */
-const rb_router_ops *rb__auto_chosen(const void *impl, const void **chosen_impl);
-
 #endif

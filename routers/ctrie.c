@@ -370,26 +370,11 @@ static inline uint64_t segment_fp(const char *path, size_t len, size_t pos, size
 
 static int ctrie_create(const rb_config *config, void **out, rb_error *err)
 {
-    ctrie_router *r = rb__calloc(config->allocator, sizeof *r);
+    ctrie_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating ctrie");
     r->allocator = config->allocator;
     r->seed = rb__seed_mix(config->seed, RB__SALT_CTRIE);
     *out = r;
-    return RB_OK;
-}
-
-/* Make room for `more` elements of `size` bytes in *arr (count used, *cap
- * allocated).  Unchanged on failure. */
-static int grow(const rb_allocator *a, void **arr, size_t *cap, size_t count, size_t more,
-                size_t size)
-{
-    if (count + more <= *cap) return RB_OK;
-    size_t ncap = *cap ? *cap : 16;
-    while (ncap < count + more) ncap *= 2;
-    void *p = rb__realloc(a, *arr, *cap * size, ncap * size);
-    if (!p) return RB_ENOMEM;
-    *arr = p;
-    *cap = ncap;
     return RB_OK;
 }
 
@@ -403,15 +388,11 @@ static int ctrie_add(void *impl, const rb_route *route, rb_error *err)
     if (r->ntext + p->len >= UINT32_MAX || r->nsegs + p->nsegs > CTRIE_MAX_SEGS)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "ctrie: route table too large");
 
-    void *routes = r->routes, *segs = r->segs, *text = r->text;
-    int rc = grow(r->allocator, &routes, &r->routes_cap, r->nroutes, 1, sizeof *r->routes);
-    r->routes = routes;
-    if (rc == RB_OK)
-        rc = grow(r->allocator, &segs, &r->segs_cap, r->nsegs, p->nsegs, sizeof *r->segs);
-    r->segs = segs;
-    if (rc == RB_OK) rc = grow(r->allocator, &text, &r->text_cap, r->ntext, p->len, 1);
-    r->text = text;
-    if (rc < 0) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in ctrie add");
+    const rb_allocator *a = r->allocator;
+    if (rb_grow(a, &r->routes, &r->routes_cap, r->nroutes + 1, sizeof *r->routes, 16) < 0 ||
+        rb_grow(a, &r->segs, &r->segs_cap, r->nsegs + p->nsegs, sizeof *r->segs, 16) < 0 ||
+        rb_grow(a, &r->text, &r->text_cap, r->ntext + p->len, 1, 16) < 0)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in ctrie add");
 
     memcpy(r->text + r->ntext, p->text, p->len);
     for (uint32_t i = 0; i < p->nsegs; i++) {
@@ -493,7 +474,7 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
     const rb_allocator *a = r->allocator;
     size_t nsegs = r->nsegs, cap = 64, uniq_bytes = (nsegs ? nsegs : 1) * sizeof(uint32_t);
     uint32_t nuniq = 0, *usort = NULL;
-    uint32_t *uniq = rb__alloc(a, uniq_bytes), *slots = rb__alloc(a, cap * sizeof *slots);
+    uint32_t *uniq = rb_alloc(a, uniq_bytes), *slots = rb_alloc(a, cap * sizeof *slots);
     int rc = RB_ENOMEM;
     if (!uniq || !slots) goto done;
     memset(slots, 0, cap * sizeof *slots);
@@ -508,9 +489,9 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
             continue;
         }
         if ((nuniq + 1u) * 2u > cap) { /* keep the table at most half full */
-            uint32_t *grown = rb__alloc(a, 2u * cap * sizeof *grown);
+            uint32_t *grown = rb_alloc(a, 2u * cap * sizeof *grown);
             if (!grown) goto done;
-            rb__free(a, slots, cap * sizeof *slots);
+            rb_free(a, slots, cap * sizeof *slots);
             slots = grown;
             cap *= 2u;
             fill_slots(r, uniq, nuniq, slots, cap, seed);
@@ -534,7 +515,7 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
     }
     /* sort the distinct segments; their positions are the ranks */
     size_t usort_bytes = 3u * (nuniq ? nuniq : 1u) * sizeof *usort;
-    usort = rb__alloc(a, usort_bytes);
+    usort = rb_alloc(a, usort_bytes);
     if (!usort) goto done;
     uint32_t *by_order = usort, *scratch = usort + nuniq, *urank = usort + 2u * nuniq;
     memcpy(by_order, uniq, nuniq * sizeof *uniq);
@@ -546,11 +527,11 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
     for (uint32_t i = 0; i < nsegs; i++) {
         if (r->segs[i].kind == RB_SEG_STATIC) rank[i] = urank[rank[i]];
     }
-    rb__free(a, usort, usort_bytes);
+    rb_free(a, usort, usort_bytes);
     rc = RB_OK;
 done:
-    rb__free(a, uniq, uniq_bytes);
-    rb__free(a, slots, cap * sizeof *slots);
+    rb_free(a, uniq, uniq_bytes);
+    rb_free(a, slots, cap * sizeof *slots);
     return rc;
 }
 
@@ -753,9 +734,9 @@ static size_t block_layout(uint32_t nn, uint32_t na, uint32_t np, size_t off[5])
 
 static void free_list(ctrie_router *r)
 {
-    rb__free(r->allocator, r->routes, r->routes_cap * sizeof *r->routes);
-    rb__free(r->allocator, r->segs, r->segs_cap * sizeof *r->segs);
-    rb__free(r->allocator, r->text, r->text_cap);
+    rb_free(r->allocator, r->routes, r->routes_cap * sizeof *r->routes);
+    rb_free(r->allocator, r->segs, r->segs_cap * sizeof *r->segs);
+    rb_free(r->allocator, r->text, r->text_cap);
     r->routes = NULL;
     r->segs = NULL;
     r->text = NULL;
@@ -771,9 +752,9 @@ static int ctrie_build(void *impl, rb_error *err)
     size_t n = r->nroutes, nsegs = r->nsegs, maxnodes = 1 + nsegs;
     size_t rank_bytes = (nsegs ? nsegs : 1) * sizeof(uint32_t);
     size_t order_bytes = (n ? n : 1) * sizeof(uint32_t);
-    uint32_t *rank = rb__alloc(a, rank_bytes), *order = rb__alloc(a, order_bytes);
-    uint32_t *tmp = rb__alloc(a, order_bytes);
-    ctrie_work *work = rb__alloc(a, maxnodes * sizeof *work);
+    uint32_t *rank = rb_alloc(a, rank_bytes), *order = rb_alloc(a, order_bytes);
+    uint32_t *tmp = rb_alloc(a, order_bytes);
+    ctrie_work *work = rb_alloc(a, maxnodes * sizeof *work);
     void *block = NULL;
     size_t block_bytes = 0;
     int rc = RB_ENOMEM;
@@ -786,7 +767,7 @@ static int ctrie_build(void *impl, rb_error *err)
     compile_shape(&b, work, &nn, &naux, &np);
     size_t off[5];
     block_bytes = block_layout(nn, naux, np, off);
-    block = rb__alloc(a, block_bytes);
+    block = rb_alloc(a, block_bytes);
     if (!block) goto done;
     char *base = block;
     ctrie_out out = {
@@ -836,11 +817,11 @@ static int ctrie_build(void *impl, rb_error *err)
     block = NULL;
     rc = RB_OK;
 done:
-    rb__free(a, rank, rank_bytes);
-    rb__free(a, order, order_bytes);
-    rb__free(a, tmp, order_bytes);
-    rb__free(a, work, maxnodes * sizeof *work);
-    rb__free(a, block, block_bytes); /* NULL once committed */
+    rb_free(a, rank, rank_bytes);
+    rb_free(a, order, order_bytes);
+    rb_free(a, tmp, order_bytes);
+    rb_free(a, work, maxnodes * sizeof *work);
+    rb_free(a, block, block_bytes); /* NULL once committed */
     if (rc == RB_ENOMEM) return rb__error(err, rc, RB_NO_OFFSET, "out of memory in ctrie build");
     return rc;
 }
@@ -1049,8 +1030,8 @@ static void ctrie_destroy(void *impl)
 {
     ctrie_router *r = impl;
     free_list(r);
-    rb__free(r->allocator, r->block, r->block_bytes);
-    rb__free(r->allocator, r, sizeof *r);
+    rb_free(r->allocator, r->block, r->block_bytes);
+    rb_free(r->allocator, r, sizeof *r);
 }
 
 static const char *ctrie_describe(const void *impl)
@@ -1187,6 +1168,11 @@ int rb__ctrie_check(const void *impl, rb__ctrie_stats *stats, rb_error *err)
 
 #undef CHECK
 
+static int ctrie_check(const void *impl, rb_error *err)
+{
+    return rb__ctrie_check(impl, NULL, err);
+}
+
 const rb_router_ops rb__ctrie_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "ctrie",
@@ -1199,4 +1185,5 @@ const rb_router_ops rb__ctrie_ops = {
     .memory = ctrie_memory,
     .destroy = ctrie_destroy,
     .describe = ctrie_describe,
+    .check = ctrie_check,
 };

@@ -60,7 +60,7 @@
  * build O(1); memory 64 bytes x capacity (between 2N and 4N slots for N
  * distinct paths) + the path bytes.
  *
- * Invariants (rb__floor_check): capacity is 0 or a power of two; used slots
+ * Invariants (floor_check): capacity is 0 or a power of two; used slots
  * <= capacity / 2 and equal the count of distinct paths; every used slot's
  * hash is XXH3 of its key; every used slot is reached from its home slot
  * without crossing an empty slot; no two used slots hold equal keys; the
@@ -113,7 +113,7 @@ typedef struct floor_router {
 
 static int floor_create(const rb_config *config, void **out, rb_error *err)
 {
-    floor_router *r = rb__calloc(config->allocator, sizeof *r);
+    floor_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating floor");
     r->allocator = config->allocator;
     r->seed = r->first = rb__seed_mix(config->seed, RB__SALT_FLOOR);
@@ -157,7 +157,7 @@ static size_t block_bytes(size_t cap)
  * Unchanged on failure. */
 static int floor_rehash(floor_router *r, size_t ncap, uint64_t seed, uint32_t *longest)
 {
-    void *block = rb__calloc(r->allocator, block_bytes(ncap));
+    void *block = rb_calloc(r->allocator, block_bytes(ncap));
     if (!block) return RB_ENOMEM;
     uintptr_t at = ((uintptr_t)block + FLOOR_ALIGN - 1) & ~(uintptr_t)(FLOOR_ALIGN - 1);
     floor_slot *slots = (floor_slot *)at;
@@ -172,7 +172,7 @@ static int floor_rehash(floor_router *r, size_t ncap, uint64_t seed, uint32_t *l
         uint32_t d = displacement(j, s.hash, ncap);
         if (d > *longest) *longest = d;
     }
-    if (r->cap) rb__free(r->allocator, r->block, block_bytes(r->cap));
+    if (r->cap) rb_free(r->allocator, r->block, block_bytes(r->cap));
     r->block = block;
     r->slots = slots;
     r->cap = ncap;
@@ -205,14 +205,8 @@ static void floor_limit(floor_router *r, uint32_t d)
 static int floor_keep_key(floor_router *r, const char *path, size_t len, uint32_t *off)
 {
     if (r->keys_len + len > UINT32_MAX) return RB_ELIMIT;
-    if (r->keys_len + len > r->keys_cap) {
-        size_t ncap = r->keys_cap ? r->keys_cap : 256;
-        while (ncap < r->keys_len + len) ncap *= 2;
-        char *grown = rb__realloc(r->allocator, r->keys, r->keys_cap, ncap);
-        if (!grown) return RB_ENOMEM;
-        r->keys = grown;
-        r->keys_cap = ncap;
-    }
+    if (rb_grow(r->allocator, &r->keys, &r->keys_cap, r->keys_len + len, 1, 256) < 0)
+        return RB_ENOMEM;
     memcpy(r->keys + r->keys_len, path, len);
     *off = (uint32_t)r->keys_len;
     r->keys_len += len;
@@ -326,9 +320,9 @@ static size_t floor_memory(const void *impl)
 static void floor_destroy(void *impl)
 {
     floor_router *r = impl;
-    if (r->cap) rb__free(r->allocator, r->block, block_bytes(r->cap));
-    rb__free(r->allocator, r->keys, r->keys_cap);
-    rb__free(r->allocator, r, sizeof *r);
+    if (r->cap) rb_free(r->allocator, r->block, block_bytes(r->cap));
+    rb_free(r->allocator, r->keys, r->keys_cap);
+    rb_free(r->allocator, r, sizeof *r);
 }
 
 static const char *floor_describe(const void *impl)
@@ -341,7 +335,7 @@ uint32_t rb__floor_max_probe(const void *impl)
     return ((const floor_router *)impl)->max_probe;
 }
 
-int rb__floor_check(const void *impl, rb_error *err)
+static int floor_check(const void *impl, rb_error *err)
 {
     const floor_router *r = impl;
     if (r->max_probe != UINT32_MAX && r->max_probe > RB__PROBE_LIMIT)
@@ -396,4 +390,5 @@ const rb_router_ops rb__floor_ops = {
     .memory = floor_memory,
     .destroy = floor_destroy,
     .describe = floor_describe,
+    .check = floor_check,
 };

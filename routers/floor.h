@@ -12,9 +12,7 @@ extern const rb_router_ops rb__floor_ops;
 /* The longest probe sequence of the built table (UINT32_MAX before build). */
 uint32_t rb__floor_max_probe(const void *impl);
 
-/* Check every invariant listed at the top of floor.c.  impl is what
- * rb__floor_ops.create returned (rb__router_impl of a handle).  Returns
- * RB_OK, or RB_EINVAL with err describing the first violation. */
-int rb__floor_check(const void *impl, rb_error *err);
+/* The invariants listed at the top of floor.c are checked by the ops
+ * table's check (rb_router_check). */
 
 #endif

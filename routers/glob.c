@@ -130,7 +130,7 @@
  * bytes at most, cleared only when a nested '**' is met).  Captures are
  * at most 32 per route (the parser's limit).
  *
- * Invariants (rb__glob_check): every node's parent has a smaller index and
+ * Invariants (glob_check): every node's parent has a smaller index and
  * points to it through the field of its kind; every static node is found
  * by the hash table under (parent, bytes), and every slot names a static
  * node; glob children are sorted by (anchor kind, length, bytes), their
@@ -327,7 +327,7 @@ static void glob_anchor(const char *g, size_t n, uint8_t *kind, uint8_t *len, ui
 
 static int glob_create(const rb_config *config, void **out, rb_error *err)
 {
-    glob_router *r = rb__calloc(config->allocator, sizeof *r);
+    glob_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating glob");
     r->allocator = config->allocator;
     r->bytes = sizeof *r;
@@ -363,22 +363,17 @@ static int glob_add(void *impl, const rb_route *route, rb_error *err)
     }
     if (r->total_segs + p->nsegs >= UINT32_MAX / 2)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "too many segments in the glob router");
-    if (r->count == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 16;
-        glob_route *grown =
-            rb__realloc(r->allocator, r->routes, r->cap * sizeof *grown, ncap * sizeof *grown);
-        if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in glob");
-        r->bytes += (ncap - r->cap) * sizeof *grown;
-        r->routes = grown;
-        r->cap = ncap;
-    }
+    size_t old_cap = r->cap;
+    if (rb_grow(r->allocator, &r->routes, &r->cap, r->count + 1, sizeof *r->routes, 16) < 0)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in glob");
+    r->bytes += (r->cap - old_cap) * sizeof *r->routes;
     glob_route *gr = &r->routes[r->count];
-    gr->text = rb__alloc(r->allocator, p->len);
+    gr->text = rb_alloc(r->allocator, p->len);
     if (!gr->text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in glob");
     memcpy(gr->text, p->text, p->len);
     int rc = rb_pattern_parse(gr->text, p->len, r->allocator, &gr->pattern, err);
     if (rc < 0) {
-        rb__free(r->allocator, gr->text, p->len);
+        rb_free(r->allocator, gr->text, p->len);
         return rc;
     }
     gr->method = route->method;
@@ -439,7 +434,7 @@ static int index_rebuild(glob_builder *b, uint32_t cap, uint64_t seed)
     const glob_router *r = b->r;
     if (cap == 0) cap = pow2_at_least(r->total_segs < 128 ? 256 : r->total_segs + 1);
     glob_builder g = {b->r, NULL, cap, b->index_used, seed};
-    g.index = rb__calloc(r->allocator, (size_t)g.index_cap * sizeof *g.index);
+    g.index = rb_calloc(r->allocator, (size_t)g.index_cap * sizeof *g.index);
     if (!g.index) return RB_ENOMEM;
     for (uint32_t k = 1; k < r->nnodes; k++) {
         const glob_node *n = &r->nodes[k];
@@ -447,7 +442,7 @@ static int index_rebuild(glob_builder *b, uint32_t cap, uint64_t seed)
         if (n->kind == RB_SEG_STATIC || n->kind == RB_SEG_GLOB)
             g.index[index_slot(&g, n->parent, n->kind, n->text, n->text_len, &dist)] = k;
     }
-    rb__free(r->allocator, b->index, (size_t)b->index_cap * sizeof *b->index);
+    rb_free(r->allocator, b->index, (size_t)b->index_cap * sizeof *b->index);
     *b = g;
     return RB_OK;
 }
@@ -535,12 +530,12 @@ static void sort_entries(glob_entry *e, size_t n)
 static void free_lookup_form(glob_router *r)
 {
     const rb_allocator *a = r->allocator;
-    rb__free(a, r->nodes, (size_t)r->nodes_cap * sizeof *r->nodes);
-    rb__free(a, r->table, (size_t)r->table_cap * sizeof *r->table);
-    rb__free(a, r->globs, (size_t)r->nglobs * sizeof *r->globs);
-    if (r->terms) rb__free(a, r->terms, r->count * sizeof *r->terms);
-    if (r->arena) rb__free(a, r->arena, r->arena_bytes);
-    rb__free(a, r->gates, (size_t)r->ngates * sizeof *r->gates);
+    rb_free(a, r->nodes, (size_t)r->nodes_cap * sizeof *r->nodes);
+    rb_free(a, r->table, (size_t)r->table_cap * sizeof *r->table);
+    rb_free(a, r->globs, (size_t)r->nglobs * sizeof *r->globs);
+    if (r->terms) rb_free(a, r->terms, r->count * sizeof *r->terms);
+    if (r->arena) rb_free(a, r->arena, r->arena_bytes);
+    rb_free(a, r->gates, (size_t)r->ngates * sizeof *r->gates);
     r->gates = NULL;
     r->ngates = 0;
     r->nodes = NULL;
@@ -559,7 +554,7 @@ static int build_trie(glob_router *r)
     const rb_allocator *a = r->allocator;
     glob_builder b = {r, NULL, 0, 0, rb__seed_mix(r->seed, RB__SALT_GLOB)};
     r->nodes_cap = (uint32_t)r->total_segs + 1;
-    r->nodes = rb__alloc(a, (size_t)r->nodes_cap * sizeof *r->nodes);
+    r->nodes = rb_alloc(a, (size_t)r->nodes_cap * sizeof *r->nodes);
     if (!r->nodes) return RB_ENOMEM;
     r->nnodes = 1;
     memset(&r->nodes[0], 0, sizeof r->nodes[0]);
@@ -575,11 +570,11 @@ static int build_trie(glob_router *r)
         }
         r->routes[i].node = cur;
     }
-    rb__free(a, b.index, (size_t)b.index_cap * sizeof *b.index);
+    rb_free(a, b.index, (size_t)b.index_cap * sizeof *b.index);
     if (rc < 0) return rc;
     /* Shrink; if that fails the larger block is kept (and counted). */
-    glob_node *shrunk = rb__realloc(a, r->nodes, (size_t)r->nodes_cap * sizeof *r->nodes,
-                                    (size_t)r->nnodes * sizeof *r->nodes);
+    glob_node *shrunk = rb_realloc(a, r->nodes, (size_t)r->nodes_cap * sizeof *r->nodes,
+                                   (size_t)r->nnodes * sizeof *r->nodes);
     if (shrunk) {
         r->nodes = shrunk;
         r->nodes_cap = r->nnodes;
@@ -595,7 +590,7 @@ static int build_arena(glob_router *r)
     for (uint32_t k = 1; k < r->nnodes; k++) bytes += r->nodes[k].text_len;
     for (size_t i = 0; i < r->count; i++) bytes += r->routes[i].pattern.nsegs;
     if (bytes == 0) return RB_OK;
-    r->arena = rb__alloc(r->allocator, bytes);
+    r->arena = rb_alloc(r->allocator, bytes);
     if (!r->arena) return RB_ENOMEM;
     r->arena_bytes = bytes;
     size_t off = 0;
@@ -619,7 +614,7 @@ static int build_table(glob_router *r, uint32_t *longest)
     for (uint32_t k = 1; k < r->nnodes; k++) nstatic += r->nodes[k].kind == RB_SEG_STATIC;
     if (nstatic == 0) return RB_OK;
     uint32_t cap = pow2_at_least(2 * (uint64_t)nstatic);
-    r->table = rb__alloc(r->allocator, (size_t)cap * sizeof *r->table);
+    r->table = rb_alloc(r->allocator, (size_t)cap * sizeof *r->table);
     if (!r->table) return RB_ENOMEM;
     r->table_cap = cap;
     uint64_t first = r->seed;
@@ -659,7 +654,7 @@ static int build_globs(glob_router *r)
         total += r->nodes[k].nglobs;
     }
     if (total == 0) return RB_OK;
-    r->globs = rb__alloc(r->allocator, (size_t)total * sizeof *r->globs);
+    r->globs = rb_alloc(r->allocator, (size_t)total * sizeof *r->globs);
     if (!r->globs) return RB_ENOMEM;
     r->nglobs = total;
     /* Fill each parent's range in node order, counting nglobs up again. */
@@ -691,7 +686,7 @@ static int build_terms(glob_router *r)
         total += popcount32(r->nodes[k].methods);
     }
     if (r->count == 0) return RB_OK;
-    r->terms = rb__alloc(r->allocator, r->count * sizeof *r->terms);
+    r->terms = rb_alloc(r->allocator, r->count * sizeof *r->terms);
     if (!r->terms) return RB_ENOMEM;
     size_t off = r->ranks_off;
     for (size_t i = 0; i < r->count; i++) {
@@ -747,7 +742,7 @@ static int build_gates(glob_router *r)
     const rb_allocator *a = r->allocator;
     const uint32_t w = GLOB_GATES_MAX + 1u, spoilt = UINT32_MAX;
     size_t scratch_bytes = (size_t)r->nnodes * w * sizeof(uint32_t);
-    uint32_t *acc = rb__calloc(a, scratch_bytes); /* [count, gates...] per node */
+    uint32_t *acc = rb_calloc(a, scratch_bytes); /* [count, gates...] per node */
     if (!acc) return RB_ENOMEM;
     uint32_t total = 0;
     for (uint32_t k = r->nnodes; k-- > 1;) {
@@ -777,9 +772,9 @@ static int build_gates(glob_router *r)
         total += n->ngates;
     }
     if (total) {
-        r->gates = rb__alloc(a, (size_t)total * sizeof *r->gates);
+        r->gates = rb_alloc(a, (size_t)total * sizeof *r->gates);
         if (!r->gates) {
-            rb__free(a, acc, scratch_bytes);
+            rb_free(a, acc, scratch_bytes);
             return RB_ENOMEM;
         }
         r->ngates = total;
@@ -787,7 +782,7 @@ static int build_gates(glob_router *r)
             memcpy(r->gates + r->nodes[k].gates, acc + (size_t)k * w + 1,
                    r->nodes[k].ngates * sizeof *r->gates);
     }
-    rb__free(a, acc, scratch_bytes);
+    rb_free(a, acc, scratch_bytes);
     return RB_OK;
 }
 
@@ -797,10 +792,10 @@ static void release_routes(glob_router *r)
     for (size_t i = 0; r->routes && i < r->count; i++) {
         glob_route *gr = &r->routes[i];
         r->bytes -= gr->pattern.len + rb_pattern_bytes(&gr->pattern);
-        rb__free(r->allocator, gr->text, gr->pattern.len);
+        rb_free(r->allocator, gr->text, gr->pattern.len);
         rb_pattern_free(&gr->pattern);
     }
-    rb__free(r->allocator, r->routes, r->cap * sizeof *r->routes);
+    rb_free(r->allocator, r->routes, r->cap * sizeof *r->routes);
     r->bytes -= r->cap * sizeof *r->routes;
     r->routes = NULL;
     r->cap = 0;
@@ -1191,7 +1186,7 @@ static void glob_destroy(void *impl)
     glob_router *r = impl;
     free_lookup_form(r);
     release_routes(r);
-    rb__free(r->allocator, r, sizeof *r);
+    rb_free(r->allocator, r, sizeof *r);
 }
 
 static const char *glob_describe(const void *impl)
@@ -1211,7 +1206,8 @@ static bool ranks_on_path(const glob_router *r, uint32_t k, const glob_term *t)
     return true;
 }
 
-const char *rb__glob_check(const void *impl)
+/* The first broken invariant (a fixed message), or NULL when all hold. */
+static const char *glob_broken_invariant(const void *impl)
 {
     const glob_router *r = impl;
     if (!r->built) return "not built";
@@ -1339,6 +1335,12 @@ uint32_t rb__glob_max_probe(const void *impl)
     return ((const glob_router *)impl)->max_probe;
 }
 
+static int glob_check(const void *impl, rb_error *err)
+{
+    const char *why = glob_broken_invariant(impl);
+    return why ? rb__error(err, RB_EINVAL, RB_NO_OFFSET, "glob: %s", why) : RB_OK;
+}
+
 rb__glob_size rb__glob_size_of(const void *impl)
 {
     const glob_router *r = impl;
@@ -1357,4 +1359,5 @@ const rb_router_ops rb__glob_ops = {
     .memory = glob_memory,
     .destroy = glob_destroy,
     .describe = glob_describe,
+    .check = glob_check,
 };

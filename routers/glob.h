@@ -25,9 +25,8 @@ int rb__glob_lookup_steps(const void *impl, int method, const char *path, size_t
 int rb__glob_set_hash_bits(void *impl, unsigned bits);
 uint32_t rb__glob_max_probe(const void *impl);
 
-/* Check the invariants of a built router: NULL when they hold, else a
- * fixed message naming the first one broken. */
-const char *rb__glob_check(const void *impl);
+/* The invariants of a built router are checked by the ops table's check
+ * (rb__glob_ops.check(impl, err), or rb_router_check on a handle). */
 
 /* Size figures of a built router, for the step bound of glob.c. */
 typedef struct rb__glob_size {

@@ -86,7 +86,7 @@
  * node (node, key, cold), 12 per terminal, 4 per route id, the static
  * paths and long segments.
  *
- * Invariants (rb__hashseg_check):
+ * Invariants (hashseg_check):
  *   - nodes[0] is the root; every other node's parent has a lower index,
  *     and every node leads to a route (a terminal or a child);
  *   - a static node's words and length match its bytes, and it is in
@@ -121,6 +121,7 @@
 #include <xxhash.h>
 
 #include "hashseg.h"
+#include "rng.h"
 #include "seed.h"
 
 #include <stdio.h>
@@ -337,23 +338,15 @@ static const uint64_t mask_hi[17] = {
 
 /* ---- hashes ------------------------------------------------------------- */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void keys_init(hashseg_keys *k, uint64_t seed)
 {
     k->seed = seed ? seed : HASHSEG_DEFAULT_SEED;
     uint64_t x = k->seed;
-    k->k0 = splitmix64(&x);
-    k->k1 = splitmix64(&x);
-    k->c0 = splitmix64(&x);
-    k->root = splitmix64(&x);
-    k->param = splitmix64(&x) | 1u;
+    k->k0 = rb_splitmix64(&x);
+    k->k1 = rb_splitmix64(&x);
+    k->c0 = rb_splitmix64(&x);
+    k->root = rb_splitmix64(&x);
+    k->param = rb_splitmix64(&x) | 1u;
 }
 
 /* The key of the static child `seg` of a node whose key is h.  w0, w1 are
@@ -738,26 +731,13 @@ int rb__hashseg_lookup_counted(const void *impl, int method, const char *path, s
 
 static int hashseg_create(const rb_config *config, void **out, rb_error *err)
 {
-    hashseg_router *r = rb__calloc(config->allocator, sizeof *r);
+    hashseg_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating hashseg");
     r->a = config->allocator;
     r->hash_mask = ~0ull;
     keys_init(&r->keys, config->seed);
     *out = r;
     return RB_OK;
-}
-
-/* arr (cap elements of size bytes) grown to hold at least need elements, or
- * NULL (arr unchanged) when memory runs out.  *cap is updated on success. */
-static void *grow(const rb_allocator *a, void *arr, size_t *cap, size_t need, size_t size,
-                  size_t min_cap)
-{
-    if (need <= *cap) return arr;
-    size_t ncap = *cap ? *cap : min_cap;
-    while (ncap < need) ncap *= 2;
-    void *grown = rb__realloc(a, arr, *cap * size, ncap * size);
-    if (grown) *cap = ncap;
-    return grown;
 }
 
 static int hashseg_add(void *impl, const rb_route *route, rb_error *err)
@@ -768,15 +748,10 @@ static int hashseg_add(void *impl, const rb_route *route, rb_error *err)
     if (p->len > UINT32_MAX - r->nbytes || r->nroutes >= UINT32_MAX / 4 ||
         r->nsegs + p->nsegs >= UINT32_MAX / 4)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "hashseg: too many routes or bytes");
-    hashseg_route *routes =
-        grow(r->a, r->routes, &r->routes_cap, r->nroutes + 1, sizeof *r->routes, 16);
-    if (routes) r->routes = routes;
-    hashseg_seg *segs =
-        routes ? grow(r->a, r->segs, &r->segs_cap, r->nsegs + p->nsegs, sizeof *r->segs, 64) : NULL;
-    if (segs) r->segs = segs;
-    char *bytes = segs ? grow(r->a, r->bytes, &r->bytes_cap, r->nbytes + p->len, 1, 1024) : NULL;
-    if (!bytes) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in hashseg");
-    r->bytes = bytes;
+    if (rb_grow(r->a, &r->routes, &r->routes_cap, r->nroutes + 1, sizeof *r->routes, 16) < 0 ||
+        rb_grow(r->a, &r->segs, &r->segs_cap, r->nsegs + p->nsegs, sizeof *r->segs, 64) < 0 ||
+        rb_grow(r->a, &r->bytes, &r->bytes_cap, r->nbytes + p->len, 1, 1024) < 0)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in hashseg");
 
     hashseg_route *hr = &r->routes[r->nroutes];
     hr->text = (uint32_t)r->nbytes;
@@ -883,11 +858,11 @@ static int sort_terminals(const hashseg_router *r, hashseg_work *w, size_t n)
 {
     size_t nmajor = w->nb + w->nbf, nminor = 2u * (RB_ANY + 1u);
     size_t ncount = (nmajor > nminor ? nmajor : nminor) + 1u;
-    hashseg_bterm *tmp = rb__alloc(r->a, (n ? n : 1) * sizeof *tmp);
-    size_t *count = rb__alloc(r->a, ncount * sizeof *count);
+    hashseg_bterm *tmp = rb_alloc(r->a, (n ? n : 1) * sizeof *tmp);
+    size_t *count = rb_alloc(r->a, ncount * sizeof *count);
     if (!tmp || !count) {
-        rb__free(r->a, tmp, (n ? n : 1) * sizeof *tmp);
-        rb__free(r->a, count, ncount * sizeof *count);
+        rb_free(r->a, tmp, (n ? n : 1) * sizeof *tmp);
+        rb_free(r->a, count, ncount * sizeof *count);
         return RB_ENOMEM;
     }
     for (int pass = 0; pass < 2; pass++) {
@@ -901,8 +876,8 @@ static int sort_terminals(const hashseg_router *r, hashseg_work *w, size_t n)
         for (size_t i = 0; i < n; i++)
             to[count[pass == 0 ? bterm_minor(&from[i]) : bterm_major(w, &from[i])]++] = from[i];
     }
-    rb__free(r->a, tmp, (n ? n : 1) * sizeof *tmp);
-    rb__free(r->a, count, ncount * sizeof *count);
+    rb_free(r->a, tmp, (n ? n : 1) * sizeof *tmp);
+    rb_free(r->a, count, ncount * sizeof *count);
     return RB_OK;
 }
 
@@ -925,18 +900,18 @@ static size_t pow2_at_least(size_t n)
 static void work_free(const hashseg_router *r, hashseg_work *w)
 {
     const rb_allocator *a = r->a;
-    rb__free(a, w->b, w->bcap * sizeof *w->b);
-    rb__free(a, w->map, w->nmap * sizeof *w->map);
-    rb__free(a, w->bf, w->bfcap * sizeof *w->bf);
-    rb__free(a, w->bt, w->nbt * sizeof *w->bt);
-    rb__free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
-    rb__free(a, w->cold, w->nnodes * sizeof *w->cold);
-    rb__free(a, w->keys_of, w->nnodes * sizeof *w->keys_of);
-    rb__free(a, w->slots, w->nslots * sizeof *w->slots);
-    rb__free(a, w->full, w->nfull * sizeof *w->full);
-    rb__free(a, w->terms, w->nterms * sizeof *w->terms);
-    rb__free(a, w->ids, w->nbt * sizeof *w->ids);
-    rb__free(a, w->pool, w->npool);
+    rb_free(a, w->b, w->bcap * sizeof *w->b);
+    rb_free(a, w->map, w->nmap * sizeof *w->map);
+    rb_free(a, w->bf, w->bfcap * sizeof *w->bf);
+    rb_free(a, w->bt, w->nbt * sizeof *w->bt);
+    rb_free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
+    rb_free(a, w->cold, w->nnodes * sizeof *w->cold);
+    rb_free(a, w->keys_of, w->nnodes * sizeof *w->keys_of);
+    rb_free(a, w->slots, w->nslots * sizeof *w->slots);
+    rb_free(a, w->full, w->nfull * sizeof *w->full);
+    rb_free(a, w->terms, w->nterms * sizeof *w->terms);
+    rb_free(a, w->ids, w->nbt * sizeof *w->ids);
+    rb_free(a, w->pool, w->npool);
 }
 
 /* Find the static child of parent with bytes seg[0, n) (or, parent ==
@@ -987,9 +962,9 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
     w->bcap = 1 + nstatic + nparam;
     w->nmap = pow2_at_least(2 * nstatic);
     w->nbt = r->nroutes ? r->nroutes : 1;
-    w->b = rb__alloc(r->a, w->bcap * sizeof *w->b); /* nodes are zeroed as they are made */
-    w->map = rb__calloc(r->a, w->nmap * sizeof *w->map);
-    w->bt = rb__alloc(r->a, w->nbt * sizeof *w->bt);
+    w->b = rb_alloc(r->a, w->bcap * sizeof *w->b); /* nodes are zeroed as they are made */
+    w->map = rb_calloc(r->a, w->nmap * sizeof *w->map);
+    w->bt = rb_alloc(r->a, w->nbt * sizeof *w->bt);
     if (!w->b || !w->map || !w->bt) return RB_ENOMEM;
 
     const hashseg_keys *k = &r->keys;
@@ -1054,11 +1029,11 @@ static int work_static(const hashseg_router *r, hashseg_work *w)
 {
     size_t nfull = 0;
     for (size_t ri = 0; ri < r->nroutes; ri++) nfull += w->bt[ri].node == HASHSEG_FULL;
-    rb__free(r->a, w->map, w->nmap * sizeof *w->map);
+    rb_free(r->a, w->map, w->nmap * sizeof *w->map);
     w->nmap = pow2_at_least(2 * nfull);
-    w->map = rb__calloc(r->a, w->nmap * sizeof *w->map);
+    w->map = rb_calloc(r->a, w->nmap * sizeof *w->map);
     w->bfcap = nfull ? nfull : 1;
-    w->bf = rb__alloc(r->a, w->bfcap * sizeof *w->bf);
+    w->bf = rb_alloc(r->a, w->bfcap * sizeof *w->bf);
     if (!w->map || !w->bf) return RB_ENOMEM;
     for (size_t ri = 0; ri < r->nroutes; ri++) {
         if (w->bt[ri].node != HASHSEG_FULL) continue;
@@ -1082,7 +1057,7 @@ static int work_static(const hashseg_router *r, hashseg_work *w)
  * groups. */
 static int work_terminals(const hashseg_router *r, hashseg_work *w)
 {
-    w->ids = rb__alloc(r->a, w->nbt * sizeof *w->ids);
+    w->ids = rb_alloc(r->a, w->nbt * sizeof *w->ids);
     if (!w->ids || sort_terminals(r, w, r->nroutes) < 0) return RB_ENOMEM;
     for (size_t i = 0; i < r->nroutes; i++) {
         const hashseg_bterm *t = &w->bt[i];
@@ -1121,11 +1096,11 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
     w->nnodes = w->nb;
     w->nterms = nterms ? nterms : 1;
     w->npool = npool ? npool : 1;
-    w->nodes_raw = rb__alloc(r->a, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
-    w->cold = rb__calloc(r->a, w->nnodes * sizeof *w->cold);
-    w->keys_of = rb__alloc(r->a, w->nnodes * sizeof *w->keys_of);
-    w->terms = rb__alloc(r->a, w->nterms * sizeof *w->terms);
-    w->pool = rb__alloc(r->a, w->npool);
+    w->nodes_raw = rb_alloc(r->a, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
+    w->cold = rb_calloc(r->a, w->nnodes * sizeof *w->cold);
+    w->keys_of = rb_alloc(r->a, w->nnodes * sizeof *w->keys_of);
+    w->terms = rb_alloc(r->a, w->nterms * sizeof *w->terms);
+    w->pool = rb_alloc(r->a, w->npool);
     if (!w->nodes_raw || !w->cold || !w->keys_of || !w->terms || !w->pool) return RB_ENOMEM;
     uintptr_t raw = (uintptr_t)w->nodes_raw, align = sizeof *w->nodes;
     w->nodes = (hashseg_node *)(void *)((raw + align - 1) / align * align);
@@ -1176,9 +1151,9 @@ static int work_place(const hashseg_router *r, hashseg_work *w)
     for (size_t c = 1; c < w->nb; c++) nstatic += w->b[c].kind == RB_SEG_STATIC;
     uint32_t longest = 0;
     for (size_t cap = pow2_at_least(2 * nstatic), grow = 0;; cap *= 2, grow++) {
-        uint64_t *slots = rb__calloc(r->a, cap * sizeof *slots);
+        uint64_t *slots = rb_calloc(r->a, cap * sizeof *slots);
         if (!slots) return RB_ENOMEM;
-        rb__free(r->a, w->slots, w->nslots * sizeof *w->slots);
+        rb_free(r->a, w->slots, w->nslots * sizeof *w->slots);
         w->slots = slots;
         w->nslots = cap;
         longest = 0;
@@ -1196,9 +1171,9 @@ static int work_place(const hashseg_router *r, hashseg_work *w)
     }
     w->max_probe = longest;
     for (size_t cap = pow2_at_least(2 * w->nbf), grow = 0;; cap *= 2, grow++) {
-        hashseg_full *full = rb__calloc(r->a, cap * sizeof *full);
+        hashseg_full *full = rb_calloc(r->a, cap * sizeof *full);
         if (!full) return RB_ENOMEM;
-        rb__free(r->a, w->full, w->nfull * sizeof *w->full);
+        rb_free(r->a, w->full, w->nfull * sizeof *w->full);
         w->full = full;
         w->nfull = cap;
         longest = 0;
@@ -1280,13 +1255,13 @@ static int hashseg_build(void *impl, rb_error *err)
     r->npool = w.npool;
     r->max_probe = w.max_probe;
     r->full_lens = w.full_lens;
-    rb__free(r->a, w.b, w.bcap * sizeof *w.b);
-    rb__free(r->a, w.map, w.nmap * sizeof *w.map);
-    rb__free(r->a, w.bf, w.bfcap * sizeof *w.bf);
-    rb__free(r->a, w.bt, w.nbt * sizeof *w.bt);
-    rb__free(r->a, r->routes, r->routes_cap * sizeof *r->routes);
-    rb__free(r->a, r->segs, r->segs_cap * sizeof *r->segs);
-    rb__free(r->a, r->bytes, r->bytes_cap);
+    rb_free(r->a, w.b, w.bcap * sizeof *w.b);
+    rb_free(r->a, w.map, w.nmap * sizeof *w.map);
+    rb_free(r->a, w.bf, w.bfcap * sizeof *w.bf);
+    rb_free(r->a, w.bt, w.nbt * sizeof *w.bt);
+    rb_free(r->a, r->routes, r->routes_cap * sizeof *r->routes);
+    rb_free(r->a, r->segs, r->segs_cap * sizeof *r->segs);
+    rb_free(r->a, r->bytes, r->bytes_cap);
     r->routes = NULL;
     r->segs = NULL;
     r->bytes = NULL;
@@ -1311,9 +1286,9 @@ static void hashseg_destroy(void *impl)
 {
     hashseg_router *r = impl;
     const rb_allocator *a = r->a;
-    rb__free(a, r->routes, r->routes_cap * sizeof *r->routes);
-    rb__free(a, r->segs, r->segs_cap * sizeof *r->segs);
-    rb__free(a, r->bytes, r->bytes_cap);
+    rb_free(a, r->routes, r->routes_cap * sizeof *r->routes);
+    rb_free(a, r->segs, r->segs_cap * sizeof *r->segs);
+    rb_free(a, r->bytes, r->bytes_cap);
     if (r->built) {
         hashseg_work w = {0};
         w.nodes_raw = r->nodes_raw;
@@ -1332,7 +1307,7 @@ static void hashseg_destroy(void *impl)
         w.npool = r->npool;
         work_free(r, &w);
     }
-    rb__free(a, r, sizeof *r);
+    rb_free(a, r, sizeof *r);
 }
 
 static const char *hashseg_describe(const void *impl)
@@ -1459,7 +1434,7 @@ static int check_full(const hashseg_router *r, size_t i, uint32_t *groups, rb_er
     return RB_OK;
 }
 
-int rb__hashseg_check(const void *impl, rb_error *err)
+static int hashseg_check(const void *impl, rb_error *err)
 {
     const hashseg_router *r = impl;
     if (!r->built) HASHSEG_FAIL("not built");
@@ -1540,4 +1515,5 @@ const rb_router_ops rb__hashseg_ops = {
     .memory = hashseg_memory,
     .destroy = hashseg_destroy,
     .describe = hashseg_describe,
+    .check = hashseg_check,
 };

@@ -33,8 +33,7 @@ uint32_t rb__hashseg_node_count(const void *impl);
  * the last re-seed (see seed.h). */
 uint64_t rb__hashseg_seed(const void *impl);
 
-/* Check every invariant listed in hashseg.c of a built router.  RB_OK, or
- * RB_EINVAL with err naming the first broken invariant. */
-int rb__hashseg_check(const void *impl, rb_error *err);
+/* The invariants listed in hashseg.c are checked by the ops table's check
+ * (rb__hashseg_ops.check(impl, err), or rb_router_check on a handle). */
 
 #endif

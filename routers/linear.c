@@ -63,7 +63,7 @@
  * Invariants: routes[] holds exactly the added routes, each pattern parsed
  * from the router's own copy; after build every route is in exactly one
  * bucket or in wild[], found within max_probe <= RB__PROBE_LIMIT slots
- * (rb__linear_check).  Thread safety:
+ * (the check op).  Thread safety:
  * lookup only reads, so concurrent lookups after build are safe.
  */
 #include "linear.h"
@@ -101,7 +101,7 @@ typedef struct linear_router {
 
 static int linear_create(const rb_config *config, void **out, rb_error *err)
 {
-    linear_router *r = rb__calloc(config->allocator, sizeof *r);
+    linear_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating linear");
     r->allocator = config->allocator;
     r->bytes = sizeof *r;
@@ -113,23 +113,18 @@ static int linear_create(const rb_config *config, void **out, rb_error *err)
 static int linear_add(void *impl, const rb_route *route, rb_error *err)
 {
     linear_router *r = impl;
-    if (r->count == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 16;
-        linear_route *grown =
-            rb__realloc(r->allocator, r->routes, r->cap * sizeof *grown, ncap * sizeof *grown);
-        if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in linear");
-        r->bytes += (ncap - r->cap) * sizeof *grown;
-        r->routes = grown;
-        r->cap = ncap;
-    }
+    size_t old_cap = r->cap;
+    if (rb_grow(r->allocator, &r->routes, &r->cap, r->count + 1, sizeof *r->routes, 16) < 0)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in linear");
+    r->bytes += (r->cap - old_cap) * sizeof *r->routes;
     const rb_pattern *p = route->pattern;
     linear_route *lr = &r->routes[r->count];
-    lr->text = rb__alloc(r->allocator, p->len);
+    lr->text = rb_alloc(r->allocator, p->len);
     if (!lr->text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in linear");
     memcpy(lr->text, p->text, p->len);
     int rc = rb_pattern_parse(lr->text, p->len, r->allocator, &lr->pattern, err);
     if (rc < 0) {
-        rb__free(r->allocator, lr->text, p->len);
+        rb_free(r->allocator, lr->text, p->len);
         return rc;
     }
     lr->method = route->method;
@@ -177,11 +172,11 @@ static int linear_build(void *impl, rb_error *err)
     linear_router *r = impl;
     size_t nb = 16;
     while (nb < r->count * 2) nb *= 2;
-    r->buckets = rb__calloc(r->allocator, nb * sizeof *r->buckets);
-    r->order = rb__alloc(r->allocator, (r->count ? r->count : 1) * sizeof *r->order);
+    r->buckets = rb_calloc(r->allocator, nb * sizeof *r->buckets);
+    r->order = rb_alloc(r->allocator, (r->count ? r->count : 1) * sizeof *r->order);
     if (!r->buckets || !r->order) {
-        rb__free(r->allocator, r->buckets, nb * sizeof *r->buckets);
-        rb__free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
+        rb_free(r->allocator, r->buckets, nb * sizeof *r->buckets);
+        rb_free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
         r->buckets = NULL;
         r->order = NULL;
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building linear");
@@ -209,8 +204,8 @@ static int linear_build(void *impl, rb_error *err)
         }
         if (longest <= RB__PROBE_LIMIT) break;
         if (attempt == RB__RESEEDS) {
-            rb__free(r->allocator, r->buckets, nb * sizeof *r->buckets);
-            rb__free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
+            rb_free(r->allocator, r->buckets, nb * sizeof *r->buckets);
+            rb_free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
             r->buckets = NULL;
             r->order = NULL;
             r->nbuckets = 0;
@@ -245,7 +240,8 @@ static int linear_build(void *impl, rb_error *err)
     return RB_OK;
 }
 
-bool rb__linear_check(const void *impl)
+/* Is every route in the bucket of its first static segment, or in wild[]? */
+static bool linear_index_holds(const void *impl)
 {
     const linear_router *r = impl;
     size_t seen = 0;
@@ -270,6 +266,13 @@ bool rb__linear_check(const void *impl)
 uint32_t rb__linear_max_probe(const void *impl)
 {
     return ((const linear_router *)impl)->max_probe;
+}
+
+static int linear_check(const void *impl, rb_error *err)
+{
+    if (linear_index_holds(impl)) return RB_OK;
+    return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                     "linear: a route is not in the bucket of its first static segment");
 }
 
 /* Does one pattern segment (not '**', not a catch-all) take path[b, e)? */
@@ -416,13 +419,13 @@ static void linear_destroy(void *impl)
 {
     linear_router *r = impl;
     for (size_t i = 0; i < r->count; i++) {
-        rb__free(r->allocator, r->routes[i].text, r->routes[i].pattern.len);
+        rb_free(r->allocator, r->routes[i].text, r->routes[i].pattern.len);
         rb_pattern_free(&r->routes[i].pattern);
     }
-    rb__free(r->allocator, r->routes, r->cap * sizeof *r->routes);
-    rb__free(r->allocator, r->buckets, r->nbuckets * sizeof *r->buckets);
-    if (r->order) rb__free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
-    rb__free(r->allocator, r, sizeof *r);
+    rb_free(r->allocator, r->routes, r->cap * sizeof *r->routes);
+    rb_free(r->allocator, r->buckets, r->nbuckets * sizeof *r->buckets);
+    if (r->order) rb_free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
+    rb_free(r->allocator, r, sizeof *r);
 }
 
 const rb_router_ops rb__linear_ops = {
@@ -437,4 +440,5 @@ const rb_router_ops rb__linear_ops = {
     .memory = linear_memory,
     .destroy = linear_destroy,
     .describe = NULL,
+    .check = linear_check,
 };

@@ -9,9 +9,6 @@
 
 extern const rb_router_ops rb__linear_ops;
 
-/* Every invariant of linear.c's header holds on a built router. */
-bool rb__linear_check(const void *impl);
-
 /* The longest probe sequence of the first-segment index (<= RB__PROBE_LIMIT). */
 uint32_t rb__linear_max_probe(const void *impl);
 

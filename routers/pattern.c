@@ -212,7 +212,7 @@ size_t rb_pattern_bytes(const rb_pattern *p)
 
 void rb_pattern_free(rb_pattern *p)
 {
-    if (p->segs) rb__free(p->allocator, p->segs, storage_size(p->nsegs, p->len));
+    if (p->segs) rb_free(p->allocator, p->segs, storage_size(p->nsegs, p->len));
     p->segs = NULL;
 }
 
@@ -278,7 +278,7 @@ int rb_pattern_parse(const char *pattern, size_t len, const rb_allocator *alloca
     uint32_t nsegs = 0;
     for (size_t i = 0; i < len; i++) nsegs += pattern[i] == '/';
 
-    char *mem = rb__alloc(out->allocator, storage_size(nsegs, len));
+    char *mem = rb_alloc(out->allocator, storage_size(nsegs, len));
     if (!mem) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory parsing a pattern");
     out->segs = (rb_segment *)(void *)mem;
     out->ranks = (uint8_t *)(mem + nsegs * sizeof(rb_segment));
@@ -291,17 +291,4 @@ int rb_pattern_parse(const char *pattern, size_t len, const rb_allocator *alloca
     }
     write_shape(out);
     return RB_OK;
-}
-
-int rb_priority_compare(const rb_priority *a, const rb_priority *b)
-{
-    uint32_t n = a->nranks < b->nranks ? a->nranks : b->nranks;
-    for (uint32_t i = 0; i < n; i++) {
-        if (a->ranks[i] != b->ranks[i]) return a->ranks[i] < b->ranks[i] ? -1 : 1;
-    }
-    if (a->nranks != b->nranks) return a->nranks < b->nranks ? -1 : 1;
-    if (a->any_method != b->any_method) return a->any_method ? 1 : -1;
-    if (a->literal_bytes != b->literal_bytes) return a->literal_bytes > b->literal_bytes ? -1 : 1;
-    if (a->id != b->id) return a->id < b->id ? -1 : 1;
-    return 0;
 }

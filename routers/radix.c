@@ -112,7 +112,7 @@
  *   memory  O(N + B): at most 2 nodes per pattern piece (static run, param,
  *           catch-all), one 40-byte route table per terminal node.
  *
- * Invariants (rb__radix_check, before and after build):
+ * Invariants (radix_check, the ops table's check; before and after build):
  *   - node 0 is the root, label "/", static;
  *   - static children of a node have labels of 1+ bytes with distinct first
  *     bytes, in increasing order;
@@ -186,11 +186,13 @@ typedef struct radix_router {
     bool built;
     /* before build */
     radix_mnode *mnodes;
-    uint32_t mcount, mcap;
+    uint32_t mcount;
+    size_t mcap;
     char *pool;
     size_t pool_len, pool_cap;
     radix_ids *mtables;
-    uint32_t mtcount, mtcap;
+    uint32_t mtcount;
+    size_t mtcap;
     /* after build */
     radix_node *nodes;
     uint8_t *keys;
@@ -236,15 +238,15 @@ static uint64_t pack_word(const char *p, size_t n)
 
 static int radix_create(const rb_config *config, void **out, rb_error *err)
 {
-    radix_router *r = rb__calloc(config->allocator, sizeof *r);
+    radix_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating radix");
     r->allocator = config->allocator;
-    r->mnodes = rb__calloc(r->allocator, 16 * sizeof *r->mnodes);
-    r->pool = rb__alloc(r->allocator, 64);
+    r->mnodes = rb_calloc(r->allocator, 16 * sizeof *r->mnodes);
+    r->pool = rb_alloc(r->allocator, 64);
     if (!r->mnodes || !r->pool) {
-        rb__free(r->allocator, r->mnodes, 16 * sizeof *r->mnodes);
-        rb__free(r->allocator, r->pool, 64);
-        rb__free(r->allocator, r, sizeof *r);
+        rb_free(r->allocator, r->mnodes, 16 * sizeof *r->mnodes);
+        rb_free(r->allocator, r->pool, 64);
+        rb_free(r->allocator, r, sizeof *r);
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating radix");
     }
     r->mcap = 16;
@@ -259,13 +261,14 @@ static int radix_create(const rb_config *config, void **out, rb_error *err)
 
 static void free_building(radix_router *r)
 {
-    rb__free(r->allocator, r->mnodes, (size_t)r->mcap * sizeof *r->mnodes);
-    rb__free(r->allocator, r->pool, r->pool_cap);
-    rb__free(r->allocator, r->mtables, (size_t)r->mtcap * sizeof *r->mtables);
+    rb_free(r->allocator, r->mnodes, r->mcap * sizeof *r->mnodes);
+    rb_free(r->allocator, r->pool, r->pool_cap);
+    rb_free(r->allocator, r->mtables, r->mtcap * sizeof *r->mtables);
     r->mnodes = NULL;
     r->pool = NULL;
     r->mtables = NULL;
-    r->mcount = r->mcap = r->mtcount = r->mtcap = 0;
+    r->mcount = r->mtcount = 0;
+    r->mcap = r->mtcap = 0;
     r->pool_len = r->pool_cap = 0;
 }
 
@@ -273,11 +276,11 @@ static void radix_destroy(void *impl)
 {
     radix_router *r = impl;
     free_building(r);
-    rb__free(r->allocator, r->nodes, (size_t)r->nnodes * sizeof *r->nodes);
-    rb__free(r->allocator, r->keys, (size_t)r->nnodes + RADIX_PADDING);
-    rb__free(r->allocator, r->bytes, r->nbytes);
-    rb__free(r->allocator, r->tables, (size_t)r->ntables * sizeof *r->tables);
-    rb__free(r->allocator, r, sizeof *r);
+    rb_free(r->allocator, r->nodes, (size_t)r->nnodes * sizeof *r->nodes);
+    rb_free(r->allocator, r->keys, (size_t)r->nnodes + RADIX_PADDING);
+    rb_free(r->allocator, r->bytes, r->nbytes);
+    rb_free(r->allocator, r->tables, (size_t)r->ntables * sizeof *r->tables);
+    rb_free(r->allocator, r, sizeof *r);
 }
 
 static size_t radix_memory(const void *impl)
@@ -287,8 +290,7 @@ static size_t radix_memory(const void *impl)
     if (r->built)
         return total + (size_t)r->nnodes * (sizeof *r->nodes + 1u) + RADIX_PADDING + r->nbytes +
                (size_t)r->ntables * sizeof *r->tables;
-    return total + (size_t)r->mcap * sizeof *r->mnodes + r->pool_cap +
-           (size_t)r->mtcap * sizeof *r->mtables;
+    return total + r->mcap * sizeof *r->mnodes + r->pool_cap + r->mtcap * sizeof *r->mtables;
 }
 
 /* ---- add ------------------------------------------------------------------ */
@@ -368,29 +370,6 @@ static radix_spot find_spot(const radix_router *r, const radix_piece *pc, uint32
     return (radix_spot){n, d, k, off};
 }
 
-/* Grow *arr (holding *cap elements of size elem) to hold need elements.
- * Unchanged on failure. */
-static int reserve(const rb_allocator *a, void **arr, size_t *cap, size_t elem, size_t need,
-                   size_t limit)
-{
-    if (need <= *cap) return RB_OK;
-    size_t ncap = *cap ? *cap : 16;
-    while (ncap < need) ncap = ncap > limit / 2 ? limit : ncap * 2;
-    void *grown = rb__realloc(a, *arr, *cap * elem, ncap * elem);
-    if (!grown) return RB_ENOMEM;
-    *arr = grown;
-    *cap = ncap;
-    return RB_OK;
-}
-
-static int reserve_u32(const rb_allocator *a, void **arr, uint32_t *cap, size_t elem, size_t need)
-{
-    size_t c = *cap;
-    int rc = reserve(a, arr, &c, elem, need, UINT32_MAX);
-    *cap = (uint32_t)c;
-    return rc;
-}
-
 /* Append a node (capacity reserved by the caller). */
 static uint32_t new_node(radix_router *r, uint8_t kind, const char *text, uint32_t len)
 {
@@ -458,12 +437,11 @@ static int radix_add(void *impl, const rb_route *route, rb_error *err)
     if ((size_t)r->mcount + nodes > UINT32_MAX - 1 || r->pool_len + bytes > UINT32_MAX ||
         r->mtcount == UINT32_MAX)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "radix: tree larger than 4 GiB");
-    if (reserve_u32(r->allocator, (void **)&r->mnodes, &r->mcap, sizeof *r->mnodes,
-                    r->mcount + nodes) < 0 ||
-        reserve(r->allocator, (void **)&r->pool, &r->pool_cap, 1, r->pool_len + bytes, SIZE_MAX) <
-            0 ||
-        reserve_u32(r->allocator, (void **)&r->mtables, &r->mtcap, sizeof *r->mtables,
-                    (size_t)r->mtcount + (fresh ? 1u : 0u)) < 0)
+    const rb_allocator *a = r->allocator;
+    if (rb_grow(a, &r->mnodes, &r->mcap, r->mcount + nodes, sizeof *r->mnodes, 16) < 0 ||
+        rb_grow(a, &r->pool, &r->pool_cap, r->pool_len + bytes, 1, 16) < 0 ||
+        rb_grow(a, &r->mtables, &r->mtcap, (size_t)r->mtcount + (fresh ? 1u : 0u),
+                sizeof *r->mtables, 16) < 0)
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory adding a route to radix");
 
     /* From here on nothing can fail. */
@@ -507,17 +485,17 @@ static int radix_build(void *impl, rb_error *err)
     size_t nbytes = 0;
     for (uint32_t i = 0; i < count; i++) nbytes += r->mnodes[i].label_len;
 
-    radix_node *nodes = rb__calloc(a, (size_t)count * sizeof *nodes);
-    uint8_t *keys = rb__calloc(a, (size_t)count + RADIX_PADDING);
-    char *bytes = rb__alloc(a, nbytes);
-    radix_ids *tables = r->mtcount ? rb__alloc(a, (size_t)r->mtcount * sizeof *tables) : NULL;
-    uint32_t *src = rb__alloc(a, (size_t)count * sizeof *src); /* node -> its mnode */
+    radix_node *nodes = rb_calloc(a, (size_t)count * sizeof *nodes);
+    uint8_t *keys = rb_calloc(a, (size_t)count + RADIX_PADDING);
+    char *bytes = rb_alloc(a, nbytes);
+    radix_ids *tables = r->mtcount ? rb_alloc(a, (size_t)r->mtcount * sizeof *tables) : NULL;
+    uint32_t *src = rb_alloc(a, (size_t)count * sizeof *src); /* node -> its mnode */
     if (!nodes || !keys || !bytes || (!tables && r->mtcount) || !src) {
-        rb__free(a, nodes, (size_t)count * sizeof *nodes);
-        rb__free(a, keys, (size_t)count + RADIX_PADDING);
-        rb__free(a, bytes, nbytes);
-        rb__free(a, tables, (size_t)r->mtcount * sizeof *tables);
-        rb__free(a, src, (size_t)count * sizeof *src);
+        rb_free(a, nodes, (size_t)count * sizeof *nodes);
+        rb_free(a, keys, (size_t)count + RADIX_PADDING);
+        rb_free(a, bytes, nbytes);
+        rb_free(a, tables, (size_t)r->mtcount * sizeof *tables);
+        rb_free(a, src, (size_t)count * sizeof *src);
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building radix");
     }
 
@@ -562,7 +540,7 @@ static int radix_build(void *impl, rb_error *err)
         unsigned ns = nodes[i].info & INFO_NSTATIC;
         if (ns <= 8) nodes[i].keys = pack_word((const char *)keys + nodes[i].child, ns);
     }
-    rb__free(a, src, (size_t)count * sizeof *src);
+    rb_free(a, src, (size_t)count * sizeof *src);
     free_building(r);
     r->nodes = nodes;
     r->keys = keys;
@@ -959,7 +937,7 @@ static int check_node(radix_checker *ck, uint32_t i, uint32_t captures)
     return RB_OK;
 }
 
-int rb__radix_check(const void *impl, rb_error *err)
+static int radix_check(const void *impl, rb_error *err)
 {
     const radix_router *r = impl;
     uint32_t count = r->built ? r->nnodes : r->mcount;
@@ -971,10 +949,10 @@ int rb__radix_check(const void *impl, rb_error *err)
     if (root.kind != RADIX_STATIC || root.label_len != 1 || root.label[0] != '/')
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "root is not the static label \"/\"");
     size_t seen_bytes = count / 8 + 1;
-    radix_checker ck = {r, rb__calloc(r->allocator, seen_bytes), count, 0, 0, err};
+    radix_checker ck = {r, rb_calloc(r->allocator, seen_bytes), count, 0, 0, err};
     if (!ck.seen) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking radix");
     rc = check_node(&ck, 0, 0);
-    rb__free(r->allocator, ck.seen, seen_bytes);
+    rb_free(r->allocator, ck.seen, seen_bytes);
     if (rc < 0) return rc;
     if (ck.visited != count)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%u of %u nodes unreachable",
@@ -1003,4 +981,5 @@ const rb_router_ops rb__radix_ops = {
     .memory = radix_memory,
     .destroy = radix_destroy,
     .describe = NULL,
+    .check = radix_check,
 };

@@ -9,11 +9,12 @@
 
 extern const rb_router_ops rb__radix_ops;
 
-/* Check every structural invariant listed at the top of radix.c, on the
- * tree being built (before build) or on the compacted arrays (after).
- * impl is what rb__radix_ops.create returned.  Returns RB_OK, RB_EINVAL
- * with err describing the first violation, or RB_ENOMEM when the scratch
- * bitmap (one bit per node, from the router's allocator) is unavailable. */
-int rb__radix_check(const void *impl, rb_error *err);
+/* The ops table's check (rb__radix_ops.check) verifies every structural
+ * invariant listed at the top of radix.c, on the tree being built (before
+ * build: radix's check accepts that too) or on the compacted arrays
+ * (after).  impl is what rb__radix_ops.create returned.  Returns RB_OK,
+ * RB_EINVAL with err describing the first violation, or RB_ENOMEM when the
+ * scratch bitmap (one bit per node, from the router's allocator) is
+ * unavailable. */
 
 #endif

@@ -7,6 +7,10 @@
  * with the same (method, shape).  Then it hands the implementation an
  * rb_route through its ops table.
  *
+ * Ops tables of every ABI version 1..RB_ROUTER_ABI_VERSION are accepted:
+ * the handle keeps a copy in this version's layout, the fields an older
+ * table lacks left NULL, so nothing reads past the end of a plugin's table.
+ *
  * Duplicate detection: an open-addressing set of (method, shape) keyed by
  * XXH3, alive from create to build (it is freed by build, since add after
  * build is refused).  It is seeded from rb_config.seed (seed.h; seed 0 is
@@ -19,25 +23,11 @@
 #include "router_impl.h"
 #include "seed.h"
 
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <xxhash.h>
 
-/* ---- status text, methods ----------------------------------------------- */
-
-const char *rb_status_text(int code)
-{
-#define RB__STATUS_CASE(name, value, text)                                                         \
-    case value:                                                                                    \
-        return text;
-    switch (code) {
-        RB_STATUS_LIST(RB__STATUS_CASE)
-    }
-#undef RB__STATUS_CASE
-    return "unknown status";
-}
+/* ---- methods ------------------------------------------------------------ */
 
 static const char *const method_names[RB_METHOD_COUNT + 1] = {
     "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "*",
@@ -55,100 +45,6 @@ const char *rb_method_name(int method)
 {
     if (method < 0 || method > RB_ANY) return NULL;
     return method_names[method];
-}
-
-/* ---- allocation and errors ---------------------------------------------- */
-
-static void *default_alloc(void *ctx, size_t size)
-{
-    (void)ctx;
-    return malloc(size);
-}
-
-static void *default_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
-{
-    (void)ctx;
-    (void)old_size;
-    return realloc(ptr, new_size);
-}
-
-static void default_free(void *ctx, void *ptr, size_t size)
-{
-    (void)ctx;
-    (void)size;
-    free(ptr);
-}
-
-static const rb_allocator default_allocator = {default_alloc, default_realloc, default_free, NULL};
-
-const rb_allocator *rb__default_allocator(void)
-{
-    return &default_allocator;
-}
-
-static bool aligned(const void *p)
-{
-    return (uintptr_t)p % RB_ALLOC_ALIGN == 0;
-}
-
-/* A block less aligned than RB_ALLOC_ALIGN is given back and counts as a
- * failed allocation: the library never accesses misaligned memory. */
-void *rb__alloc(const rb_allocator *a, size_t size)
-{
-    if (size == 0) size = 1;
-    void *p = a->alloc_fn(a->ctx, size);
-    if (p && !aligned(p)) {
-        a->free_fn(a->ctx, p, size);
-        return NULL;
-    }
-    return p;
-}
-
-void *rb__calloc(const rb_allocator *a, size_t size)
-{
-    void *p = rb__alloc(a, size);
-    if (p) memset(p, 0, size);
-    return p;
-}
-
-void *rb__realloc(const rb_allocator *a, void *ptr, size_t old_size, size_t new_size)
-{
-    if (new_size == 0) new_size = 1;
-    if (ptr == NULL) return rb__alloc(a, new_size);
-    if (a->realloc_fn) {
-        void *q = a->realloc_fn(a->ctx, ptr, old_size, new_size);
-        if (!q || aligned(q)) return q;
-        /* misaligned: move the bytes to an aligned block (the allocator
-         * broke its contract; this is the best that can be done) */
-        void *moved = rb__alloc(a, new_size);
-        if (moved) memcpy(moved, q, new_size);
-        a->free_fn(a->ctx, q, new_size);
-        return moved;
-    }
-    void *q = rb__alloc(a, new_size);
-    if (!q) return NULL;
-    memcpy(q, ptr, old_size < new_size ? old_size : new_size);
-    a->free_fn(a->ctx, ptr, old_size);
-    return q;
-}
-
-void rb__free(const rb_allocator *a, void *ptr, size_t size)
-{
-    if (ptr) a->free_fn(a->ctx, ptr, size);
-}
-
-int rb__error(rb_error *err, int code, size_t offset, const char *fmt, ...)
-{
-    if (err) {
-        err->code = code;
-        err->offset = offset;
-        err->line = 0;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return code;
 }
 
 /* ---- the (method, shape) set ---------------------------------------------- */
@@ -189,7 +85,7 @@ static size_t shape_set_find(const shape_set *s, uint64_t hash, int method, cons
  * Unchanged on failure. */
 static int shape_set_rehash(shape_set *s, const rb_allocator *a, size_t ncap, uint64_t seed)
 {
-    shape_entry *slots = rb__calloc(a, ncap * sizeof *slots);
+    shape_entry *slots = rb_calloc(a, ncap * sizeof *slots);
     if (!slots) return RB_ENOMEM;
     shape_set grown = {slots, ncap, s->count, seed};
     for (size_t i = 0; i < s->cap; i++) {
@@ -198,7 +94,7 @@ static int shape_set_rehash(shape_set *s, const rb_allocator *a, size_t ncap, ui
         e.hash = shape_hash(&grown, e.method, e.shape, e.len);
         grown.slots[shape_set_find(&grown, e.hash, e.method, e.shape, e.len)] = e;
     }
-    rb__free(a, s->slots, s->cap * sizeof *s->slots);
+    rb_free(a, s->slots, s->cap * sizeof *s->slots);
     *s = grown;
     return RB_OK;
 }
@@ -228,8 +124,8 @@ static void shape_set_insert(shape_set *s, const rb_allocator *a, shape_entry e)
 
 static void shape_set_free(shape_set *s, const rb_allocator *a)
 {
-    for (size_t i = 0; i < s->cap; i++) rb__free(a, s->slots[i].shape, s->slots[i].len + 1u);
-    rb__free(a, s->slots, s->cap * sizeof *s->slots);
+    for (size_t i = 0; i < s->cap; i++) rb_free(a, s->slots[i].shape, s->slots[i].len + 1u);
+    rb_free(a, s->slots, s->cap * sizeof *s->slots);
     s->slots = NULL;
     s->cap = s->count = 0;
 }
@@ -237,7 +133,7 @@ static void shape_set_free(shape_set *s, const rb_allocator *a)
 /* ---- the router handle ---------------------------------------------------- */
 
 struct rb_router {
-    const rb_router_ops *ops;
+    rb_router_ops ops; /* the implementation's table, in this ABI's layout */
     void *impl;
     rb_allocator allocator;
     rb_config config;
@@ -246,17 +142,36 @@ struct rb_router {
     shape_set shapes;
 };
 
-static int check_ops(const rb_router_ops *ops, rb_error *err)
+/* Bytes of the ops table of ABI version v (fields are only ever appended),
+ * or 0 for a version this host does not know. */
+static size_t ops_size(uint32_t v)
+{
+    switch (v) {
+    case 1:
+        return offsetof(rb_router_ops, check);
+    case 2:
+        return sizeof(rb_router_ops);
+    }
+    return 0;
+}
+
+int rb__ops_validate(const rb_router_ops *ops, rb_error *err)
 {
     if (!ops) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "no ops table");
-    if (ops->abi_version != RB_ROUTER_ABI_VERSION)
+    const char *name = ops->name ? ops->name : "?";
+    if (ops->abi_version > RB_ROUTER_ABI_VERSION)
         return rb__error(err, RB_EABI, RB_NO_OFFSET,
-                         "router '%s' was built for router ABI %u, this is ABI %u",
-                         ops->name ? ops->name : "?", ops->abi_version, RB_ROUTER_ABI_VERSION);
+                         "router '%s' was built for router ABI %u, newer than this host's "
+                         "(ABI 1 to %u): rebuild it against this routebench's router_plugin.h",
+                         name, ops->abi_version, RB_ROUTER_ABI_VERSION);
+    if (ops_size(ops->abi_version) == 0)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                         "router '%s' declares router ABI %u, which does not exist (1 to %u)", name,
+                         ops->abi_version, RB_ROUTER_ABI_VERSION);
     if (!ops->name || !ops->create || !ops->add || !ops->build || !ops->lookup || !ops->memory ||
         !ops->destroy)
         return rb__error(err, RB_EABI, RB_NO_OFFSET, "router '%s' has an incomplete ops table",
-                         ops->name ? ops->name : "?");
+                         name);
     return RB_OK;
 }
 
@@ -264,13 +179,13 @@ int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config, rb_r
                          rb_error *err)
 {
     *out = NULL;
-    int rc = check_ops(ops, err);
+    int rc = rb__ops_validate(ops, err);
     if (rc < 0) return rc;
     const rb_allocator *a =
         config && config->allocator ? config->allocator : rb__default_allocator();
     rb_router *r = a->alloc_fn(a->ctx, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating a router");
-    if (!aligned(r)) {
+    if ((uintptr_t)r % RB_ALLOC_ALIGN) {
         a->free_fn(a->ctx, r, sizeof *r);
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                          "the allocator returned a block aligned to less than %u bytes "
@@ -278,15 +193,15 @@ int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config, rb_r
                          RB_ALLOC_ALIGN, RB_ALLOC_ALIGN);
     }
     memset(r, 0, sizeof *r);
-    r->ops = ops;
+    memcpy(&r->ops, ops, ops_size(ops->abi_version)); /* the rest stays NULL */
     r->allocator = *a;
     if (config) r->config = *config;
     r->config.allocator = &r->allocator;
     if (r->config.seed == 0) r->config.seed = rb__seed_random();
     r->shapes.seed = rb__seed_mix(r->config.seed, RB__SALT_SHAPES);
-    rc = ops->create(&r->config, &r->impl, err);
+    rc = r->ops.create(&r->config, &r->impl, err);
     if (rc < 0) {
-        rb__free(a, r, sizeof *r);
+        rb_free(a, r, sizeof *r);
         return rc;
     }
     *out = r;
@@ -335,12 +250,12 @@ int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_
     int rc = rb_pattern_parse(pattern, pattern_len, &r->allocator, &p, err);
     if (rc < 0) return rc;
 
-    unsigned missing = p.features & ~r->ops->features;
+    unsigned missing = p.features & ~r->ops.features;
     if (missing) {
         const char *what;
         size_t off = first_unsupported_offset(&p, missing, &what);
         rc = rb__error(err, RB_EUNSUPPORTED, off, "%s at byte %zu: not supported by router '%s'",
-                       what, off, r->ops->name);
+                       what, off, r->ops.name);
         goto done;
     }
     uint64_t hash = shape_hash(&r->shapes, method, p.shape, p.shape_len);
@@ -356,7 +271,7 @@ int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_
         }
     }
     rc = shape_set_reserve(&r->shapes, &r->allocator);
-    char *shape_copy = rc == RB_OK ? rb__alloc(&r->allocator, p.shape_len + 1u) : NULL;
+    char *shape_copy = rc == RB_OK ? rb_alloc(&r->allocator, p.shape_len + 1u) : NULL;
     if (!shape_copy) {
         rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory adding a route");
         goto done;
@@ -365,9 +280,9 @@ int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_
     shape_copy[p.shape_len] = '\0';
 
     rb_route route = {method, route_id, &p};
-    rc = r->ops->add(r->impl, &route, err);
+    rc = r->ops.add(r->impl, &route, err);
     if (rc < 0) {
-        rb__free(&r->allocator, shape_copy, p.shape_len + 1u);
+        rb_free(&r->allocator, shape_copy, p.shape_len + 1u);
         goto done;
     }
     shape_set_insert(&r->shapes, &r->allocator,
@@ -381,7 +296,7 @@ done:
 int rb_router_build(rb_router *r, rb_error *err)
 {
     if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "router is already built");
-    int rc = r->ops->build(r->impl, err);
+    int rc = r->ops.build(r->impl, err);
     if (rc < 0) return rc;
     r->built = 1;
     shape_set_free(&r->shapes, &r->allocator);
@@ -396,12 +311,12 @@ int rb_router_lookup(const rb_router *r, int method, const char *path, size_t pa
         m->allowed = 0;
         return RB_NOT_FOUND;
     }
-    return r->ops->lookup(r->impl, method, path, path_len, m);
+    return r->ops.lookup(r->impl, method, path, path_len, m);
 }
 
 size_t rb_router_memory(const rb_router *r)
 {
-    return r->ops->memory(r->impl);
+    return r->ops.memory(r->impl);
 }
 
 uint32_t rb__router_shape_probe(const rb_router *r)
@@ -418,7 +333,7 @@ uint32_t rb__router_shape_probe(const rb_router *r)
 
 const rb_router_ops *rb__router_ops(const rb_router *r)
 {
-    return r->ops;
+    return &r->ops;
 }
 
 const void *rb__router_impl(const rb_router *r)
@@ -428,12 +343,19 @@ const void *rb__router_impl(const rb_router *r)
 
 const char *rb_router_name(const rb_router *r)
 {
-    return r->ops->name;
+    return r->ops.name;
+}
+
+int rb_router_check(const rb_router *r, rb_error *err)
+{
+    if (!r->built)
+        return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "check before build: nothing to check");
+    return r->ops.check ? r->ops.check(r->impl, err) : RB_OK;
 }
 
 const char *rb_router_describe(const rb_router *r)
 {
-    return r->ops->describe ? r->ops->describe(r->impl) : "";
+    return r->ops.describe ? r->ops.describe(r->impl) : "";
 }
 
 size_t rb_router_count(const rb_router *r)
@@ -444,10 +366,10 @@ size_t rb_router_count(const rb_router *r)
 void rb_router_destroy(rb_router *r)
 {
     if (!r) return;
-    r->ops->destroy(r->impl);
+    r->ops.destroy(r->impl);
     shape_set_free(&r->shapes, &r->allocator);
     rb_allocator a = r->allocator;
-    rb__free(&a, r, sizeof *r);
+    rb_free(&a, r, sizeof *r);
 }
 
 const char *rb_ops_name(const rb_router_ops *ops)

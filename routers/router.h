@@ -26,14 +26,17 @@
  *   - lookup() is const, never allocates and is safe to call from many
  *     threads at once after build().  Captures are zero-copy spans into the
  *     caller's path buffer, in pattern order.
- *   - Errors are values: 0 or a negative RB_E* code, with details in an
- *     rb_error the caller owns.  Nothing here prints, aborts or exits.
+ *   - Errors are values: 0 or a negative RB_E* code (base.h), with details
+ *     in an rb_error the caller owns.  Nothing here prints, aborts or exits.
  *
- * Route semantics (priority, matching rules) are documented in README.md,
- * "Route semantics"; linear.c is the executable statement of them.
+ * Route semantics (priority, matching rules) are documented in
+ * docs/design.md, "Route semantics"; linear.c is the executable statement
+ * of them.  Writing a router of your own: router_plugin.h.
  */
 #ifndef RB_ROUTER_H
 #define RB_ROUTER_H
+
+#include "base.h" /* RB_API, status codes, rb_error, rb_allocator */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,48 +44,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#if defined(__GNUC__)
-#define RB_API __attribute__((visibility("default")))
-#else
-#define RB_API
-#endif
-
-/* ---- status codes: one list generates the enum and its strings ---------- */
-
-#define RB_STATUS_LIST(X)                                                                          \
-    X(RB_OK, 0, "ok")                                                                              \
-    X(RB_ENOMEM, -1, "out of memory")                                                              \
-    X(RB_EPATTERN, -2, "malformed pattern")                                                        \
-    X(RB_EUNSUPPORTED, -3, "pattern uses a feature this router does not support")                  \
-    X(RB_EDUPLICATE, -4, "duplicate route (same method and shape)")                                \
-    X(RB_EMETHOD, -5, "unknown method")                                                            \
-    X(RB_ESTATE, -6, "call not valid in this state")                                               \
-    X(RB_ELIMIT, -7, "a limit of the router was exceeded")                                         \
-    X(RB_EIO, -8, "input/output error")                                                            \
-    X(RB_EFORMAT, -9, "malformed input line")                                                      \
-    X(RB_EINVAL, -10, "invalid argument")                                                          \
-    X(RB_ENOTFOUND, -11, "no such router")                                                         \
-    X(RB_EABI, -12, "incompatible plugin ABI")
-
-#define RB__STATUS_ENUM(name, value, text) name = value,
-typedef enum rb_status { RB_STATUS_LIST(RB__STATUS_ENUM) } rb_status;
-#undef RB__STATUS_ENUM
-
-/* The fixed text of a status code ("unknown status" for others). */
-RB_API const char *rb_status_text(int code);
-
-/* Sentinel for "no byte offset" in rb_error.offset. */
-#define RB_NO_OFFSET SIZE_MAX
-
-/* Details of the last failure of a call.  Owned by the caller; the library
- * fills it without allocating.  message is always NUL-terminated. */
-typedef struct rb_error {
-    int code;      /* RB_E* (negative), RB_OK when nothing failed */
-    size_t offset; /* byte offset in the pattern, or RB_NO_OFFSET */
-    size_t line;   /* 1-based line in a file, or 0 */
-    char message[256];
-} rb_error;
 
 /* ---- methods ------------------------------------------------------------ */
 
@@ -135,26 +96,6 @@ typedef struct rb_match {
 
 /* ---- configuration ------------------------------------------------------ */
 
-/* Alignment the library needs of every block an allocator returns: 8
- * bytes (what malloc gives, and enough for every type the library stores:
- * it aligns its own cache-line tables inside larger blocks).  A router
- * created with an allocator whose first block is less aligned is refused
- * with RB_EINVAL; a later misaligned block is freed again and treated as a
- * failed allocation (RB_ENOMEM), so the library never accesses memory
- * misaligned. */
-#define RB_ALLOC_ALIGN 8u
-
-/* An allocator.  All three functions receive ctx.  free_fn and realloc_fn
- * receive the size the block was allocated with.  realloc_fn may be NULL
- * (alloc + copy + free is used).  alloc_fn and realloc_fn return blocks
- * aligned to RB_ALLOC_ALIGN bytes, or NULL. */
-typedef struct rb_allocator {
-    void *(*alloc_fn)(void *ctx, size_t size);
-    void *(*realloc_fn)(void *ctx, void *ptr, size_t old_size, size_t new_size);
-    void (*free_fn)(void *ctx, void *ptr, size_t size);
-    void *ctx;
-} rb_allocator;
-
 typedef struct rb_config {
     const rb_allocator *allocator; /* NULL: malloc/realloc/free */
     /* Hash seed of every hashed table.  0: a random seed drawn for each
@@ -167,7 +108,7 @@ typedef struct rb_config {
 /* ---- the router handle -------------------------------------------------- */
 
 typedef struct rb_router rb_router;
-typedef struct rb_router_ops rb_router_ops; /* see router_impl.h */
+typedef struct rb_router_ops rb_router_ops; /* see router_plugin.h */
 
 /* Feature flags of an implementation. */
 #define RB_FEAT_PARAMS   0x1u /* :name, {name} */
@@ -201,6 +142,12 @@ RB_API int rb_router_build(rb_router *r, rb_error *err);
  * RB_NOT_FOUND.  Before build() the answer is RB_NOT_FOUND. */
 RB_API int rb_router_lookup(const rb_router *r, int method, const char *path, size_t path_len,
                             rb_match *m);
+
+/* Check the implementation's internal invariants (a debug walk, linear in
+ * the router's size; for tests and fuzzers, not for every request).
+ * RB_OK when they hold or the implementation has no check; RB_EINVAL with
+ * err naming the first broken invariant; RB_ESTATE before build. */
+RB_API int rb_router_check(const rb_router *r, rb_error *err);
 
 /* Bytes held by the implementation (its structures and copies). */
 RB_API size_t rb_router_memory(const rb_router *r);

@@ -39,8 +39,8 @@ static int resolve_opts(const rb_bootstrap_opts *opts, rb_bootstrap_opts *o)
 {
     static const rb_bootstrap_opts defaults = RB_BOOTSTRAP_OPTS_DEFAULT;
     *o = opts != NULL ? *opts : defaults;
-    if (o->resamples < 1) return RB_STATS_EINVAL;
-    if (!(o->level > 0.0 && o->level < 1.0)) return RB_STATS_EINVAL;
+    if (o->resamples < 1) return RB_EINVAL;
+    if (!(o->level > 0.0 && o->level < 1.0)) return RB_EINVAL;
     return 0;
 }
 
@@ -127,7 +127,7 @@ static double geomean_of(const double *xs, size_t n)
 
 int rb_stats_median(const double *xs, size_t n, double *out, double *scratch)
 {
-    if (!valid_sample(xs, n) || out == NULL || scratch == NULL) return RB_STATS_EINVAL;
+    if (!valid_sample(xs, n) || out == NULL || scratch == NULL) return RB_EINVAL;
     sorted_copy(xs, n, scratch);
     *out = sorted_median(scratch, n);
     return 0;
@@ -135,7 +135,7 @@ int rb_stats_median(const double *xs, size_t n, double *out, double *scratch)
 
 int rb_stats_mad(const double *xs, size_t n, double *out, double *scratch)
 {
-    if (!valid_sample(xs, n) || out == NULL || scratch == NULL) return RB_STATS_EINVAL;
+    if (!valid_sample(xs, n) || out == NULL || scratch == NULL) return RB_EINVAL;
     sorted_copy(xs, n, scratch);
     double m = sorted_median(scratch, n);
     for (size_t i = 0; i < n; i++) scratch[i] = fabs(scratch[i] - m);
@@ -146,8 +146,8 @@ int rb_stats_mad(const double *xs, size_t n, double *out, double *scratch)
 
 int rb_stats_quantile(const double *xs, size_t n, double p, double *out, double *scratch)
 {
-    if (!valid_sample(xs, n) || out == NULL || scratch == NULL) return RB_STATS_EINVAL;
-    if (!(p >= 0.0 && p <= 1.0)) return RB_STATS_EINVAL;
+    if (!valid_sample(xs, n) || out == NULL || scratch == NULL) return RB_EINVAL;
+    if (!(p >= 0.0 && p <= 1.0)) return RB_EINVAL;
     sorted_copy(xs, n, scratch);
     *out = sorted_quantile(scratch, n, p);
     return 0;
@@ -155,7 +155,7 @@ int rb_stats_quantile(const double *xs, size_t n, double p, double *out, double 
 
 int rb_stats_minmax(const double *xs, size_t n, double *min, double *max)
 {
-    if (!valid_sample(xs, n) || min == NULL || max == NULL) return RB_STATS_EINVAL;
+    if (!valid_sample(xs, n) || min == NULL || max == NULL) return RB_EINVAL;
     double lo = xs[0], hi = xs[0];
     for (size_t i = 1; i < n; i++) {
         if (xs[i] < lo) lo = xs[i];
@@ -168,7 +168,7 @@ int rb_stats_minmax(const double *xs, size_t n, double *min, double *max)
 
 int rb_stats_mean(const double *xs, size_t n, double *out)
 {
-    if (!valid_sample(xs, n) || out == NULL) return RB_STATS_EINVAL;
+    if (!valid_sample(xs, n) || out == NULL) return RB_EINVAL;
     double sum = 0.0;
     for (size_t i = 0; i < n; i++) sum += xs[i];
     *out = sum / (double)n;
@@ -177,7 +177,7 @@ int rb_stats_mean(const double *xs, size_t n, double *out)
 
 int rb_stats_geomean(const double *xs, size_t n, double *out)
 {
-    if (xs == NULL || n == 0 || out == NULL || !all_positive(xs, n)) return RB_STATS_EINVAL;
+    if (xs == NULL || n == 0 || out == NULL || !all_positive(xs, n)) return RB_EINVAL;
     *out = geomean_of(xs, n);
     return 0;
 }
@@ -236,11 +236,11 @@ int rb_stats_paired_ratios(const double *ratios, size_t n, const rb_bootstrap_op
                            rb_paired_result *out)
 {
     rb_bootstrap_opts o;
-    if (ratios == NULL || n == 0 || out == NULL || !all_positive(ratios, n)) return RB_STATS_EINVAL;
-    if (resolve_opts(opts, &o) < 0) return RB_STATS_EINVAL;
+    if (ratios == NULL || n == 0 || out == NULL || !all_positive(ratios, n)) return RB_EINVAL;
+    if (resolve_opts(opts, &o) < 0) return RB_EINVAL;
 
     double *work = alloc_doubles(add3(n, o.resamples, 0));
-    if (work == NULL) return RB_STATS_ENOMEM;
+    if (work == NULL) return RB_ENOMEM;
     paired_summary(ratios, n, &o, work, out);
     free(work);
     return 0;
@@ -250,16 +250,16 @@ int rb_stats_paired(const double *time_a, const double *time_b, size_t n,
                     const rb_bootstrap_opts *opts, rb_paired_result *out)
 {
     rb_bootstrap_opts o;
-    if (time_a == NULL || time_b == NULL || n == 0 || out == NULL) return RB_STATS_EINVAL;
-    if (!all_positive(time_a, n) || !all_positive(time_b, n)) return RB_STATS_EINVAL;
-    if (resolve_opts(opts, &o) < 0) return RB_STATS_EINVAL;
+    if (time_a == NULL || time_b == NULL || n == 0 || out == NULL) return RB_EINVAL;
+    if (!all_positive(time_a, n) || !all_positive(time_b, n)) return RB_EINVAL;
+    if (resolve_opts(opts, &o) < 0) return RB_EINVAL;
 
     double *work = alloc_doubles(add3(n, n, o.resamples));
-    if (work == NULL) return RB_STATS_ENOMEM;
+    if (work == NULL) return RB_ENOMEM;
     double *ratios = work;
     for (size_t i = 0; i < n; i++) ratios[i] = time_a[i] / time_b[i];
     /* A quotient of finite positives can still overflow or underflow. */
-    int rc = RB_STATS_EINVAL;
+    int rc = RB_EINVAL;
     if (all_positive(ratios, n)) {
         paired_summary(ratios, n, &o, work + n, out);
         rc = 0;
@@ -287,12 +287,12 @@ int rb_stats_geomean_medians(const rb_ratio_set *sets, size_t count, const rb_bo
 {
     rb_bootstrap_opts o;
     size_t max_n;
-    if (sets == NULL || count == 0 || out == NULL) return RB_STATS_EINVAL;
-    if (!valid_sets(sets, count, &max_n)) return RB_STATS_EINVAL;
-    if (resolve_opts(opts, &o) < 0) return RB_STATS_EINVAL;
+    if (sets == NULL || count == 0 || out == NULL) return RB_EINVAL;
+    if (!valid_sets(sets, count, &max_n)) return RB_EINVAL;
+    if (resolve_opts(opts, &o) < 0) return RB_EINVAL;
 
     double *work = alloc_doubles(add3(max_n, count, o.resamples));
-    if (work == NULL) return RB_STATS_ENOMEM;
+    if (work == NULL) return RB_ENOMEM;
     double *buf = work, *medians = work + max_n, *stat = medians + count;
     rb_geomean_result r = {0};
 

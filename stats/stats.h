@@ -45,34 +45,29 @@
  * n = 7: 87.6%, n = 9: 96.1%, n = 15: 92.7%; n = 61 (1,000): 93.9%.
  * tests/test_stats_sim.c checks these levels.
  *
- * Errors are values: 0 on success, or a negative code below; on error the
- * outputs are left unchanged.  The codes have the values of RB_EINVAL and
- * RB_ENOMEM in routers/router.h, so callers may pass them through; stats
- * does not include router.h.  Nothing here prints, aborts or exits; there is
+ * Errors are values: 0 on success, or RB_EINVAL / RB_ENOMEM (the status
+ * list of base/base.h, shared by every part of routebench); on error the
+ * outputs are left unchanged.  Nothing here prints, aborts or exits; there is
  * no global state.  Functions that need memory beyond a caller's scratch
- * buffer say so and return RB_STATS_ENOMEM when malloc fails.
+ * buffer say so and return RB_ENOMEM when malloc fails.
  *
  * Input rules common to every function: pointers are non-NULL, n >= 1, and
  * every value is finite (no NaN, no infinity); ratios and times are > 0.
- * A violation returns RB_STATS_EINVAL.  Scratch buffers hold n doubles and
+ * A violation returns RB_EINVAL.  Scratch buffers hold n doubles and
  * must not overlap the input.
  */
 #ifndef RB_STATS_H
 #define RB_STATS_H
 
+#include "base.h"
+#include "rng.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-#include "rng.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- error values ------------------------------------------------------ */
-
-#define RB_STATS_ENOMEM (-1)  /* malloc failed (= RB_ENOMEM) */
-#define RB_STATS_EINVAL (-10) /* invalid argument (= RB_EINVAL) */
 
 /* ---- descriptive statistics -------------------------------------------- */
 
@@ -84,7 +79,7 @@ RB_API int rb_stats_median(const double *xs, size_t n, double *out, double *scra
  * scratch contents are unspecified afterwards. */
 RB_API int rb_stats_mad(const double *xs, size_t n, double *out, double *scratch);
 
-/* *out = type-7 quantile p of xs, 0 <= p <= 1 (otherwise RB_STATS_EINVAL).
+/* *out = type-7 quantile p of xs, 0 <= p <= 1 (otherwise RB_EINVAL).
  * On success scratch holds xs sorted ascending. */
 RB_API int rb_stats_quantile(const double *xs, size_t n, double p, double *out, double *scratch);
 
@@ -130,11 +125,11 @@ typedef struct rb_paired_result {
 } rb_paired_result;
 
 /* Compares B with A from n paired trials: time_a[i] and time_b[i] are the
- * ns per lookup of A and B in pair i (> 0; RB_STATS_EINVAL also when a
+ * ns per lookup of A and B in pair i (> 0; RB_EINVAL also when a
  * quotient overflows or underflows to 0).  Fills *out as described in
  * rb_paired_result.  Resample k (k = 0 .. resamples-1) draws its n ratios
  * with rb_rng_below(rng, n), in order, from one rb_rng seeded with
- * opts->seed.  Allocates (2n + resamples) doubles; RB_STATS_ENOMEM if that
+ * opts->seed.  Allocates (2n + resamples) doubles; RB_ENOMEM if that
  * fails.  Same inputs and options => same result. */
 RB_API int rb_stats_paired(const double *time_a, const double *time_b, size_t n,
                            const rb_bootstrap_opts *opts, rb_paired_result *out);
@@ -168,7 +163,7 @@ typedef struct rb_geomean_result {
  * rb_rng seeded with opts->seed), takes each scenario's median and then the
  * geometric mean of those medians.  With count == 1 this equals the
  * rb_stats_paired_ratios interval up to log/exp rounding.  Allocates
- * (max n_s + count + resamples) doubles; RB_STATS_ENOMEM if that fails. */
+ * (max n_s + count + resamples) doubles; RB_ENOMEM if that fails. */
 RB_API int rb_stats_geomean_medians(const rb_ratio_set *sets, size_t count,
                                     const rb_bootstrap_opts *opts, rb_geomean_result *out);
 

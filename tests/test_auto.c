@@ -119,11 +119,11 @@ static void auto_on_discord(const char *extra, unsigned bits, char *desc, size_t
     rb_request_table_free(&q);
 }
 
-/* 4. When the chosen router refuses a table with RB_ELIMIT at build (hash
+/* 22. When the chosen router refuses a table with RB_ELIMIT at build (hash
  *    probes over the limit under every seed it tries), auto failed the whole
  *    table.  Cause: no fallback.  Now it hands the table to radix (no hash)
  *    or, with globs, to linear, and says so in describe(). */
-Test(auto_router, regression_4_falls_back_when_its_choice_refuses_the_table)
+Test(auto_router, regression_22_falls_back_when_its_choice_refuses_the_table)
 {
     char desc[512];
     auto_on_discord(NULL, 0, desc, sizeof desc);

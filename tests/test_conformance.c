@@ -1,8 +1,10 @@
 /*
  * test_conformance.c — the heart of the test suite: every registered router
  * on every shipped corpus and on hand-written cases, each answer checked
- * against EXPECTED and against `linear` (route id, spans, 405 mask).
- * A new router is tested here by registering it; nothing else to write.
+ * against EXPECTED and against `linear` (route id, spans, 405 mask), and
+ * each router's invariant check run after every build (rb_verify calls
+ * rb_router_check).  A new router is tested here by registering it;
+ * nothing else to write.
  * A router is skipped only for tables that use a feature it lacks (it must
  * refuse those patterns, which test_router_api checks).
  */
@@ -30,6 +32,15 @@ static void expect_clean(const rb_router_ops *ops, const char *what, const rb_ve
                      rb_method_name(q->method), (int)q->len,
                      rb_request_path(reqs, rep->examples[k].request), (int)q->expected, got, want);
     }
+}
+
+/* Rule: every built-in router has the optional check op, so the runs below
+ * do check its invariants after each build. */
+Test(conformance, every_builtin_router_checks_its_invariants)
+{
+    for (size_t i = 0; i < rb_registry_count(); i++)
+        cr_expect(rb_registry_at(i)->check != NULL, "%s has no check op",
+                  rb_ops_name(rb_registry_at(i)));
 }
 
 Test(conformance, every_router_on_every_shipped_corpus, .timeout = 600)

@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "files.h"
+#include "buf.h"
 #include "fill.h"
 #include "generate.h"
 #include "reqgen.h"

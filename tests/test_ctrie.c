@@ -746,7 +746,7 @@ Test(ctrie, empty_router_and_lookup_before_build)
 
 /* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
 
-/* 9. Sibling cliff: a child's fingerprint (length + first 6 bytes, hashed by
+/* 27. Sibling cliff: a child's fingerprint (length + first 6 bytes, hashed by
  *    a fixed multiplier) was the whole hash key, so siblings sharing length
  *    and prefix (/p/item__0000001 ...) formed one cluster: 15 us a lookup at
  *    10,000 siblings (radix 64 ns), 1.2 s to build 60,000.  Cause: the key
@@ -755,7 +755,7 @@ Test(ctrie, empty_router_and_lookup_before_build)
  *    and no probe passes RB__PROBE_LIMIT: at 10 to 100,000 such siblings
  *    (and on a 1,461-day /archive/YYYY-MM-DD table) a lookup looks at about
  *    one slot per static child it finds, never more than 33. */
-Test(ctrie, regression_9_siblings_sharing_length_and_prefix_stay_cheap)
+Test(ctrie, regression_27_siblings_sharing_length_and_prefix_stay_cheap)
 {
     static const uint32_t sizes[] = {10, 100, 1000, 10000, 100000, 1461};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {

@@ -121,14 +121,14 @@ static void skewed_init(skewed *a, size_t align)
     *a = (skewed){{skewed_alloc, NULL, skewed_free, a}, align, 0};
 }
 
-/* 11. Alignment: the allocator contract said nothing about alignment, and
+/* 29. Alignment: the allocator contract said nothing about alignment, and
  *     with a 4-byte-aligned allocator UBSan reported a misaligned store at
  *     router.c:218.  Cause: an unstated assumption.  Now router.h states
  *     RB_ALLOC_ALIGN (8): a less aligned allocator is refused at create
  *     with RB_EINVAL, and with blocks aligned to exactly 8 bytes (never 16)
  *     every router builds and answers like linear (run under UBSan by
  *     scripts/test.sh --asan). */
-Test(guarantees, regression_11_the_allocator_alignment_is_stated_and_kept)
+Test(guarantees, regression_29_the_allocator_alignment_is_stated_and_kept)
 {
     for (size_t i = 0; i < rb_registry_count(); i++) {
         const rb_router_ops *ops = rb_registry_at(i);
@@ -189,11 +189,11 @@ void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const voi
             }
 }
 
-/* 12. hashseg's build sorted its terminals with qsort, and glob's build its
+/* 30. hashseg's build sorted its terminals with qsort, and glob's build its
  *     glob children: glibc's qsort may call malloc, behind the back of a
  *     custom allocator.  Now they sort in place (a counting sort through
  *     the allocator, a heap sort): no router's build calls qsort. */
-Test(guarantees, regression_12_no_build_calls_qsort)
+Test(guarantees, regression_30_no_build_calls_qsort)
 {
     rb_route_table t = {0};
     char pat[64];

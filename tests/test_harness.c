@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bundle.h"
+#include "file.h"
 #include "harness.h"
 #include "rb_test.h"
 #include "scenario.h"
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 static void load_shipped(const char *name, rb_route_table *routes, rb_request_table *reqs)
@@ -202,7 +204,7 @@ static int nothing_lookup(const void *impl, int method, const char *path, size_t
 static int fake_create(const rb_config *config, void **out, rb_error *err)
 {
     (void)err;
-    *out = rb__calloc(config->allocator, sizeof(unsigned));
+    *out = rb_calloc(config->allocator, sizeof(unsigned));
     return *out ? RB_OK : RB_ENOMEM;
 }
 
@@ -232,12 +234,24 @@ static void fake_destroy(void *impl)
     free(impl);
 }
 
-static const rb_router_ops fickle_ops = {
-    RB_ROUTER_ABI_VERSION, "fickle",    "test",       0,   fake_create, fake_add, fake_build,
-    fickle_lookup,         fake_memory, fake_destroy, NULL};
-static const rb_router_ops nothing_ops = {
-    RB_ROUTER_ABI_VERSION, "nothing",   "test",       0,   fake_create, fake_add, fake_build,
-    nothing_lookup,        fake_memory, fake_destroy, NULL};
+static const rb_router_ops fickle_ops = {.abi_version = RB_ROUTER_ABI_VERSION,
+                                         .name = "fickle",
+                                         .summary = "test",
+                                         .create = fake_create,
+                                         .add = fake_add,
+                                         .build = fake_build,
+                                         .lookup = fickle_lookup,
+                                         .memory = fake_memory,
+                                         .destroy = fake_destroy};
+static const rb_router_ops nothing_ops = {.abi_version = RB_ROUTER_ABI_VERSION,
+                                          .name = "nothing",
+                                          .summary = "test",
+                                          .create = fake_create,
+                                          .add = fake_add,
+                                          .build = fake_build,
+                                          .lookup = nothing_lookup,
+                                          .memory = fake_memory,
+                                          .destroy = fake_destroy};
 
 Test(harness, a_router_whose_answers_change_between_replays_fails_the_run)
 {
@@ -445,8 +459,11 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/b", tmp);
 
-    /* every file is there, none is empty, no temp file is left behind */
-    const char *files[] = {"summary.json", "trials.csv", "report.md", "chart.svg", "scaling.svg"};
+    /* every file is there, none is empty, no temp file is left behind; of
+     * the charts only those with something to plot: two shipped scenarios
+     * (no shape at two sizes: no scaling.svg) and linear against floor, a
+     * reference (no ratio of routers to compare: no ratio.svg) */
+    const char *files[] = {"summary.json", "trials.csv", "report.md", "chart.svg", "cost.svg"};
     for (size_t i = 0; i < 5; i++) {
         size_t len;
         free(slurp(dir, files[i], &len));
@@ -551,13 +568,16 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     /* `routebench report DIR` renders byte-identical files and finds the
      * statistics equal to trials.csv */
     char *md1 = slurp(dir, "report.md", NULL), *svg1 = slurp(dir, "chart.svg", NULL);
-    char *sc1 = slurp(dir, "scaling.svg", NULL);
+    char *sc1 = slurp(dir, "cost.svg", NULL);
+    cr_expect(strstr(md1, "(chart.svg)") && strstr(md1, "(cost.svg)"), "report.md links them");
+    cr_expect(!strstr(md1, "scaling.svg") && !strstr(md1, "ratio.svg"),
+              "report.md links no chart that was not written");
     char args[4200], log[4200];
     snprintf(args, sizeof args, "report %s", dir);
     snprintf(log, sizeof log, "%s/report.log", tmp);
     cr_expect_eq(routebench(args, log), 0);
     char *md2 = slurp(dir, "report.md", NULL), *svg2 = slurp(dir, "chart.svg", NULL);
-    char *sc2 = slurp(dir, "scaling.svg", NULL);
+    char *sc2 = slurp(dir, "cost.svg", NULL);
     cr_expect_str_eq(md2, md1);
     cr_expect_str_eq(svg2, svg1);
     cr_expect_str_eq(sc2, sc1);
@@ -595,7 +615,27 @@ Test(bundle, report_finds_a_summary_that_disagrees_with_trials_csv, .timeout = 1
     char args[4200], log[4200];
     snprintf(args, sizeof args, "report %s", dir);
     snprintf(log, sizeof log, "%s/report.log", tmp);
+    char *md_before = slurp(dir, "report.md", NULL);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    struct stat st_before, st_after;
+    cr_assert_eq(stat(path, &st_before), 0);
     cr_expect_eq(routebench(args, log), 1, "exit 1: summary.json disagrees with trials.csv");
+    /* regression 13 (issue 17): report said only how many statistics
+     * differed, and rewrote report.md from the tampered bundle anyway */
+    char *rlog = slurp(tmp, "report.log", NULL);
+    cr_expect(strstr(rlog, "routebench report: ") == rlog, "%s", rlog);
+    cr_expect(strstr(rlog, "_ns is ") && strstr(rlog, " in summary.json, ") &&
+                  strstr(rlog, " from trials.csv"),
+              "the first differing statistic with both values: %s", rlog);
+    cr_expect(strstr(rlog, "router linear") || strstr(rlog, "router floor"), "%s", rlog);
+    cr_expect(strstr(rlog, "left as they were") != NULL, "%s", rlog);
+    char *md_after = slurp(dir, "report.md", NULL);
+    cr_assert_eq(stat(path, &st_after), 0);
+    cr_expect_str_eq(md_after, md_before, "report.md is not rewritten");
+    cr_expect_eq(st_after.st_ino, st_before.st_ino, "report.md is not replaced");
+    free(rlog);
+    free(md_before);
+    free(md_after);
     rb_buf_free(&out);
     free(csv);
     remove_tree(tmp);

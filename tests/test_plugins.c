@@ -2,9 +2,10 @@
  * test_plugins.c — router plugins (bench/plugins.h): the example plugin
  * (examples/plugin/segscan.c) and this build's librouters.so load, their
  * routers resolve by NAME and NAME@LIB and agree with linear; two copies
- * of one build load side by side without sharing code; a library without
- * the entry symbol or built for another ABI is a clear RB_EABI error; the
- * CLI's list and verify take --router-lib and NAME@LIB.
+ * of one build load side by side without sharing code; a plugin built for
+ * the previous ABI version loads and verifies; a library without the entry
+ * symbol or built for a newer ABI is a clear RB_EABI error; the CLI's list
+ * and verify take --router-lib and NAME@LIB.
  */
 #include "plugins.h"
 #include "rb_test.h"
@@ -17,6 +18,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static int run(const char *args, char *out, size_t cap);
 
 /* Verify ops on shipped corpus `name`; expect full agreement. */
 static void expect_agrees(const rb_router_ops *ops, const char *label, const char *name)
@@ -148,9 +151,9 @@ Test(plugins, missing_symbol_is_a_clear_error)
     rb_plugins_close(&p);
 }
 
-/* Rule: an ops table of another ABI version is refused with RB_EABI and a
- * message naming the router and both versions; the set is unchanged. */
-Test(plugins, wrong_abi_is_a_clear_error)
+/* Rule: an ops table newer than the host's ABI is refused with RB_EABI and
+ * a message naming the router and the versions; the set is unchanged. */
+Test(plugins, newer_abi_is_a_clear_error)
 {
     rb_plugins p;
     rb_plugins_init(&p);
@@ -160,13 +163,65 @@ Test(plugins, wrong_abi_is_a_clear_error)
     snprintf(want, sizeof want, "router 'future' was built for router ABI %u",
              RB_ROUTER_ABI_VERSION + 1);
     cr_expect(strstr(err.message, want) != NULL, "%s", err.message);
-    snprintf(want, sizeof want, "this routebench uses ABI %u", RB_ROUTER_ABI_VERSION);
+    snprintf(want, sizeof want, "(ABI 1 to %u)", RB_ROUTER_ABI_VERSION);
     cr_expect(strstr(err.message, want) != NULL, "%s", err.message);
     cr_expect_eq(rb_plugins_count(&p), 0u);
     const rb_router_ops *ops;
     cr_expect_eq(rb_router_spec_resolve(&p, "future@" RB_BAD_ABI_PLUGIN, &ops, &err), RB_EABI);
     cr_expect_null(ops);
     rb_plugins_close(&p);
+}
+
+/* Rule: the ABI grows by appending, so a plugin built for the previous
+ * version (a table without `check`) loads, its routers work and verify,
+ * and the fields it lacks are NULL in the host's copy: rb_router_check has
+ * nothing to run and says RB_OK.  (Under ASan a read past the plugin's
+ * shorter table would be a global-buffer-overflow.) */
+Test(plugins, previous_abi_version_loads_and_verifies, .timeout = 120)
+{
+    cr_assert_eq(RB_ROUTER_ABI_VERSION, 2u, "abi_v1.c is the version before this one");
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    const rb_router_ops *ops;
+    cr_assert_eq(rb_router_spec_resolve(&p, "linear_v1@" RB_ABI_V1_PLUGIN, &ops, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect_eq(ops->abi_version, 1u);
+    rb_router *r;
+    cr_assert_eq(rb_router_create_ops(ops, NULL, &r, &err), RB_OK, "%s", err.message);
+    cr_expect_null(rb__router_ops(r)->check, "a version 1 table has no check");
+    cr_assert_eq(rb_router_add(r, RB_GET, "/users/:id", 10, 7, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_router_build(r, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(rb_router_check(r, &err), RB_OK);
+    rb_match m;
+    cr_expect_eq(rb_router_lookup(r, RB_GET, "/users/42", 9, &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 7u);
+    rb_router_destroy(r);
+    expect_agrees(ops, "linear_v1", "github");
+    expect_agrees(ops, "linear_v1", "semantics");
+    rb_plugins_close(&p);
+
+    char out[16384];
+    cr_expect_eq(
+        run("verify --router linear_v1@" RB_ABI_V1_PLUGIN " --corpus static", out, sizeof out), 0,
+        "%s", out);
+}
+
+/* Rule: version 0 is no ABI version: refused with RB_EABI, like a table
+ * without a required function. */
+Test(plugins, version_zero_or_incomplete_table_is_refused)
+{
+    rb_router_ops ops = *rb_registry_find("linear");
+    rb_router *r;
+    rb_error err;
+    ops.abi_version = 0;
+    cr_expect_eq(rb_router_create_ops(&ops, NULL, &r, &err), RB_EABI);
+    cr_expect(strstr(err.message, "ABI 0") != NULL, "%s", err.message);
+    cr_expect_null(r);
+    ops = *rb_registry_find("linear");
+    ops.lookup = NULL;
+    cr_expect_eq(rb_router_create_ops(&ops, NULL, &r, &err), RB_EABI);
+    cr_expect(strstr(err.message, "incomplete") != NULL, "%s", err.message);
 }
 
 /* Rule: spec errors are values with messages: a missing file (RB_EIO), a

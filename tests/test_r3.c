@@ -18,8 +18,6 @@
 
 #ifdef RB_HAVE_R3
 
-bool rb__r3peer_check(const void *impl);
-
 static const rb_router_ops *r3_ops(void)
 {
     const rb_router_ops *ops = rb_registry_find("r3");
@@ -73,7 +71,8 @@ Test(r3, example_route_set_spans_and_405)
     expect_match(r, "GET", "/nope", RB_NOT_FOUND, 0, 0, NULL, 0);
     expect_match(r, "GET", "/static/", RB_NOT_FOUND, 0, 0, NULL, 0); /* catch-all needs 1+ */
     expect_match(r, "GET", "/users/", RB_NOT_FOUND, 0, 0, NULL, 0);  /* param needs 1+ */
-    cr_expect(rb__r3peer_check(rb__router_impl(r)));
+    rb_error cerr;
+    cr_expect_eq(rb_router_check(r, &cerr), RB_OK, "%s", cerr.message);
     cr_expect_gt(rb_router_memory(r), 0u);
     cr_expect(strstr(rb_router_describe(r), "nodes") != NULL, "describe: %s",
               rb_router_describe(r));
@@ -280,7 +279,8 @@ Test(r3, shipped_corpora_and_verify_output, .timeout = 300)
             rb_router *r;
             cr_assert_eq(rb_route_table_build_router(&routes, names[c], r3_ops(), NULL, &r, &err),
                          RB_OK, "%s", err.message);
-            cr_expect(rb__r3peer_check(rb__router_impl(r)), "%s: r3peer_check", names[c]);
+            rb_error cerr;
+            cr_expect_eq(rb_router_check(r, &cerr), RB_OK, "%s: %s", names[c], cerr.message);
             rb_router_destroy(r);
         }
 

@@ -4,12 +4,13 @@
  * Answers are compared with `linear` (the oracle) built from the same
  * routes through the public API, rather than hard-coded, except where a
  * test states a rule of DESIGN.md on a case small enough to read.  The
- * structural invariants are checked with rb__radix_check on a router
+ * structural invariants are checked with the ops table's check on a router
  * driven through its ops table (the public handle hides the impl).
  * Every looked-up path is copied into a heap block of exactly its length,
  * so that AddressSanitizer sees any read past its end (radix reads words).
  */
 #include "radix.h"
+#include "rng.h"
 #include "router.h"
 #include "table.h"
 #include "verify.h"
@@ -24,12 +25,10 @@
  * code paths are checked on a little-endian machine; the tests of byte
  * handling run on both.  radix.h is already included, so radix.c's own
  * include of it declares nothing new. */
-#define RADIX_SWAR      0
-#define rb__radix_ops   rb__radix_portable_ops
-#define rb__radix_check rb__radix_portable_check
+#define RADIX_SWAR    0
+#define rb__radix_ops rb__radix_portable_ops
 #include "radix.c"
 #undef rb__radix_ops
-#undef rb__radix_check
 #undef RADIX_SWAR
 
 static const rb_router_ops *const variants[] = {&rb__radix_ops, &rb__radix_portable_ops};
@@ -46,17 +45,10 @@ typedef struct rng {
     uint64_t s;
 } rng;
 
-static uint64_t rng_next(rng *g)
-{
-    uint64_t z = (g->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
+/* The tables' random choices: splitmix64 outputs, reduced mod n. */
 static unsigned rng_below(rng *g, unsigned n)
 {
-    return (unsigned)(rng_next(g) % n);
+    return (unsigned)(rb_splitmix64(&g->s) % n);
 }
 
 static rb_router *new_router(const char *name, const rb_config *cfg)
@@ -157,7 +149,7 @@ static void expect_outcome(const rb_router *r, int method, const char *path, int
                      path, m.allowed, allowed);
 }
 
-/* ---- the impl through its ops table, for rb__radix_check ---------------- */
+/* ---- the impl through its ops table, for its check ------------------------ */
 
 static void *direct_create(const rb_allocator *a)
 {
@@ -183,7 +175,7 @@ static int direct_add(void *impl, int method, const char *pattern, uint32_t id, 
 static void expect_valid(const void *impl)
 {
     rb_error err;
-    int rc = rb__radix_check(impl, &err);
+    int rc = rb__radix_ops.check(impl, &err);
     cr_assert_eq(rc, RB_OK, "invariant broken: %s", err.message);
 }
 

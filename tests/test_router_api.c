@@ -136,14 +136,14 @@ Test(router_api, allocation_failure_in_linear_is_clean_for_every_call)
 
 /* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
 
-/* 8. Hash flooding at add: the front end's (method, shape) set hashed with
+/* 26. Hash flooding at add: the front end's (method, shape) set hashed with
  *    XXH3 seeded by the method (public) and probed without a limit, so
  *    crafted shapes made every add walk the whole cluster (quadratic).
  *    Cause: no seed, no bound.  Now it is seeded from the config and an
  *    insert past RB__PROBE_LIMIT re-seeds it at random (its seed decides no
  *    answer): neither the old crafted set nor one crafted against the new
  *    key under a known explicit seed leaves a long probe sequence. */
-Test(router_api, regression_8_crafted_shapes_cannot_flood_the_duplicate_set)
+Test(router_api, regression_26_crafted_shapes_cannot_flood_the_duplicate_set)
 {
     static char crafted[2000][32];
     for (int round = 0; round < 2; round++) {

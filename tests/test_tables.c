@@ -3,7 +3,7 @@
  * every malformed line rejected with its file name and line number, atomic
  * writes, and fingerprints that ignore comments and spacing.
  */
-#include "files.h"
+#include "file.h"
 #include "rb_test.h"
 
 #include <criterion/criterion.h>

@@ -3,11 +3,15 @@
  * the ops table, in a shared library routebench loads at run time
  * (`routebench verify --router segscan@build/libsegscan.so --corpus github`).
  *
- * It only needs router_impl.h (no routebench library to link): the host's
- * front end parses and checks every pattern and hands add() a parsed
- * rb_route; the router allocates through config->allocator.  Build it with
- * cmake/plugin.map (or -fvisibility=hidden) so that it exports nothing but
- * RB_PLUGIN_SYMBOL.
+ * It needs only the installed header <routebench/router_plugin.h> and no
+ * routebench library to link: the host's front end parses and checks every
+ * pattern and hands add() a parsed rb_route; the router allocates through
+ * config->allocator with base.h's helpers and orders matches with
+ * rb_priority_compare.  Build it with -fvisibility=hidden (or
+ * cmake/plugin.map) so that it exports nothing but RB_PLUGIN_SYMBOL:
+ *
+ *     cc -std=c11 -shared -fPIC -fvisibility=hidden $(pkg-config --cflags routebench) \
+ *        segscan.c -o libsegscan.so
  *
  * The structure: a flat array of routes, each a list of segments; lookup
  * scans every route, segment by segment, and keeps the best match by the
@@ -33,7 +37,7 @@
  * guarantees it).  build changes nothing.  Thread safety: lookup only
  * reads.
  */
-#include "router_impl.h"
+#include <routebench/router_plugin.h>
 
 #include <string.h>
 
@@ -57,34 +61,15 @@ typedef struct segscan_router {
     size_t count, cap, bytes;
 } segscan_router;
 
-static void *alloc(const rb_allocator *a, size_t n)
+static int out_of_memory(rb_error *err)
 {
-    return a->alloc_fn(a->ctx, n ? n : 1);
-}
-
-static void release(const rb_allocator *a, void *p, size_t n)
-{
-    if (p) a->free_fn(a->ctx, p, n ? n : 1);
-}
-
-/* Fill err without the host's helpers (a plugin links nothing). */
-static int fail(rb_error *err, int code, const char *msg)
-{
-    if (err) {
-        err->code = code;
-        err->offset = RB_NO_OFFSET;
-        err->line = 0;
-        strncpy(err->message, msg, sizeof err->message - 1);
-        err->message[sizeof err->message - 1] = '\0';
-    }
-    return code;
+    return rb_error_set(err, RB_ENOMEM, RB_NO_OFFSET, "segscan: out of memory");
 }
 
 static int segscan_create(const rb_config *config, void **out, rb_error *err)
 {
-    segscan_router *r = alloc(config->allocator, sizeof *r);
-    if (!r) return fail(err, RB_ENOMEM, "segscan: out of memory");
-    memset(r, 0, sizeof *r);
+    segscan_router *r = rb_calloc(config->allocator, sizeof *r);
+    if (!r) return out_of_memory(err);
     r->a = config->allocator;
     r->bytes = sizeof *r;
     *out = r;
@@ -93,33 +78,27 @@ static int segscan_create(const rb_config *config, void **out, rb_error *err)
 
 static void free_route(const rb_allocator *a, segscan_route *sr)
 {
-    release(a, sr->text, sr->text_len);
-    release(a, sr->segs, sr->nsegs * sizeof *sr->segs);
-    release(a, sr->ranks, sr->nsegs);
+    rb_free(a, sr->text, sr->text_len);
+    rb_free(a, sr->segs, sr->nsegs * sizeof *sr->segs);
+    rb_free(a, sr->ranks, sr->nsegs);
 }
 
 static int segscan_add(void *impl, const rb_route *route, rb_error *err)
 {
     segscan_router *r = impl;
     const rb_pattern *p = route->pattern;
-    if (r->count == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 16;
-        segscan_route *grown = alloc(r->a, ncap * sizeof *grown);
-        if (!grown) return fail(err, RB_ENOMEM, "segscan: out of memory");
-        if (r->count) memcpy(grown, r->routes, r->count * sizeof *grown);
-        release(r->a, r->routes, r->cap * sizeof *grown);
-        r->bytes += (ncap - r->cap) * sizeof *grown;
-        r->routes = grown;
-        r->cap = ncap;
-    }
+    size_t old_cap = r->cap;
+    if (rb_grow(r->a, &r->routes, &r->cap, r->count + 1, sizeof *r->routes, 16) < 0)
+        return out_of_memory(err);
+    r->bytes += (r->cap - old_cap) * sizeof *r->routes;
     segscan_route sr = {route->method, route->id, p->nsegs, p->ncaptures, p->literal_bytes,
                         NULL,          p->len,    NULL,     NULL};
-    sr.text = alloc(r->a, p->len);
-    sr.segs = alloc(r->a, p->nsegs * sizeof *sr.segs);
-    sr.ranks = alloc(r->a, p->nsegs);
+    sr.text = rb_alloc(r->a, p->len);
+    sr.segs = rb_alloc(r->a, p->nsegs * sizeof *sr.segs);
+    sr.ranks = rb_alloc(r->a, p->nsegs);
     if (!sr.text || !sr.segs || !sr.ranks) {
         free_route(r->a, &sr);
-        return fail(err, RB_ENOMEM, "segscan: out of memory");
+        return out_of_memory(err);
     }
     memcpy(sr.text, p->text, p->len);
     for (uint32_t i = 0; i < p->nsegs; i++) {
@@ -168,17 +147,12 @@ static bool match(const segscan_route *sr, const char *path, size_t len, rb_span
     return pos == len + 1; /* every path segment consumed */
 }
 
-/* <0 when a wins over b: ranks (a proper prefix first), specific method
- * before "*", more literal bytes, lower id. */
+/* <0 when a wins over b (the priority key of rb_priority_compare). */
 static int better(const segscan_route *a, const segscan_route *b)
 {
-    uint32_t n = a->nsegs < b->nsegs ? a->nsegs : b->nsegs;
-    for (uint32_t i = 0; i < n; i++)
-        if (a->ranks[i] != b->ranks[i]) return a->ranks[i] < b->ranks[i] ? -1 : 1;
-    if (a->nsegs != b->nsegs) return a->nsegs < b->nsegs ? -1 : 1;
-    if ((a->method == RB_ANY) != (b->method == RB_ANY)) return a->method == RB_ANY ? 1 : -1;
-    if (a->literal != b->literal) return a->literal > b->literal ? -1 : 1;
-    return a->id < b->id ? -1 : a->id > b->id;
+    rb_priority ka = {a->ranks, a->nsegs, a->method == RB_ANY, a->literal, a->id};
+    rb_priority kb = {b->ranks, b->nsegs, b->method == RB_ANY, b->literal, b->id};
+    return rb_priority_compare(&ka, &kb);
 }
 
 static int segscan_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
@@ -214,9 +188,28 @@ static void segscan_destroy(void *impl)
 {
     segscan_router *r = impl;
     for (size_t i = 0; i < r->count; i++) free_route(r->a, &r->routes[i]);
-    release(r->a, r->routes, r->cap * sizeof *r->routes);
-    const rb_allocator *a = r->a;
-    release(a, r, sizeof *r);
+    rb_free(r->a, r->routes, r->cap * sizeof *r->routes);
+    rb_free(r->a, r, sizeof *r);
+}
+
+/* The invariants of the header (the ops table's optional check). */
+static int segscan_check(const void *impl, rb_error *err)
+{
+    const segscan_router *r = impl;
+    for (size_t i = 0; i < r->count; i++) {
+        const segscan_route *sr = &r->routes[i];
+        for (uint32_t k = 0; k < sr->nsegs; k++) {
+            const segscan_seg *s = &sr->segs[k];
+            if (s->kind == RB_SEG_STATIC &&
+                (s->off > sr->text_len || s->len > sr->text_len - s->off))
+                return rb_error_set(err, RB_EINVAL, RB_NO_OFFSET,
+                                    "segscan: route %zu: segment %u lies outside its copy", i, k);
+            if (s->kind == RB_SEG_CATCHALL && k + 1 != sr->nsegs)
+                return rb_error_set(err, RB_EINVAL, RB_NO_OFFSET,
+                                    "segscan: route %zu: a catch-all before the last segment", i);
+        }
+    }
+    return RB_OK;
 }
 
 static const rb_router_ops segscan_ops = {
@@ -231,13 +224,13 @@ static const rb_router_ops segscan_ops = {
     .memory = segscan_memory,
     .destroy = segscan_destroy,
     .describe = NULL,
+    .check = segscan_check,
 };
 
 static const rb_router_ops *const routers[] = {&segscan_ops};
 
 /* The one exported symbol (RB_PLUGIN_SYMBOL). */
-__attribute__((visibility("default"))) const rb_router_ops *const *
-routebench_plugin_routers(size_t *count);
+RB_PLUGIN_EXPORT const rb_router_ops *const *routebench_plugin_routers(size_t *count);
 
 const rb_router_ops *const *routebench_plugin_routers(size_t *count)
 {

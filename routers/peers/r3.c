@@ -199,7 +199,7 @@ static bool static_byte_refused(unsigned char c)
 
 static int r3peer_create(const rb_config *config, void **out, rb_error *err)
 {
-    r3peer_router *r = rb__calloc(config->allocator, sizeof *r);
+    r3peer_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating r3");
     r->allocator = config->allocator;
     r->own_bytes = sizeof *r;
@@ -230,39 +230,29 @@ static int r3peer_add(void *impl, const rb_route *route, rb_error *err)
                              c, at);
         }
     }
-    if (r->count == r->cap) {
-        size_t ncap = r->cap ? r->cap * 2 : 16;
-        r3peer_route *grown =
-            rb__realloc(r->allocator, r->routes, r->cap * sizeof *grown, ncap * sizeof *grown);
-        if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
-        r->own_bytes += (ncap - r->cap) * sizeof *grown;
-        r->routes = grown;
-        r->cap = ncap;
-    }
-    if (r->count == r->sources_cap) {
-        size_t ncap = r->sources_cap ? r->sources_cap * 2 : 16;
-        r3peer_source *grown = rb__realloc(r->allocator, r->sources, r->sources_cap * sizeof *grown,
-                                           ncap * sizeof *grown);
-        if (!grown) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
-        r->own_bytes += (ncap - r->sources_cap) * sizeof *grown;
-        r->sources = grown;
-        r->sources_cap = ncap;
-    }
+    size_t old_cap = r->cap, old_sources_cap = r->sources_cap;
+    int grown = rb_grow(r->allocator, &r->routes, &r->cap, r->count + 1, sizeof *r->routes, 16);
+    if (grown == RB_OK)
+        grown = rb_grow(r->allocator, &r->sources, &r->sources_cap, r->count + 1,
+                        sizeof *r->sources, 16);
+    r->own_bytes += (r->cap - old_cap) * sizeof *r->routes +
+                    (r->sources_cap - old_sources_cap) * sizeof *r->sources;
+    if (grown < 0) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     r3peer_route *rr = &r->routes[r->count];
     r3peer_source *src = &r->sources[r->count];
     memset(rr, 0, sizeof *rr);
     memset(src, 0, sizeof *src);
     if (p->ncaptures) {
-        rr->capseg = rb__alloc(r->allocator, p->ncaptures * sizeof *rr->capseg);
+        rr->capseg = rb_alloc(r->allocator, p->ncaptures * sizeof *rr->capseg);
         if (!rr->capseg) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     }
-    src->text = rb__alloc(r->allocator, p->len);
+    src->text = rb_alloc(r->allocator, p->len);
     int rc = src->text ? rb_pattern_parse(memcpy(src->text, p->text, p->len), p->len, r->allocator,
                                           &src->pattern, err)
                        : rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     if (rc < 0) {
-        rb__free(r->allocator, src->text, p->len);
-        rb__free(r->allocator, rr->capseg, p->ncaptures * sizeof *rr->capseg);
+        rb_free(r->allocator, src->text, p->len);
+        rb_free(r->allocator, rr->capseg, p->ncaptures * sizeof *rr->capseg);
         return rc;
     }
     for (uint32_t i = 0, k = 0; i < p->nsegs; i++)
@@ -282,10 +272,10 @@ static void free_sources(r3peer_router *r)
     for (size_t i = 0; i < r->count; i++) {
         r3peer_source *src = &r->sources[i];
         r->own_bytes -= src->pattern.len + rb_pattern_bytes(&src->pattern);
-        rb__free(r->allocator, src->text, src->pattern.len);
+        rb_free(r->allocator, src->text, src->pattern.len);
         rb_pattern_free(&src->pattern);
     }
-    rb__free(r->allocator, r->sources, r->sources_cap * sizeof *r->sources);
+    rb_free(r->allocator, r->sources, r->sources_cap * sizeof *r->sources);
     r->own_bytes -= r->sources_cap * sizeof *r->sources;
     r->sources = NULL;
     r->sources_cap = 0;
@@ -306,7 +296,7 @@ static int translate(r3peer_router *r, size_t i_route, bool explicit_param, rb_e
                   : s->kind == RB_SEG_PARAM ? strlen(param)
                                             : strlen(R3PEER_CATCHALL));
     }
-    char *t = rb__alloc(r->allocator, n + 1);
+    char *t = rb_alloc(r->allocator, n + 1);
     if (!t) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     size_t w = 0;
     for (uint32_t i = 0; i < p->nsegs; i++) {
@@ -436,7 +426,7 @@ static void free_tree(r3peer_router *r)
         if (rr->r3route) r3_route_free(rr->r3route); /* r3_tree_free does not */
         rr->r3route = NULL;
         if (rr->r3text) {
-            rb__free(r->allocator, rr->r3text, rr->r3len + 1);
+            rb_free(r->allocator, rr->r3text, rr->r3len + 1);
             r->own_bytes -= rr->r3len + 1;
         }
         rr->r3text = NULL;
@@ -455,7 +445,7 @@ static int r3peer_build(void *impl, rb_error *err)
                 explicit_param = true;
     }
     size_t order_bytes = r->count * sizeof(order_item);
-    order_item *order = rb__alloc(r->allocator, order_bytes);
+    order_item *order = rb_alloc(r->allocator, order_bytes);
     if (!order) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     int rc = RB_OK;
     for (size_t i = 0; i < r->count && rc == RB_OK; i++) {
@@ -501,7 +491,7 @@ static int r3peer_build(void *impl, rb_error *err)
                            errstr ? errstr : "no reason given");
         free(errstr);
     }
-    rb__free(r->allocator, order, order_bytes);
+    rb_free(r->allocator, order, order_bytes);
     if (rc < 0) {
         free_tree(r);
         return rc;
@@ -555,7 +545,7 @@ static int r3peer_lookup(const void *impl, int method, const char *path, size_t 
     if (!r->tree || len >= INT_MAX) return m->outcome; /* r3 takes an int length */
 
     char stack_copy[R3PEER_STACK_PATH];
-    char *copy = len < sizeof stack_copy ? stack_copy : rb__alloc(r->allocator, len + 1);
+    char *copy = len < sizeof stack_copy ? stack_copy : rb_alloc(r->allocator, len + 1);
     if (!copy) return m->outcome;
     memcpy(copy, path, len);
     copy[len] = '\0';
@@ -591,7 +581,7 @@ static int r3peer_lookup(const void *impl, int method, const char *path, size_t 
         m->allowed = allowed;
     }
     for (int i = 0; i < vars.len; i++) zfree(vars.tokens[i]);
-    if (copy != stack_copy) rb__free(r->allocator, copy, len + 1);
+    if (copy != stack_copy) rb_free(r->allocator, copy, len + 1);
     return m->outcome;
 }
 
@@ -624,15 +614,20 @@ static bool check_node(const r3peer_router *r, const node *n, size_t *seen)
     return true;
 }
 
-/* The invariants of the header comment; true when they hold (debug aid for
- * the tests: O(nodes + routes)).  Before build there is nothing to check. */
-bool rb__r3peer_check(const void *impl);
-bool rb__r3peer_check(const void *impl)
+/* The invariants of the header comment; true when they hold (the check op:
+ * O(nodes + routes)).  Before build there is nothing to check. */
+static bool r3peer_tree_holds(const void *impl)
 {
     const r3peer_router *r = impl;
     if (!r->tree) return true;
     size_t seen = 0;
     return check_node(r, r->tree, &seen) && seen == r->count;
+}
+
+static int r3peer_check(const void *impl, rb_error *err)
+{
+    if (r3peer_tree_holds(impl)) return RB_OK;
+    return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "r3: a route is missing from the tree");
 }
 
 static void r3peer_destroy(void *impl)
@@ -641,10 +636,10 @@ static void r3peer_destroy(void *impl)
     free_tree(r);
     free_sources(r);
     for (size_t i = 0; i < r->count; i++)
-        rb__free(r->allocator, r->routes[i].capseg,
-                 r->routes[i].ncaptures * sizeof *r->routes[i].capseg);
-    rb__free(r->allocator, r->routes, r->cap * sizeof *r->routes);
-    rb__free(r->allocator, r, sizeof *r);
+        rb_free(r->allocator, r->routes[i].capseg,
+                r->routes[i].ncaptures * sizeof *r->routes[i].capseg);
+    rb_free(r->allocator, r->routes, r->cap * sizeof *r->routes);
+    rb_free(r->allocator, r, sizeof *r);
 }
 
 /* r3 leaks by design (r3_slug_compile's strings at compile, the edge
@@ -678,4 +673,5 @@ const rb_router_ops rb__r3_ops = {
     .memory = r3peer_memory,
     .destroy = r3peer_destroy,
     .describe = r3peer_describe,
+    .check = r3peer_check,
 };

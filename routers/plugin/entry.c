@@ -12,13 +12,10 @@
 
 #define RB_PLUGIN_MAX 64
 
-const rb_router_ops *const *routebench_plugin_routers(size_t *count);
-
 /* Filled by the entry call (the host calls it once, at load). */
 static const rb_router_ops *table[RB_PLUGIN_MAX];
 
-__attribute__((visibility("default"))) const rb_router_ops *const *
-routebench_plugin_routers(size_t *count)
+RB_PLUGIN_EXPORT const rb_router_ops *const *routebench_plugin_routers(size_t *count)
 {
     size_t n = rb_registry_count();
     if (n > RB_PLUGIN_MAX) n = RB_PLUGIN_MAX;

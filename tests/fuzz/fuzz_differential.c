@@ -2,7 +2,7 @@
  * fuzz_differential.c — libFuzzer target: a fuzzed route set and fuzzed
  * paths through every registered router, every answer compared with
  * `linear` (outcome, route id, capture spans, 405 mask), and each router's
- * invariant check run after every build.
+ * invariant check (rb_router_check) after every build.
  *
  * Input: text lines.  Lines before a line "--" are routes "METHOD PATTERN"
  * (lines that don't parse are skipped; at most 64 routes); lines after it
@@ -15,13 +15,7 @@
  * The refusals are counted and printed at exit.  The hash seed is derived
  * from the input, so a crash reproduces from its input alone.
  */
-#include "auto.h"
-#include "ctrie.h"
-#include "floor.h"
 #include "glob.h"
-#include "hashseg.h"
-#include "linear.h"
-#include "radix.h"
 #include "router_impl.h"
 #include "verify.h"
 
@@ -105,41 +99,6 @@ static bool past_a_limit(const rb_router_ops *ops, const taken *t, const rb_patt
            (auto_glob && t->max_segs > RB__GLOB_MAX_DEPTH);
 }
 
-/* ---- invariant checks ---------------------------------------------------------- */
-
-static void check_invariants(const char *name, const rb_router_ops *ops, const void *impl)
-{
-    rb_error err = {0};
-    const char *why = NULL;
-    int rc = RB_OK;
-    const char *n = rb_ops_name(ops);
-    if (strcmp(n, "auto") == 0) {
-        const void *chosen_impl;
-        const rb_router_ops *chosen = rb__auto_chosen(impl, &chosen_impl);
-        if (!chosen)
-            why = "auto chose nothing";
-        else
-            check_invariants(name, chosen, chosen_impl);
-    } else if (strcmp(n, "linear") == 0) {
-        if (!rb__linear_check(impl)) why = "linear_check failed";
-    } else if (strcmp(n, "radix") == 0) {
-        rc = rb__radix_check(impl, &err);
-    } else if (strcmp(n, "glob") == 0) {
-        why = rb__glob_check(impl);
-    } else if (strcmp(n, "hashseg") == 0) {
-        rc = rb__hashseg_check(impl, &err);
-    } else if (strcmp(n, "ctrie") == 0) {
-        rc = rb__ctrie_check(impl, NULL, &err);
-    } else if (strcmp(n, "floor") == 0) {
-        rc = rb__floor_check(impl, &err);
-    }
-    if (rc < 0) why = err.message;
-    if (why) {
-        fprintf(stderr, "%s (%s): invariant broken after build: %s\n", name, n, why);
-        abort();
-    }
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static int registered;
@@ -195,8 +154,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fprintf(stderr, "%s: build failed: %s\n", rb_ops_name(ops), berr.message);
             abort();
         }
-        check_invariants(rb_ops_name(ops), rb__router_ops(r), rb__router_impl(r));
-        check_invariants("linear", rb__router_ops(ref), rb__router_impl(ref));
+        if (rb_router_check(r, &berr) < 0 || rb_router_check(ref, &berr) < 0) {
+            fprintf(stderr, "%s: invariant broken after build: %s\n", rb_ops_name(ops),
+                    berr.message);
+            abort();
+        }
         for (size_t i = sep; i < n; i++) {
             size_t rest;
             int m = method_of(lines[i], &rest);

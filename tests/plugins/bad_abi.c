@@ -1,9 +1,9 @@
 /*
- * bad_abi.c — a test plugin built for another router ABI version: loading
- * it must fail with RB_EABI and a message naming the versions
+ * bad_abi.c — a test plugin built for a router ABI newer than the host's:
+ * loading it must fail with RB_EABI and a message naming the versions
  * (tests/test_plugins.c).
  */
-#include "router_impl.h"
+#include "router_plugin.h"
 
 static const rb_router_ops future_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION + 1,
@@ -13,8 +13,7 @@ static const rb_router_ops future_ops = {
 
 static const rb_router_ops *const routers[] = {&future_ops};
 
-__attribute__((visibility("default"))) const rb_router_ops *const *
-routebench_plugin_routers(size_t *count);
+RB_PLUGIN_EXPORT const rb_router_ops *const *routebench_plugin_routers(size_t *count);
 
 const rb_router_ops *const *routebench_plugin_routers(size_t *count)
 {

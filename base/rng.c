@@ -5,12 +5,11 @@
  */
 #include "rng.h"
 
-/* splitmix64: advances *x by the golden-ratio increment and returns a mixed
- * copy.  The increments make four consecutive outputs distinct, so the
- * seeded xoshiro state is never all zero. */
-static uint64_t splitmix64(uint64_t *x)
+/* The increments make four consecutive outputs distinct, so the seeded
+ * xoshiro state is never all zero. */
+uint64_t rb_splitmix64(uint64_t *state)
 {
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     return z ^ (z >> 31);
@@ -24,7 +23,7 @@ static uint64_t rotl(uint64_t x, int k)
 void rb_rng_seed(rb_rng *rng, uint64_t seed)
 {
     uint64_t x = seed;
-    for (int i = 0; i < 4; i++) rng->s[i] = splitmix64(&x);
+    for (int i = 0; i < 4; i++) rng->s[i] = rb_splitmix64(&x);
 }
 
 uint64_t rb_rng_next(rb_rng *rng)
