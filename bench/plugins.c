@@ -29,6 +29,23 @@ const char *rb_plugins_lib(const rb_plugins *p, size_t i)
     return p && i < p->count ? p->libs[p->routers[i].lib].path : NULL;
 }
 
+const char *rb_plugins_build(const rb_plugins *p, size_t i)
+{
+    return p && i < p->count ? p->libs[p->routers[i].lib].build : NULL;
+}
+
+/* What the library's optional RB_PLUGIN_BUILD_SYMBOL says, into lib. */
+static void read_build(rb_plugin_lib *lib)
+{
+    lib->build[0] = '\0';
+    void *sym = dlsym(lib->handle, RB_PLUGIN_BUILD_SYMBOL);
+    if (!sym) return;
+    rb_plugin_build_fn fn;
+    memcpy(&fn, &sym, sizeof fn); /* POSIX: dlsym's result is the function's address */
+    const char *build = fn();
+    if (build) snprintf(lib->build, sizeof lib->build, "%s", build);
+}
+
 /* Why ops (router i of the library at path) cannot be used, or RB_OK: the
  * front end's rule (ABI version, required functions), then a name that a
  * router spec can name. */
@@ -100,7 +117,8 @@ static int load(rb_plugins *p, const char *path, size_t *lib, rb_error *err)
         return rc;
     }
     strcpy(copy, path);
-    p->libs[p->nlibs] = (rb_plugin_lib){copy, h};
+    p->libs[p->nlibs] = (rb_plugin_lib){copy, h, ""};
+    read_build(&p->libs[p->nlibs]);
     for (size_t i = 0; i < n; i++) p->routers[p->count++] = (rb_plugin_router){table[i], p->nlibs};
     *lib = p->nlibs++;
     return RB_OK;

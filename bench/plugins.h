@@ -32,8 +32,9 @@
 #include "router_impl.h"
 
 typedef struct rb_plugin_lib {
-    char *path;   /* as given (after the "./" lookup rule) */
-    void *handle; /* dlopen handle */
+    char *path;     /* as given (after the "./" lookup rule) */
+    void *handle;   /* dlopen handle */
+    char build[64]; /* what RB_PLUGIN_BUILD_SYMBOL said, or "" */
 } rb_plugin_lib;
 
 typedef struct rb_plugin_router {
@@ -61,6 +62,10 @@ size_t rb_plugins_count(const rb_plugins *p);
 const rb_router_ops *rb_plugins_ops(const rb_plugins *p, size_t i);
 /* The library router i came from. */
 const char *rb_plugins_lib(const rb_plugins *p, size_t i);
+/* The build of that library, as its RB_PLUGIN_BUILD_SYMBOL says (for a
+ * librouters.so: the commit it was built from, "-dirty" when its tree had
+ * changes), truncated to 63 bytes; "" when it does not say. */
+const char *rb_plugins_build(const rb_plugins *p, size_t i);
 
 /* Resolve a spec (see above).  p may be NULL (built-ins only).  Loads LIB
  * for NAME@LIB.  RB_ENOTFOUND (with the names that do exist in the

@@ -261,6 +261,11 @@ static features survey(const rb_route_table *t)
     return f;
 }
 
+/* The rule of the *_10k_* tests: `corpus gen --routes 10000` of each shape
+ * (seed 1, with and without static/param conflicts) gives 10,000 distinct
+ * (method, shape) routes, none shadowed, thousands of shapes, bounded
+ * fan-out and depth 1..8, the features the shape promises, and requests on
+ * which linear agrees with EXPECTED. */
 static void check_shape_10k(int shape, bool nc)
 {
     const char *name = rb_gen_shape_name(shape);
@@ -347,39 +352,39 @@ static void check_shape_10k(int shape, bool nc)
     rb_route_table_free(&t);
 }
 
-Test(corpus_gen, static_10k)
+Test(corpus_gen, static_10k_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_STATIC, false);
 }
-Test(corpus_gen, params_10k)
+Test(corpus_gen, params_10k_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_PARAMS, false);
 }
-Test(corpus_gen, params_10k_no_conflicts)
+Test(corpus_gen, params_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_PARAMS, true);
 }
-Test(corpus_gen, mixed_10k)
+Test(corpus_gen, mixed_10k_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_MIXED, false);
 }
-Test(corpus_gen, mixed_10k_no_conflicts)
+Test(corpus_gen, mixed_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_MIXED, true);
 }
-Test(corpus_gen, catchall_10k)
+Test(corpus_gen, catchall_10k_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_CATCHALL, false);
 }
-Test(corpus_gen, catchall_10k_no_conflicts)
+Test(corpus_gen, catchall_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_CATCHALL, true);
 }
-Test(corpus_gen, glob_10k)
+Test(corpus_gen, glob_10k_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_GLOB, false);
 }
-Test(corpus_gen, glob_10k_no_conflicts)
+Test(corpus_gen, glob_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_GLOB, true);
 }
