@@ -256,30 +256,40 @@ static int t_step(rb_shadow_ctx *c, uint32_t toff, uint32_t tn, uint32_t sym)
     return sort_unique(c);
 }
 
-/* The methods for which some route better than R takes every path that
- * extends the current one: routes ending at a '**' node T is in (the '**'
- * takes whatever follows), or at a catch-all T is inside with 1+ bytes.
- * Such a route fitting R's method is a candidate for "by", as in
- * uncovered. */
-static uint32_t covered_for_good(rb_shadow_ctx *c)
+/* The methods of the routes at node x better than R (R's priority key
+ * wins over none of them); the best of those fitting R's method is the
+ * candidate for "by": the better route closest to R in priority (usually
+ * the most general one). */
+static uint32_t better_at(rb_shadow_ctx *c, const rb_st_node *x)
 {
     const rb_shape_tree *st = c->st;
     uint32_t mask = 0;
+    for (uint32_t k = 0; k < x->routes_count; k++) {
+        uint32_t q = st->route_list[x->routes_begin + k];
+        if (q == c->route) continue;
+        rb_priority pq = rb_st_priority(st, q);
+        if (rb_priority_compare(&pq, &c->prio) >= 0) continue;
+        int m = st->table->routes[q].method;
+        mask |= m == RB_ANY ? ALL_METHODS : 1u << m;
+        if (c->method != RB_ANY && m != RB_ANY && m != c->method) continue;
+        rb_priority pb = c->best_by != RB_ST_NONE ? rb_st_priority(st, c->best_by) : pq;
+        if (c->best_by == RB_ST_NONE || rb_priority_compare(&pq, &pb) > 0) c->best_by = q;
+    }
+    return mask;
+}
+
+/* The methods for which some route better than R takes every path that
+ * extends the current one (tmp): routes ending at a '**' node T is in (the
+ * '**' takes whatever follows), or at a catch-all T is inside with 1+
+ * bytes. */
+static uint32_t covered_for_good(rb_shadow_ctx *c)
+{
+    uint32_t mask = 0;
     for (size_t i = 0; i < c->tmp.n; i++) {
         uint32_t e = c->tmp.v[i];
-        const rb_st_node *x = &st->nodes[e >> 2];
-        if (!((e & 3u) == 2u || ((e & 3u) == 0 && x->kind == RB_SEG_GLOBSTAR))) continue;
-        for (uint32_t k = 0; k < x->routes_count; k++) {
-            uint32_t q = st->route_list[x->routes_begin + k];
-            if (q == c->route) continue;
-            rb_priority pq = rb_st_priority(st, q);
-            if (rb_priority_compare(&pq, &c->prio) >= 0) continue;
-            int m = st->table->routes[q].method;
-            mask |= m == RB_ANY ? ALL_METHODS : 1u << m;
-            if (c->method != RB_ANY && m != RB_ANY && m != c->method) continue;
-            rb_priority pb = c->best_by != RB_ST_NONE ? rb_st_priority(st, c->best_by) : pq;
-            if (c->best_by == RB_ST_NONE || rb_priority_compare(&pq, &pb) > 0) c->best_by = q;
-        }
+        const rb_st_node *x = &c->st->nodes[e >> 2];
+        if ((e & 3u) == 2u || ((e & 3u) == 0 && x->kind == RB_SEG_GLOBSTAR))
+            mask |= better_at(c, x);
     }
     return mask;
 }
@@ -294,20 +304,7 @@ static int uncovered(rb_shadow_ctx *c, uint32_t toff, uint32_t tn)
         uint32_t e = c->arena.v[toff + i];
         const rb_st_node *x = &st->nodes[e >> 2];
         bool accepts = (e & 3u) == 2u || ((e & 3u) == 0 && x->kind != RB_SEG_CATCHALL);
-        if (!accepts) continue;
-        for (uint32_t k = 0; k < x->routes_count; k++) {
-            uint32_t q = st->route_list[x->routes_begin + k];
-            if (q == c->route) continue;
-            rb_priority pq = rb_st_priority(st, q);
-            if (rb_priority_compare(&pq, &c->prio) >= 0) continue;
-            int m = st->table->routes[q].method;
-            mask |= m == RB_ANY ? ALL_METHODS : 1u << m;
-            /* "by": the better route closest to R in priority (usually the
-             * most general one), among those that fit R's method */
-            if (c->method != RB_ANY && m != RB_ANY && m != c->method) continue;
-            rb_priority pb = c->best_by != RB_ST_NONE ? rb_st_priority(st, c->best_by) : pq;
-            if (c->best_by == RB_ST_NONE || rb_priority_compare(&pq, &pb) > 0) c->best_by = q;
-        }
+        if (accepts) mask |= better_at(c, x);
     }
     if (c->method != RB_ANY) return mask >> c->method & 1u ? -1 : c->method;
     for (int m = 0; m < RB_METHOD_COUNT; m++)
