@@ -54,7 +54,8 @@
  *               masks    bits 0-9: methods of the routes ending here (bit m
  *                        = method m, bit 9 = '*'); bits 10-15: hb, the hash
  *                        table size (none, or 2^(hb-1) slots); bits 16-25:
- *                        methods of the node's catch-all routes
+ *                        methods of the node's catch-all routes; bit 26:
+ *                        the table hashes whole segments (CTRIE_SEGHASH)
  *     edges[i]  the static edge into i:
  *               fp       fingerprint of its first segment: the length
  *                        (clamped to 0x7FFF) in bits 48-62, the first 6
@@ -71,11 +72,13 @@
  *               of the masks below the method's bit)
  *
  *     A node with more than CTRIE_SORTED_MAX static children also has a
- *     linear-probing table of at least twice as many slots, keyed by XXH3
- *     of the child's whole first segment under a seed derived from
- *     rb_config.seed (random per router unless the caller gives one): the
- *     fingerprint alone would put siblings that share length and first
- *     bytes (/p/item__0000001, /archive/2020-01-01 ...) in one cluster.  A
+ *     linear-probing table of at least twice as many slots, keyed under
+ *     secret words derived from rb_config.seed (random per router unless
+ *     the caller gives one): by one multiply of the child's fingerprint
+ *     when the siblings' fingerprints differ, else by XXH3 of its whole
+ *     first segment (bit 26 of the masks), since siblings that share length
+ *     and first bytes (/p/item__0000001, /archive/2020-01-01 ...) have one
+ *     fingerprint and would form one cluster.  A
  *     slot holds the child's position (in the bits of the slot mask) under
  *     a tag of the hash, so a probe rarely touches an edge that does not
  *     match.  No probe sequence passes RB__PROBE_LIMIT + 1 slots: build
@@ -155,7 +158,10 @@
  * beyond through a hash table of slots. */
 #define CTRIE_SORTED_MAX 8u
 #define CTRIE_TMASK(nd)  ((nd)->masks & 0x3FFu)
-#define CTRIE_CMASK(nd)  ((nd)->masks >> 16)
+#define CTRIE_CMASK(nd)  (((nd)->masks >> 16) & 0x3FFu)
+/* Bit 26: the node's table is keyed by its children's whole segments (two
+ * of them share a fingerprint), not by their fingerprints. */
+#define CTRIE_SEGHASH (1u << 26)
 /* Bits 10-15: hb, 0 for no hash table, else the table has 2^(hb - 1) slots. */
 #define CTRIE_HB(nd)    (((nd)->masks >> 10) & 0x3Fu)
 #define CTRIE_SLOTS(nd) ((1u << CTRIE_HB(nd)) >> 1)
@@ -218,6 +224,7 @@ typedef struct ctrie_router {
     const uint32_t *aux;
     const char *pool;
     uint64_t seed;      /* of the child tables: derived from rb_config.seed */
+    uint64_t k0, k1;    /* child_key's secret words, from seed */
     uint32_t max_probe; /* longest displacement in a child table */
     uint32_t reseeds;   /* re-seeds the build needed */
     char describe[200];
@@ -259,13 +266,29 @@ static inline size_t segment_end(const char *path, size_t len, size_t pos)
     return slash ? (size_t)(slash - path) : len;
 }
 
-/* Hash of a segment's bytes (all of them: siblings often share their
- * length and first bytes, e.g. /p/item__0000001 ... /p/item__0999999), under
- * the router's seed: its top bits pick a slot, its low 32 bits are the tag
- * kept in the slot. */
+/* Hash of a segment's bytes, under seed. */
 static inline uint64_t seg_key(uint64_t seed, const char *s, size_t n)
 {
     return XXH3_64bits_withSeed(s, n, seed);
+}
+
+/* The key of a child in its parent's table, under the router's secret
+ * words: one multiply of its fingerprint where the siblings' fingerprints
+ * differ, else XXH3 of the whole segment (siblings such as
+ * /p/item__0000001 ... share length and first bytes).  Its top bits pick a
+ * slot, its low 32 bits give the tag kept in the slot. */
+static inline uint64_t child_key(const ctrie_router *r, bool seghash, uint64_t f, const char *seg,
+                                 size_t n)
+{
+    return seghash ? seg_key(r->seed, seg, n) : rb__fold64(f ^ r->k0, r->k1);
+}
+
+/* The secret words of child_key, from r->seed. */
+static void set_keys(ctrie_router *r, uint64_t seed)
+{
+    r->seed = seed;
+    r->k0 = rb__seed_mix(seed, 1);
+    r->k1 = rb__seed_mix(seed, 2) | 1u;
 }
 
 /* First slot of hash h in a table of 2^bits slots (1 <= bits <= 31). */
@@ -373,7 +396,7 @@ static int ctrie_create(const rb_config *config, void **out, rb_error *err)
     ctrie_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating ctrie");
     r->allocator = config->allocator;
-    r->seed = rb__seed_mix(config->seed, RB__SALT_CTRIE);
+    set_keys(r, rb__seed_mix(config->seed, RB__SALT_CTRIE));
     *out = r;
     return RB_OK;
 }
@@ -692,6 +715,13 @@ static uint32_t compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint
             cmask |= 1u << r->routes[order[i]].method;
             out->aux[naux++] = r->routes[order[i]].id;
         }
+        /* siblings are sorted by fingerprint: equal ones are neighbours */
+        bool seghash = false;
+        for (uint32_t k = 1; nslots && k < nstatic && !seghash; k++) {
+            const ctrie_seg *s0 = seg_at(b, order[work[w->first + k - 1].lo], w->depth);
+            const ctrie_seg *s1 = seg_at(b, order[work[w->first + k].lo], w->depth);
+            seghash = fp_of(r->text + s0->off, s0->len) == fp_of(r->text + s1->off, s1->len);
+        }
         for (uint32_t k = 0; k < nstatic; k++) {
             uint32_t c = w->first + k, off, len;
             edge_span(b, &work[c], w->depth, &off, &len);
@@ -702,7 +732,7 @@ static uint32_t compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint
             memcpy(out->pool + npool, r->text + off, len);
             npool += len;
             if (nslots) {
-                uint64_t h = seg_key(r->seed, r->text + sd->off, sd->len);
+                uint64_t h = child_key(r, seghash, f, r->text + sd->off, sd->len);
                 uint32_t slot = slot_of(h, hb - 1u), dist = 0;
                 for (; slots[slot]; slot = (slot + 1u) & (nslots - 1u)) dist++;
                 slots[slot] = slot_entry(h, k, nslots - 1u);
@@ -713,7 +743,9 @@ static uint32_t compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint
             out->edges[w->first + nstatic] = (ctrie_edge){0, 0, 0};
             out->parent[w->first + nstatic] = x;
         }
-        out->nodes[x] = (ctrie_node){w->first, w->nstatic, aux_at, tmask | hb << 10 | cmask << 16};
+        out->nodes[x] =
+            (ctrie_node){w->first, w->nstatic, aux_at,
+                         tmask | hb << 10 | cmask << 16 | (seghash ? CTRIE_SEGHASH : 0u)};
     }
     return longest;
 }
@@ -782,11 +814,11 @@ static int ctrie_build(void *impl, rb_error *err)
     uint64_t first = r->seed;
     uint32_t longest = compile_emit(&b, work, nn, &out), flood = longest;
     for (r->reseeds = 0; longest > RB__PROBE_LIMIT && r->reseeds < RB__RESEEDS; r->reseeds++) {
-        r->seed = rb__seed_mix(first, RB__SALT_RESEED + r->reseeds + 1u);
+        set_keys(r, rb__seed_mix(first, RB__SALT_RESEED + r->reseeds + 1u));
         longest = compile_emit(&b, work, nn, &out);
     }
     if (longest > RB__PROBE_LIMIT) {
-        r->seed = first;
+        set_keys(r, first);
         r->reseeds = 0;
         rc = RB_ELIMIT;
         rb__error(err, rc, RB_NO_OFFSET,
@@ -900,7 +932,7 @@ CTRIE_INLINE uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, u
     if (hb) {
         const uint32_t *slots = r->aux + nd->aux;
         uint32_t mask = (1u << (hb - 1u)) - 1u;
-        uint64_t h = seg_key(r->seed, path + pos, n);
+        uint64_t h = child_key(r, nd->masks & CTRIE_SEGHASH, f, path + pos, n);
         uint32_t tag = (uint32_t)h & ~mask, s = slot_of(h, hb - 1u);
         for (uint32_t probe = 0; probe <= r->max_probe; probe++, s = (s + 1u) & mask) {
             uint32_t v = slots[s];
@@ -1103,7 +1135,8 @@ static int check_slots(const ctrie_router *r, uint32_t x, rb_error *err)
     CHECK(used == count, "node %u: %u slots used for %u children", x, used, count);
     for (uint32_t i = 0; i < count; i++) {
         ctrie_edge k = r->edges[nd->first + i];
-        uint64_t h = seg_key(r->seed, r->pool + k.off, first_segment_len(r->pool + k.off, k.len));
+        uint64_t h = child_key(r, nd->masks & CTRIE_SEGHASH, k.fp, r->pool + k.off,
+                               first_segment_len(r->pool + k.off, k.len));
         uint32_t s = slot_of(h, hb - 1u), e = slot_entry(h, i, nslots - 1u), dist = 0;
         while (slots[s] && slots[s] != e) s = (s + 1u) & (nslots - 1u), dist++;
         CHECK(slots[s] == e && dist <= r->max_probe,
@@ -1136,7 +1169,8 @@ int rb__ctrie_check(const void *impl, rb__ctrie_stats *stats, rb_error *err)
         CHECK((uint64_t)nd->first + nstatic + has_param <= r->nnodes,
               "node %u: children out of range", x);
         next_child += nstatic + has_param;
-        CHECK(cmask <= 0x3FFu, "node %u: bad method mask", x);
+        CHECK(nd->masks >> 27 == 0 && (!(nd->masks & CTRIE_SEGHASH) || CTRIE_HB(nd)),
+              "node %u: bad mask bits", x);
         uint32_t nid = popcount16(tmask) + popcount16(cmask);
         CHECK(nid || nstatic || has_param || r->nnodes == 1, "node %u leads to no route", x);
         CHECK(nd->aux == next_aux, "node %u: aux run starts at %u, expected %u", x, nd->aux,

@@ -892,6 +892,7 @@ typedef struct glob_search {
     const glob_term *best;
     rb_match *m;
     uint64_t steps;
+    bool counting; /* steps are counted (rb__glob_lookup_steps) */
     bool visited_clear;
     uint8_t ranks[RB__GLOB_MAX_DEPTH]; /* kinds on the path from the root */
     rb_span caps[RB_MAX_CAPTURES];     /* captures on the path from the root */
@@ -899,6 +900,13 @@ typedef struct glob_search {
 } glob_search;
 
 static void search_visit(glob_search *s, uint32_t k, size_t pos, uint32_t depth, uint32_t ncap);
+
+/* Add n to the steps when they are counted (a branch always taken the same
+ * way: the lookup op counts nothing). */
+#define GLOB_STEPS(s, n)                                                                           \
+    do {                                                                                           \
+        if ((s)->counting) (s)->steps += (n);                                                      \
+    } while (0)
 
 /* Would a child of kind `kind` at depth `depth` (0-based) lose to the best
  * route found on ranks alone, with everything below it? */
@@ -944,16 +952,16 @@ static void search_terminal(glob_search *s, const glob_node *n, uint32_t ncap)
 static uint32_t find_static(glob_search *s, uint32_t parent, const char *seg, size_t len)
 {
     const glob_router *r = s->r;
-    s->steps += 1 + len;
+    GLOB_STEPS(s, 1 + len);
     uint64_t h = child_hash(r->seed, parent, false, seg, len) & r->hash_mask;
     uint32_t tag = (uint32_t)(h >> 32), mask = r->table_cap - 1;
     size_t i = (size_t)h & mask;
     for (uint32_t probe = 0; probe <= r->max_probe; probe++, i = (i + 1) & mask) {
         const glob_slot *sl = &r->table[i];
-        s->steps++;
+        GLOB_STEPS(s, 1);
         if (!sl->child) return 0;
         if (sl->tag != tag) continue;
-        s->steps += len;
+        GLOB_STEPS(s, len);
         if (same_child(&r->nodes[sl->child], parent, RB_SEG_STATIC, seg, len)) return sl->child;
     }
     return 0;
@@ -964,7 +972,7 @@ static uint32_t find_static(glob_search *s, uint32_t parent, const char *seg, si
 static uint32_t only_static(glob_search *s, const glob_node *n, const char *seg, size_t len)
 {
     const glob_node *c = &s->r->nodes[n->only_static];
-    s->steps += 1 + len;
+    GLOB_STEPS(s, 1 + len);
     return c->text_len == len && memcmp(c->text, seg, len) == 0 ? n->only_static : 0;
 }
 
@@ -973,8 +981,10 @@ static void try_glob(glob_search *s, uint32_t k, size_t pos, size_t end, uint32_
                      uint32_t ncap)
 {
     const glob_node *g = &s->r->nodes[k];
-    s->steps++;
-    if (!rb_glob_segment_match(g->text, g->text_len, s->path + pos, end - pos, &s->steps)) return;
+    GLOB_STEPS(s, 1);
+    if (!rb_glob_segment_match(g->text, g->text_len, s->path + pos, end - pos,
+                               s->counting ? &s->steps : NULL))
+        return;
     s->ranks[depth] = RB_SEG_GLOB;
     s->caps[ncap] = (rb_span){(uint32_t)pos, (uint32_t)(end - pos)};
     search_visit(s, k, end + 1, depth + 1, ncap + 1);
@@ -994,10 +1004,10 @@ static void try_bucket(glob_search *s, const glob_node *n, uint64_t key, size_t 
 {
     const glob_entry *e = &s->r->globs[n->globs];
     uint32_t lo = 0, hi = n->nglobs;
-    s->steps++;
+    GLOB_STEPS(s, 1);
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        s->steps++;
+        GLOB_STEPS(s, 1);
         if (e[mid].key < key)
             lo = mid + 1;
         else
@@ -1018,7 +1028,7 @@ static void search_globs(glob_search *s, const glob_node *n, size_t pos, size_t 
     if (n->nglobs <= GLOB_SCAN_MAX) {
         for (uint32_t i = 0; i < n->nglobs; i++) {
             const glob_node *g = &s->r->nodes[e[i].node];
-            s->steps += 1u + g->anchor_len;
+            GLOB_STEPS(s, 1u + g->anchor_len);
             if (!anchor_fits(g, seg, len)) continue;
             if (pruned(s, depth, RB_SEG_GLOB)) return;
             try_glob(s, e[i].node, pos, end, depth, ncap);
@@ -1030,7 +1040,7 @@ static void search_globs(glob_search *s, const glob_node *n, size_t pos, size_t 
         try_glob(s, e[i].node, pos, end, depth, ncap);
     }
     for (unsigned l = 1; l <= GLOB_ANCHOR_MAX && l <= len; l++) {
-        s->steps += 2u * l; /* the anchors packed */
+        GLOB_STEPS(s, 2u * l); /* the anchors packed */
         if (n->prefix_lens & (1u << l))
             try_bucket(s, n, anchor_key(ANCHOR_PREFIX, l, pack_anchor(seg, l)), pos, end, depth,
                        ncap);
@@ -1044,7 +1054,7 @@ static void search_globs(glob_search *s, const glob_node *n, size_t pos, size_t 
 static inline size_t scan_end(glob_search *s, size_t b)
 {
     size_t end = segment_end(s->path, s->len, b);
-    s->steps += end - b + 1;
+    GLOB_STEPS(s, end - b + 1);
     return end;
 }
 
@@ -1059,7 +1069,7 @@ static bool gates_visited(glob_search *s, const glob_node *n)
 {
     const uint32_t *g = s->r->gates + n->gates;
     for (uint32_t i = 0; i < n->ngates; i++) {
-        s->steps++;
+        GLOB_STEPS(s, 1);
         if (!is_visited(s, g[i])) return false;
     }
     return true;
@@ -1073,7 +1083,7 @@ static bool gates_visited(glob_search *s, const glob_node *n)
 static void search_star(glob_search *s, uint32_t k, size_t pos, uint32_t depth, uint32_t ncap)
 {
     const glob_node *a = &s->r->nodes[k];
-    s->steps++;
+    GLOB_STEPS(s, 1);
     if (a->star_slot != GLOB_NO_SLOT) {
         if (!s->visited_clear) {
             memset(s->visited, 0, ((s->r->nslots + 63) / 64) * sizeof s->visited[0]);
@@ -1093,7 +1103,7 @@ static void search_star(glob_search *s, uint32_t k, size_t pos, uint32_t depth, 
         while (only && end <= len) {
             /* what visiting k at end would do: compare, descend */
             size_t e = scan_end(s, end);
-            s->steps += 1 + only->text_len;
+            GLOB_STEPS(s, 1 + only->text_len);
             if (e - end == only->text_len && memcmp(s->path + end, only->text, e - end) == 0) {
                 s->ranks[depth] = RB_SEG_GLOBSTAR;
                 s->caps[ncap] = end > pos ? (rb_span){(uint32_t)pos, (uint32_t)(end - 1 - pos)}
@@ -1134,7 +1144,7 @@ static void search_visit(glob_search *s, uint32_t k, size_t pos, uint32_t depth,
     size_t len = s->len;
 again:;
     const glob_node *n = &r->nodes[k];
-    s->steps++;
+    GLOB_STEPS(s, 1);
     /* everything below lies behind a nested '**' expanded already */
     if (n->ngates && n->kind != RB_SEG_GLOBSTAR && gates_visited(s, n)) return;
     if (pos == len + 1) search_terminal(s, n, ncap);
@@ -1184,6 +1194,7 @@ static int search(const glob_router *r, int method, const char *path, size_t len
     s.best = NULL;
     s.m = m;
     s.steps = 0;
+    s.counting = steps != NULL;
     s.visited_clear = false;
     if (r->built && len > 0 && path[0] == '/') search_visit(&s, 0, 1, 0, 0);
     if (steps) *steps += s.steps;

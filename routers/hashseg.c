@@ -279,23 +279,6 @@ static inline unsigned popcount16(uint32_t x)
     return (x + (x >> 8)) & 0x1fu;
 }
 
-/* The 128-bit product of a and b, folded to 64 bits (high ^ low). */
-static inline uint64_t fold64(uint64_t a, uint64_t b)
-{
-#if defined(__SIZEOF_INT128__)
-    __extension__ typedef unsigned __int128 u128;
-    u128 p = (u128)a * b;
-    return (uint64_t)p ^ (uint64_t)(p >> 64);
-#else
-    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
-    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-    uint64_t lo = (mid << 32) | (ll & 0xffffffffu);
-    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-    return lo ^ hi;
-#endif
-}
-
 /* Masks keeping the first n bytes of w0 and w1, n = 0..16. */
 static const uint64_t mask_lo[17] = {
     0x0ull,
@@ -355,14 +338,14 @@ static void keys_init(hashseg_keys *k, uint64_t seed)
 static inline uint64_t static_key(const hashseg_keys *k, uint64_t h, uint64_t w0, uint64_t w1,
                                   const char *seg, size_t n)
 {
-    if (n <= 16) return fold64((w0 ^ k->k0) + h, (w1 ^ k->k1) + n);
+    if (n <= 16) return rb__fold64((w0 ^ k->k0) + h, (w1 ^ k->k1) + n);
     return XXH3_64bits_withSeed(seg, n, h ^ k->seed);
 }
 
 /* The key of the param child of a node whose key is h. */
 static inline uint64_t param_key(const hashseg_keys *k, uint64_t h)
 {
-    return fold64(h ^ k->c0, k->param);
+    return rb__fold64(h ^ k->c0, k->param);
 }
 
 /* ---- lookup ------------------------------------------------------------- */

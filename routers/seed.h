@@ -43,4 +43,22 @@ enum {
     RB__SALT_RESEED = 16, /* + attempt: the seed of a rebuild */
 };
 
+/* The 128-bit product of a and b, folded to 64 bits (high ^ low): one
+ * multiply that mixes every bit of both, for keys under secret words. */
+static inline uint64_t rb__fold64(uint64_t a, uint64_t b)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 u128;
+    u128 p = (u128)a * b;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+    uint64_t lo = (mid << 32) | (ll & 0xffffffffu);
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return lo ^ hi;
+#endif
+}
+
 #endif
