@@ -106,9 +106,19 @@ static inline int rb_error_set(rb_error *err, int code, size_t offset, const cha
 
 /* ---- allocators --------------------------------------------------------- */
 
+/* Alignment the library needs of every block an allocator returns: 8
+ * bytes (what malloc gives, and enough for every type the library stores:
+ * it aligns its own cache-line tables inside larger blocks).  A router
+ * created with an allocator whose first block is less aligned is refused
+ * with RB_EINVAL; a later misaligned block is given back and counts as a
+ * failed allocation (RB_ENOMEM), so the library never accesses memory
+ * misaligned. */
+#define RB_ALLOC_ALIGN 8u
+
 /* An allocator.  All three functions receive ctx.  free_fn and realloc_fn
  * receive the size the block was allocated with.  realloc_fn may be NULL
- * (alloc + copy + free is used). */
+ * (alloc + copy + free is used).  alloc_fn and realloc_fn return blocks
+ * aligned to RB_ALLOC_ALIGN bytes, or NULL. */
 typedef struct rb_allocator {
     void *(*alloc_fn)(void *ctx, size_t size);
     void *(*realloc_fn)(void *ctx, void *ptr, size_t old_size, size_t new_size);
@@ -123,7 +133,13 @@ typedef struct rb_allocator {
 static inline void *rb_alloc(const rb_allocator *a, size_t size)
 {
     if (size == 0) size = 1;
-    return a ? a->alloc_fn(a->ctx, size) : malloc(size);
+    if (!a) return malloc(size);
+    void *p = a->alloc_fn(a->ctx, size);
+    if (p && (uintptr_t)p % RB_ALLOC_ALIGN) { /* see RB_ALLOC_ALIGN */
+        a->free_fn(a->ctx, p, size);
+        return NULL;
+    }
+    return p;
 }
 
 static inline void *rb_calloc(const rb_allocator *a, size_t size)
@@ -150,8 +166,17 @@ static inline void *rb_realloc(const rb_allocator *a, void *ptr, size_t old_size
     if (ptr == NULL) return rb_alloc(a, new_size);
     if (old_size == 0) old_size = 1;
     if (!a) return realloc(ptr, new_size);
-    if (a->realloc_fn) return a->realloc_fn(a->ctx, ptr, old_size, new_size);
-    void *q = a->alloc_fn(a->ctx, new_size);
+    if (a->realloc_fn) {
+        void *q = a->realloc_fn(a->ctx, ptr, old_size, new_size);
+        if (!q || (uintptr_t)q % RB_ALLOC_ALIGN == 0) return q;
+        /* misaligned (the allocator broke its contract): move the bytes
+         * to an aligned block, the best that can be done */
+        void *moved = rb_alloc(a, new_size);
+        if (moved) memcpy(moved, q, new_size);
+        a->free_fn(a->ctx, q, new_size);
+        return moved;
+    }
+    void *q = rb_alloc(a, new_size);
     if (!q) return NULL;
     memcpy(q, ptr, old_size < new_size ? old_size : new_size);
     a->free_fn(a->ctx, ptr, old_size);

@@ -62,7 +62,10 @@ struct rb_shadow_ctx {
     rb_priority prio;
     int method;
     /* the search */
-    rb_u32vec arena, syms, tmp;
+    rb_u32vec arena, syms, tmp, scratch;
+    uint32_t *stamp; /* per T entry (node << 2 | sub): sort_unique's marks */
+    size_t nstamps;
+    uint32_t stamp_gen;
     xframe *stack;
     size_t depth, stack_cap;
     vslot *slots;
@@ -71,6 +74,10 @@ struct rb_shadow_ctx {
     bool inexact;
     size_t states;
     uint32_t best_by;
+    /* the budget of the whole check (work units: T states stepped, T
+     * states made, oracle candidates tried), shared by every route */
+    uint64_t work, budget;
+    uint64_t route_limit; /* work at which the current route's share ends */
 };
 
 /* ---- R's automaton ------------------------------------------------------------ */
@@ -156,20 +163,47 @@ static int t_close(rb_shadow_ctx *c)
     return RB_OK;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* tmp as a set: duplicates dropped (a stamp per possible entry, node << 2
+ * | sub), then sorted (insertion sort when short, else four 8-bit radix
+ * passes through scratch), so that equal sets are equal arrays.  Linear in
+ * the set for all but short sets: this is the check's inner loop. */
+static int sort_unique(rb_shadow_ctx *c)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void sort_unique(rb_u32vec *v)
-{
-    if (v->n < 2) return;
-    qsort(v->v, v->n, sizeof *v->v, cmp_u32);
-    size_t k = 1;
-    for (size_t i = 1; i < v->n; i++)
-        if (v->v[i] != v->v[k - 1]) v->v[k++] = v->v[i];
+    rb_u32vec *v = &c->tmp;
+    if (++c->stamp_gen == 0) {
+        memset(c->stamp, 0, c->nstamps * sizeof *c->stamp);
+        c->stamp_gen = 1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        uint32_t e = v->v[i];
+        if (c->stamp[e] == c->stamp_gen) continue;
+        c->stamp[e] = c->stamp_gen;
+        v->v[k++] = e;
+    }
     v->n = k;
+    if (k <= 32) {
+        for (size_t i = 1; i < k; i++) {
+            uint32_t e = v->v[i];
+            size_t j = i;
+            for (; j > 0 && v->v[j - 1] > e; j--) v->v[j] = v->v[j - 1];
+            v->v[j] = e;
+        }
+        return RB_OK;
+    }
+    while (c->scratch.cap < k)
+        if (rb_u32vec_push(&c->scratch, 0) < 0) return RB_ENOMEM;
+    uint32_t *from = v->v, *to = c->scratch.v;
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < k; i++) count[1 + (from[i] >> shift & 0xffu)]++;
+        for (size_t b = 1; b <= 256; b++) count[b] += count[b - 1];
+        for (size_t i = 0; i < k; i++) to[count[from[i] >> shift & 0xffu]++] = from[i];
+        uint32_t *t = from;
+        from = to;
+        to = t;
+    }
+    return RB_OK; /* four passes: the sorted set is back in v */
 }
 
 /* tmp = the states after sym from t[0, tn). */
@@ -218,8 +252,46 @@ static int t_step(rb_shadow_ctx *c, uint32_t toff, uint32_t tn, uint32_t sym)
         }
     }
     if (t_close(c) < 0) return RB_ENOMEM;
-    sort_unique(&c->tmp);
-    return RB_OK;
+    c->work += tn + c->tmp.n;
+    return sort_unique(c);
+}
+
+/* The methods of the routes at node x better than R (R's priority key
+ * wins over none of them); the best of those fitting R's method is the
+ * candidate for "by": the better route closest to R in priority (usually
+ * the most general one). */
+static uint32_t better_at(rb_shadow_ctx *c, const rb_st_node *x)
+{
+    const rb_shape_tree *st = c->st;
+    uint32_t mask = 0;
+    for (uint32_t k = 0; k < x->routes_count; k++) {
+        uint32_t q = st->route_list[x->routes_begin + k];
+        if (q == c->route) continue;
+        rb_priority pq = rb_st_priority(st, q);
+        if (rb_priority_compare(&pq, &c->prio) >= 0) continue;
+        int m = st->table->routes[q].method;
+        mask |= m == RB_ANY ? ALL_METHODS : 1u << m;
+        if (c->method != RB_ANY && m != RB_ANY && m != c->method) continue;
+        rb_priority pb = c->best_by != RB_ST_NONE ? rb_st_priority(st, c->best_by) : pq;
+        if (c->best_by == RB_ST_NONE || rb_priority_compare(&pq, &pb) > 0) c->best_by = q;
+    }
+    return mask;
+}
+
+/* The methods for which some route better than R takes every path that
+ * extends the current one (tmp): routes ending at a '**' node T is in (the
+ * '**' takes whatever follows), or at a catch-all T is inside with 1+
+ * bytes. */
+static uint32_t covered_for_good(rb_shadow_ctx *c)
+{
+    uint32_t mask = 0;
+    for (size_t i = 0; i < c->tmp.n; i++) {
+        uint32_t e = c->tmp.v[i];
+        const rb_st_node *x = &c->st->nodes[e >> 2];
+        if ((e & 3u) == 2u || ((e & 3u) == 0 && x->kind == RB_SEG_GLOBSTAR))
+            mask |= better_at(c, x);
+    }
+    return mask;
 }
 
 /* A method R fits for which no better route in the accepting states of t
@@ -232,20 +304,7 @@ static int uncovered(rb_shadow_ctx *c, uint32_t toff, uint32_t tn)
         uint32_t e = c->arena.v[toff + i];
         const rb_st_node *x = &st->nodes[e >> 2];
         bool accepts = (e & 3u) == 2u || ((e & 3u) == 0 && x->kind != RB_SEG_CATCHALL);
-        if (!accepts) continue;
-        for (uint32_t k = 0; k < x->routes_count; k++) {
-            uint32_t q = st->route_list[x->routes_begin + k];
-            if (q == c->route) continue;
-            rb_priority pq = rb_st_priority(st, q);
-            if (rb_priority_compare(&pq, &c->prio) >= 0) continue;
-            int m = st->table->routes[q].method;
-            mask |= m == RB_ANY ? ALL_METHODS : 1u << m;
-            /* "by": the better route closest to R in priority (usually the
-             * most general one), among those that fit R's method */
-            if (c->method != RB_ANY && m != RB_ANY && m != c->method) continue;
-            rb_priority pb = c->best_by != RB_ST_NONE ? rb_st_priority(st, c->best_by) : pq;
-            if (c->best_by == RB_ST_NONE || rb_priority_compare(&pq, &pb) > 0) c->best_by = q;
-        }
+        if (accepts) mask |= better_at(c, x);
     }
     if (c->method != RB_ANY) return mask >> c->method & 1u ? -1 : c->method;
     for (int m = 0; m < RB_METHOD_COUNT; m++)
@@ -376,6 +435,24 @@ static void write_witness(const rb_shadow_ctx *c, uint32_t last, rb_shadow_resul
 
 enum { FOUND_WITNESS, NO_WITNESS, TOO_BIG };
 
+static bool over_budget(const rb_shadow_ctx *c)
+{
+    return c->work > c->route_limit;
+}
+
+/* The share of route r (decided in order): at most 16 times an even split
+ * of what is left among the routes left, at least 2^14 units, never past
+ * the whole budget.  Cheap routes use little of it. */
+static void start_route(rb_shadow_ctx *c, uint32_t r)
+{
+    uint64_t left = c->budget > c->work ? c->budget - c->work : 0;
+    uint64_t routes_left = c->st->table->count > r ? c->st->table->count - r : 1;
+    uint64_t share = left / routes_left * 16;
+    if (share < (UINT64_C(1) << 14)) share = UINT64_C(1) << 14;
+    if (share > left) share = left;
+    c->route_limit = c->work + share;
+}
+
 static int search(rb_shadow_ctx *c, rb_shadow_result *res, int *outcome)
 {
     c->arena.n = c->syms.n = c->tmp.n = 0;
@@ -387,8 +464,8 @@ static int search(rb_shadow_ctx *c, rb_shadow_result *res, int *outcome)
         c->gen = 1;
     }
     uint64_t r0 = r_close(c, 1);
-    if (rb_u32vec_push(&c->tmp, RB_ST_ROOT << 2) < 0 || t_close(c) < 0) return RB_ENOMEM;
-    sort_unique(&c->tmp);
+    if (rb_u32vec_push(&c->tmp, RB_ST_ROOT << 2) < 0 || t_close(c) < 0 || sort_unique(c) < 0)
+        return RB_ENOMEM;
     uint32_t toff;
     bool fresh;
     if (remember(c, r0, &toff, &fresh) < 0 || push_frame(c, r0, toff, (uint32_t)c->tmp.n, 0) < 0)
@@ -405,9 +482,13 @@ static int search(rb_shadow_ctx *c, rb_shadow_result *res, int *outcome)
         uint64_t r = r_step(c, f->r, sym);
         if (!r) continue;
         if (t_step(c, f->toff, f->tlen, sym) < 0) return RB_ENOMEM;
+        /* better routes take every path from here on, for every method R
+         * fits: no witness below (exact, so the search may skip it) */
+        uint32_t need = c->method == RB_ANY ? ALL_METHODS : 1u << c->method;
+        if ((covered_for_good(c) & need) == need) continue;
         if (remember(c, r, &toff, &fresh) < 0) return RB_ENOMEM;
         if (!fresh) continue;
-        if (++c->states > c->opt.max_states) {
+        if (++c->states > c->opt.max_states || over_budget(c)) {
             *outcome = TOO_BIG;
             return RB_OK;
         }
@@ -433,7 +514,9 @@ static bool wins(rb_shadow_ctx *c, int method, const char *path, size_t len, uin
                  int *rc, rb_error *err)
 {
     rb_match m;
+    size_t before = c->oracle.candidates;
     *rc = rb_oracle_lookup(&c->oracle, method, path, len, &m, err);
+    c->work += 1 + (c->oracle.candidates - before);
     if (*rc < 0) return false;
     *winner = m.outcome == RB_FOUND ? m.route_id : RB_ST_NONE;
     return m.outcome == RB_FOUND && m.route_id == c->route;
@@ -444,7 +527,7 @@ static int sample(rb_shadow_ctx *c, rb_shadow_result *res, rb_error *err)
     rb_rng rng;
     rb_rng_seed(&rng, c->opt.seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (c->route + 1u)));
     res->exact = false;
-    for (uint32_t k = 0; k < c->opt.samples; k++) {
+    for (uint32_t k = 0; k < c->opt.samples && !over_budget(c); k++) {
         size_t len = rb_fill_path(c->st, c->route, &rng, res->witness, sizeof res->witness);
         int method = rb_fill_method(c->st, c->route, &rng);
         if (len == 0) continue;
@@ -462,6 +545,7 @@ static int sample(rb_shadow_ctx *c, rb_shadow_result *res, rb_error *err)
     }
     res->verdict = RB_POSSIBLY_SHADOWED;
     res->witness_len = 0;
+    res->over_budget = over_budget(c);
     return RB_OK;
 }
 
@@ -476,6 +560,15 @@ int rb_shadow_ctx_new(const rb_shape_tree *st, const rb_check_options *opt, rb_s
     if (opt) c->opt = *opt;
     if (!c->opt.samples) c->opt.samples = 64;
     if (!c->opt.max_states) c->opt.max_states = 20000;
+    c->nstamps = 4 * (st->nnodes ? st->nnodes : 1);
+    c->stamp = calloc(c->nstamps, sizeof *c->stamp);
+    if (!c->stamp) {
+        free(c);
+        *out = NULL;
+        return RB_ENOMEM;
+    }
+    c->budget = c->opt.max_work ? c->opt.max_work
+                                : RB_CHECK_WORK_BASE + RB_CHECK_WORK_PER_ROUTE * st->table->count;
     rb_oracle_init(&c->oracle, st);
     return RB_OK;
 }
@@ -487,6 +580,8 @@ void rb_shadow_ctx_free(rb_shadow_ctx *c)
     rb_u32vec_free(&c->arena);
     rb_u32vec_free(&c->syms);
     rb_u32vec_free(&c->tmp);
+    rb_u32vec_free(&c->scratch);
+    free(c->stamp);
     free(c->stack);
     free(c->slots);
     free(c);
@@ -515,6 +610,7 @@ int rb_shadow_decide(rb_shadow_ctx *c, uint32_t r, rb_shadow_result *res, rb_err
 {
     memset(res, 0, sizeof *res);
     res->by = RB_ST_NONE;
+    start_route(c, r);
     if (!load_route(c, r)) return sample(c, res, err);
     int outcome, rc = search(c, res, &outcome);
     res->states = c->states;
@@ -654,6 +750,7 @@ static int find_shadowed(const rb_shape_tree *st, const rb_check_options *opt, r
         rc = rb_shadow_decide(c, (uint32_t)r, res, err);
         if (rc < 0) break;
         rep->sampled += !res->exact;
+        rep->over_budget += res->over_budget;
         if (res->verdict == RB_NOT_SHADOWED) continue;
         size_t n = rep->shadowed + rep->possibly_shadowed;
         if (rb_grow(NULL, &rep->shadows, &cap, n + 1, sizeof *rep->shadows, 16) < 0) {
@@ -667,6 +764,8 @@ static int find_shadowed(const rb_shape_tree *st, const rb_check_options *opt, r
         else
             rep->shadowed++;
     }
+    rep->work = c->work;
+    rep->budget = c->budget;
     free(res);
     rb_shadow_ctx_free(c);
     return rc;
@@ -674,7 +773,7 @@ static int find_shadowed(const rb_shape_tree *st, const rb_check_options *opt, r
 
 void rb_check_options_init(rb_check_options *opt)
 {
-    *opt = (rb_check_options){1, 64, 0};
+    *opt = (rb_check_options){1, 64, 0, 0};
 }
 
 int rb_corpus_check(const rb_route_table *t, const rb_check_options *opt, rb_check_report *rep,

@@ -52,17 +52,30 @@
  * "shadowed" stays exact, and a witness found that way is tried with linear
  * before it is believed.
  *
+ * The search skips (exactly) every state from which better routes fitting
+ * R's methods take all paths: a route ending in '**' or inside its
+ * catch-all that the path has reached.
+ *
  * Sampling.  Routes with such globs themselves, with more than 60 segments,
  * or whose search exceeds max_states, are sampled: `samples` random paths of
  * the route (fill.h) and a fitting method are looked up with linear
  * (oracle.h); if the route never wins it is reported "possibly shadowed".
+ *
+ * Budget.  The whole check has a work budget (max_work, by default
+ * RB_CHECK_WORK_BASE + RB_CHECK_WORK_PER_ROUTE per route): searches and
+ * samples count their work against it.  Each route, in turn, may use up to
+ * 16 times an even split of what is left among the routes left (at least
+ * 2^14 units); a route whose search and samples run out of that share is
+ * reported "possibly shadowed" (counted in over_budget).  So the check's
+ * time is linear in the table size whatever the table, never a hang, and
+ * the report says when the budget decided anything.
  *
  * Exit status of `routebench corpus check`: 0 clean, 1 when duplicates or
  * shadowed (or possibly shadowed) routes are found, 2 on input error.
  *
  * Cost: O(total pattern bytes) for everything but shadowing; shadowing is
  * one search per route, typically O(depth x states) before a witness turns
- * up, bounded by max_states.  No printing here: the CLI prints the report.
+ * up, bounded by max_states, and all of it by the work budget.  No printing here: the CLI prints the report.
  */
 #ifndef RB_CORPUS_CHECK_H
 #define RB_CORPUS_CHECK_H
@@ -73,10 +86,17 @@
 #define RB_CHECK_DEPTHS         18 /* depth histogram: [d] for d = 1..16, [17] for 17+ */
 #define RB_CHECK_FANOUT_BUCKETS 8  /* 1, 2-3, 4-7, 8-15, 16-31, 32-63, 64-127, 128+ */
 
+/* The default work budget of a whole check: RB_CHECK_WORK_BASE +
+ * RB_CHECK_WORK_PER_ROUTE units a route (a unit: one search state stepped
+ * or made, or one candidate route of a sampled lookup; about 10-50 ns). */
+#define RB_CHECK_WORK_BASE      (UINT64_C(1) << 26)
+#define RB_CHECK_WORK_PER_ROUTE (UINT64_C(1) << 16)
+
 typedef struct rb_check_options {
     uint64_t seed;       /* for sampling; any value */
     uint32_t samples;    /* paths per sampled route; 0 means 64 */
     uint32_t max_states; /* per exact search; 0 means 20,000 */
+    uint64_t max_work;   /* for the whole check; 0 means the default above */
 } rb_check_options;
 
 /* The defaults: seed 1, 64 samples per sampled route, 20,000 states. */
@@ -102,6 +122,8 @@ typedef struct rb_check_report {
     size_t shadowed, possibly_shadowed;
     rb_check_shadow *shadows; /* shadowed + possibly_shadowed entries, by route */
     size_t sampled;           /* routes decided by sampling */
+    size_t over_budget;       /* of those, routes the work budget cut short */
+    uint64_t work, budget;    /* work units spent on shadowing, and the budget */
     size_t distinct_routes, distinct_shapes, distinct_skeletons;
     size_t depth[RB_CHECK_DEPTHS];
     size_t min_depth, max_depth;
@@ -138,7 +160,8 @@ typedef struct rb_shadow_result {
     int method;         /* not shadowed: a method the route wins with ... */
     char witness[2048]; /* ... on this path (witness_len 0 if it did not fit) */
     size_t witness_len;
-    size_t states; /* search states visited */
+    size_t states;    /* search states visited */
+    bool over_budget; /* possibly shadowed because the check's budget ran out */
 } rb_shadow_result;
 
 typedef struct rb_shadow_ctx rb_shadow_ctx;

@@ -58,6 +58,7 @@ int rb_check_report_json(const char *path, const rb_route_table *t, const rb_che
         cJSON_AddItemToArray(sh, x);
     }
     cJSON_AddNumberToObject(o, "sampled", (double)r->sampled);
+    cJSON_AddNumberToObject(o, "over_budget", (double)r->over_budget);
     cJSON_AddNumberToObject(o, "distinct_routes", (double)r->distinct_routes);
     cJSON_AddNumberToObject(o, "distinct_shapes", (double)r->distinct_shapes);
     cJSON_AddNumberToObject(o, "distinct_skeletons", (double)r->distinct_skeletons);

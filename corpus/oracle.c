@@ -29,7 +29,8 @@ int rb_oracle_lookup(rb_oracle *o, int method, const char *path, size_t len, rb_
     o->lookups++;
     o->candidates += o->cand.n;
     rb_router *r;
-    rc = rb_router_create_ops(&rb__linear_ops, NULL, &r, err);
+    const rb_config cfg = {NULL, 1}; /* an explicit seed: no random draw per lookup */
+    rc = rb_router_create_ops(&rb__linear_ops, &cfg, &r, err);
     if (rc < 0) return rc;
     for (size_t i = 0; i < o->cand.n && rc == RB_OK; i++) {
         uint32_t id = o->cand.v[i];

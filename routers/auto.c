@@ -33,17 +33,25 @@
  * Invariants: before build chosen == NULL and pending holds every added
  * route; after build pending is empty.  Once the table has globs, every
  * route is within glob's limits (checked at add by glob's own admission
- * function, rb__glob_admit, RB_ELIMIT), so the build cannot fail on them.  A failed build leaves the pending
+ * function, rb__glob_admit, RB_ELIMIT), so the build cannot fail on them.
+ * If the chosen router still refuses the table with RB_ELIMIT at build
+ * (its hash probes over the limit under every seed it tried, seed.h), auto
+ * hands the table to a router that cannot refuse it so: radix (no hashing)
+ * for a table without globs, linear for one with globs; describe() says
+ * so.  A failed build leaves the pending
  * routes in place, so build may be retried.  Thread safety: lookup only
  * reads (and the chosen router's lookup is thread-safe).
  */
+#include "auto.h"
 #include "glob.h"
+#include "hashseg.h"
+#include "radix.h"
 #include "router_impl.h"
 
 #include <stdio.h>
 #include <string.h>
 
-extern const rb_router_ops rb__hashseg_ops;
+extern const rb_router_ops rb__linear_ops;
 
 typedef struct auto_pending {
     int method;
@@ -61,7 +69,8 @@ typedef struct auto_router {
     rb__glob_budget budget; /* glob's limits, counted over the routes added */
     const rb_router_ops *chosen;
     void *chosen_impl;
-    char why[200];
+    unsigned hash_bits; /* test hook: narrow the chosen router's hashes */
+    char why[400];
 } auto_router;
 
 static int auto_create(const rb_config *config, void **out, rb_error *err)
@@ -69,6 +78,7 @@ static int auto_create(const rb_config *config, void **out, rb_error *err)
     auto_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating auto");
     r->config = *config;
+    r->hash_bits = 64;
     *out = r;
     return RB_OK;
 }
@@ -117,6 +127,10 @@ static int hand_over(auto_router *r, const rb_router_ops *ops, void **out, rb_er
     void *impl;
     int rc = ops->create(&r->config, &impl, err);
     if (rc < 0) return rc;
+    if (r->hash_bits < 64) {
+        if (ops == &rb__hashseg_ops) rb__hashseg_set_hash_bits(impl, r->hash_bits);
+        if (ops == &rb__glob_ops) rb__glob_set_hash_bits(impl, r->hash_bits);
+    }
     for (size_t i = 0; rc == RB_OK && i < r->count; i++) {
         const auto_pending *q = &r->pending[i];
         rb_pattern p;
@@ -135,24 +149,50 @@ static int hand_over(auto_router *r, const rb_router_ops *ops, void **out, rb_er
     return RB_OK;
 }
 
+/* The router to fall back to when the choice refuses the table with
+ * RB_ELIMIT (hash probes over the limit under every seed it tried): radix
+ * hashes nothing; for globs only linear is left. */
+static const rb_router_ops *fallback(const rb_router_ops *ops)
+{
+    return ops == &rb__glob_ops ? &rb__linear_ops : &rb__radix_ops;
+}
+
 static int auto_build(void *impl, rb_error *err)
 {
     auto_router *r = impl;
     const rb_router_ops *ops = choose(r);
     void *chosen;
-    int rc = hand_over(r, ops, &chosen, err);
-    if (rc < 0) return rc;
-    r->chosen = ops;
-    r->chosen_impl = chosen;
-    if (ops == &rb__glob_ops)
+    rb_error first = {0};
+    int rc = hand_over(r, ops, &chosen, &first);
+    if (rc == RB_ELIMIT) {
+        const rb_router_ops *other = fallback(ops);
+        rc = hand_over(r, other, &chosen, err);
+        if (rc < 0) return rc;
+        snprintf(
+            r->why, sizeof r->why, "chose %s, which refused the table (%s); fell back to %s, %s",
+            ops->name, first.message, other->name,
+            other == &rb__radix_ops ? "which hashes nothing" : "the only other router with globs");
+        ops = other;
+    } else if (rc < 0) {
+        if (err) *err = first;
+        return rc;
+    } else if (ops == &rb__glob_ops) {
         snprintf(r->why, sizeof r->why,
                  "chose glob: %zu routes use in-segment globs or '**', which only glob supports",
                  r->count);
-    else
+    } else {
         snprintf(r->why, sizeof r->why,
                  "chose hashseg: %zu routes (%zu static), no globs; hashseg was the fastest on "
                  "every non-glob scenario measured (bench/RESULTS.md)",
                  r->count, r->static_routes);
+    }
+    const char *inner = ops->describe ? ops->describe(chosen) : "";
+    if (strstr(inner, "re-seeded")) {
+        size_t n = strlen(r->why);
+        snprintf(r->why + n, sizeof r->why - n, "; %s: %s", ops->name, inner);
+    }
+    r->chosen = ops;
+    r->chosen_impl = chosen;
     free_pending(r);
     return RB_OK;
 }
@@ -182,6 +222,14 @@ static void auto_destroy(void *impl)
 static const char *auto_describe(const void *impl)
 {
     return ((const auto_router *)impl)->why;
+}
+
+int rb__auto_set_hash_bits(void *impl, unsigned bits)
+{
+    auto_router *r = impl;
+    if (r->chosen) return RB_ESTATE;
+    r->hash_bits = bits;
+    return RB_OK;
 }
 
 /* After build: nothing pending, and the chosen router's own invariants. */

@@ -54,7 +54,8 @@
  *               masks    bits 0-9: methods of the routes ending here (bit m
  *                        = method m, bit 9 = '*'); bits 10-15: hb, the hash
  *                        table size (none, or 2^(hb-1) slots); bits 16-25:
- *                        methods of the node's catch-all routes
+ *                        methods of the node's catch-all routes; bit 26:
+ *                        the table hashes whole segments (CTRIE_SEGHASH)
  *     edges[i]  the static edge into i:
  *               fp       fingerprint of its first segment: the length
  *                        (clamped to 0x7FFF) in bits 48-62, the first 6
@@ -71,10 +72,19 @@
  *               of the masks below the method's bit)
  *
  *     A node with more than CTRIE_SORTED_MAX static children also has a
- *     linear-probing table of at least twice as many slots; a slot holds
- *     16 bits of the fingerprint's hash (a tag) and the child's position,
- *     so a probe rarely touches an edge that does not match.  Smaller
- *     nodes use a branch-free binary search of their fingerprints.
+ *     linear-probing table of at least twice as many slots, keyed under
+ *     secret words derived from rb_config.seed (random per router unless
+ *     the caller gives one): by one multiply of the child's fingerprint
+ *     when the siblings' fingerprints differ, else by XXH3 of its whole
+ *     first segment (bit 26 of the masks), since siblings that share length
+ *     and first bytes (/p/item__0000001, /archive/2020-01-01 ...) have one
+ *     fingerprint and would form one cluster.  A
+ *     slot holds the child's position (in the bits of the slot mask) under
+ *     a tag of the hash, so a probe rarely touches an edge that does not
+ *     match.  No probe sequence passes RB__PROBE_LIMIT + 1 slots: build
+ *     re-seeds the tables past it (seed.h; RB_ELIMIT after RB__RESEEDS
+ *     re-seeds), and describe() says so.  Smaller nodes use a branch-free
+ *     binary search of their fingerprints.
  *
  * Lookup: a depth-first walk trying, at each node, the static child that
  * takes the next segment(s), then the param child (1+ bytes), then the
@@ -90,9 +100,11 @@
  * segments are scanned 8 bytes at a time (SWAR search for '/', loads kept
  * inside the path); their first word also gives the fingerprint.
  *
- * Cost: lookup O(S + L) expected for S path segments and L path bytes
- * (O(S log C + L) where C <= CTRIE_SORTED_MAX children are searched); with
- * backtracking, at worst every node once, each visit scanning one segment.
+ * Cost: lookup O(S + L) for S path segments and L path bytes: a node of
+ * up to CTRIE_SORTED_MAX children is searched in at most 3 + 8 compares, a
+ * larger one hashes the segment (O(segment bytes)) and inspects at most
+ * RB__PROBE_LIMIT + 1 slots, about one; with backtracking, at worst every
+ * node once, each visit scanning one segment.
  * build: equal static segments get one integer rank (a hash table, then a
  * sort of the distinct ones), the routes are merge-sorted by their ranks,
  * O(N log N) comparisons of up to S integers, then two breadth-first passes
@@ -112,9 +124,9 @@
  *     point: routes end there, or it has a catch-all, a param child or 2+
  *     static children (only the root and param nodes may have exactly one
  *     static child and nothing else);
- *   - a hash table exists exactly for nodes of CTRIE_SORTED_MAX+1 to
- *     CTRIE_HASH_MAX static children, is at most half full, and holds each
- *     child once, with its tag, reachable by probing from its home slot;
+ *   - a hash table exists exactly for nodes of more than CTRIE_SORTED_MAX
+ *     static children, is at most half full, and holds each child once,
+ *     with its tag, within max_probe <= RB__PROBE_LIMIT of its home slot;
  *   - every node but an empty router's root leads to a route; method masks
  *     use bits 0-9; one route id a (route, node) in aux[].
  *
@@ -124,9 +136,13 @@
  * build are safe; add and build need exclusive access.
  */
 #include "ctrie.h"
+#include "seed.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #define CTRIE_NONE      UINT32_MAX
 #define CTRIE_HAS_PARAM 0x80000000u
@@ -139,11 +155,13 @@
  * hash tables (at most 4 slots a child) well inside 31 bits. */
 #define CTRIE_MAX_SEGS (1u << 28)
 /* Static children of a node are found by binary search up to this many;
- * beyond (and up to CTRIE_HASH_MAX) through a hash table of slots. */
+ * beyond through a hash table of slots. */
 #define CTRIE_SORTED_MAX 8u
-#define CTRIE_HASH_MAX   0xFFFEu
 #define CTRIE_TMASK(nd)  ((nd)->masks & 0x3FFu)
-#define CTRIE_CMASK(nd)  ((nd)->masks >> 16)
+#define CTRIE_CMASK(nd)  (((nd)->masks >> 16) & 0x3FFu)
+/* Bit 26: the node's table is keyed by its children's whole segments (two
+ * of them share a fingerprint), not by their fingerprints. */
+#define CTRIE_SEGHASH (1u << 26)
 /* Bits 10-15: hb, 0 for no hash table, else the table has 2^(hb - 1) slots. */
 #define CTRIE_HB(nd)    (((nd)->masks >> 10) & 0x3Fu)
 #define CTRIE_SLOTS(nd) ((1u << CTRIE_HB(nd)) >> 1)
@@ -205,7 +223,11 @@ typedef struct ctrie_router {
     const uint32_t *parent;
     const uint32_t *aux;
     const char *pool;
-    char describe[96];
+    uint64_t seed;      /* of the child tables: derived from rb_config.seed */
+    uint64_t k0, k1;    /* child_key's secret words, from seed */
+    uint32_t max_probe; /* longest displacement in a child table */
+    uint32_t reseeds;   /* re-seeds the build needed */
+    char describe[200];
 } ctrie_router;
 
 /* ---- fingerprints and small helpers ----------------------------------------- */
@@ -244,11 +266,29 @@ static inline size_t segment_end(const char *path, size_t len, size_t pos)
     return slash ? (size_t)(slash - path) : len;
 }
 
-/* Hash of a fingerprint: its top bits pick a slot, bits 16-31 are the tag
- * kept in the slot. */
-static inline uint64_t fp_hash(uint64_t f)
+/* Hash of a segment's bytes, under seed. */
+static inline uint64_t seg_key(uint64_t seed, const char *s, size_t n)
 {
-    return f * 0x9E3779B97F4A7C15ull;
+    return XXH3_64bits_withSeed(s, n, seed);
+}
+
+/* The key of a child in its parent's table, under the router's secret
+ * words: one multiply of its fingerprint where the siblings' fingerprints
+ * differ, else XXH3 of the whole segment (siblings such as
+ * /p/item__0000001 ... share length and first bytes).  Its top bits pick a
+ * slot, its low 32 bits give the tag kept in the slot. */
+static inline uint64_t child_key(const ctrie_router *r, bool seghash, uint64_t f, const char *seg,
+                                 size_t n)
+{
+    return seghash ? seg_key(r->seed, seg, n) : rb__fold64(f ^ r->k0, r->k1);
+}
+
+/* The secret words of child_key, from r->seed. */
+static void set_keys(ctrie_router *r, uint64_t seed)
+{
+    r->seed = seed;
+    r->k0 = rb__seed_mix(seed, 1);
+    r->k1 = rb__seed_mix(seed, 2) | 1u;
 }
 
 /* First slot of hash h in a table of 2^bits slots (1 <= bits <= 31). */
@@ -257,11 +297,12 @@ static inline uint32_t slot_of(uint64_t h, uint32_t bits)
     return (uint32_t)(h >> (64u - bits));
 }
 
-/* A slot: the tag (bits 16-31 of the hash) above the child's position in
- * its run plus one (so 0 is an empty slot). */
-static inline uint32_t slot_entry(uint64_t h, uint32_t k)
+/* A slot of a table of mask + 1 slots: the child's position in its run
+ * plus one (so 0 is an empty slot; at most mask / 2) in the bits of mask,
+ * a tag from the hash above them. */
+static inline uint32_t slot_entry(uint64_t h, uint32_t k, uint32_t mask)
 {
-    return ((uint32_t)h & 0xFFFF0000u) | (k + 1u);
+    return ((uint32_t)h & ~mask) | (k + 1u);
 }
 
 #if CTRIE_LITTLE_ENDIAN
@@ -355,6 +396,7 @@ static int ctrie_create(const rb_config *config, void **out, rb_error *err)
     ctrie_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating ctrie");
     r->allocator = config->allocator;
+    set_keys(r, rb__seed_mix(config->seed, RB__SALT_CTRIE));
     *out = r;
     return RB_OK;
 }
@@ -415,19 +457,6 @@ static inline void merge_sort(uint32_t *a, uint32_t *tmp, size_t n, ctrie_cmp cm
     if (src != a) memcpy(a, src, n * sizeof *src);
 }
 
-/* Hash of a static segment's bytes, to find equal segments at build. */
-static uint64_t seg_hash(const char *s, size_t n)
-{
-    uint64_t h = fp_of(s, n) * 0x9E3779B97F4A7C15ull;
-    for (size_t i = CTRIE_FP_BYTES; i < n; i += 8u) {
-        uint64_t w = 0;
-        memcpy(&w, s + i, n - i < 8u ? n - i : 8u);
-        h = (h ^ w) * 0xC2B2AE3D27D4EB4Full;
-        h ^= h >> 29;
-    }
-    return h ^ (h >> 32);
-}
-
 static bool seg_equal(const ctrie_router *r, uint32_t a, uint32_t b)
 {
     const ctrie_seg *sa = &r->segs[a], *sb = &r->segs[b];
@@ -446,14 +475,14 @@ static int seg_order(const void *ctx, uint32_t a, uint32_t b)
 }
 
 /* Put the linear-probing table of distinct segments uniq[0, nuniq) into
- * slots[0, cap) (entries: index + 1; 0 empty). */
+ * slots[0, cap) under seed (entries: index + 1; 0 empty). */
 static void fill_slots(const ctrie_router *r, const uint32_t *uniq, uint32_t nuniq, uint32_t *slots,
-                       size_t cap)
+                       size_t cap, uint64_t seed)
 {
     memset(slots, 0, cap * sizeof *slots);
     for (uint32_t u = 0; u < nuniq; u++) {
         const ctrie_seg *s = &r->segs[uniq[u]];
-        size_t k = (size_t)seg_hash(r->text + s->off, s->len) & (cap - 1u);
+        size_t k = (size_t)seg_key(seed, r->text + s->off, s->len) & (cap - 1u);
         while (slots[k]) k = (k + 1u) & (cap - 1u);
         slots[k] = u + 1u;
     }
@@ -472,6 +501,9 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
     int rc = RB_ENOMEM;
     if (!uniq || !slots) goto done;
     memset(slots, 0, cap * sizeof *slots);
+    /* the table lives only here and decides nothing: colliding segments
+     * (crafted against a known seed?) get it re-seeded at random */
+    uint64_t seed = rb__seed_mix(r->seed, RB__SALT_CTRIE);
 
     for (uint32_t i = 0; i < nsegs; i++) {
         const ctrie_seg *s = &r->segs[i];
@@ -485,10 +517,19 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
             rb_free(a, slots, cap * sizeof *slots);
             slots = grown;
             cap *= 2u;
-            fill_slots(r, uniq, nuniq, slots, cap);
+            fill_slots(r, uniq, nuniq, slots, cap, seed);
         }
-        size_t k = (size_t)seg_hash(r->text + s->off, s->len) & (cap - 1u);
-        while (slots[k] && !seg_equal(r, uniq[slots[k] - 1u], i)) k = (k + 1u) & (cap - 1u);
+        size_t k = (size_t)seg_key(seed, r->text + s->off, s->len) & (cap - 1u);
+        uint32_t dist = 0;
+        while (slots[k] && !seg_equal(r, uniq[slots[k] - 1u], i)) {
+            k = (k + 1u) & (cap - 1u);
+            if (++dist > RB__PROBE_LIMIT) {
+                seed = rb__seed_random();
+                fill_slots(r, uniq, nuniq, slots, cap, seed);
+                k = (size_t)seg_key(seed, r->text + s->off, s->len) & (cap - 1u);
+                dist = 0;
+            }
+        }
         if (!slots[k]) {
             uniq[nuniq++] = i;
             slots[k] = nuniq;
@@ -503,12 +544,8 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
     memcpy(by_order, uniq, nuniq * sizeof *uniq);
     merge_sort(by_order, scratch, nuniq, seg_order, r);
     for (uint32_t k = 0; k < nuniq; k++) {
-        /* the distinct segment by_order[k] was entered as some u: find u
-         * through the table (it holds every distinct segment once) */
-        const ctrie_seg *s = &r->segs[by_order[k]];
-        size_t t = (size_t)seg_hash(r->text + s->off, s->len) & (cap - 1u);
-        while (uniq[slots[t] - 1u] != by_order[k]) t = (t + 1u) & (cap - 1u);
-        urank[slots[t] - 1u] = k;
+        /* the distinct segment by_order[k] was entered as rank[by_order[k]] */
+        urank[rank[by_order[k]]] = k;
     }
     for (uint32_t i = 0; i < nsegs; i++) {
         if (r->segs[i].kind == RB_SEG_STATIC) rank[i] = urank[rank[i]];
@@ -582,7 +619,7 @@ static uint32_t hash_bits(uint32_t nstatic, uint32_t *nslots)
 {
     uint32_t hb = 0;
     *nslots = 0;
-    if (nstatic > CTRIE_SORTED_MAX && nstatic <= CTRIE_HASH_MAX) {
+    if (nstatic > CTRIE_SORTED_MAX) {
         while ((1u << hb) < 2u * nstatic) hb++;
         *nslots = 1u << hb;
         hb++;
@@ -652,10 +689,12 @@ typedef struct ctrie_out {
     char *pool;
 } ctrie_out;
 
-/* Second pass: write the nodes work[0, nn) into the block; no comparisons. */
-static void compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint32_t nn,
-                         const ctrie_out *out)
+/* Second pass: write the nodes work[0, nn) into the block; no comparisons.
+ * Returns the longest probe sequence of the child tables (under r->seed). */
+static uint32_t compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint32_t nn,
+                             const ctrie_out *out)
 {
+    uint32_t longest = 0;
     const ctrie_router *r = b->r;
     const uint32_t *order = b->order;
     uint32_t naux = 0, npool = 0;
@@ -676,6 +715,13 @@ static void compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint32_t
             cmask |= 1u << r->routes[order[i]].method;
             out->aux[naux++] = r->routes[order[i]].id;
         }
+        /* siblings are sorted by fingerprint: equal ones are neighbours */
+        bool seghash = false;
+        for (uint32_t k = 1; nslots && k < nstatic && !seghash; k++) {
+            const ctrie_seg *s0 = seg_at(b, order[work[w->first + k - 1].lo], w->depth);
+            const ctrie_seg *s1 = seg_at(b, order[work[w->first + k].lo], w->depth);
+            seghash = fp_of(r->text + s0->off, s0->len) == fp_of(r->text + s1->off, s1->len);
+        }
         for (uint32_t k = 0; k < nstatic; k++) {
             uint32_t c = w->first + k, off, len;
             edge_span(b, &work[c], w->depth, &off, &len);
@@ -686,18 +732,22 @@ static void compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint32_t
             memcpy(out->pool + npool, r->text + off, len);
             npool += len;
             if (nslots) {
-                uint64_t h = fp_hash(f);
-                uint32_t slot = slot_of(h, hb - 1u);
-                while (slots[slot]) slot = (slot + 1u) & (nslots - 1u);
-                slots[slot] = slot_entry(h, k);
+                uint64_t h = child_key(r, seghash, f, r->text + sd->off, sd->len);
+                uint32_t slot = slot_of(h, hb - 1u), dist = 0;
+                for (; slots[slot]; slot = (slot + 1u) & (nslots - 1u)) dist++;
+                slots[slot] = slot_entry(h, k, nslots - 1u);
+                if (dist > longest) longest = dist;
             }
         }
         if (w->nstatic & CTRIE_HAS_PARAM) {
             out->edges[w->first + nstatic] = (ctrie_edge){0, 0, 0};
             out->parent[w->first + nstatic] = x;
         }
-        out->nodes[x] = (ctrie_node){w->first, w->nstatic, aux_at, tmask | hb << 10 | cmask << 16};
+        out->nodes[x] =
+            (ctrie_node){w->first, w->nstatic, aux_at,
+                         tmask | hb << 10 | cmask << 16 | (seghash ? CTRIE_SEGHASH : 0u)};
     }
+    return longest;
 }
 
 /* Byte offsets of the arrays in a block of nn nodes, na aux entries, np
@@ -759,7 +809,25 @@ static int ctrie_build(void *impl, rb_error *err)
         (uint32_t *)(void *)(base + off[3]),
         base + off[4],
     };
-    compile_emit(&b, work, nn, &out);
+    /* a probe sequence past the limit: re-seed the child tables and write
+     * them again (seed.h; the rest of the block does not change) */
+    uint64_t first = r->seed;
+    uint32_t longest = compile_emit(&b, work, nn, &out), flood = longest;
+    for (r->reseeds = 0; longest > RB__PROBE_LIMIT && r->reseeds < RB__RESEEDS; r->reseeds++) {
+        set_keys(r, rb__seed_mix(first, RB__SALT_RESEED + r->reseeds + 1u));
+        longest = compile_emit(&b, work, nn, &out);
+    }
+    if (longest > RB__PROBE_LIMIT) {
+        set_keys(r, first);
+        r->reseeds = 0;
+        rc = RB_ELIMIT;
+        rb__error(err, rc, RB_NO_OFFSET,
+                  "ctrie: a hash probe sequence of %u slots exceeds the limit of %u under %u "
+                  "seeds",
+                  longest, RB__PROBE_LIMIT, RB__RESEEDS + 1u);
+        goto done;
+    }
+    r->max_probe = longest;
 
     r->block = block;
     r->block_bytes = block_bytes;
@@ -771,8 +839,12 @@ static int ctrie_build(void *impl, rb_error *err)
     r->parent = out.parent;
     r->aux = out.aux;
     r->pool = out.pool;
-    snprintf(r->describe, sizeof r->describe, "%u nodes, %zu-byte block (%u pool bytes)", nn,
-             block_bytes, np);
+    int dn = snprintf(r->describe, sizeof r->describe, "%u nodes, %zu-byte block (%u pool bytes)",
+                      nn, block_bytes, np);
+    if (r->reseeds && dn > 0 && (size_t)dn < sizeof r->describe)
+        snprintf(r->describe + dn, sizeof r->describe - (size_t)dn,
+                 "; re-seeded %u time%s: a probe sequence of %u slots exceeded the limit of %u",
+                 r->reseeds, r->reseeds == 1 ? "" : "s", flood, RB__PROBE_LIMIT);
     free_list(r);
     block = NULL;
     rc = RB_OK;
@@ -781,8 +853,9 @@ done:
     rb_free(a, order, order_bytes);
     rb_free(a, tmp, order_bytes);
     rb_free(a, work, maxnodes * sizeof *work);
-    if (rc < 0) return rb__error(err, rc, RB_NO_OFFSET, "out of memory in ctrie build");
-    return RB_OK;
+    rb_free(a, block, block_bytes); /* NULL once committed */
+    if (rc == RB_ENOMEM) return rb__error(err, rc, RB_NO_OFFSET, "out of memory in ctrie build");
+    return rc;
 }
 
 /* ---- lookup ------------------------------------------------------------------ */
@@ -836,29 +909,41 @@ static inline bool edge_takes(const ctrie_router *r, uint32_t c, const char *pat
     return edge_takes_slow(r->pool + k.off, k.len, path, len, pos, n);
 }
 
+#if defined(__GNUC__)
+#define CTRIE_INLINE static inline __attribute__((always_inline))
+#else
+#define CTRIE_INLINE static inline
+#endif
+
 /* The static child of nd whose edge takes path[pos, ...), given the first
  * segment path[pos, pos + n) and its fingerprint f; or CTRIE_NONE.  With a
- * hash table: probe from the fingerprint's slot to an empty one, comparing
- * tags first.  Otherwise: a branch-free lower bound of f among the sorted
- * fingerprints, then the (usually one) equal fingerprint. */
-static inline uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, uint64_t f,
-                                   const char *path, size_t len, size_t pos, size_t n)
+ * hash table (more than CTRIE_SORTED_MAX children): hash the whole segment,
+ * probe from its slot to an empty one (at most max_probe + 1 slots),
+ * comparing tags first.  Otherwise: a branch-free lower bound of f among
+ * the sorted fingerprints, then the equal fingerprints (at most
+ * CTRIE_SORTED_MAX).  probes (may be NULL) counts the slots and edges
+ * looked at. */
+CTRIE_INLINE uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, uint64_t f,
+                                  const char *path, size_t len, size_t pos, size_t n,
+                                  uint64_t *probes)
 {
     uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM, hb = CTRIE_HB(nd);
     const ctrie_edge *edges = r->edges + nd->first;
     if (hb) {
         const uint32_t *slots = r->aux + nd->aux;
         uint32_t mask = (1u << (hb - 1u)) - 1u;
-        uint64_t h = fp_hash(f);
-        uint32_t tag = (uint32_t)h & 0xFFFF0000u;
-        for (uint32_t s = slot_of(h, hb - 1u);; s = (s + 1u) & mask) {
+        uint64_t h = child_key(r, nd->masks & CTRIE_SEGHASH, f, path + pos, n);
+        uint32_t tag = (uint32_t)h & ~mask, s = slot_of(h, hb - 1u);
+        for (uint32_t probe = 0; probe <= r->max_probe; probe++, s = (s + 1u) & mask) {
             uint32_t v = slots[s];
+            if (probes) ++*probes;
             if (!v) return CTRIE_NONE;
-            uint32_t c = (v & 0xFFFFu) - 1u;
-            if ((v & 0xFFFF0000u) == tag && edges[c].fp == f &&
+            uint32_t c = (v & mask) - 1u;
+            if ((v & ~mask) == tag && edges[c].fp == f &&
                 edge_takes(r, nd->first + c, path, len, pos, n))
                 return nd->first + c;
         }
+        return CTRIE_NONE;
     }
     if (!count) return CTRIE_NONE;
     const ctrie_edge *base = edges;
@@ -869,12 +954,14 @@ static inline uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, 
     }
     for (uint32_t i = (uint32_t)(base - edges) + (base->fp < f); i < count && edges[i].fp == f;
          i++) {
+        if (probes) ++*probes;
         if (edge_takes(r, nd->first + i, path, len, pos, n)) return nd->first + i;
     }
     return CTRIE_NONE;
 }
 
-static int ctrie_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+CTRIE_INLINE int walk(const void *impl, int method, const char *path, size_t len, rb_match *m,
+                      uint64_t *probes)
 {
     const ctrie_router *r = impl;
     const uint32_t mbit = 1u << method;
@@ -900,7 +987,8 @@ descend:
     }
     e = scan_segment(path, len, pos, &w);
     if (nd->nstatic & ~CTRIE_HAS_PARAM) {
-        c = find_static(r, nd, segment_fp(path, len, pos, e - pos, w), path, len, pos, e - pos);
+        c = find_static(r, nd, segment_fp(path, len, pos, e - pos, w), path, len, pos, e - pos,
+                        probes);
         if (c != CTRIE_NONE) {
             node = c;
             pos += r->edges[c].len + 1u;
@@ -947,6 +1035,18 @@ fail:
     m->nparams = 0;
     m->allowed = allowed;
     return m->outcome;
+}
+
+static int ctrie_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    return walk(impl, method, path, len, m, NULL);
+}
+
+int rb__ctrie_lookup_counted(const void *impl, int method, const char *path, size_t len,
+                             rb_match *m, uint64_t *probes)
+{
+    if (method < 0 || method >= RB_METHOD_COUNT) method = 0;
+    return walk(impl, method, path, len, m, probes);
 }
 
 /* ---- memory, destroy, describe ---------------------------------------------- */
@@ -1018,14 +1118,14 @@ static int check_static_children(const ctrie_router *r, uint32_t x, rb__ctrie_st
     return RB_OK;
 }
 
-/* Node x's hash table: present exactly when it has CTRIE_SORTED_MAX <
- * children <= CTRIE_HASH_MAX; at most half full; every child in exactly one
- * slot, with its tag, reachable by probing from its first slot. */
+/* Node x's hash table: present exactly when it has more than
+ * CTRIE_SORTED_MAX children; at most half full; every child in exactly one
+ * slot, with its tag, within max_probe of its first slot. */
 static int check_slots(const ctrie_router *r, uint32_t x, rb_error *err)
 {
     const ctrie_node *nd = &r->nodes[x];
     uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM, hb = CTRIE_HB(nd);
-    bool want = count > CTRIE_SORTED_MAX && count <= CTRIE_HASH_MAX;
+    bool want = count > CTRIE_SORTED_MAX;
     CHECK(want == (hb != 0) && hb <= 32u, "node %u: %u children, hash bits %u", x, count, hb);
     if (!hb) return RB_OK;
     uint32_t nslots = CTRIE_SLOTS(nd), used = 0;
@@ -1034,11 +1134,13 @@ static int check_slots(const ctrie_router *r, uint32_t x, rb_error *err)
     for (uint32_t s = 0; s < nslots; s++) used += slots[s] != 0;
     CHECK(used == count, "node %u: %u slots used for %u children", x, used, count);
     for (uint32_t i = 0; i < count; i++) {
-        uint64_t h = fp_hash(r->edges[nd->first + i].fp);
-        uint32_t s = slot_of(h, hb - 1u);
-        while (slots[s] && slots[s] != slot_entry(h, i)) s = (s + 1u) & (nslots - 1u);
-        CHECK(slots[s] == slot_entry(h, i), "node %u: child %u is not reachable in its table", x,
-              nd->first + i);
+        ctrie_edge k = r->edges[nd->first + i];
+        uint64_t h = child_key(r, nd->masks & CTRIE_SEGHASH, k.fp, r->pool + k.off,
+                               first_segment_len(r->pool + k.off, k.len));
+        uint32_t s = slot_of(h, hb - 1u), e = slot_entry(h, i, nslots - 1u), dist = 0;
+        while (slots[s] && slots[s] != e) s = (s + 1u) & (nslots - 1u), dist++;
+        CHECK(slots[s] == e && dist <= r->max_probe,
+              "node %u: child %u is not within max_probe of its home slot", x, nd->first + i);
     }
     return RB_OK;
 }
@@ -1055,6 +1157,7 @@ int rb__ctrie_check(const void *impl, rb__ctrie_stats *stats, rb_error *err)
     CHECK(block_layout(r->nnodes, r->naux, r->npool, off) == r->block_bytes,
           "block size does not match its counts");
     CHECK(r->nnodes >= 1 && r->parent[0] == CTRIE_NONE && r->edges[0].len == 0, "no root");
+    CHECK(r->max_probe <= RB__PROBE_LIMIT, "max_probe %u over the limit", r->max_probe);
     uint32_t next_child = 1, next_aux = 0;
     for (uint32_t x = 0; x < r->nnodes; x++) {
         const ctrie_node *nd = &r->nodes[x];
@@ -1066,7 +1169,8 @@ int rb__ctrie_check(const void *impl, rb__ctrie_stats *stats, rb_error *err)
         CHECK((uint64_t)nd->first + nstatic + has_param <= r->nnodes,
               "node %u: children out of range", x);
         next_child += nstatic + has_param;
-        CHECK(cmask <= 0x3FFu, "node %u: bad method mask", x);
+        CHECK(nd->masks >> 27 == 0 && (!(nd->masks & CTRIE_SEGHASH) || CTRIE_HB(nd)),
+              "node %u: bad mask bits", x);
         uint32_t nid = popcount16(tmask) + popcount16(cmask);
         CHECK(nid || nstatic || has_param || r->nnodes == 1, "node %u leads to no route", x);
         CHECK(nd->aux == next_aux, "node %u: aux run starts at %u, expected %u", x, nd->aux,

@@ -22,6 +22,11 @@ typedef struct rb__ctrie_stats {
     size_t pool_bytes;  /* its string pool */
 } rb__ctrie_stats;
 
+/* lookup that also adds to *probes the hash slots and sibling edges it
+ * looked at while finding static children. */
+int rb__ctrie_lookup_counted(const void *impl, int method, const char *path, size_t len,
+                             rb_match *m, uint64_t *probes);
+
 /* Check every invariant listed in ctrie.c's header on a built ctrie (impl as
  * made by rb__ctrie_ops.create).  Returns RB_OK and fills *stats (may be
  * NULL); RB_ESTATE if impl is not built; RB_EINVAL with err naming the first

@@ -49,6 +49,12 @@
  *     uint32_t methods;  bit m: ids[m] is a route (bit 9: `*`); 0 = empty
  *     uint32_t pad;
  *
+ * Hash flooding: the hash is seeded from rb_config.seed (random per router
+ * unless the caller gives one); an add whose probe sequence passes
+ * RB__PROBE_LIMIT re-seeds the table (seed.h, at most RB__RESEEDS times),
+ * build refuses a table still over the limit with RB_ELIMIT, and a lookup
+ * inspects at most max_probe + 1 <= RB__PROBE_LIMIT + 1 slots.
+ *
  * Cost: lookup O(L) to hash and compare the path plus O(1) expected probes;
  * add O(L) amortised (a copy of the path; the table doubles when half full);
  * build O(1); memory 64 bytes x capacity (between 2N and 4N slots for N
@@ -60,11 +66,14 @@
  * without crossing an empty slot; no two used slots hold equal keys; the
  * methods mask has no bits above `*`; keys lie inside the arena.
  *
- * build changes nothing (the table is already in lookup form).  Thread
+ * build only checks the longest probe sequence (the table is already in
+ * lookup form) and records it for lookups.  Thread
  * safety: lookup only reads, so concurrent lookups after build are safe.
  */
 #include "floor.h"
+#include "seed.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define XXH_INLINE_ALL
@@ -88,7 +97,12 @@ _Static_assert(sizeof(floor_slot) == FLOOR_ALIGN, "a floor slot is one cache lin
 
 typedef struct floor_router {
     const rb_allocator *allocator;
-    uint64_t seed;
+    uint64_t seed;      /* of every hash: derived from rb_config.seed */
+    uint64_t first;     /* the seed before any re-seed */
+    uint32_t reseeds;   /* re-seeds so far (at most RB__RESEEDS) */
+    uint32_t max_probe; /* longest displacement, set by build */
+    uint32_t longest;   /* longest displacement seen by add (before re-seeding) */
+    char desc[160];
     floor_slot *slots; /* cap slots, 64-byte aligned inside block */
     void *block;       /* the allocation holding slots */
     size_t cap;        /* power of two or 0 */
@@ -102,7 +116,8 @@ static int floor_create(const rb_config *config, void **out, rb_error *err)
     floor_router *r = rb_calloc(config->allocator, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating floor");
     r->allocator = config->allocator;
-    r->seed = config->seed;
+    r->seed = r->first = rb__seed_mix(config->seed, RB__SALT_FLOOR);
+    r->max_probe = UINT32_MAX; /* until build */
     *out = r;
     return RB_OK;
 }
@@ -112,7 +127,8 @@ static uint64_t floor_hash(const floor_router *r, const char *path, size_t len)
     return XXH3_64bits_withSeed(path, len, r->seed);
 }
 
-/* The slot holding path, or the empty slot where it would go. */
+/* The slot holding path, or the empty slot where it would go (while
+ * adding: the table is at most half full). */
 static size_t floor_find(const floor_slot *slots, size_t cap, const char *keys, uint64_t hash,
                          const char *path, size_t len)
 {
@@ -125,30 +141,64 @@ static size_t floor_find(const floor_slot *slots, size_t cap, const char *keys, 
     }
 }
 
+/* How far slot i is from the home slot of hash. */
+static uint32_t displacement(size_t i, uint64_t hash, size_t cap)
+{
+    return (uint32_t)((i - (size_t)hash) & (cap - 1));
+}
+
 static size_t block_bytes(size_t cap)
 {
     return cap * sizeof(floor_slot) + FLOOR_ALIGN - 1;
+}
+
+/* Every path again in a table of ncap slots under seed (hashes
+ * recomputed when the seed changes); *longest is the longest displacement.
+ * Unchanged on failure. */
+static int floor_rehash(floor_router *r, size_t ncap, uint64_t seed, uint32_t *longest)
+{
+    void *block = rb_calloc(r->allocator, block_bytes(ncap));
+    if (!block) return RB_ENOMEM;
+    uintptr_t at = ((uintptr_t)block + FLOOR_ALIGN - 1) & ~(uintptr_t)(FLOOR_ALIGN - 1);
+    floor_slot *slots = (floor_slot *)at;
+    *longest = 0;
+    for (size_t i = 0; i < r->cap; i++) {
+        floor_slot s = r->slots[i];
+        if (!s.methods) continue;
+        const char *key = r->keys + s.key_off;
+        if (seed != r->seed) s.hash = XXH3_64bits_withSeed(key, s.key_len, seed);
+        size_t j = floor_find(slots, ncap, r->keys, s.hash, key, s.key_len);
+        slots[j] = s;
+        uint32_t d = displacement(j, s.hash, ncap);
+        if (d > *longest) *longest = d;
+    }
+    if (r->cap) rb_free(r->allocator, r->block, block_bytes(r->cap));
+    r->block = block;
+    r->slots = slots;
+    r->cap = ncap;
+    r->seed = seed;
+    return RB_OK;
 }
 
 /* Make room for one more path (load <= 1/2).  Unchanged on failure. */
 static int floor_reserve(floor_router *r)
 {
     if ((r->used + 1) * 2 <= r->cap) return RB_OK;
-    size_t ncap = r->cap ? r->cap * 2 : FLOOR_SLOTS_MIN;
-    void *block = rb_calloc(r->allocator, block_bytes(ncap));
-    if (!block) return RB_ENOMEM;
-    uintptr_t at = ((uintptr_t)block + FLOOR_ALIGN - 1) & ~(uintptr_t)(FLOOR_ALIGN - 1);
-    floor_slot *slots = (floor_slot *)at;
-    for (size_t i = 0; i < r->cap; i++) {
-        const floor_slot *s = &r->slots[i];
-        if (!s->methods) continue;
-        slots[floor_find(slots, ncap, r->keys, s->hash, r->keys + s->key_off, s->key_len)] = *s;
+    uint32_t longest;
+    return floor_rehash(r, r->cap ? r->cap * 2 : FLOOR_SLOTS_MIN, r->seed, &longest);
+}
+
+/* After a probe sequence of d slots: past the limit, re-seed (seed.h) while
+ * re-seeds are left, until the table is within the limit again.  A failed
+ * allocation keeps the table (build decides). */
+static void floor_limit(floor_router *r, uint32_t d)
+{
+    if (d > r->longest) r->longest = d;
+    while (d > RB__PROBE_LIMIT && r->reseeds < RB__RESEEDS) {
+        uint64_t seed = rb__seed_mix(r->first, RB__SALT_RESEED + r->reseeds + 1u);
+        if (floor_rehash(r, r->cap, seed, &d) < 0) return;
+        r->reseeds++;
     }
-    if (r->cap) rb_free(r->allocator, r->block, block_bytes(r->cap));
-    r->block = block;
-    r->slots = slots;
-    r->cap = ncap;
-    return RB_OK;
 }
 
 /* Append len bytes to the key arena; *off receives their offset. */
@@ -185,7 +235,8 @@ static int floor_add(void *impl, const rb_route *route, rb_error *err)
     if (rc == RB_ELIMIT)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "floor holds at most 4 GiB of paths");
     if (rc < 0) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in floor");
-    floor_slot *s = &r->slots[floor_find(r->slots, r->cap, r->keys, hash, p->text, p->len)];
+    size_t at = floor_find(r->slots, r->cap, r->keys, hash, p->text, p->len);
+    floor_slot *s = &r->slots[at];
     memset(s, 0, sizeof *s);
     s->hash = hash;
     s->key_off = off;
@@ -193,13 +244,37 @@ static int floor_add(void *impl, const rb_route *route, rb_error *err)
     s->ids[route->method] = route->id;
     s->methods = RB_METHOD_BIT(route->method);
     r->used++;
+    floor_limit(r, displacement(at, hash, r->cap));
     return RB_OK;
+}
+
+/* The longest displacement of the table. */
+static uint32_t floor_longest(const floor_router *r)
+{
+    uint32_t longest = 0;
+    for (size_t i = 0; i < r->cap; i++) {
+        if (!r->slots[i].methods) continue;
+        uint32_t d = displacement(i, r->slots[i].hash, r->cap);
+        if (d > longest) longest = d;
+    }
+    return longest;
 }
 
 static int floor_build(void *impl, rb_error *err)
 {
-    (void)impl;
-    (void)err;
+    floor_router *r = impl;
+    uint32_t longest = floor_longest(r);
+    if (longest > RB__PROBE_LIMIT)
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                         "floor: a hash probe sequence of %u slots exceeds the limit of %u "
+                         "under %u seeds (colliding keys whatever the seed)",
+                         longest, RB__PROBE_LIMIT, r->reseeds + 1u);
+    r->max_probe = longest;
+    if (r->reseeds)
+        snprintf(r->desc, sizeof r->desc,
+                 "re-seeded %u time%s: a probe sequence of %u slots exceeded the limit of %u "
+                 "(colliding keys: hash flooding?)",
+                 r->reseeds, r->reseeds == 1 ? "" : "s", r->longest, RB__PROBE_LIMIT);
     return RB_OK;
 }
 
@@ -209,10 +284,20 @@ static int floor_lookup(const void *impl, int method, const char *path, size_t l
     m->nparams = 0;
     m->allowed = 0;
     m->outcome = RB_NOT_FOUND;
-    if (r->cap == 0) return RB_NOT_FOUND;
+    if (r->cap == 0 || r->max_probe == UINT32_MAX) return RB_NOT_FOUND;
     uint64_t hash = floor_hash(r, path, len);
-    const floor_slot *s = &r->slots[floor_find(r->slots, r->cap, r->keys, hash, path, len)];
-    uint32_t methods = s->methods;
+    /* at most max_probe + 1 slots: the build checked every path's */
+    const floor_slot *s = NULL;
+    size_t mask = r->cap - 1, i = (size_t)hash & mask;
+    for (uint32_t n = 0; n <= r->max_probe; n++, i = (i + 1) & mask) {
+        const floor_slot *t = &r->slots[i];
+        if (!t->methods) break;
+        if (t->hash == hash && t->key_len == len && memcmp(r->keys + t->key_off, path, len) == 0) {
+            s = t;
+            break;
+        }
+    }
+    uint32_t methods = s ? s->methods : 0;
     if (methods & RB_METHOD_BIT(method)) {
         m->outcome = RB_FOUND;
         m->route_id = s->ids[method];
@@ -240,9 +325,21 @@ static void floor_destroy(void *impl)
     rb_free(r->allocator, r, sizeof *r);
 }
 
+static const char *floor_describe(const void *impl)
+{
+    return ((const floor_router *)impl)->desc;
+}
+
+uint32_t rb__floor_max_probe(const void *impl)
+{
+    return ((const floor_router *)impl)->max_probe;
+}
+
 static int floor_check(const void *impl, rb_error *err)
 {
     const floor_router *r = impl;
+    if (r->max_probe != UINT32_MAX && r->max_probe > RB__PROBE_LIMIT)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "max_probe %u over the limit", r->max_probe);
     if (r->cap & (r->cap - 1))
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "capacity %zu is not a power of two",
                          r->cap);
@@ -263,6 +360,8 @@ static int floor_check(const void *impl, rb_error *err)
         const char *key = r->keys + s->key_off;
         if (s->hash != floor_hash(r, key, s->key_len))
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "slot %zu: stale hash", i);
+        if (r->max_probe != UINT32_MAX && displacement(i, s->hash, r->cap) > r->max_probe)
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "slot %zu: beyond max_probe", i);
         for (size_t j = (size_t)s->hash & mask; j != i; j = (j + 1) & mask) {
             const floor_slot *t = &r->slots[j];
             if (!t->methods)
@@ -290,6 +389,6 @@ const rb_router_ops rb__floor_ops = {
     .lookup = floor_lookup,
     .memory = floor_memory,
     .destroy = floor_destroy,
-    .describe = NULL,
+    .describe = floor_describe,
     .check = floor_check,
 };

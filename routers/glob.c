@@ -42,13 +42,20 @@
  *                       suf:4 ".png"  "*.png"  tried if it ends ".png" ]
  *           -- "**" child                      tried at every later position
  *
- * Node layout (glob_node, 56 bytes): text/text_len (static bytes or glob
+ * Node layout (glob_node, 64 bytes): text/text_len (static bytes or glob
  * text, in the router's arena of texts and ranks), parent, the param /
  * '**' / catch-all child, the range of glob children, the first terminal
  * route and a mask of the terminal methods (bit RB_ANY for '*'), kind, the
  * anchor of a glob node, the anchor lengths present among its glob
- * children, and for a '**' below another '**' its slot in the per-lookup
- * visited set.
+ * children, for a '**' below another '**' its slot in the per-lookup
+ * visited set, its gate set (below) and its static child when it has one
+ * only (compared without hashing).
+ *
+ * Static children are found through one table keyed by XXH3 of (parent,
+ * bytes) under a seed derived from rb_config.seed (random per router unless
+ * the caller gives one); no probe sequence is longer than RB__PROBE_LIMIT
+ * + 1 slots: a longer one at build re-seeds the table (seed.h, at most
+ * RB__RESEEDS times, then RB_ELIMIT), and describe() says so.
  *
  * Lookup: a depth-first search from the root over (node, path position)
  * states, children in rank order (static, param, globs, '**', catch-all).
@@ -59,6 +66,17 @@
  * then every matching route is found and routes of other methods feed the
  * 405 mask.  A '**' entered at position p is tried with each possible end
  * (p, then one more segment each time, ascending).
+ *
+ * Gates.  A nested '**' G is a gate of the nodes between it and the '**'
+ * above it when every route below them lies behind G or another such
+ * gate.  Once every gate of a node has been expanded, visiting the node at
+ * a later position reaches nothing new (the gates cover every later
+ * position), so the visit returns at once, and a '**' node whose child's
+ * gates are all expanded stops trying ends (jumping to the last one when
+ * routes end at the '**' itself).  A chain like "/ ** /s/ ** /s/ ... / ** /e"
+ * (without the spaces) therefore costs O(L), not O(L) per '**'.  A '**' whose one child is
+ * static skips the ends whose segment is not that child's bytes with one
+ * compare each.
  *
  * No exponential backtracking: a '**' node entered at its earliest
  * position p can end anywhere a later entry could, so it reaches a
@@ -74,23 +92,29 @@
  * the first time.  An empty '**' span sits where the next segment would
  * start (the path length at the end), as in linear.
  *
- * Cost.  T nodes, G bytes of glob text in the trie, N routes, path of L
- * bytes and S segments (S <= L).  Every node is visited at most S + 1
- * times (once per end of its nearest '**' ancestor, at distinct
- * positions), a glob is matched against a segment in at most
- * (glob + 1) * (segment + 1) steps of rb_glob_segment_match, so the steps
- * counted by rb__glob_lookup_steps (node visits, '**' entries, static
- * probes, anchor probes, glob candidates and the glob matcher's steps)
- * are bounded by
+ * Cost, in bytes examined.  T nodes, G bytes of glob text in the trie, N
+ * routes, path of L bytes and S segments (S <= L).  Every node is visited
+ * at most S + 1 times (once per end of its nearest '**' ancestor, at
+ * distinct positions), and a visit at position p examines the segment at p
+ * a bounded number of times: rb__glob_lookup_steps counts one step per node
+ * visit, '**' end, gate looked at, slot probed and binary-search step, plus
+ * every byte scanned for a '/', hashed, compared or packed into an anchor,
+ * plus the glob matcher's steps (at most (glob + 1) * (segment + 1) for a
+ * glob against a segment).  A segment's bytes summed over the positions
+ * are at most L, so
  *
- *     steps <= 16 * (T + G) * (L + 1)            (T <= pattern bytes + 1)
+ *     steps <= 64 * (T + G) * (L + 1)            (T <= pattern bytes + 1)
  *
- * polynomial in table size times path length, whatever the patterns.  A
- * static probe hashes the segment once (O(segment bytes), expected O(1)
- * slots); an anchor probe is a binary search, O(log glob children).
+ * (a memchr or a hash is counted by its length, not as one step),
+ * polynomial in table size times path length, whatever the patterns, and
+ * within linear's worst case (O(N x pattern segments x L)); test_glob
+ * checks it on every lookup it makes, and that nested '**' tables cost a
+ * few steps per path byte.  A static probe hashes the segment once and
+ * inspects at most RB__PROBE_LIMIT + 1 slots; an anchor probe is a binary
+ * search, O(log glob children).
  * Tables without '**' visit each node at most once: O(L) for a REST
- * table.  Build: O(total pattern bytes + G log G).  Memory after build:
- * T nodes of 56 bytes, a hash slot of 8 bytes per static node (load
+ * table.  Build: O(total pattern bytes + G log G) (a heap sort in place).  Memory after build:
+ * T nodes of 64 bytes, a hash slot of 8 bytes per static node (load
  * <= 1/2, so 8 to 16 bytes each), 16 bytes per glob node, 32 bytes per
  * route, and an arena of the node texts plus one rank byte per route
  * segment; nothing else (before build: each route's pattern copy and
@@ -128,6 +152,7 @@
  * (rank prefix, captures, visited set) is on the caller's stack.
  */
 #include "glob.h"
+#include "seed.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,12 +162,14 @@
 #include <xxhash.h>
 
 #define GLOB_ROOT_KIND     0xffu
-#define GLOB_NO_SLOT       UINT32_MAX
-#define GLOB_ANCHOR_MAX    4u /* bytes of a glob anchor */
-#define GLOB_SCAN_MAX      8u /* up to this many glob children: scan, no search */
+#define GLOB_NO_SLOT       0xFFFFu /* star_slot of a node that is no nested '**' */
+#define GLOB_ANCHOR_MAX    4u      /* bytes of a glob anchor */
+#define GLOB_SCAN_MAX      8u      /* up to this many glob children: scan, no search */
 #define GLOB_ANY_BIT       (1u << RB_ANY)
 #define GLOB_SPECIFIC_MASK (GLOB_ANY_BIT - 1u)
 #define GLOB_VISITED_WORDS (RB__GLOB_MAX_NESTED_STARS / 64)
+#define GLOB_GATES_MAX     8u /* nested '**' in one node's gate set */
+_Static_assert(RB__GLOB_MAX_NESTED_STARS < GLOB_NO_SLOT, "visited slots fit star_slot");
 
 /* Anchor kinds, in sort order (unanchored globs first). */
 enum { ANCHOR_NONE = 0, ANCHOR_PREFIX = 1, ANCHOR_SUFFIX = 2 };
@@ -165,13 +192,16 @@ typedef struct glob_node {
     uint32_t param, star, catchall; /* children; 0 = none (the root is no child) */
     uint32_t globs, nglobs;         /* glob children: r->globs[globs, globs + nglobs) */
     uint32_t terms;                 /* first terminal route in r->terms */
-    uint32_t star_slot;             /* nested '**': bit in the visited set */
+    uint32_t gates;                 /* its gate set: r->gates[gates, gates + ngates) */
+    uint32_t only_static;           /* the static child when it is the only one */
     uint32_t anchor;                /* glob node: anchor bytes, little-endian */
     uint16_t methods;               /* terminal methods; GLOB_ANY_BIT for '*' */
     uint8_t kind;                   /* rb_seg_kind, GLOB_ROOT_KIND for the root */
     uint8_t flags;
     uint8_t anchor_kind, anchor_len;
     uint8_t prefix_lens, suffix_lens; /* bit n: a glob child has an anchor of n bytes */
+    uint16_t star_slot;               /* nested '**': bit in the visited set */
+    uint8_t ngates;                   /* 0: no gate set */
 } glob_node;
 
 /* A glob child: sort key (anchor kind << 40 | length << 32 | bytes), node. */
@@ -210,13 +240,19 @@ typedef struct glob_router {
     size_t arena_bytes, ranks_off;
     glob_slot *table;
     uint32_t table_cap; /* power of two, or 0 */
+    uint32_t max_probe; /* longest displacement in table (<= RB__PROBE_LIMIT) */
+    uint64_t seed;      /* of child_hash: derived from rb_config.seed */
+    uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
+    uint32_t reseeds;   /* re-seeds the last build needed */
     glob_entry *globs;
     uint32_t nglobs;
     glob_term *terms;
+    uint32_t *gates; /* gate sets: visited slots of nested '**' nodes */
+    uint32_t ngates;
     uint32_t nslots; /* nested '**' nodes */
     uint32_t glob_bytes;
     size_t bytes; /* everything allocated, for memory() */
-    char desc[128];
+    char desc[256];
 } glob_router;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -240,9 +276,12 @@ static uint64_t anchor_key(unsigned kind, unsigned len, uint32_t bytes)
     return (uint64_t)kind << 40 | (uint64_t)len << 32 | bytes;
 }
 
-static uint64_t child_hash(uint32_t parent, bool glob, const char *text, size_t len)
+/* The key of child `text` of `parent`: XXH3 under the router's seed, mixed
+ * with the parent (so equal texts under different parents spread too). */
+static uint64_t child_hash(uint64_t seed, uint32_t parent, bool glob, const char *text, size_t len)
 {
-    return XXH3_64bits_withSeed(text, len, (uint64_t)parent * 2u + (glob ? 1u : 0u));
+    uint64_t who = ((uint64_t)parent * 2u + (glob ? 1u : 0u) + 1u) * 0x9e3779b97f4a7c15ull;
+    return XXH3_64bits_withSeed(text, len, seed ^ who);
 }
 
 static size_t segment_end(const char *path, size_t len, size_t b)
@@ -291,6 +330,8 @@ static int glob_create(const rb_config *config, void **out, rb_error *err)
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating glob");
     r->allocator = config->allocator;
     r->bytes = sizeof *r;
+    r->seed = rb__seed_mix(config->seed, RB__SALT_GLOB);
+    r->hash_mask = ~0ull;
     *out = r;
     return RB_OK;
 }
@@ -393,6 +434,7 @@ typedef struct glob_builder {
     glob_router *r;
     uint32_t *index;
     uint32_t index_cap, index_used;
+    uint64_t seed; /* the index's own: it is gone after build and decides nothing */
 } glob_builder;
 
 static uint32_t pow2_at_least(uint64_t n)
@@ -409,29 +451,33 @@ static bool same_child(const glob_node *n, uint32_t parent, uint8_t kind, const 
            memcmp(n->text, text, len) == 0;
 }
 
+/* The index slot of (parent, kind, text): where it is, or the empty slot
+ * where it belongs; *dist is how far that is from its home slot. */
 static uint32_t index_slot(const glob_builder *b, uint32_t parent, uint8_t kind, const char *text,
-                           size_t len)
+                           size_t len, uint32_t *dist)
 {
-    uint64_t h = child_hash(parent, kind == RB_SEG_GLOB, text, len);
+    uint64_t h = child_hash(b->seed, parent, kind == RB_SEG_GLOB, text, len);
     uint32_t mask = b->index_cap - 1, slot = (uint32_t)h & mask;
-    for (; b->index[slot]; slot = (slot + 1) & mask) {
+    for (*dist = 0; b->index[slot]; slot = (slot + 1) & mask, ++*dist) {
         if (same_child(&b->r->nodes[b->index[slot]], parent, kind, text, len)) break;
     }
     return slot;
 }
 
-/* Double the index (re-inserting every static and glob node). */
-static int index_grow(glob_builder *b)
+/* The index rebuilt with cap slots (0: the first size) under seed,
+ * re-inserting every static and glob node.  Unchanged on failure. */
+static int index_rebuild(glob_builder *b, uint32_t cap, uint64_t seed)
 {
     const glob_router *r = b->r;
-    uint32_t first = pow2_at_least(r->budget.total_segs < 128 ? 256 : r->budget.total_segs + 1);
-    glob_builder g = {b->r, NULL, b->index_cap ? b->index_cap * 2 : first, b->index_used};
+    if (cap == 0) cap = pow2_at_least(r->budget.total_segs < 128 ? 256 : r->budget.total_segs + 1);
+    glob_builder g = {b->r, NULL, cap, b->index_used, seed};
     g.index = rb_calloc(r->allocator, (size_t)g.index_cap * sizeof *g.index);
     if (!g.index) return RB_ENOMEM;
     for (uint32_t k = 1; k < r->nnodes; k++) {
         const glob_node *n = &r->nodes[k];
+        uint32_t dist;
         if (n->kind == RB_SEG_STATIC || n->kind == RB_SEG_GLOB)
-            g.index[index_slot(&g, n->parent, n->kind, n->text, n->text_len)] = k;
+            g.index[index_slot(&g, n->parent, n->kind, n->text, n->text_len, &dist)] = k;
     }
     rb_free(r->allocator, b->index, (size_t)b->index_cap * sizeof *b->index);
     *b = g;
@@ -452,12 +498,17 @@ static uint32_t builder_child(glob_builder *b, uint32_t parent, const rb_segment
     if (field) {
         if (*field) return *field;
     } else {
-        slot = index_slot(b, parent, s->kind, s->text, s->text_len);
+        uint32_t dist;
+        slot = index_slot(b, parent, s->kind, s->text, s->text_len, &dist);
         if (b->index[slot]) return b->index[slot];
         if ((b->index_used + 1) * 2 > b->index_cap) {
-            if (index_grow(b) < 0) return 0;
-            slot = index_slot(b, parent, s->kind, s->text, s->text_len);
+            if (index_rebuild(b, b->index_cap * 2, b->seed) < 0) return 0;
+            slot = index_slot(b, parent, s->kind, s->text, s->text_len, &dist);
         }
+        /* colliding texts (crafted against a known seed?): a random seed
+         * keeps build time linear; if that fails, the long probe stays */
+        if (dist > RB__PROBE_LIMIT && index_rebuild(b, b->index_cap, rb__seed_random()) == RB_OK)
+            slot = index_slot(b, parent, s->kind, s->text, s->text_len, &dist);
     }
     uint32_t k = r->nnodes++;
     glob_node *n = &r->nodes[k];
@@ -489,6 +540,30 @@ static int entry_compare(const void *pa, const void *pb)
     return a->node < b->node ? -1 : a->node > b->node;
 }
 
+/* Heap sort of e[0, n) by entry_compare: in place, no allocation (qsort
+ * may call malloc behind a custom allocator's back). */
+static void sift_down(glob_entry *e, size_t root, size_t n)
+{
+    for (size_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && entry_compare(&e[child], &e[child + 1]) < 0) child++;
+        if (entry_compare(&e[root], &e[child]) >= 0) return;
+        glob_entry t = e[root];
+        e[root] = e[child];
+        e[child] = t;
+    }
+}
+
+static void sort_entries(glob_entry *e, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;) sift_down(e, i, n);
+    for (size_t end = n; end-- > 1;) {
+        glob_entry t = e[0];
+        e[0] = e[end];
+        e[end] = t;
+        sift_down(e, 0, end);
+    }
+}
+
 static void free_lookup_form(glob_router *r)
 {
     const rb_allocator *a = r->allocator;
@@ -497,12 +572,15 @@ static void free_lookup_form(glob_router *r)
     rb_free(a, r->globs, (size_t)r->nglobs * sizeof *r->globs);
     if (r->terms) rb_free(a, r->terms, r->count * sizeof *r->terms);
     if (r->arena) rb_free(a, r->arena, r->arena_bytes);
+    rb_free(a, r->gates, (size_t)r->ngates * sizeof *r->gates);
+    r->gates = NULL;
+    r->ngates = 0;
     r->nodes = NULL;
     r->table = NULL;
     r->globs = NULL;
     r->terms = NULL;
     r->arena = NULL;
-    r->nnodes = r->nodes_cap = r->table_cap = r->nglobs = 0;
+    r->nnodes = r->nodes_cap = r->table_cap = r->nglobs = r->max_probe = 0;
     r->arena_bytes = 0;
 }
 
@@ -511,7 +589,7 @@ static void free_lookup_form(glob_router *r)
 static int build_trie(glob_router *r)
 {
     const rb_allocator *a = r->allocator;
-    glob_builder b = {r, NULL, 0, 0};
+    glob_builder b = {r, NULL, 0, 0, rb__seed_mix(r->seed, RB__SALT_GLOB)};
     r->nodes_cap = (uint32_t)r->budget.total_segs + 1;
     r->nodes = rb_alloc(a, (size_t)r->nodes_cap * sizeof *r->nodes);
     if (!r->nodes) return RB_ENOMEM;
@@ -519,7 +597,7 @@ static int build_trie(glob_router *r)
     memset(&r->nodes[0], 0, sizeof r->nodes[0]);
     r->nodes[0].kind = GLOB_ROOT_KIND;
     r->nodes[0].star_slot = GLOB_NO_SLOT;
-    int rc = index_grow(&b);
+    int rc = index_rebuild(&b, 0, b.seed);
     for (size_t i = 0; rc == RB_OK && i < r->count; i++) {
         const rb_pattern *p = &r->routes[i].pattern;
         uint32_t cur = 0;
@@ -563,24 +641,46 @@ static int build_arena(glob_router *r)
     return RB_OK;
 }
 
-static int build_table(glob_router *r)
+/* The static-children table (load <= 1/2).  A probe sequence longer than
+ * RB__PROBE_LIMIT re-seeds it (deterministically, seed.h) and fills it
+ * again, at most RB__RESEEDS times; then RB_ELIMIT, *longest saying how
+ * long the sequence was. */
+static int build_table(glob_router *r, uint32_t *longest)
 {
     uint32_t nstatic = 0;
     for (uint32_t k = 1; k < r->nnodes; k++) nstatic += r->nodes[k].kind == RB_SEG_STATIC;
     if (nstatic == 0) return RB_OK;
     uint32_t cap = pow2_at_least(2 * (uint64_t)nstatic);
-    r->table = rb_calloc(r->allocator, (size_t)cap * sizeof *r->table);
+    r->table = rb_alloc(r->allocator, (size_t)cap * sizeof *r->table);
     if (!r->table) return RB_ENOMEM;
     r->table_cap = cap;
-    for (uint32_t k = 1; k < r->nnodes; k++) {
-        const glob_node *n = &r->nodes[k];
-        if (n->kind != RB_SEG_STATIC) continue;
-        uint64_t h = child_hash(n->parent, false, n->text, n->text_len);
-        size_t i = (size_t)h & (cap - 1);
-        while (r->table[i].child) i = (i + 1) & (cap - 1);
-        r->table[i] = (glob_slot){(uint32_t)(h >> 32), k};
+    uint64_t first = r->seed;
+    for (uint32_t attempt = 0;; attempt++) {
+        memset(r->table, 0, (size_t)cap * sizeof *r->table);
+        uint32_t worst = 0;
+        for (uint32_t k = 1; k < r->nnodes; k++) {
+            const glob_node *n = &r->nodes[k];
+            if (n->kind != RB_SEG_STATIC) continue;
+            uint64_t h = child_hash(r->seed, n->parent, false, n->text, n->text_len) & r->hash_mask;
+            size_t i = (size_t)h & (cap - 1);
+            uint32_t dist = 0;
+            for (; r->table[i].child; i = (i + 1) & (cap - 1)) dist++;
+            r->table[i] = (glob_slot){(uint32_t)(h >> 32), k};
+            if (dist > worst) worst = dist;
+        }
+        if (attempt == 0) *longest = worst;
+        if (worst <= RB__PROBE_LIMIT) {
+            r->max_probe = worst;
+            r->reseeds = attempt;
+            return RB_OK;
+        }
+        if (attempt == RB__RESEEDS) {
+            r->seed = first;
+            *longest = worst;
+            return RB_ELIMIT;
+        }
+        r->seed = rb__seed_mix(first, RB__SALT_RESEED + attempt + 1u);
     }
-    return RB_OK;
 }
 
 static int build_globs(glob_router *r)
@@ -608,7 +708,7 @@ static int build_globs(glob_router *r)
     }
     for (uint32_t k = 0; k < r->nnodes; k++) {
         glob_node *n = &r->nodes[k];
-        if (n->nglobs > 1) qsort(&r->globs[n->globs], n->nglobs, sizeof *r->globs, entry_compare);
+        if (n->nglobs > 1) sort_entries(&r->globs[n->globs], n->nglobs);
     }
     return RB_OK;
 }
@@ -640,14 +740,87 @@ static int build_terms(glob_router *r)
     return RB_OK;
 }
 
+/* Visited-set slots of the nested '**' nodes, and the single static
+ * children (compared without hashing; UINT32_MAX while counting means two
+ * or more). */
 static void build_slots(glob_router *r)
 {
-    for (uint32_t k = 1; k < r->nnodes; k++) {
+    for (uint32_t k = 0; k < r->nnodes; k++) {
         glob_node *n = &r->nodes[k];
+        n->only_static = 0;
+        if (k == 0) continue;
         const glob_node *p = &r->nodes[n->parent];
         if ((p->flags & NODE_UNDER_STAR) || p->kind == RB_SEG_GLOBSTAR) n->flags |= NODE_UNDER_STAR;
-        if (n->kind == RB_SEG_GLOBSTAR && (n->flags & NODE_UNDER_STAR)) n->star_slot = r->nslots++;
+        if (n->kind == RB_SEG_GLOBSTAR && (n->flags & NODE_UNDER_STAR))
+            n->star_slot = (uint16_t)r->nslots++;
     }
+    for (uint32_t k = 1; k < r->nnodes; k++) {
+        if (r->nodes[k].kind != RB_SEG_STATIC) continue;
+        glob_node *p = &r->nodes[r->nodes[k].parent];
+        p->only_static = p->only_static ? UINT32_MAX : k;
+    }
+    for (uint32_t k = 0; k < r->nnodes; k++)
+        if (r->nodes[k].only_static == UINT32_MAX) r->nodes[k].only_static = 0;
+}
+
+/* Gate sets.  A nested '**' G is a gate of the nodes between it and the
+ * '**' above it: every route below such a node n lies behind one of its
+ * gates when no route ends on the way (a catch-all is a route too).  Once
+ * every gate of n is expanded (they cover every later position), visiting
+ * n again reaches nothing new; a '**' node's loop stops the same way (routes
+ * ending at the '**' itself are left to its last end).  Sets hold at most
+ * GLOB_GATES_MAX gates (a node with more has none).  Computed from the
+ * last node back (children come after their parents), each node's set the
+ * union of its children's: a child contributes its own slot if it is a
+ * nested '**', else its set, and spoils the union when it has none or
+ * routes end at it.  Scratch: GLOB_GATES_MAX + 1 words a node. */
+static int build_gates(glob_router *r)
+{
+    const rb_allocator *a = r->allocator;
+    const uint32_t w = GLOB_GATES_MAX + 1u, spoilt = UINT32_MAX;
+    size_t scratch_bytes = (size_t)r->nnodes * w * sizeof(uint32_t);
+    uint32_t *acc = rb_calloc(a, scratch_bytes); /* [count, gates...] per node */
+    if (!acc) return RB_ENOMEM;
+    uint32_t total = 0;
+    for (uint32_t k = r->nnodes; k-- > 1;) {
+        const glob_node *n = &r->nodes[k];
+        uint32_t *mine = acc + (size_t)k * w, *up = acc + (size_t)n->parent * w;
+        if (up[0] == spoilt) continue;
+        if (n->star_slot != GLOB_NO_SLOT) {
+            if (up[0] == GLOB_GATES_MAX)
+                up[0] = spoilt;
+            else
+                up[1 + up[0]++] = n->star_slot;
+            continue;
+        }
+        if (mine[0] == spoilt || mine[0] == 0 || n->methods || up[0] + mine[0] > GLOB_GATES_MAX) {
+            up[0] = spoilt;
+            continue;
+        }
+        memcpy(up + 1 + up[0], mine + 1, mine[0] * sizeof *mine);
+        up[0] += mine[0];
+    }
+    for (uint32_t k = 0; k < r->nnodes; k++) {
+        uint32_t c = acc[(size_t)k * w];
+        glob_node *n = &r->nodes[k];
+        bool usable = c != spoilt && c > 0 && (n->kind == RB_SEG_GLOBSTAR || !n->methods);
+        n->ngates = (uint8_t)(usable ? c : 0);
+        n->gates = total;
+        total += n->ngates;
+    }
+    if (total) {
+        r->gates = rb_alloc(a, (size_t)total * sizeof *r->gates);
+        if (!r->gates) {
+            rb_free(a, acc, scratch_bytes);
+            return RB_ENOMEM;
+        }
+        r->ngates = total;
+        for (uint32_t k = 0; k < r->nnodes; k++)
+            memcpy(r->gates + r->nodes[k].gates, acc + (size_t)k * w + 1,
+                   r->nodes[k].ngates * sizeof *r->gates);
+    }
+    rb_free(a, acc, scratch_bytes);
+    return RB_OK;
 }
 
 /* Free the routes as add stored them (pattern copies and parses). */
@@ -671,23 +844,39 @@ static int glob_build(void *impl, rb_error *err)
     if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "glob router already built");
     r->glob_bytes = 0;
     r->nslots = 0;
+    r->reseeds = 0;
+    uint32_t longest = 0;
     int rc = build_trie(r);
     if (rc == RB_OK) rc = build_arena(r);
-    if (rc == RB_OK) rc = build_table(r);
+    if (rc == RB_OK) rc = build_table(r, &longest);
     if (rc == RB_OK) rc = build_globs(r);
     if (rc == RB_OK) rc = build_terms(r);
     if (rc < 0) {
         free_lookup_form(r);
+        if (rc == RB_ELIMIT)
+            return rb__error(err, rc, RB_NO_OFFSET,
+                             "glob: a hash probe sequence of %u slots exceeds the limit of %u "
+                             "under %u seeds (colliding keys whatever the seed: narrowed hashes?)",
+                             longest, RB__PROBE_LIMIT, RB__RESEEDS + 1u);
         return rb__error(err, rc, RB_NO_OFFSET, "out of memory building the glob router");
     }
     build_slots(r);
+    if (build_gates(r) < 0) {
+        free_lookup_form(r);
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building the glob router");
+    }
     r->bytes += (size_t)r->nodes_cap * sizeof *r->nodes + (size_t)r->table_cap * sizeof *r->table +
                 (size_t)r->nglobs * sizeof *r->globs +
-                (r->terms ? r->count * sizeof *r->terms : 0) + r->arena_bytes;
+                (r->terms ? r->count * sizeof *r->terms : 0) + r->arena_bytes +
+                (size_t)r->ngates * sizeof *r->gates;
     /* The lookup form holds everything now: drop the routes. */
     release_routes(r);
-    snprintf(r->desc, sizeof r->desc, "%u nodes, %u glob children, %u nested '**'", r->nnodes,
-             r->nglobs, r->nslots);
+    int n = snprintf(r->desc, sizeof r->desc, "%u nodes, %u glob children, %u nested '**'",
+                     r->nnodes, r->nglobs, r->nslots);
+    if (r->reseeds && n > 0 && (size_t)n < sizeof r->desc)
+        snprintf(r->desc + n, sizeof r->desc - (size_t)n,
+                 "; re-seeded %u time%s: a probe sequence of %u slots exceeded the limit of %u",
+                 r->reseeds, r->reseeds == 1 ? "" : "s", longest, RB__PROBE_LIMIT);
     r->built = true;
     return RB_OK;
 }
@@ -703,6 +892,7 @@ typedef struct glob_search {
     const glob_term *best;
     rb_match *m;
     uint64_t steps;
+    bool counting; /* steps are counted (rb__glob_lookup_steps) */
     bool visited_clear;
     uint8_t ranks[RB__GLOB_MAX_DEPTH]; /* kinds on the path from the root */
     rb_span caps[RB_MAX_CAPTURES];     /* captures on the path from the root */
@@ -710,6 +900,13 @@ typedef struct glob_search {
 } glob_search;
 
 static void search_visit(glob_search *s, uint32_t k, size_t pos, uint32_t depth, uint32_t ncap);
+
+/* Add n to the steps when they are counted (a branch always taken the same
+ * way: the lookup op counts nothing). */
+#define GLOB_STEPS(s, n)                                                                           \
+    do {                                                                                           \
+        if ((s)->counting) (s)->steps += (n);                                                      \
+    } while (0)
 
 /* Would a child of kind `kind` at depth `depth` (0-based) lose to the best
  * route found on ranks alone, with everything below it? */
@@ -749,18 +946,34 @@ static void search_terminal(glob_search *s, const glob_node *n, uint32_t ncap)
     memcpy(s->m->params, s->caps, ncap * sizeof s->caps[0]);
 }
 
+/* The static child of parent with bytes seg[0, len), or 0: at most
+ * max_probe + 1 slots.  Steps: the bytes hashed, one per slot, the bytes
+ * compared. */
 static uint32_t find_static(glob_search *s, uint32_t parent, const char *seg, size_t len)
 {
     const glob_router *r = s->r;
-    s->steps++;
-    uint64_t h = child_hash(parent, false, seg, len);
+    GLOB_STEPS(s, 1 + len);
+    uint64_t h = child_hash(r->seed, parent, false, seg, len) & r->hash_mask;
     uint32_t tag = (uint32_t)(h >> 32), mask = r->table_cap - 1;
-    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+    size_t i = (size_t)h & mask;
+    for (uint32_t probe = 0; probe <= r->max_probe; probe++, i = (i + 1) & mask) {
         const glob_slot *sl = &r->table[i];
+        GLOB_STEPS(s, 1);
         if (!sl->child) return 0;
-        if (sl->tag == tag && same_child(&r->nodes[sl->child], parent, RB_SEG_STATIC, seg, len))
-            return sl->child;
+        if (sl->tag != tag) continue;
+        GLOB_STEPS(s, len);
+        if (same_child(&r->nodes[sl->child], parent, RB_SEG_STATIC, seg, len)) return sl->child;
     }
+    return 0;
+}
+
+/* The node's one static child if it takes seg[0, len), else 0: a compare,
+ * no hash. */
+static uint32_t only_static(glob_search *s, const glob_node *n, const char *seg, size_t len)
+{
+    const glob_node *c = &s->r->nodes[n->only_static];
+    GLOB_STEPS(s, 1 + len);
+    return c->text_len == len && memcmp(c->text, seg, len) == 0 ? n->only_static : 0;
 }
 
 /* Try glob child k on the segment [pos, end); descend if it matches. */
@@ -768,8 +981,10 @@ static void try_glob(glob_search *s, uint32_t k, size_t pos, size_t end, uint32_
                      uint32_t ncap)
 {
     const glob_node *g = &s->r->nodes[k];
-    s->steps++;
-    if (!rb_glob_segment_match(g->text, g->text_len, s->path + pos, end - pos, &s->steps)) return;
+    GLOB_STEPS(s, 1);
+    if (!rb_glob_segment_match(g->text, g->text_len, s->path + pos, end - pos,
+                               s->counting ? &s->steps : NULL))
+        return;
     s->ranks[depth] = RB_SEG_GLOB;
     s->caps[ncap] = (rb_span){(uint32_t)pos, (uint32_t)(end - pos)};
     search_visit(s, k, end + 1, depth + 1, ncap + 1);
@@ -789,9 +1004,10 @@ static void try_bucket(glob_search *s, const glob_node *n, uint64_t key, size_t 
 {
     const glob_entry *e = &s->r->globs[n->globs];
     uint32_t lo = 0, hi = n->nglobs;
-    s->steps++;
+    GLOB_STEPS(s, 1);
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
+        GLOB_STEPS(s, 1);
         if (e[mid].key < key)
             lo = mid + 1;
         else
@@ -812,6 +1028,7 @@ static void search_globs(glob_search *s, const glob_node *n, size_t pos, size_t 
     if (n->nglobs <= GLOB_SCAN_MAX) {
         for (uint32_t i = 0; i < n->nglobs; i++) {
             const glob_node *g = &s->r->nodes[e[i].node];
+            GLOB_STEPS(s, 1u + g->anchor_len);
             if (!anchor_fits(g, seg, len)) continue;
             if (pruned(s, depth, RB_SEG_GLOB)) return;
             try_glob(s, e[i].node, pos, end, depth, ncap);
@@ -823,6 +1040,7 @@ static void search_globs(glob_search *s, const glob_node *n, size_t pos, size_t 
         try_glob(s, e[i].node, pos, end, depth, ncap);
     }
     for (unsigned l = 1; l <= GLOB_ANCHOR_MAX && l <= len; l++) {
+        GLOB_STEPS(s, 2u * l); /* the anchors packed */
         if (n->prefix_lens & (1u << l))
             try_bucket(s, n, anchor_key(ANCHOR_PREFIX, l, pack_anchor(seg, l)), pos, end, depth,
                        ncap);
@@ -832,12 +1050,40 @@ static void search_globs(glob_search *s, const glob_node *n, size_t pos, size_t 
     }
 }
 
+/* End of the path segment starting at b, counting the bytes scanned. */
+static inline size_t scan_end(glob_search *s, size_t b)
+{
+    size_t end = segment_end(s->path, s->len, b);
+    GLOB_STEPS(s, end - b + 1);
+    return end;
+}
+
+/* Has the nested '**' of visited-set slot `slot` been expanded already? */
+static bool is_visited(const glob_search *s, uint32_t slot)
+{
+    return s->visited_clear && (s->visited[slot >> 6] >> (slot & 63) & 1u);
+}
+
+/* Has every gate of n been expanded?  One step a gate looked at. */
+static bool gates_visited(glob_search *s, const glob_node *n)
+{
+    const uint32_t *g = s->r->gates + n->gates;
+    for (uint32_t i = 0; i < n->ngates; i++) {
+        GLOB_STEPS(s, 1);
+        if (!is_visited(s, g[i])) return false;
+    }
+    return true;
+}
+
 /* Enter the '**' node k (at depth `depth`) at position pos: try every end,
- * ascending.  A nested '**' is expanded only the first time it is met. */
+ * ascending.  A nested '**' is expanded only the first time it is met.
+ * Once every route below k lies behind a nested '**' already expanded
+ * (k's `below`), later ends can reach nothing new: the loop stops, after
+ * the last end if routes end at k itself. */
 static void search_star(glob_search *s, uint32_t k, size_t pos, uint32_t depth, uint32_t ncap)
 {
     const glob_node *a = &s->r->nodes[k];
-    s->steps++;
+    GLOB_STEPS(s, 1);
     if (a->star_slot != GLOB_NO_SLOT) {
         if (!s->visited_clear) {
             memset(s->visited, 0, ((s->r->nslots + 63) / 64) * sizeof s->visited[0]);
@@ -848,13 +1094,44 @@ static void search_star(glob_search *s, uint32_t k, size_t pos, uint32_t depth, 
         s->visited[a->star_slot >> 6] |= bit;
     }
     size_t len = s->len;
+    /* A '**' whose one child is static: ends whose segment it cannot take
+     * are skipped here, a compare each, instead of visited. */
+    const glob_node *only = a->only_static && !a->param && !a->nglobs && !a->star && !a->catchall
+                                ? &s->r->nodes[a->only_static]
+                                : NULL;
     for (size_t end = pos;;) {
+        while (only && end <= len) {
+            /* what visiting k at end would do: compare, descend */
+            size_t e = scan_end(s, end);
+            GLOB_STEPS(s, 1 + only->text_len);
+            if (e - end == only->text_len && memcmp(s->path + end, only->text, e - end) == 0) {
+                s->ranks[depth] = RB_SEG_GLOBSTAR;
+                s->caps[ncap] = end > pos ? (rb_span){(uint32_t)pos, (uint32_t)(end - 1 - pos)}
+                                          : (rb_span){(uint32_t)(pos < len ? pos : len), 0};
+                if (pruned(s, depth + 1, RB_SEG_STATIC)) break;
+                s->ranks[depth + 1] = RB_SEG_STATIC;
+                search_visit(s, a->only_static, e + 1, depth + 2, ncap + 1);
+                if (pruned(s, depth, RB_SEG_GLOBSTAR)) return;
+                if (a->ngates && gates_visited(s, a)) {
+                    if (!a->methods) return;
+                    end = len + 1;
+                    break;
+                }
+            }
+            end = e + 1;
+        }
+        if (only && end > len && !a->methods) return;
         s->ranks[depth] = RB_SEG_GLOBSTAR;
         s->caps[ncap] = end > pos ? (rb_span){(uint32_t)pos, (uint32_t)(end - 1 - pos)}
                                   : (rb_span){(uint32_t)(pos < len ? pos : len), 0};
         search_visit(s, k, end, depth + 1, ncap + 1);
         if (end > len) return;
-        end = segment_end(s->path, len, end) + 1;
+        if (a->ngates && gates_visited(s, a)) {
+            if (!a->methods) return;
+            end = len + 1;
+        } else {
+            end = scan_end(s, end) + 1;
+        }
         if (pruned(s, depth, RB_SEG_GLOBSTAR)) return;
     }
 }
@@ -867,13 +1144,16 @@ static void search_visit(glob_search *s, uint32_t k, size_t pos, uint32_t depth,
     size_t len = s->len;
 again:;
     const glob_node *n = &r->nodes[k];
-    s->steps++;
+    GLOB_STEPS(s, 1);
+    /* everything below lies behind a nested '**' expanded already */
+    if (n->ngates && n->kind != RB_SEG_GLOBSTAR && gates_visited(s, n)) return;
     if (pos == len + 1) search_terminal(s, n, ncap);
     if (pos <= len) {
-        size_t end = segment_end(s->path, len, pos);
+        size_t end = scan_end(s, pos);
         bool after_param = n->nglobs || n->star || n->catchall;
         if ((n->flags & NODE_HAS_STATIC) && !pruned(s, depth, RB_SEG_STATIC)) {
-            uint32_t c = find_static(s, k, s->path + pos, end - pos);
+            uint32_t c = n->only_static ? only_static(s, n, s->path + pos, end - pos)
+                                        : find_static(s, k, s->path + pos, end - pos);
             if (c) {
                 s->ranks[depth] = RB_SEG_STATIC;
                 if (!n->param && !after_param) { /* nothing left here: no recursion */
@@ -914,6 +1194,7 @@ static int search(const glob_router *r, int method, const char *path, size_t len
     s.best = NULL;
     s.m = m;
     s.steps = 0;
+    s.counting = steps != NULL;
     s.visited_clear = false;
     if (r->built && len > 0 && path[0] == '/') search_visit(&s, 0, 1, 0, 0);
     if (steps) *steps += s.steps;
@@ -1062,6 +1343,19 @@ static const char *glob_broken_invariant(const void *impl)
         nterms += nt;
     }
     if (nterms != r->count) return "terminal routes do not add up to the routes";
+    if (r->max_probe > RB__PROBE_LIMIT) return "a probe sequence longer than the limit";
+    for (uint32_t k = 0; k < r->nnodes; k++) {
+        const glob_node *n = &r->nodes[k];
+        if (n->ngates > GLOB_GATES_MAX || (size_t)n->gates + n->ngates > r->ngates ||
+            (n->ngates && n->methods && n->kind != RB_SEG_GLOBSTAR))
+            return "a gate set out of range, or on a node where routes end";
+        for (uint32_t i = 0; i < n->ngates; i++)
+            if (r->gates[n->gates + i] >= r->nslots) return "a gate that is no nested '**'";
+        if (n->only_static &&
+            (n->only_static >= r->nnodes || r->nodes[n->only_static].parent != k ||
+             r->nodes[n->only_static].kind != RB_SEG_STATIC))
+            return "a single static child that is not a static child";
+    }
     if (slots != r->nslots) return "visited slots do not add up";
     uint32_t used = 0;
     for (uint32_t i = 0; i < r->table_cap; i++) {
@@ -1074,6 +1368,19 @@ static const char *glob_broken_invariant(const void *impl)
     if (used != nstatic) return "hash slots do not add up to the static nodes";
     if (nglob != r->nglobs) return "glob entries do not add up to the glob nodes";
     return NULL;
+}
+
+int rb__glob_set_hash_bits(void *impl, unsigned bits)
+{
+    glob_router *r = impl;
+    if (r->built) return RB_ESTATE;
+    r->hash_mask = bits >= 64 ? ~0ull : (1ull << bits) - 1u;
+    return RB_OK;
+}
+
+uint32_t rb__glob_max_probe(const void *impl)
+{
+    return ((const glob_router *)impl)->max_probe;
 }
 
 static int glob_check(const void *impl, rb_error *err)

@@ -35,6 +35,12 @@ void rb__glob_budget_add(rb__glob_budget *b, const rb_pattern *p);
 int rb__glob_lookup_steps(const void *impl, int method, const char *path, size_t len, rb_match *m,
                           uint64_t *steps);
 
+/* Keep only the low `bits` bits (0..64) of every static-child hash, so
+ * that keys collide whatever the seed (between create and build;
+ * RB_ESTATE after build).  The longest probe sequence of a built router. */
+int rb__glob_set_hash_bits(void *impl, unsigned bits);
+uint32_t rb__glob_max_probe(const void *impl);
+
 /* The invariants of a built router are checked by the ops table's check
  * (rb__glob_ops.check(impl, err), or rb_router_check on a handle). */
 

@@ -81,7 +81,7 @@
  * Cost: lookup O(L + S) plus O(1) expected probes per static edge and the
  * backtracking a route set forces (bounded by the tree nodes the path can
  * reach); a probe sequence is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT
- * + 1 slots.  Build O(pattern bytes + N log N).  Memory: 16 bytes per static
+ * + 1 slots.  Build O(pattern bytes + N).  Memory: 16 bytes per static
  * route and 8 per static tree node (tables at load <= 1/2), 48 per tree
  * node (node, key, cold), 12 per terminal, 4 per route id, the static
  * paths and long segments.
@@ -104,11 +104,16 @@
  *
  * What build changes: add() only copies patterns (text, segment kinds and
  * offsets); build() makes full[], the tree, slots[], terms[], ids[] and the
- * pool, then frees the add-time arrays.  Hash flooding: every hash is
- * seeded, and when a probe sequence would exceed RB_HASHSEG_PROBE_LIMIT,
- * build doubles that table (up to 4 times) and otherwise fails with
- * RB_ELIMIT, so lookups never pay for long chains.  A failed build leaves
- * the router as it was (it can be built again, or destroyed).
+ * pool, then frees the add-time arrays (it sorts by counting, with no
+ * qsort: glibc's qsort may call malloc).  Hash flooding: every key is
+ * seeded by rb_config.seed (random per router unless the caller gives one),
+ * and when a probe sequence would exceed RB_HASHSEG_PROBE_LIMIT, build
+ * doubles that table (up to 4 times); if that is not enough it re-seeds
+ * every key (rb__seed_mix of the seed, up to RB__RESEEDS times, seed.h) and
+ * builds again, and only then fails with RB_ELIMIT, so lookups never pay
+ * for long chains and a table crafted against one seed still builds.
+ * describe() says when a re-seed was needed.  A failed build leaves the
+ * router as it was (it can be built again, or destroyed).
  *
  * Thread safety: after build, lookup only reads; concurrent lookups are safe.
  */
@@ -117,11 +122,14 @@
 
 #include "hashseg.h"
 #include "rng.h"
+#include "seed.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define HASHSEG_MAX_GROW     4u  /* table doublings tried against long probes */
+#define HASHSEG_MAX_GROW 4u /* table doublings tried against long probes */
+_Static_assert(RB_HASHSEG_PROBE_LIMIT == RB__PROBE_LIMIT, "one probe limit for every table");
 #define HASHSEG_LONG         17u /* node seglen of every segment over 16 bytes */
 #define HASHSEG_ANY_BIT      (1u << RB_ANY)
 #define HASHSEG_METHODS      ((1u << RB_METHOD_COUNT) - 1u)
@@ -205,7 +213,9 @@ typedef struct hashseg_router {
     uint32_t max_probe; /* longest displacement in slots[] and full[] */
     uint64_t full_lens; /* bit len % 64 set when a static route is len bytes long */
     uint32_t built;
+    uint32_t reseeds; /* re-seeds the build needed (describe says why) */
     hashseg_keys keys;
+    char desc[160];
 
     const rb_allocator *a;
     /* add time */
@@ -269,23 +279,6 @@ static inline unsigned popcount16(uint32_t x)
     return (x + (x >> 8)) & 0x1fu;
 }
 
-/* The 128-bit product of a and b, folded to 64 bits (high ^ low). */
-static inline uint64_t fold64(uint64_t a, uint64_t b)
-{
-#if defined(__SIZEOF_INT128__)
-    __extension__ typedef unsigned __int128 u128;
-    u128 p = (u128)a * b;
-    return (uint64_t)p ^ (uint64_t)(p >> 64);
-#else
-    uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
-    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-    uint64_t lo = (mid << 32) | (ll & 0xffffffffu);
-    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-    return lo ^ hi;
-#endif
-}
-
 /* Masks keeping the first n bytes of w0 and w1, n = 0..16. */
 static const uint64_t mask_lo[17] = {
     0x0ull,
@@ -345,14 +338,14 @@ static void keys_init(hashseg_keys *k, uint64_t seed)
 static inline uint64_t static_key(const hashseg_keys *k, uint64_t h, uint64_t w0, uint64_t w1,
                                   const char *seg, size_t n)
 {
-    if (n <= 16) return fold64((w0 ^ k->k0) + h, (w1 ^ k->k1) + n);
+    if (n <= 16) return rb__fold64((w0 ^ k->k0) + h, (w1 ^ k->k1) + n);
     return XXH3_64bits_withSeed(seg, n, h ^ k->seed);
 }
 
 /* The key of the param child of a node whose key is h. */
 static inline uint64_t param_key(const hashseg_keys *k, uint64_t h)
 {
-    return fold64(h ^ k->c0, k->param);
+    return rb__fold64(h ^ k->c0, k->param);
 }
 
 /* ---- lookup ------------------------------------------------------------- */
@@ -825,16 +818,50 @@ typedef struct hashseg_work {
     char *pool;
     size_t npool;
     uint32_t max_probe;
+    uint32_t flood_probe; /* RB_ELIMIT: the sequence over the limit */
     uint64_t full_lens;
 } hashseg_work;
 
-static int bterm_cmp(const void *pa, const void *pb)
+/* Bucket of a terminal in the sort: tree nodes first, then static paths. */
+static size_t bterm_major(const hashseg_work *w, const hashseg_bterm *t)
 {
-    const hashseg_bterm *a = pa, *b = pb;
-    if (a->node != b->node) return a->node < b->node ? -1 : 1;
-    if (a->catchall != b->catchall) return a->catchall < b->catchall ? -1 : 1;
-    if (a->method != b->method) return a->method < b->method ? -1 : 1;
-    return 0;
+    return t->node & HASHSEG_FULL ? w->nb + (t->node & ~HASHSEG_FULL) : t->node;
+}
+
+static size_t bterm_minor(const hashseg_bterm *t)
+{
+    return t->catchall * (RB_ANY + 1u) + t->method;
+}
+
+/* Sort the n terminals of w->bt by (node, catch-all, method): two stable
+ * counting passes (method and catch-all, then node), O(n + nodes), with
+ * scratch from the router's allocator (not qsort, which may call malloc
+ * behind a custom allocator's back). */
+static int sort_terminals(const hashseg_router *r, hashseg_work *w, size_t n)
+{
+    size_t nmajor = w->nb + w->nbf, nminor = 2u * (RB_ANY + 1u);
+    size_t ncount = (nmajor > nminor ? nmajor : nminor) + 1u;
+    hashseg_bterm *tmp = rb_alloc(r->a, (n ? n : 1) * sizeof *tmp);
+    size_t *count = rb_alloc(r->a, ncount * sizeof *count);
+    if (!tmp || !count) {
+        rb_free(r->a, tmp, (n ? n : 1) * sizeof *tmp);
+        rb_free(r->a, count, ncount * sizeof *count);
+        return RB_ENOMEM;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const hashseg_bterm *from = pass == 0 ? w->bt : tmp;
+        hashseg_bterm *to = pass == 0 ? tmp : w->bt;
+        size_t nkeys = pass == 0 ? nminor : nmajor;
+        memset(count, 0, (nkeys + 1u) * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[1 + (pass == 0 ? bterm_minor(&from[i]) : bterm_major(w, &from[i]))]++;
+        for (size_t k = 1; k <= nkeys; k++) count[k] += count[k - 1];
+        for (size_t i = 0; i < n; i++)
+            to[count[pass == 0 ? bterm_minor(&from[i]) : bterm_major(w, &from[i])]++] = from[i];
+    }
+    rb_free(r->a, tmp, (n ? n : 1) * sizeof *tmp);
+    rb_free(r->a, count, ncount * sizeof *count);
+    return RB_OK;
 }
 
 /* Zero-padded first 16 bytes of seg[0, n). */
@@ -1014,8 +1041,7 @@ static int work_static(const hashseg_router *r, hashseg_work *w)
 static int work_terminals(const hashseg_router *r, hashseg_work *w)
 {
     w->ids = rb_alloc(r->a, w->nbt * sizeof *w->ids);
-    if (!w->ids) return RB_ENOMEM;
-    qsort(w->bt, r->nroutes, sizeof *w->bt, bterm_cmp);
+    if (!w->ids || sort_terminals(r, w, r->nroutes) < 0) return RB_ENOMEM;
     for (size_t i = 0; i < r->nroutes; i++) {
         const hashseg_bterm *t = &w->bt[i];
         bool first = i == 0 || t->node != w->bt[i - 1].node || t->catchall != w->bt[i - 1].catchall;
@@ -1102,7 +1128,7 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
 /* Place the static tree nodes in slots[] and the static paths in full[],
  * each table at load <= 1/2 and doubled (at most HASHSEG_MAX_GROW times)
  * while a probe sequence is longer than the limit. */
-static int work_place(const hashseg_router *r, hashseg_work *w, rb_error *err)
+static int work_place(const hashseg_router *r, hashseg_work *w)
 {
     size_t nstatic = 0;
     for (size_t c = 1; c < w->nb; c++) nstatic += w->b[c].kind == RB_SEG_STATIC;
@@ -1149,28 +1175,48 @@ static int work_place(const hashseg_router *r, hashseg_work *w, rb_error *err)
     if (longest > w->max_probe) w->max_probe = longest;
     return RB_OK;
 flood:
-    return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                     "hashseg: a hash probe sequence of %u slots exceeds the limit of %u "
-                     "(colliding segments: a hash-flooding attempt?)",
-                     longest, RB_HASHSEG_PROBE_LIMIT);
+    w->flood_probe = longest;
+    return RB_ELIMIT;
 }
 
 static int hashseg_build(void *impl, rb_error *err)
 {
     hashseg_router *r = impl;
     if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "hashseg: already built");
-    hashseg_work w = {0};
-    int rc = work_tree(r, &w);
-    if (rc == RB_OK) rc = work_static(r, &w);
-    if (rc == RB_OK) rc = work_terminals(r, &w);
-    if (rc == RB_OK) rc = work_pack(r, &w);
-    if (rc == RB_OK) rc = work_place(r, &w, err);
+    hashseg_work w;
+    hashseg_keys first = r->keys;
+    uint32_t flood = 0;
+    int rc = RB_ELIMIT;
+    /* A probe sequence over the limit: re-seed every key and build again,
+     * at most RB__RESEEDS times (seed.h); the seeds follow from the first,
+     * so an explicit seed still gives the same tables on every run. */
+    for (uint32_t attempt = 0; rc == RB_ELIMIT && attempt <= RB__RESEEDS; attempt++) {
+        if (attempt > 0) keys_init(&r->keys, rb__seed_mix(first.seed, RB__SALT_RESEED + attempt));
+        memset(&w, 0, sizeof w);
+        rc = work_tree(r, &w);
+        if (rc == RB_OK) rc = work_static(r, &w);
+        if (rc == RB_OK) rc = work_terminals(r, &w);
+        if (rc == RB_OK) rc = work_pack(r, &w);
+        if (rc == RB_OK) rc = work_place(r, &w);
+        if (rc < 0) work_free(r, &w);
+        if (rc == RB_ELIMIT && attempt == 0) flood = w.flood_probe;
+        r->reseeds = attempt;
+    }
     if (rc < 0) {
-        work_free(r, &w);
+        r->keys = first;
+        r->reseeds = 0;
         if (rc == RB_ENOMEM)
             return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building hashseg");
-        return rc;
+        return rb__error(err, rc, RB_NO_OFFSET,
+                         "hashseg: a hash probe sequence of %u slots exceeds the limit of %u "
+                         "under %u seeds (colliding keys whatever the seed: narrowed hashes?)",
+                         w.flood_probe, RB_HASHSEG_PROBE_LIMIT, RB__RESEEDS + 1u);
     }
+    if (r->reseeds)
+        snprintf(r->desc, sizeof r->desc,
+                 "re-seeded %u time%s: a probe sequence of %u slots exceeded the limit of %u "
+                 "(colliding keys: hash flooding?)",
+                 r->reseeds, r->reseeds == 1 ? "" : "s", flood, RB_HASHSEG_PROBE_LIMIT);
 
     /* Commit; nothing below can fail. */
     r->nodes = w.nodes;
@@ -1247,7 +1293,17 @@ static void hashseg_destroy(void *impl)
     rb_free(a, r, sizeof *r);
 }
 
+static const char *hashseg_describe(const void *impl)
+{
+    return ((const hashseg_router *)impl)->desc;
+}
+
 /* ---- test hooks and the invariant check --------------------------------- */
+
+uint64_t rb__hashseg_seed(const void *impl)
+{
+    return ((const hashseg_router *)impl)->keys.seed;
+}
 
 int rb__hashseg_set_hash_bits(void *impl, unsigned bits)
 {
@@ -1441,6 +1497,6 @@ const rb_router_ops rb__hashseg_ops = {
     .lookup = hashseg_lookup,
     .memory = hashseg_memory,
     .destroy = hashseg_destroy,
-    .describe = NULL,
+    .describe = hashseg_describe,
     .check = hashseg_check,
 };

@@ -29,6 +29,10 @@ int rb__hashseg_lookup_counted(const void *impl, int method, const char *path, s
 uint32_t rb__hashseg_max_probe(const void *impl);
 uint32_t rb__hashseg_node_count(const void *impl);
 
+/* The seed the built tables are keyed by: rb_config.seed, or the seed of
+ * the last re-seed (see seed.h). */
+uint64_t rb__hashseg_seed(const void *impl);
+
 /* The invariants listed in hashseg.c are checked by the ops table's check
  * (rb__hashseg_ops.check(impl, err), or rb_router_check on a handle). */
 

@@ -33,6 +33,12 @@
  *
  *     buckets: "users" -> [0 1 2 3]    "static" -> [4]     wild: []
  *
+ * The buckets are keyed by XXH3 under a seed derived from rb_config.seed
+ * (random per router unless the caller gives one); a probe sequence over
+ * RB__PROBE_LIMIT at build re-seeds the index (seed.h; after RB__RESEEDS
+ * re-seeds build fails with RB_ELIMIT), so finding a bucket inspects at
+ * most RB__PROBE_LIMIT + 1 slots.
+ *
  * Matching one route against a path (match_route): the segments are walked
  * left to right; static, param and glob segments consume exactly one path
  * segment, a catch-all consumes the rest (1+ bytes), and '**' first takes
@@ -56,12 +62,15 @@
  * '**'; memory O(total pattern bytes + N).
  * Invariants: routes[] holds exactly the added routes, each pattern parsed
  * from the router's own copy; after build every route is in exactly one
- * bucket or in wild[] (linear_check).  Thread safety:
+ * bucket or in wild[], found within max_probe <= RB__PROBE_LIMIT slots
+ * (the check op).  Thread safety:
  * lookup only reads, so concurrent lookups after build are safe.
  */
-#include "router_impl.h"
+#include "linear.h"
+#include "seed.h"
 
 #include <string.h>
+#include <xxhash.h>
 
 typedef struct linear_route {
     int method;
@@ -83,9 +92,11 @@ typedef struct linear_router {
     size_t count, cap;
     linear_bucket *buckets; /* open addressing, nbuckets a power of two */
     size_t nbuckets;
-    uint32_t *order; /* route indices, grouped by bucket, then the wild ones */
-    size_t nwild;    /* the last nwild entries of order[] */
-    size_t bytes;    /* everything allocated, for memory() */
+    uint32_t *order;    /* route indices, grouped by bucket, then the wild ones */
+    size_t nwild;       /* the last nwild entries of order[] */
+    uint64_t seed;      /* of the bucket hash: derived from rb_config.seed */
+    uint32_t max_probe; /* longest displacement of a bucket (<= RB__PROBE_LIMIT) */
+    size_t bytes;       /* everything allocated, for memory() */
 } linear_router;
 
 static int linear_create(const rb_config *config, void **out, rb_error *err)
@@ -94,6 +105,7 @@ static int linear_create(const rb_config *config, void **out, rb_error *err)
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating linear");
     r->allocator = config->allocator;
     r->bytes = sizeof *r;
+    r->seed = rb__seed_mix(config->seed, RB__SALT_LINEAR);
     *out = r;
     return RB_OK;
 }
@@ -122,20 +134,31 @@ static int linear_add(void *impl, const rb_route *route, rb_error *err)
     return RB_OK;
 }
 
-static uint64_t key_hash(const char *key, size_t len)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a: the oracle needs no speed */
-    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)key[i]) * 1099511628211ull;
-    return h;
-}
-
-static linear_bucket *bucket_slot(const linear_router *r, const char *key, size_t len)
+/* The bucket of first segment key, or the empty one where it belongs (at
+ * build: the table is at most half full); *dist: its distance from home. */
+static linear_bucket *bucket_place(const linear_router *r, const char *key, size_t len,
+                                   uint32_t *dist)
 {
     size_t mask = r->nbuckets - 1;
-    for (size_t i = (size_t)key_hash(key, len) & mask;; i = (i + 1) & mask) {
+    *dist = 0;
+    for (size_t i = (size_t)XXH3_64bits_withSeed(key, len, r->seed) & mask;;
+         i = (i + 1) & mask, ++*dist) {
         linear_bucket *b = &r->buckets[i];
         if (!b->key || (b->key_len == len && memcmp(b->key, key, len) == 0)) return b;
     }
+}
+
+/* The bucket of first segment key, or NULL: at most max_probe + 1 slots. */
+static const linear_bucket *bucket_find(const linear_router *r, const char *key, size_t len)
+{
+    size_t mask = r->nbuckets - 1;
+    size_t i = (size_t)XXH3_64bits_withSeed(key, len, r->seed) & mask;
+    for (uint32_t n = 0; n <= r->max_probe; n++, i = (i + 1) & mask) {
+        const linear_bucket *b = &r->buckets[i];
+        if (!b->key) return NULL;
+        if (b->key_len == len && memcmp(b->key, key, len) == 0) return b;
+    }
+    return NULL;
 }
 
 static const rb_segment *first_static(const linear_route *lr)
@@ -159,18 +182,43 @@ static int linear_build(void *impl, rb_error *err)
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building linear");
     }
     r->nbuckets = nb;
-    r->bytes += nb * sizeof *r->buckets + (r->count ? r->count : 1) * sizeof *r->order;
-    /* count per bucket, then place: bucket ranges first, wild routes last */
-    for (size_t i = 0; i < r->count; i++) {
-        const rb_segment *s = first_static(&r->routes[i]);
-        if (!s) {
-            r->nwild++;
-            continue;
+    /* count per bucket, then place: bucket ranges first, wild routes last.
+     * A probe sequence over the limit re-seeds the index (seed.h). */
+    uint64_t first = r->seed;
+    uint32_t longest = 0;
+    for (uint32_t attempt = 0;; attempt++) {
+        memset(r->buckets, 0, nb * sizeof *r->buckets);
+        r->nwild = 0;
+        longest = 0;
+        for (size_t i = 0; i < r->count; i++) {
+            const rb_segment *s = first_static(&r->routes[i]);
+            if (!s) {
+                r->nwild++;
+                continue;
+            }
+            uint32_t dist;
+            linear_bucket *b = bucket_place(r, s->text, s->text_len, &dist);
+            if (!b->key) *b = (linear_bucket){s->text, s->text_len, 0, 0};
+            b->count++;
+            if (dist > longest) longest = dist;
         }
-        linear_bucket *b = bucket_slot(r, s->text, s->text_len);
-        if (!b->key) *b = (linear_bucket){s->text, s->text_len, 0, 0};
-        b->count++;
+        if (longest <= RB__PROBE_LIMIT) break;
+        if (attempt == RB__RESEEDS) {
+            rb_free(r->allocator, r->buckets, nb * sizeof *r->buckets);
+            rb_free(r->allocator, r->order, (r->count ? r->count : 1) * sizeof *r->order);
+            r->buckets = NULL;
+            r->order = NULL;
+            r->nbuckets = 0;
+            r->seed = first;
+            return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                             "linear: a hash probe sequence of %u slots exceeds the limit of %u "
+                             "under %u seeds",
+                             longest, RB__PROBE_LIMIT, RB__RESEEDS + 1u);
+        }
+        r->seed = rb__seed_mix(first, RB__SALT_RESEED + attempt + 1u);
     }
+    r->max_probe = longest;
+    r->bytes += nb * sizeof *r->buckets + (r->count ? r->count : 1) * sizeof *r->order;
     uint32_t next = 0;
     for (size_t i = 0; i < nb; i++) {
         if (!r->buckets[i].key) continue;
@@ -185,7 +233,8 @@ static int linear_build(void *impl, rb_error *err)
             r->order[wild++] = (uint32_t)i;
             continue;
         }
-        linear_bucket *b = bucket_slot(r, s->text, s->text_len);
+        uint32_t dist;
+        linear_bucket *b = bucket_place(r, s->text, s->text_len, &dist);
         r->order[b->first + b->count++] = (uint32_t)i;
     }
     return RB_OK;
@@ -196,9 +245,11 @@ static bool linear_index_holds(const void *impl)
 {
     const linear_router *r = impl;
     size_t seen = 0;
+    if (r->max_probe > RB__PROBE_LIMIT) return false;
     for (size_t i = 0; i < r->nbuckets; i++) {
         const linear_bucket *b = &r->buckets[i];
         if (!b->key) continue;
+        if (bucket_find(r, b->key, b->key_len) != b) return false; /* within max_probe */
         for (uint32_t k = 0; k < b->count; k++) {
             const rb_segment *s = first_static(&r->routes[r->order[b->first + k]]);
             if (!s || s->text_len != b->key_len || memcmp(s->text, b->key, b->key_len) != 0)
@@ -210,6 +261,11 @@ static bool linear_index_holds(const void *impl)
         if (first_static(&r->routes[r->order[k]])) return false;
     }
     return seen + r->nwild == r->count;
+}
+
+uint32_t rb__linear_max_probe(const void *impl)
+{
+    return ((const linear_router *)impl)->max_probe;
 }
 
 static int linear_check(const void *impl, rb_error *err)
@@ -324,8 +380,7 @@ static int linear_lookup(const void *impl, int method, const char *path, size_t 
     const linear_bucket *bucket = NULL;
     if (len > 0 && path[0] == '/' && r->count > r->nwild) {
         size_t e = segment_end(path, len, 1);
-        bucket = bucket_slot(r, path + 1, e - 1);
-        if (!bucket->key) bucket = NULL;
+        bucket = bucket_find(r, path + 1, e - 1);
     }
     size_t nbucket = bucket ? bucket->count : 0;
     for (size_t k = 0; k < nbucket + r->nwild; k++) {

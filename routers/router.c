@@ -13,11 +13,15 @@
  *
  * Duplicate detection: an open-addressing set of (method, shape) keyed by
  * XXH3, alive from create to build (it is freed by build, since add after
- * build is refused).  A failed add leaves both the set and the
+ * build is refused).  It is seeded from rb_config.seed (seed.h; seed 0 is
+ * replaced here by a random seed, which every implementation then sees), and
+ * an insert whose probe sequence would pass RB__PROBE_LIMIT re-seeds it at
+ * random, so colliding shapes cannot make add slow.  A failed add leaves both the set and the
  * implementation unchanged: the set reserves its slot and copies the shape
  * before the implementation is called, and commits only after it succeeded.
  */
 #include "router_impl.h"
+#include "seed.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -56,7 +60,13 @@ typedef struct shape_set {
     shape_entry *slots;
     size_t cap; /* power of two or 0 */
     size_t count;
+    uint64_t seed;
 } shape_set;
+
+static uint64_t shape_hash(const shape_set *s, int method, const char *shape, size_t len)
+{
+    return XXH3_64bits_withSeed(shape, len, s->seed + (uint64_t)method);
+}
 
 static size_t shape_set_find(const shape_set *s, uint64_t hash, int method, const char *shape,
                              size_t len)
@@ -71,29 +81,53 @@ static size_t shape_set_find(const shape_set *s, uint64_t hash, int method, cons
     }
 }
 
-/* Make room for one more entry (load <= 1/2).  Unchanged on failure. */
-static int shape_set_reserve(shape_set *s, const rb_allocator *a)
+/* s's entries in a new table of ncap slots under seed (hashes recomputed).
+ * Unchanged on failure. */
+static int shape_set_rehash(shape_set *s, const rb_allocator *a, size_t ncap, uint64_t seed)
 {
-    if ((s->count + 1) * 2 <= s->cap) return RB_OK;
-    size_t ncap = s->cap ? s->cap * 2 : 64;
     shape_entry *slots = rb_calloc(a, ncap * sizeof *slots);
     if (!slots) return RB_ENOMEM;
-    shape_set grown = {slots, ncap, s->count};
+    shape_set grown = {slots, ncap, s->count, seed};
     for (size_t i = 0; i < s->cap; i++) {
-        shape_entry *e = &s->slots[i];
-        if (e->shape)
-            grown.slots[shape_set_find(&grown, e->hash, e->method, e->shape, e->len)] = *e;
+        shape_entry e = s->slots[i];
+        if (!e.shape) continue;
+        e.hash = shape_hash(&grown, e.method, e.shape, e.len);
+        grown.slots[shape_set_find(&grown, e.hash, e.method, e.shape, e.len)] = e;
     }
     rb_free(a, s->slots, s->cap * sizeof *s->slots);
     *s = grown;
     return RB_OK;
 }
 
+/* Make room for one more entry (load <= 1/2).  Unchanged on failure. */
+static int shape_set_reserve(shape_set *s, const rb_allocator *a)
+{
+    if ((s->count + 1) * 2 <= s->cap) return RB_OK;
+    return shape_set_rehash(s, a, s->cap ? s->cap * 2 : 64, s->seed);
+}
+
+/* Insert e (room reserved, not present).  A probe sequence longer than
+ * RB__PROBE_LIMIT means colliding shapes: the set is re-seeded at random
+ * first (its seed changes no answer, only the cost of add), or, when that
+ * allocation fails, e takes the long sequence.  Never fails. */
+static void shape_set_insert(shape_set *s, const rb_allocator *a, shape_entry e)
+{
+    size_t i = shape_set_find(s, e.hash, e.method, e.shape, e.len);
+    if (((i - (size_t)e.hash) & (s->cap - 1)) > RB__PROBE_LIMIT &&
+        shape_set_rehash(s, a, s->cap, rb__seed_random()) == RB_OK) {
+        e.hash = shape_hash(s, e.method, e.shape, e.len);
+        i = shape_set_find(s, e.hash, e.method, e.shape, e.len);
+    }
+    s->slots[i] = e;
+    s->count++;
+}
+
 static void shape_set_free(shape_set *s, const rb_allocator *a)
 {
     for (size_t i = 0; i < s->cap; i++) rb_free(a, s->slots[i].shape, s->slots[i].len + 1u);
     rb_free(a, s->slots, s->cap * sizeof *s->slots);
-    memset(s, 0, sizeof *s);
+    s->slots = NULL;
+    s->cap = s->count = 0;
 }
 
 /* ---- the router handle ---------------------------------------------------- */
@@ -149,12 +183,22 @@ int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config, rb_r
     if (rc < 0) return rc;
     const rb_allocator *a =
         config && config->allocator ? config->allocator : rb__default_allocator();
-    rb_router *r = rb_calloc(a, sizeof *r);
+    rb_router *r = a->alloc_fn(a->ctx, sizeof *r);
     if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory creating a router");
+    if ((uintptr_t)r % RB_ALLOC_ALIGN) {
+        a->free_fn(a->ctx, r, sizeof *r);
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "the allocator returned a block aligned to less than %u bytes "
+                         "(RB_ALLOC_ALIGN): routebench needs %u",
+                         RB_ALLOC_ALIGN, RB_ALLOC_ALIGN);
+    }
+    memset(r, 0, sizeof *r);
     memcpy(&r->ops, ops, ops_size(ops->abi_version)); /* the rest stays NULL */
     r->allocator = *a;
     if (config) r->config = *config;
     r->config.allocator = &r->allocator;
+    if (r->config.seed == 0) r->config.seed = rb__seed_random();
+    r->shapes.seed = rb__seed_mix(r->config.seed, RB__SALT_SHAPES);
     rc = r->ops.create(&r->config, &r->impl, err);
     if (rc < 0) {
         rb_free(a, r, sizeof *r);
@@ -214,7 +258,7 @@ int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_
                        what, off, r->ops.name);
         goto done;
     }
-    uint64_t hash = XXH3_64bits_withSeed(p.shape, p.shape_len, (uint64_t)method);
+    uint64_t hash = shape_hash(&r->shapes, method, p.shape, p.shape_len);
     if (r->shapes.cap) {
         size_t i = shape_set_find(&r->shapes, hash, method, p.shape, p.shape_len);
         if (r->shapes.slots[i].shape) {
@@ -241,9 +285,8 @@ int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_
         rb_free(&r->allocator, shape_copy, p.shape_len + 1u);
         goto done;
     }
-    size_t slot = shape_set_find(&r->shapes, hash, method, p.shape, p.shape_len);
-    r->shapes.slots[slot] = (shape_entry){hash, shape_copy, (uint32_t)p.shape_len, method};
-    r->shapes.count++;
+    shape_set_insert(&r->shapes, &r->allocator,
+                     (shape_entry){hash, shape_copy, (uint32_t)p.shape_len, method});
     r->count++;
 done:
     rb_pattern_free(&p);
@@ -274,6 +317,18 @@ int rb_router_lookup(const rb_router *r, int method, const char *path, size_t pa
 size_t rb_router_memory(const rb_router *r)
 {
     return r->ops.memory(r->impl);
+}
+
+uint32_t rb__router_shape_probe(const rb_router *r)
+{
+    const shape_set *s = &r->shapes;
+    uint32_t longest = 0;
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->slots[i].shape) continue;
+        uint32_t d = (uint32_t)((i - (size_t)s->slots[i].hash) & (s->cap - 1));
+        if (d > longest) longest = d;
+    }
+    return longest;
 }
 
 const rb_router_ops *rb__router_ops(const rb_router *r)

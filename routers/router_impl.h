@@ -51,6 +51,10 @@ int rb__ops_validate(const rb_router_ops *ops, rb_error *err);
 const rb_router_ops *rb__router_ops(const rb_router *r);
 const void *rb__router_impl(const rb_router *r);
 
+/* The longest probe sequence of the front end's (method, shape) set, which
+ * lives from create to build (0 after build): a test hook. */
+uint32_t rb__router_shape_probe(const rb_router *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -136,7 +136,8 @@ struct rb_router_ops {
     unsigned features;   /* RB_FEAT_* */
 
     /* Create an empty router.  config is never NULL (defaults filled in,
-     * config->allocator too). */
+     * config->allocator too, and seed is never 0: the host replaces 0 by
+     * a random seed). */
     int (*create)(const rb_config *config, void **out_impl, rb_error *err);
     /* Store a route.  Called only with patterns whose features are in
      * `features`, never with a duplicate (method, shape).  On failure the

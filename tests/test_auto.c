@@ -4,6 +4,7 @@
  * conformance and differential suites check the answers; here the choice,
  * the retry after a failed build, and the memory it reports).
  */
+#include "auto.h"
 #include "rb_test.h"
 
 #include <criterion/criterion.h>
@@ -87,6 +88,55 @@ Test(auto_router, regression_2_glob_limits_are_checked_at_add_not_at_build)
     cr_assert_eq(rb_router_build(r, &err), RB_OK, "%s", err.message);
     cr_expect(strstr(rb_router_describe(r), "chose hashseg") != NULL);
     rb_router_destroy(r);
+}
+
+/* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
+
+/* Build a router of ops `auto` over discord.routes (plus extra, and with
+ * hashes narrowed to `bits` by the hook), compare with linear on discord's
+ * requests; returns the router's describe() in desc. */
+static void auto_on_discord(const char *extra, unsigned bits, char *desc, size_t cap)
+{
+    rb_route_table t = {0};
+    rb_request_table q = {0};
+    char rpath[1024];
+    rbt_load_shipped("discord", &t, &q, rpath, sizeof rpath);
+    if (extra) cr_assert_eq(rb_route_table_append(&t, RB_GET, extra, strlen(extra), 0), RB_OK);
+    rb_error err;
+    rb_router *r, *lin;
+    rb_config cfg = {NULL, 42};
+    cr_assert_eq(rb_router_create("auto", &cfg, &r, &err), RB_OK);
+    cr_assert_eq(rb__auto_set_hash_bits((void *)(uintptr_t)rb__router_impl(r), bits), RB_OK);
+    cr_assert_eq(rb_route_table_add_to(&t, "discord", r, NULL, NULL, &err), RB_OK, "%s",
+                 err.message);
+    cr_assert_eq(rb_router_build(r, &err), RB_OK, "auto refused the table: %s", err.message);
+    cr_assert_eq(
+        rb_route_table_build_router(&t, "discord", rb_registry_find("linear"), NULL, &lin, &err),
+        RB_OK);
+    rbt_expect_like_on(r, lin, &q, "auto");
+    snprintf(desc, cap, "%s", rb_router_describe(r));
+    rb_router_destroy(r);
+    rb_router_destroy(lin);
+    rb_route_table_free(&t);
+    rb_request_table_free(&q);
+}
+
+/* 22. When the chosen router refuses a table with RB_ELIMIT at build (hash
+ *    probes over the limit under every seed it tries), auto failed the whole
+ *    table.  Cause: no fallback.  Now it hands the table to radix (no hash)
+ *    or, with globs, to linear, and says so in describe(). */
+Test(auto_router, regression_22_falls_back_when_its_choice_refuses_the_table)
+{
+    char desc[512];
+    auto_on_discord(NULL, 0, desc, sizeof desc);
+    cr_expect(strstr(desc, "chose hashseg, which refused the table") != NULL, "%s", desc);
+    cr_expect(strstr(desc, "fell back to radix") != NULL, "%s", desc);
+    auto_on_discord("/img/*.png", 0, desc, sizeof desc);
+    cr_expect(strstr(desc, "chose glob, which refused the table") != NULL, "%s", desc);
+    cr_expect(strstr(desc, "fell back to linear") != NULL, "%s", desc);
+    /* full hashes: no fallback */
+    auto_on_discord(NULL, 64, desc, sizeof desc);
+    cr_expect(strstr(desc, "chose hashseg: ") != NULL, "%s", desc);
 }
 
 /* Regression 3.  auto reported glob's '**' limit at the pattern's first

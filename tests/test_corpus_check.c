@@ -465,3 +465,63 @@ Test(corpus_check, shipped_corpora_are_clean_but_semantics)
     rb_check_report_free(&r);
     rb_route_table_free(&t);
 }
+
+/* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
+
+/* n random routes over 4 words, params and '**' (1 to 6 segments, GET, POST
+ * or '*'): tables where many routes are shadowed by '**' routes and the
+ * product automaton is large.  trailing_star: '**' may end a pattern. */
+static rb_route_table star_table(uint64_t seed, size_t n, bool trailing_star)
+{
+    static const char *const pool[] = {"w0", "w1", "w2", "w3", ":p", "**", ":p", "**"};
+    static const int methods[] = {RB_GET, RB_GET, RB_POST, RB_ANY};
+    rb_rng rng;
+    rb_rng_seed(&rng, seed);
+    rb_route_table t = {0};
+    for (size_t i = 0; i < n; i++) {
+        char pat[128];
+        size_t len = 0, d = 1 + rb_rng_below(&rng, 6);
+        for (size_t k = 0; k < d; k++) {
+            const char *s = pool[rb_rng_below(&rng, 8)];
+            if (!trailing_star && k + 1 == d && s[0] == '*') s = ":p";
+            len += (size_t)(s[0] == ':' ? snprintf(pat + len, sizeof pat - len, "/:p%zu", k)
+                                        : snprintf(pat + len, sizeof pat - len, "/%s", s));
+        }
+        cr_assert_eq(rb_route_table_append(&t, methods[rb_rng_below(&rng, 4)], pat, len, i + 1),
+                     RB_OK);
+    }
+    return t;
+}
+
+/* 28. Superlinear check: on tables mixing '**' and params (512 routes 0.26
+ *     s, 1,024 still running after 60 s) routes shadowed by a '**' route
+ *     made the exact search explore its whole state cap, each state costing
+ *     a sort of a large state set, and the sampling after it too.  Cause: no
+ *     pruning, no budget for the whole check.  Now states from which a
+ *     better '**' (or catch-all) route takes every path are skipped (exact:
+ *     such tables are decided with no "possibly"), state sets are deduplicated
+ *     and radix-sorted, and the whole check has a work budget linear in the
+ *     table: what it cannot decide within it is "possibly shadowed". */
+Test(corpus_check, regression_28_star_tables_are_checked_in_bounded_work, .timeout = 120)
+{
+    for (int trailing = 1; trailing >= 0; trailing--) {
+        rb_route_table t = star_table(1, 1024, trailing);
+        rb_check_report r;
+        rb_error err;
+        cr_assert_eq(rb_corpus_check(&t, NULL, &r, &err), RB_OK, "%s", err.message);
+        cr_log_info("'**' table (trailing '**' %d): %zu shadowed, %zu possibly, %llu work units",
+                    trailing, r.shadowed, r.possibly_shadowed, (unsigned long long)r.work);
+        cr_expect_gt(r.shadowed, 50u);
+        if (trailing) /* the pruning decides nearly all */
+            cr_expect_leq(r.possibly_shadowed * 100, r.shadowed, "%zu possibly shadowed",
+                          r.possibly_shadowed);
+        cr_expect_eq(r.budget, RB_CHECK_WORK_BASE + RB_CHECK_WORK_PER_ROUTE * 1024u);
+        /* a route's share is checked before each state it adds and each
+         * sample: it can pass its share by one step's work at most */
+        cr_expect_leq(r.work, r.budget + 1024u * 4u * 1024u, "%llu units",
+                      (unsigned long long)r.work);
+        cr_expect_leq(r.over_budget, r.possibly_shadowed);
+        rb_check_report_free(&r);
+        rb_route_table_free(&t);
+    }
+}

@@ -5,6 +5,7 @@
  * are covered by test_conformance.c and test_differential.c.
  */
 #include "floor.h"
+#include "seed.h"
 #include "rb_test.h"
 
 #include <criterion/criterion.h>
@@ -129,4 +130,59 @@ Test(floor, allocation_failure_is_clean_for_every_call)
         }
         cr_expect_eq(fa.live_blocks, 0u, "fail at %zu: %zu blocks leaked", fail, fa.live_blocks);
     }
+}
+
+/* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
+
+#define NFLOOD 2000
+
+/* floor (explicit seed) and linear over the crafted paths; every path (and
+ * a miss next to each) agrees; returns floor's longest probe sequence. */
+static uint32_t flood_round(uint64_t seed, char (*paths)[32], char *desc, size_t cap)
+{
+    rb_config cfg = {NULL, seed};
+    rb_router *r, *lin;
+    rb_error err;
+    cr_assert_eq(rb_router_create("floor", &cfg, &r, &err), RB_OK);
+    cr_assert_eq(rb_router_create("linear", NULL, &lin, &err), RB_OK);
+    for (uint32_t i = 0; i < NFLOOD; i++) {
+        cr_assert_eq(rb_router_add(r, RB_GET, paths[i], strlen(paths[i]), i, &err), RB_OK);
+        cr_assert_eq(rb_router_add(lin, RB_GET, paths[i], strlen(paths[i]), i, &err), RB_OK);
+    }
+    cr_assert_eq(rb_router_build(r, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_router_build(lin, &err), RB_OK);
+    expect_check(r, "crafted");
+    for (size_t i = 0; i < NFLOOD; i += 3) {
+        size_t len = strlen(paths[i]);
+        rbt_expect_like(r, lin, RB_GET, paths[i], len, "crafted");
+        rbt_expect_like(r, lin, RB_PUT, paths[i], len, "crafted");
+        paths[i][len - 1] ^= 1;
+        rbt_expect_like(r, lin, RB_GET, paths[i], len, "crafted miss");
+        paths[i][len - 1] ^= 1;
+    }
+    uint32_t probe = rb__floor_max_probe(rb__router_impl(r));
+    snprintf(desc, cap, "%s", rb_router_describe(r));
+    rb_router_destroy(r);
+    rb_router_destroy(lin);
+    return probe;
+}
+
+/* 24. Hash flooding: floor hashed whole paths with XXH3 under rb_config.seed,
+ *    which the CLI always passed as 0, and probed without a limit: 2,000
+ *    crafted paths made a lookup 629 ns instead of 9.  Cause: a public seed
+ *    and no bound.  Now the seed is derived from the config (random by
+ *    default) and a probe sequence over RB__PROBE_LIMIT re-seeds the table:
+ *    the old crafted set is harmless, and a set crafted against the new key
+ *    under a known explicit seed is re-seeded away (describe says so). */
+Test(floor, regression_24_crafted_paths_cannot_flood_the_table)
+{
+    static char paths[NFLOOD][32];
+    char desc[256];
+    rbt_craft_collisions(0, 12, "/", 0, NFLOOD, paths); /* the old key: XXH3, seed 0 */
+    uint32_t probe = flood_round(9, paths, desc, sizeof desc);
+    cr_expect_leq(probe, RB__PROBE_LIMIT, "the old crafted set still collides: %u slots", probe);
+    rbt_craft_collisions(rb__seed_mix(9, RB__SALT_FLOOR), 13, "/", 0, NFLOOD, paths);
+    probe = flood_round(9, paths, desc, sizeof desc);
+    cr_expect_leq(probe, RB__PROBE_LIMIT, "%u slots", probe);
+    cr_expect(strstr(desc, "re-seeded") != NULL, "the crafted set did not collide: %s", desc);
 }

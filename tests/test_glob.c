@@ -9,6 +9,7 @@
 #include "rb_test.h"
 #include "rng.h"
 #include "router.h"
+#include "seed.h"
 #include "table.h"
 #include "verify.h"
 
@@ -41,13 +42,18 @@ typedef struct pair {
     uint32_t next_id;
 } pair;
 
-static void pair_init(pair *p)
+static void pair_init_seeded(pair *p, uint64_t seed)
 {
     rb_error err;
-    rb_config cfg = {rb__default_allocator(), 0}; /* the front end never passes NULL */
+    rb_config cfg = {rb__default_allocator(), seed}; /* the front end never passes NULL */
     cr_assert_eq(rb_router_create("linear", NULL, &p->linear, &err), RB_OK);
     cr_assert_eq(rb__glob_ops.create(&cfg, &p->glob, &err), RB_OK);
     p->next_id = 0;
+}
+
+static void pair_init(pair *p)
+{
+    pair_init_seeded(p, 1);
 }
 
 /* Add to both; returns linear's status (glob must agree). */
@@ -86,7 +92,7 @@ static void pair_free(pair *p)
 static uint64_t step_bound(const void *impl, size_t len)
 {
     rb__glob_size sz = rb__glob_size_of(impl);
-    return 16u * ((uint64_t)sz.nodes + sz.glob_bytes) * (len + 1);
+    return 64u * ((uint64_t)sz.nodes + sz.glob_bytes) * (len + 1);
 }
 
 /* Every lookup in this file goes through here: the lookup op, and the
@@ -785,4 +791,105 @@ Test(glob, empty_router_answers_404_to_everything)
     expect_outcome(&p, RB_GET, "/", RB_NOT_FOUND, 0);
     expect_outcome(&p, RB_GET, "/a/b", RB_NOT_FOUND, 0);
     pair_free(&p);
+}
+
+/* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
+
+#define NFLOOD 2000
+
+/* Build glob (explicit seed) and linear from the crafted routes plus one
+ * glob route; every crafted path and some misses agree; returns glob's
+ * longest probe sequence and copies describe() into desc. */
+static uint32_t flood_round(uint64_t seed, char (*routes)[32], char *desc, size_t cap)
+{
+    pair p;
+    pair_init_seeded(&p, seed);
+    for (size_t i = 0; i < NFLOOD; i++) cr_assert_eq(pair_add(&p, RB_GET, routes[i]), RB_OK);
+    cr_assert_eq(pair_add(&p, RB_GET, "/img/*.png"), RB_OK);
+    pair_build(&p);
+    for (size_t i = 0; i < NFLOOD; i += 7) {
+        size_t len = strlen(routes[i]);
+        expect_same(&p, RB_GET, routes[i], len, "crafted");
+        expect_same(&p, RB_POST, routes[i], len, "crafted");
+        routes[i][len - 1] ^= 1; /* a miss, hashed like the others */
+        expect_same(&p, RB_GET, routes[i], len, "crafted miss");
+        routes[i][len - 1] ^= 1;
+    }
+    uint32_t probe = rb__glob_max_probe(p.glob);
+    snprintf(desc, cap, "%s", rb__glob_ops.describe(p.glob));
+    pair_free(&p);
+    return probe;
+}
+
+/* 21. Hash flooding: glob's static-children table was keyed by XXH3 seeded
+ *    with the parent's index (public), and probed without a limit: 2,000
+ *    crafted root children made every lookup walk ~2,000 slots (721 ns
+ *    instead of 40).  Cause: no secret seed, no bound.  Now the key is
+ *    seeded from rb_config.seed and no probe passes RB__PROBE_LIMIT: the
+ *    old crafted set is harmless, and a set crafted against the new key
+ *    under a known explicit seed makes build re-seed (describe says so). */
+Test(glob, regression_21_crafted_static_children_cannot_flood_the_table)
+{
+    static char routes[NFLOOD][32];
+    char desc[256];
+    /* against the old key: XXH3 seeded with parent index 0 */
+    rbt_craft_collisions(0, 12, "/", 1, NFLOOD, routes); /* the key hashes the segment */
+    uint32_t probe = flood_round(5, routes, desc, sizeof desc);
+    cr_expect_leq(probe, RB__PROBE_LIMIT, "the old crafted set still collides: %u slots", probe);
+    cr_expect(strstr(desc, "re-seeded") == NULL, "%s", desc);
+    /* against the new key of the root's children under explicit seed 5 */
+    uint64_t key_seed = rb__seed_mix(5, RB__SALT_GLOB) ^ 0x9e3779b97f4a7c15ull;
+    rbt_craft_collisions(key_seed, 12, "/", 1, NFLOOD, routes);
+    probe = flood_round(5, routes, desc, sizeof desc);
+    cr_expect_leq(probe, RB__PROBE_LIMIT, "%u slots", probe);
+    cr_expect(strstr(desc, "re-seeded 1 time") != NULL, "the crafted set did not collide: %s",
+              desc);
+}
+
+/* 23. Nested '**': 16 routes of 31 '**' each took 14 ms on an 8 KB path
+ *    (linear 2.6 ms), because every nested '**' looped over every end of the
+ *    path even when all it could reach lay behind a '**' expanded already,
+ *    and the step bound counted a memchr as one step.  Now steps count
+ *    bytes examined (glob.c, "Cost"), and such loops stop: these tables cost
+ *    a few steps per path byte, whatever the number of '**'. */
+Test(glob, regression_23_nested_globstars_cost_bytes_linear_in_the_path)
+{
+    static char pat[1024], path[32 * 1024 + 8];
+    for (size_t family = 0; family < 3; family++) {
+        pair p;
+        pair_init(&p);
+        for (int i = 0; i < 16; i++) {
+            size_t n = 0;
+            for (int k = 0; k < 31; k++) {
+                n = append(pat, n, sizeof pat, "/**");
+                char b[16] = "s";
+                if (family == 1) b[0] = '\0';
+                if (family == 2) snprintf(b, sizeof b, "a%d", k);
+                if (b[0]) {
+                    n = append(pat, n, sizeof pat, "/");
+                    n = append(pat, n, sizeof pat, b);
+                }
+            }
+            char e[16];
+            snprintf(e, sizeof e, "/e%d", i);
+            append(pat, n, sizeof pat, e);
+            cr_assert_eq(pair_add(&p, RB_GET, pat), RB_OK, "%s", pat);
+        }
+        pair_build(&p);
+        for (size_t kb = 8; kb <= 32; kb *= 4) {
+            size_t len = 0;
+            for (int k = 0; len + 8 < kb * 1024; k++) {
+                char b[16];
+                snprintf(b, sizeof b, family == 2 ? "/a%d" : "/s", k % 31);
+                len = append(path, len, sizeof path, b);
+            }
+            for (int hit = 0; hit < 2; hit++) {
+                size_t n = hit ? append(path, len, sizeof path, "/e3") : len;
+                uint64_t steps = steps_of(&p, RB_GET, path, n);
+                cr_expect_leq(steps, 8u * (n + 1), "family %zu, %zu bytes: %llu steps", family, n,
+                              (unsigned long long)steps);
+            }
+        }
+        pair_free(&p);
+    }
 }

@@ -870,3 +870,70 @@ Test(hashseg, registered_with_its_features)
     cr_assert_not_null(ops);
     cr_assert_eq(rb_ops_features(ops), RB_FEAT_PARAMS | RB_FEAT_CATCHALL);
 }
+
+/* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
+
+/* 20. Hash flooding: with seed 0 a fixed public constant, 40 routes crafted
+ *    against it made build fail ("a hash probe sequence of 39 slots exceeds
+ *    the limit of 32"), also appended to discord.routes.  Cause: build gave
+ *    up instead of re-seeding, and seed 0 was no secret.  Now: crafted
+ *    against an explicit seed, the table still builds (re-seeded, and
+ *    describe() says so) and answers like linear; the default
+ *    configuration (a random seed) builds it without a re-seed. */
+Test(hashseg, regression_20_a_table_crafted_against_its_seed_still_builds)
+{
+    const uint64_t seed = 0x5eed5eed5eedull;
+    static char crafted[40][32];
+    rbt_craft_collisions(seed, 16, "/x/", 0, 40, crafted); /* full[]'s key: the whole path */
+    rb_route_table t = {0}, discord = {0};
+    rb_request_table q = {0};
+    char rpath[1024];
+    rbt_load_shipped("discord", &discord, &q, rpath, sizeof rpath);
+    rb_error err;
+    for (size_t i = 0; i < discord.count; i++)
+        cr_assert_eq(rb_route_table_append(&t, discord.routes[i].method,
+                                           rb_route_pattern(&discord, i), discord.routes[i].len,
+                                           i + 1),
+                     RB_OK);
+    for (size_t i = 0; i < 40; i++)
+        cr_assert_eq(rb_route_table_append(&t, RB_GET, crafted[i], strlen(crafted[i]),
+                                           discord.count + i + 1),
+                     RB_OK);
+    rb_router *lin;
+    cr_assert_eq(
+        rb_route_table_build_router(&t, "crafted", rb_registry_find("linear"), NULL, &lin, &err),
+        RB_OK, "%s", err.message);
+    const rb_config explicit_seed = {NULL, seed};
+    const char *const names[] = {"hashseg", "auto"};
+    for (size_t k = 0; k < 2; k++) {
+        for (int cfg = 0; cfg < 2; cfg++) {
+            rb_router *r;
+            int rc = rb_route_table_build_router(&t, "crafted", rb_registry_find(names[k]),
+                                                 cfg ? &explicit_seed : NULL, &r, &err);
+            cr_assert_eq(rc, RB_OK, "%s, %s seed: %s", names[k], cfg ? "the crafted" : "a random",
+                         err.message);
+            const void *impl = rb__router_impl(r);
+            if (k == 0) {
+                cr_expect_eq(rb_router_check(r, &err), RB_OK, "%s", err.message);
+                cr_expect_leq(rb__hashseg_max_probe(impl), RB_HASHSEG_PROBE_LIMIT);
+                if (cfg) {
+                    cr_expect_neq(rb__hashseg_seed(impl), seed, "the crafted seed was kept");
+                    cr_expect(strstr(rb_router_describe(r), "re-seeded 1 time") != NULL, "%s",
+                              rb_router_describe(r));
+                } else {
+                    cr_expect_str_empty(rb_router_describe(r));
+                }
+            }
+            rbt_expect_like_on(r, lin, &q, names[k]);
+            for (size_t i = 0; i < 40; i++) {
+                rbt_expect_like(r, lin, RB_GET, crafted[i], strlen(crafted[i]), names[k]);
+                rbt_expect_like(r, lin, RB_PUT, crafted[i], strlen(crafted[i]), names[k]);
+            }
+            rb_router_destroy(r);
+        }
+    }
+    rb_router_destroy(lin);
+    rb_route_table_free(&t);
+    rb_route_table_free(&discord);
+    rb_request_table_free(&q);
+}

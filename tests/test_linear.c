@@ -3,9 +3,12 @@
  * one test per rule.  Every expectation is worked out by hand from the
  * rules (the comment says which), never taken from the code.
  */
+#include "linear.h"
 #include "rb_test.h"
+#include "seed.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -214,4 +217,53 @@ Test(linear, first_segment_index_keeps_every_route_reachable)
     expect_route(r, "GET", "/", 6);
     expect_route(r, "GET", "//", 7);
     rb_router_destroy(r);
+}
+
+/* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
+
+/* 25. Hash flooding: linear's first-segment index hashed with unseeded FNV-1a
+ *    and probed without a limit, so 2,000 routes with crafted first segments
+ *    made every lookup walk ~2,000 buckets.  Cause: no seed, no bound.  Now
+ *    the index is XXH3 under a seed derived from the config and re-seeded at
+ *    build past RB__PROBE_LIMIT: neither the old crafted set nor one crafted
+ *    against the new key under a known explicit seed floods it. */
+Test(linear, regression_25_crafted_first_segments_cannot_flood_the_index)
+{
+    static char crafted[2000][32];
+    for (int round = 0; round < 2; round++) {
+        if (round == 0) { /* against the old key: FNV-1a, low 12 bits */
+            size_t found = 0;
+            for (unsigned long long i = 0; found < 2000; i++) {
+                int n = snprintf(crafted[found], sizeof crafted[found], "/f%llx", i);
+                uint64_t h = 1469598103934665603ull;
+                for (int k = 1; k < n; k++)
+                    h = (h ^ (unsigned char)crafted[found][k]) * 1099511628211ull;
+                if ((h & 0xfff) == 0) found++;
+            }
+        } else { /* against the new key of explicit seed 3 */
+            rbt_craft_collisions(rb__seed_mix(3, RB__SALT_LINEAR), 13, "/", 1, 2000, crafted);
+        }
+        rb_config cfg = {NULL, 3};
+        rb_router *r;
+        rb_error err;
+        cr_assert_eq(rb_router_create("linear", &cfg, &r, &err), RB_OK);
+        for (uint32_t i = 0; i < 2000; i++) {
+            char pat[48];
+            int n = snprintf(pat, sizeof pat, "%s/:id", crafted[i]);
+            cr_assert_eq(rb_router_add(r, RB_GET, pat, (size_t)n, i, &err), RB_OK);
+        }
+        cr_assert_eq(rb_router_build(r, &err), RB_OK, "%s", err.message);
+        const void *impl = rb__router_impl(r);
+        cr_expect_eq(rb_router_check(r, &err), RB_OK, "%s", err.message);
+        cr_expect_leq(rb__linear_max_probe(impl), RB__PROBE_LIMIT, "round %d: %u slots", round,
+                      rb__linear_max_probe(impl));
+        for (uint32_t i = 0; i < 2000; i += 13) {
+            char path[48];
+            int n = snprintf(path, sizeof path, "%s/7", crafted[i]);
+            rb_match m;
+            cr_expect_eq(rb_router_lookup(r, RB_GET, path, (size_t)n, &m), RB_FOUND, "%s", path);
+            cr_expect_eq(m.route_id, i);
+        }
+        rb_router_destroy(r);
+    }
 }

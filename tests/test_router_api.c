@@ -4,6 +4,7 @@
  * rule that a failed add leaves the router unchanged.
  */
 #include "rb_test.h"
+#include "seed.h"
 
 #include <criterion/criterion.h>
 #include <string.h>
@@ -130,5 +131,34 @@ Test(router_api, allocation_failure_in_linear_is_clean_for_every_call)
         if (r) rb_router_destroy(r);
         cr_expect(rc == RB_OK || rc == RB_ENOMEM);
         cr_expect_eq(fa.live_blocks, 0u, "fail at %zu: %zu blocks leaked", fail, fa.live_blocks);
+    }
+}
+
+/* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
+
+/* 26. Hash flooding at add: the front end's (method, shape) set hashed with
+ *    XXH3 seeded by the method (public) and probed without a limit, so
+ *    crafted shapes made every add walk the whole cluster (quadratic).
+ *    Cause: no seed, no bound.  Now it is seeded from the config and an
+ *    insert past RB__PROBE_LIMIT re-seeds it at random (its seed decides no
+ *    answer): neither the old crafted set nor one crafted against the new
+ *    key under a known explicit seed leaves a long probe sequence. */
+Test(router_api, regression_26_crafted_shapes_cannot_flood_the_duplicate_set)
+{
+    static char crafted[2000][32];
+    for (int round = 0; round < 2; round++) {
+        uint64_t key = round == 0 ? 0 : rb__seed_mix(11, RB__SALT_SHAPES) + RB_GET;
+        rbt_craft_collisions(key, 13, "/", 0, 2000, crafted);
+        rb_config cfg = {NULL, 11};
+        rb_router *r;
+        rb_error err;
+        cr_assert_eq(rb_router_create("linear", &cfg, &r, &err), RB_OK);
+        for (uint32_t i = 0; i < 2000; i++)
+            cr_assert_eq(rb_router_add(r, RB_GET, crafted[i], strlen(crafted[i]), i, &err), RB_OK);
+        cr_expect_leq(rb__router_shape_probe(r), RB__PROBE_LIMIT, "round %d: %u slots", round,
+                      rb__router_shape_probe(r));
+        cr_expect_eq(rb_router_add(r, RB_GET, crafted[5], strlen(crafted[5]), 9, &err),
+                     RB_EDUPLICATE, "duplicates are still found");
+        rb_router_destroy(r);
     }
 }

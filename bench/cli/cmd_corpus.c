@@ -418,7 +418,12 @@ static void print_check(const char *path, const rb_route_table *t, const rb_chec
         if (r->fanout[b]) printf(" %s:%zu", rb_check_fanout_bucket(b), r->fanout[b]);
     printf("   (prefixes by children; max %zu at %s)\n", r->max_fanout, r->max_fanout_prefix);
     printf("  most behind one prefix %zu at %s\n", r->max_behind, r->max_behind_prefix);
-    if (r->sampled) printf("  shadowing sampled for %zu routes (globs)\n", r->sampled);
+    if (r->sampled)
+        printf("  shadowing sampled for %zu routes (globs, or a search over its state cap)\n",
+               r->sampled);
+    if (r->over_budget)
+        printf("  work budget: %zu routes possibly shadowed, their search cut short\n",
+               r->over_budget);
     printf("  fingerprint         xxh3:%016llx\n", (unsigned long long)r->fingerprint);
 }
 

@@ -476,7 +476,10 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     }
     rb_bench_run run;
     if (sc.spec.kind != RB_SCENARIO_GENERATED) warn_linear(o, sc.spec.name, sc.routes.count);
-    int rc = rb_bench_prepare_progress(&run, &sc.routes, &sc.requests, ops, nops, NULL, on_progress,
+    /* an explicit hash seed (the run's seed; 0 would mean a random one), so
+     * that every run builds the same tables and counts the same instructions */
+    const rb_config cfg = {NULL, o->seed ? o->seed : 1};
+    int rc = rb_bench_prepare_progress(&run, &sc.routes, &sc.requests, ops, nops, &cfg, on_progress,
                                        pg, &err);
     if (rc == RB_OK) rc = rb_bench_measure(&run, &o->proto, on_progress, pg, &err);
     if (rc == RB_OK) {

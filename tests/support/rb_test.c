@@ -12,6 +12,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 const char *rbt_data_path(const char *name, const char *ext, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%s/corpus/data/%s.%s", RB_SOURCE_DIR, name, ext);
@@ -218,6 +221,41 @@ const rb_router_ops rbt_nothing_ops = {
     .destroy = nothing_destroy,
 };
 
+void rbt_expect_like(const rb_router *r, const rb_router *lin, int method, const char *path,
+                     size_t len, const char *ctx)
+{
+    rb_match got, want;
+    rbt_lookup_exact(r, method, path, len, &got);
+    rbt_lookup_exact(lin, method, path, len, &want);
+    char label[160];
+    snprintf(label, sizeof label, "%s: %s", ctx, rb_router_name(r));
+    rbt_expect_same_match(label, method, path, len, &got, &want);
+}
+
+void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_request_table *q,
+                        const char *ctx)
+{
+    for (size_t i = 0; i < q->count; i++) {
+        const char *path = rb_request_path(q, i);
+        for (int m = 0; m < RB_METHOD_COUNT; m++)
+            if (m == q->reqs[i].method || i % 16 == 0)
+                rbt_expect_like(r, lin, m, path, q->reqs[i].len, ctx);
+    }
+}
+
+void rbt_craft_collisions(uint64_t seed, unsigned bits, const char *prefix, size_t from, size_t n,
+                          char (*out)[32])
+{
+    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    size_t found = 0;
+    for (uint64_t i = 0; found < n; i++) {
+        int len = snprintf(out[found], sizeof out[found], "%sf%llx", prefix, (unsigned long long)i);
+        cr_assert(len > 0 && (size_t)len < sizeof out[found] && (size_t)len > from);
+        if ((XXH3_64bits_withSeed(out[found] + from, (size_t)len - from, seed) & mask) == 0)
+            found++;
+    }
+}
+
 /* Blocks carry their size in a header so the allocator can count live
  * bytes and check the size the router passes to free and realloc. */
 typedef struct block_header {
@@ -228,7 +266,8 @@ typedef struct block_header {
 static void *failing_alloc(void *ctx, size_t size)
 {
     rbt_failing_allocator *a = ctx;
-    if (++a->calls == a->fail_at) {
+    a->calls++;
+    if (a->calls == a->fail_at || (a->fail_from && a->calls >= a->fail_from)) {
         a->failed++;
         return NULL;
     }

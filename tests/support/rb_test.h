@@ -86,18 +86,39 @@ extern const rb_router_ops rbt_nothing_ops;
 /* ---- the counting and failing allocator ---------------------------------- */
 
 /* An allocator that fails its fail_at-th call (alloc or realloc, counted
- * from 1; 0: never), counts live blocks and bytes (memory() tests compare
+ * from 1; 0: never), or every call from fail_from on, counts live blocks and bytes (memory() tests compare
  * live_bytes with what a router reports), and asserts that every free and
  * realloc names the size the block was allocated with. */
 typedef struct rbt_failing_allocator {
     rb_allocator base; /* hand &a.base to an rb_config */
     size_t calls;      /* alloc + realloc calls so far */
     size_t fail_at;
+    size_t fail_from;  /* every call from this one on fails (0: never) */
     size_t failed;     /* calls that were made to fail */
     size_t live_bytes; /* allocated and not yet freed */
     size_t live_blocks;
 } rbt_failing_allocator;
 
 void rbt_failing_allocator_init(rbt_failing_allocator *a, size_t fail_at);
+
+/* ---- issue 13's helpers --------------------------------------------------- */
+
+/* Compare r's answer with lin's for (method, path) on every field
+ * (rb_match_equal); the failure names ctx, the request and both answers. */
+void rbt_expect_like(const rb_router *r, const rb_router *lin, int method, const char *path,
+                     size_t len, const char *ctx);
+
+/* Every request of q (one in 16 with every method too) through r and lin
+ * (rbt_expect_like). */
+void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_request_table *q,
+                        const char *ctx);
+
+/* Hash flooding as an attacker who knows the seed would do it, on the real
+ * hash: fills out[0, n) with names prefix + "f<hex>" whose XXH3 under seed,
+ * taken of the name from byte `from` on, has its low `bits` bits 0 (so
+ * they share one home slot in any table of up to 2^bits slots).  Brute
+ * force: about n * 2^bits hashes. */
+void rbt_craft_collisions(uint64_t seed, unsigned bits, const char *prefix, size_t from, size_t n,
+                          char (*out)[32]);
 
 #endif
