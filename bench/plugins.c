@@ -5,6 +5,7 @@
 #include "plugins.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,26 @@ const rb_router_ops *rb_plugins_ops(const rb_plugins *p, size_t i)
 const char *rb_plugins_lib(const rb_plugins *p, size_t i)
 {
     return p && i < p->count ? p->libs[p->routers[i].lib].path : NULL;
+}
+
+size_t rb_plugins_lib_of(const rb_plugins *p, const rb_router_ops *ops)
+{
+    for (size_t i = 0; p && i < p->count; i++)
+        if (p->routers[i].ops == ops) return p->routers[i].lib;
+    return SIZE_MAX;
+}
+
+/* The commit a library says it was built from, into buf ("" when it does
+ * not say). */
+static void lib_commit(void *handle, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    void *sym = dlsym(handle, RB_PLUGIN_COMMIT_SYMBOL);
+    if (!sym) return;
+    const char *(*commit)(void);
+    memcpy(&commit, &sym, sizeof commit);
+    const char *c = commit();
+    if (c) snprintf(buf, cap, "%s", c);
 }
 
 /* Why ops (router i of the library at path) cannot be used, or RB_OK: the
@@ -100,7 +121,8 @@ static int load(rb_plugins *p, const char *path, size_t *lib, rb_error *err)
         return rc;
     }
     strcpy(copy, path);
-    p->libs[p->nlibs] = (rb_plugin_lib){copy, h};
+    p->libs[p->nlibs] = (rb_plugin_lib){copy, h, ""};
+    lib_commit(h, p->libs[p->nlibs].commit, sizeof p->libs[p->nlibs].commit);
     for (size_t i = 0; i < n; i++) p->routers[p->count++] = (rb_plugin_router){table[i], p->nlibs};
     *lib = p->nlibs++;
     return RB_OK;

@@ -35,11 +35,11 @@ static void load_shipped(const char *name, rb_route_table *routes, rb_request_ta
         RB_OK, "%s", err.message);
 }
 
-static const rb_bench_protocol tiny = {5, 1, 0.05, RB_BENCH_CLOCK_WALL};
+static const rb_bench_protocol tiny = {5, 1, 0.05, RB_BENCH_CLOCK_WALL, 0};
 
 /* ---- the measurement core -------------------------------------------------- */
 
-Test(harness, every_router_gets_every_trial_once_in_rotating_order)
+Test(harness, every_router_gets_every_trial_once_in_the_rounds_order)
 {
     rb_route_table routes;
     rb_request_table reqs;
@@ -61,39 +61,61 @@ Test(harness, every_router_gets_every_trial_once_in_rotating_order)
         cr_expect_not(seen[t->subject][t->trial], "subject %u trial %u twice", t->subject,
                       t->trial);
         seen[t->subject][t->trial] = true;
-        /* rotating order: round t, position p runs subject (t + p) mod R */
-        cr_expect_eq(t->subject, (t->trial + t->position) % nr);
+        /* round t runs the routers in the order rb_bench_round_orders gave it */
+        uint32_t order[5];
+        rb_bench_round_orders(tiny.order_seed, tiny.trials, nr, order);
+        cr_expect_eq(t->subject, rb_bench_order_router(order[t->trial], t->position, nr));
         /* trials run in execution order: round by round, position by position */
         cr_expect_eq(i, t->trial * nr + t->position);
         cr_expect_eq(t->lookups, run.subjects[t->subject].reps * reqs.count);
         cr_expect_gt(t->ns, 0u);
     }
-    /* with two routers the order alternates AB, BA, AB, ... */
     for (size_t k = 0; k < nr; k++) cr_expect_geq(run.subjects[k].reps, 1u);
     rb_bench_run_free(&run);
     rb_route_table_free(&routes);
     rb_request_table_free(&reqs);
 }
 
-Test(harness, two_routers_alternate_ab_ba)
+Test(harness, round_orders_are_balanced_and_shuffled_from_the_seed)
 {
-    rb_route_table routes;
-    rb_request_table reqs;
-    load_shipped("static", &routes, &reqs);
-    const rb_router_ops *ops[2] = {rb_registry_find("floor"), rb_registry_find("linear")};
-    rb_bench_run run;
-    rb_error err;
-    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 2, NULL, &err), RB_OK);
-    cr_assert_eq(rb_bench_measure(&run, &tiny, NULL, NULL, &err), RB_OK, "%s", err.message);
-    for (size_t i = 0; i < run.ntrials; i++) {
-        const rb_bench_trial *t = &run.trials[i];
-        uint32_t first = t->trial % 2 == 0 ? 0u : 1u; /* AB, BA, AB, ... */
-        cr_expect_eq(t->subject, t->position == 0 ? first : 1u - first, "trial %u position %u",
-                     t->trial, t->position);
+    /* Every order is a permutation; with R routers each router holds each
+     * position, and precedes each other router, in as many rounds (to
+     * within the remainder of rounds / 2R); the sequence is not the old
+     * strict rotation, and it is a function of the seed. */
+    enum { ROUNDS = 48 };
+    for (size_t nr = 2; nr <= 4; nr++) {
+        uint32_t order[ROUNDS], again[ROUNDS], other[ROUNDS];
+        rb_bench_round_orders(7, ROUNDS, nr, order);
+        rb_bench_round_orders(7, ROUNDS, nr, again);
+        rb_bench_round_orders(8, ROUNDS, nr, other);
+        cr_expect_eq(memcmp(order, again, sizeof order), 0, "same seed, same orders");
+        cr_expect_neq(memcmp(order, other, sizeof order), 0, "another seed, other orders");
+        size_t at[4][4] = {{0}}, before[4][4] = {{0}}, rotation_like = 0;
+        for (size_t t = 0; t < ROUNDS; t++) {
+            cr_assert_lt(order[t], 2 * nr);
+            bool used[4] = {false};
+            size_t pos_of[4];
+            for (size_t p = 0; p < nr; p++) {
+                size_t k = rb_bench_order_router(order[t], p, nr);
+                cr_assert_lt(k, nr);
+                cr_expect_not(used[k], "router %zu twice in round %zu", k, t);
+                used[k] = true;
+                pos_of[k] = p;
+                at[k][p]++;
+            }
+            for (size_t x = 0; x < nr; x++)
+                for (size_t y = 0; y < nr; y++)
+                    if (pos_of[x] < pos_of[y]) before[x][y]++;
+            rotation_like += rb_bench_order_router(order[t], 0, nr) == t % nr;
+        }
+        for (size_t k = 0; k < nr; k++)
+            for (size_t p = 0; p < nr; p++)
+                cr_expect_eq(at[k][p], ROUNDS / nr, "%zu routers: router %zu at %zu", nr, k, p);
+        for (size_t x = 0; x < nr; x++)
+            for (size_t y = 0; y < nr; y++)
+                if (x != y) cr_expect_eq(before[x][y], ROUNDS / 2, "%zu before %zu", x, y);
+        cr_expect_lt(rotation_like, ROUNDS, "the rounds are shuffled, not rotated in turn");
     }
-    rb_bench_run_free(&run);
-    rb_route_table_free(&routes);
-    rb_request_table_free(&reqs);
 }
 
 Test(harness, the_protocol_clock_decides_what_a_trial_time_is)
@@ -481,7 +503,7 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     cJSON *root = cJSON_Parse(json);
     cr_assert_not_null(root, "summary.json does not parse");
     cr_expect_str_eq(item(root, "schema")->valuestring, "routebench-summary");
-    cr_expect_eq(item(root, "schema_version")->valueint, 1);
+    cr_expect_eq(item(root, "schema_version")->valueint, 2);
     const cJSON *proto = item(root, "protocol");
     cr_expect_eq(item(proto, "trials")->valueint, 3);
     cr_expect_eq(item(proto, "warmup")->valueint, 1);
@@ -640,7 +662,12 @@ Test(bundle, json_and_csv_round_trip_exactly)
     uint64_t ns[2][3] = {{1000001, 1000003, 999999}, {333337, 333331, 333333}};
     for (uint32_t t = 0; t < 3; t++)
         for (size_t r = 0; r < 2; r++) {
-            rb_bundle_trial tr = {0, r, t + 1, (uint32_t)((t + r) % 2) + 1, 3, ns[r][t]};
+            rb_bundle_trial tr = {.scenario = 0,
+                                  .result = r,
+                                  .trial = t + 1,
+                                  .position = (uint32_t)((t + r) % 2) + 1,
+                                  .lookups = 3,
+                                  .ns = ns[r][t]};
             cr_assert_eq(rb_bundle_add_trial(&b, &tr), RB_OK);
         }
     rb_error err;
@@ -724,7 +751,12 @@ Test(cli, usage_errors_exit_2_and_the_pair_gate_exits_1, .timeout = 120)
     /* floor vs linear on a static table: the speed ratio b/a lies far from
      * both bounds (it is a ratio of a hash lookup to a scan of 157 routes),
      * so these gates do not depend on the timing of the machine */
-    const char *pair = "pair --a linear --b floor --scenario static --trials 3 --min-trial-ms 0.05";
+    cr_expect_eq(routebench("run --metric furlongs", log), 2);
+    cr_expect_eq(routebench("pair --a linear --b floor --scenario static --trials 6 "
+                            "--fail-below 0.97",
+                            log),
+                 2, "a gate of fewer than 7 pairs is a usage error");
+    const char *pair = "pair --a linear --b floor --scenario static --trials 7 --min-trial-ms 0.05";
     char args[512];
     snprintf(args, sizeof args, "%s --fail-below 1e-6", pair);
     cr_expect_eq(routebench(args, log), 0, "an interval above the gate passes");

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* --fail-below with a noisy metric needs this many pairs. */
+#define RB_PAIR_GATE_MIN_TRIALS 7
+
 static const char usage_text[] =
     "usage: routebench pair --a SPEC --b SPEC [--scenario LIST] [--fail-below R] [options]\n"
     "\n"
@@ -36,6 +39,38 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 ok, 1 the gate failed (or a router gave wrong answers),\n"
     "             2 usage/input error\n";
+
+/* The summary lines and the gate of a measured pair; returns the status. */
+static int report_pair(const session_options *o, const rb_bundle *bundle, int status)
+{
+    const char *la = o->labels[0], *lb = o->labels[1];
+    printf("\npair: speed ratio b/a, a = %s, b = %s (above 1: %s is faster; %s)\n", la, lb, lb,
+           rb_metric_exact(bundle->metric)
+               ? "counted: exact"
+               : "[95% interval] and the change this run could detect");
+    size_t measured = 0;
+    for (size_t i = 0; i < bundle->nscenarios; i++) {
+        const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);
+        if (!p) continue;
+        printf("  %-24s ", bundle->scenarios[i].name);
+        session_print_ratio(bundle, &p->r);
+        printf("\n");
+        measured++;
+    }
+    if (measured > 1 && bundle->ngeomeans == 1) {
+        char cell[128];
+        session_geomean_cell(bundle, &bundle->geomeans[0].g, cell, sizeof cell);
+        printf("  %-24s %s\n", "geometric mean", cell);
+    }
+    if (measured == 0) {
+        fprintf(stderr, "routebench pair: no scenario both routers support\n");
+        return CLI_USAGE;
+    }
+    if (!bundle->gate.on) return status;
+    printf("%s\n", bundle->gate.message);
+    int gate_status = rb_gate_exit_status(bundle->gate.outcome);
+    return status == CLI_OK ? gate_status : status;
+}
 
 int cmd_pair(int argc, char **argv)
 {
@@ -81,62 +116,32 @@ int cmd_pair(int argc, char **argv)
         fprintf(stderr, "routebench pair: --a and --b name the same router\n");
         status = CLI_USAGE;
     }
+    if (status == CLI_OK && gate && !rb_metric_exact(o.metric) &&
+        o.proto.trials < RB_PAIR_GATE_MIN_TRIALS) {
+        fprintf(stderr,
+                "routebench pair: --fail-below needs --trials %d or more with --metric %s "
+                "(%u given): fewer pairs cannot tell a regression from noise (or use --metric "
+                "instructions, which is exact)\n",
+                RB_PAIR_GATE_MIN_TRIALS, rb_metric_name(o.metric), o.proto.trials);
+        status = CLI_USAGE;
+    }
     if (status == CLI_OK) status = session_finish_scenarios(&o);
-    if (status != CLI_OK) {
+    bool handled = false;
+    if (status == CLI_OK) status = session_metric_dispatch(&o, argc, argv, &handled);
+    if (status != CLI_OK || handled) {
         session_options_free(&o);
         return status;
+    }
+    if (gate) {
+        o.gate.on = true;
+        o.gate.threshold = fail_below;
+        snprintf(o.gate.a, sizeof o.gate.a, "%s", o.labels[0]);
+        snprintf(o.gate.b, sizeof o.gate.b, "%s", o.labels[1]);
     }
 
     rb_bundle bundle;
     status = session_run(&o, argc, argv, &bundle);
-    if (status != CLI_USAGE) {
-        const char *la = o.labels[0], *lb = o.labels[1];
-        printf("\npair: speed ratio b/a, a = %s, b = %s (above 1: %s is faster)\n", la, lb, lb);
-        size_t measured = 0;
-        const rb_paired_result *only = NULL;
-        for (size_t i = 0; i < bundle.nscenarios; i++) {
-            const rb_bundle_pair *p = rb_bundle_find_pair(&bundle.scenarios[i], la, lb);
-            if (!p) continue;
-            printf("  %-24s ", bundle.scenarios[i].name);
-            session_print_ratio(&p->r);
-            printf("\n");
-            only = &p->r;
-            measured++;
-        }
-        double lo = 0, hi = 0;
-        if (measured == 1) {
-            lo = only->lo;
-            hi = only->hi;
-        } else if (measured > 1 && bundle.ngeomeans == 1) {
-            const rb_geomean_result *g = &bundle.geomeans[0].g;
-            char m[32], l[32], h[32];
-            rb_bundle_fmt_ratio(g->geomean, m, sizeof m);
-            rb_bundle_fmt_ratio(g->lo, l, sizeof l);
-            rb_bundle_fmt_ratio(g->hi, h, sizeof h);
-            printf("  %-24s %s%s [%s, %s]\n", "geometric mean", m, g->excludes_one ? "" : "~", l,
-                   h);
-            lo = g->lo;
-            hi = g->hi;
-        }
-        if (measured == 0) {
-            fprintf(stderr, "routebench pair: no scenario both routers support\n");
-            status = CLI_USAGE;
-        } else if (gate) {
-            uint64_t disturbed = 0;
-            for (size_t i = 0; i < bundle.nscenarios; i++)
-                for (size_t k = 0; k < bundle.scenarios[i].nresults; k++)
-                    disturbed += bundle.scenarios[i].results[k].disturbed_trials;
-            if (disturbed && !bundle.cpu_clock)
-                printf("note: %llu trials were disturbed (the thread lost the CPU); on a shared "
-                       "machine gate with --clock cpu\n",
-                       (unsigned long long)disturbed);
-            bool failed = hi < fail_below;
-            printf("gate --fail-below %g: %s (interval [%.3f, %.3f] %s below %g)\n", fail_below,
-                   failed ? "FAILED" : "passed", lo, hi,
-                   failed ? "lies wholly" : "does not lie wholly", fail_below);
-            if (failed) status = CLI_FAILED;
-        }
-    }
+    if (status != CLI_USAGE) status = report_pair(&o, &bundle, status);
     rb_bundle_free(&bundle);
     session_options_free(&o);
     return status;

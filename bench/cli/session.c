@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include "cli.h"
+#include "library_id.h"
 #include "router_impl.h"
 #include "sysinfo.h"
 
@@ -19,7 +20,8 @@ void session_options_init(session_options *o, const char *cmd)
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
     o->proto = (rb_bench_protocol){RB_BENCH_DEFAULT_TRIALS, RB_BENCH_DEFAULT_WARMUP,
-                                   RB_BENCH_DEFAULT_MIN_TRIAL_MS, RB_BENCH_CLOCK_WALL};
+                                   RB_BENCH_DEFAULT_MIN_TRIAL_MS, RB_BENCH_CLOCK_WALL, 0};
+    o->metric = RB_METRIC_TIME;
     o->seed = RB_SCENARIO_DEFAULT_SEED;
     o->cpu = -1;
     rb_plugins_init(&o->plugins);
@@ -76,6 +78,7 @@ int session_option(session_options *o, int argc, char **argv, int *i)
     } else if (cli_opt(argc, argv, i, "--trials", &v)) {
         if (!v || !cli_parse_u64("--trials", v, 1, 100000, &u)) return -1;
         o->proto.trials = (unsigned)u;
+        o->trials_given = true;
     } else if (cli_opt(argc, argv, i, "--warmup", &v)) {
         if (!v || !cli_parse_u64("--warmup", v, 0, 1000, &u)) return -1;
         o->proto.warmup = (unsigned)u;
@@ -99,6 +102,17 @@ int session_option(session_options *o, int argc, char **argv, int *i)
             fprintf(stderr, "routebench %s: --clock is wall or cpu, not '%s'\n", o->cmd, v);
             return -1;
         }
+    } else if (cli_opt(argc, argv, i, "--metric", &v)) {
+        if (!v) return -1;
+        int m = rb_metric_parse(v);
+        if (m < 0) {
+            fprintf(stderr,
+                    "routebench %s: --metric is time, instructions, cycles-est or "
+                    "hw-instructions, not '%s'\n",
+                    o->cmd, v);
+            return -1;
+        }
+        o->metric = m;
     } else if (cli_opt(argc, argv, i, "--router-lib", &v)) {
         if (!v || !cli_router_lib(&o->plugins, o->cmd, v)) return -1;
     } else if (cli_opt(argc, argv, i, "--out", &v)) {
@@ -129,6 +143,42 @@ int session_finish_scenarios(session_options *o)
         return CLI_USAGE;
     }
     return CLI_OK;
+}
+
+int session_metric_dispatch(session_options *o, int argc, char **argv, bool *handled)
+{
+    rb_error err;
+    *handled = false;
+    if (o->metric == RB_METRIC_HW_INSTRUCTIONS) {
+        rb_perf_counter c;
+        if (rb_perf_open(&c, &err) < 0) {
+            fprintf(stderr,
+                    "routebench %s: --metric hw-instructions: %s; --metric instructions counts "
+                    "instructions exactly with Callgrind instead\n",
+                    o->cmd, err.message);
+            *handled = true;
+            return CLI_USAGE;
+        }
+        rb_perf_close(&c);
+        return CLI_OK;
+    }
+    if (!rb_metric_exact(o->metric) || rb_callgrind_child()) return CLI_OK;
+    *handled = true;
+    if (rb_callgrind_under_valgrind()) {
+        fprintf(stderr,
+                "routebench %s: --metric %s starts Callgrind itself; run routebench without "
+                "valgrind\n",
+                o->cmd, rb_metric_name(o->metric));
+        return CLI_USAGE;
+    }
+    int status = CLI_USAGE;
+    fflush(stdout);
+    if (rb_callgrind_run(argc, argv, o->metric == RB_METRIC_CYCLES_EST, &status, &err) < 0) {
+        fprintf(stderr, "routebench %s: --metric %s: %s\n", o->cmd, rb_metric_name(o->metric),
+                err.message);
+        return CLI_USAGE;
+    }
+    return status;
 }
 
 /* ---- progress on stderr -------------------------------------------------- */
@@ -185,6 +235,24 @@ static void progress_done(progress *p)
 
 /* ---- the session --------------------------------------------------------- */
 
+/* The identity of every NAME@LIB router's library into the bundle. */
+static int add_libraries(const session_options *o, rb_bundle *b)
+{
+    for (size_t k = 0; k < o->nrouters; k++) {
+        size_t lib = rb_plugins_lib_of(&o->plugins, o->routers[k]);
+        if (lib == SIZE_MAX) continue;
+        rb_bundle_library id;
+        rb_error err;
+        if (rb_library_identify(o->labels[k], o->plugins.libs[lib].path,
+                                o->plugins.libs[lib].commit, &id, &err) < 0 ||
+            rb_bundle_add_library(b, &id) < 0) {
+            fprintf(stderr, "routebench %s: %s: %s\n", o->cmd, o->labels[k], err.message);
+            return CLI_USAGE;
+        }
+    }
+    return CLI_OK;
+}
+
 static void command_line(rb_bundle *b, int argc, char **argv)
 {
     size_t n = 0, cap = sizeof b->command;
@@ -195,22 +263,75 @@ static void command_line(rb_bundle *b, int argc, char **argv)
     }
 }
 
-static void print_header_line(const char *anchor)
+static void print_header_line(const rb_bundle *b, const char *anchor)
 {
     char ratio[96];
-    snprintf(ratio, sizeof ratio, "speed vs %s [95%% CI]", anchor);
-    printf("  %-20s %10s %19s %10s %11s %9s  %-28s %5s\n", "router", "ns/lookup", "min - max",
+    if (b->metric == RB_METRIC_INSTRUCTIONS) {
+        snprintf(ratio, sizeof ratio, "speed vs %s", anchor);
+        printf("  %-20s %14s %11s %9s  %-36s\n", "router", "instr/lookup", "bytes/route", "build",
+               ratio);
+        return;
+    }
+    if (b->metric == RB_METRIC_CYCLES_EST) {
+        snprintf(ratio, sizeof ratio, "speed vs %s", anchor);
+        printf("  %-20s %12s %12s %10s %10s %11s %9s  %-36s\n", "router", "cycles-est", "instr",
+               "L1 miss", "LL miss", "bytes/route", "build", ratio);
+        return;
+    }
+    snprintf(ratio, sizeof ratio, "speed vs %s [95%% CI] MDE", anchor);
+    printf("  %-20s %10s %19s %10s %11s %9s  %-36s %5s\n", "router",
+           b->metric == RB_METRIC_HW_INSTRUCTIONS ? "hw instr" : "ns/lookup", "min - max",
            "lookups/s", "bytes/route", "build", ratio, "wins");
 }
 
-void session_print_ratio(const rb_paired_result *r)
+/* The per-lookup columns of one result row, by metric. */
+static void print_values(const rb_bundle *b, const rb_bundle_result *r, const char *name)
 {
-    char m[32], lo[32], hi[32], cell[96];
+    char build[32];
+    rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
+    if (b->metric == RB_METRIC_INSTRUCTIONS) {
+        printf("  %-20s %14.2f %11.1f %9s  ", name, r->median_ns, r->bytes_per_route, build);
+        return;
+    }
+    if (b->metric == RB_METRIC_CYCLES_EST) {
+        printf("  %-20s %12.2f %12.2f %10.3f %10.3f %11.1f %9s  ", name, r->median_ns,
+               r->ir_per_lookup, r->l1_misses_per_lookup, r->ll_misses_per_lookup,
+               r->bytes_per_route, build);
+        return;
+    }
+    char med[32], mn[32], mx[32], range[80], rate[32];
+    rb_bundle_fmt_value(b, r->median_ns, med, sizeof med);
+    rb_bundle_fmt_value(b, r->min_ns, mn, sizeof mn);
+    rb_bundle_fmt_value(b, r->max_ns, mx, sizeof mx);
+    snprintf(range, sizeof range, "%s - %s", mn, mx);
+    if (b->metric == RB_METRIC_TIME)
+        rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
+    else
+        snprintf(rate, sizeof rate, "-");
+    printf("  %-20s %10s %19s %10s %11.1f %9s  ", name, med, range, rate, r->bytes_per_route,
+           build);
+}
+
+void session_print_ratio(const rb_bundle *b, const rb_paired_result *r)
+{
+    char m[32], lo[32], hi[32], mde[32], cell[128];
+    if (rb_metric_exact(b->metric)) {
+        rb_bundle_fmt_exact_ratio(r->median, m, sizeof m);
+        snprintf(cell, sizeof cell, "%s exact", m);
+        printf("%-36s", cell);
+        return;
+    }
     rb_bundle_fmt_ratio(r->median, m, sizeof m);
+    if (r->too_few) {
+        snprintf(cell, sizeof cell, "%s (too few pairs)", m);
+        printf("%-36s %2zu/%zu", cell, r->wins, r->n);
+        return;
+    }
     rb_bundle_fmt_ratio(r->lo, lo, sizeof lo);
     rb_bundle_fmt_ratio(r->hi, hi, sizeof hi);
-    snprintf(cell, sizeof cell, "%s%s [%s, %s]", m, r->excludes_one ? "" : "~", lo, hi);
-    printf("%-28s %2zu/%zu", cell, r->wins, r->n);
+    rb_gate_fmt_mde(r->mde, false, mde, sizeof mde);
+    snprintf(cell, sizeof cell, "%s%s [%s, %s] %s", m, r->excludes_one ? "" : "~", lo, hi, mde);
+    printf("%-36s %2zu/%zu", cell, r->wins, r->n);
 }
 
 static void print_scenario(const rb_bundle *b, const rb_bundle_scenario *s)
@@ -219,23 +340,16 @@ static void print_scenario(const rb_bundle *b, const rb_bundle_scenario *s)
            s->requests, (unsigned long long)s->routes_fp, (unsigned long long)s->requests_fp);
     if (*s->skipped) printf("  not run (a route feature they lack): %s\n", s->skipped);
     if (!s->nresults) return;
-    print_header_line(s->results[0].router);
+    print_header_line(b, s->results[0].router);
     for (size_t i = 0; i < s->nresults; i++) {
         const rb_bundle_result *r = &s->results[i];
-        char name[RB_BUNDLE_NAME + 16], med[32], mn[32], mx[32], range[80], rate[32], build[32];
+        char name[RB_BUNDLE_NAME + 16];
         rb_bundle_label(b, r->router, true, name, sizeof name);
-        rb_bundle_fmt_ns(r->median_ns, med, sizeof med);
-        rb_bundle_fmt_ns(r->min_ns, mn, sizeof mn);
-        rb_bundle_fmt_ns(r->max_ns, mx, sizeof mx);
-        snprintf(range, sizeof range, "%s - %s", mn, mx);
-        rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
-        rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
-        printf("  %-20s %10s %19s %10s %11.1f %9s  ", name, med, range, rate, r->bytes_per_route,
-               build);
+        print_values(b, r, name);
         const rb_bundle_pair *p =
             i ? rb_bundle_find_pair(s, s->results[0].router, r->router) : NULL;
         if (p)
-            session_print_ratio(&p->r);
+            session_print_ratio(b, &p->r);
         else
             printf("%s",
                    strcmp(r->router, b->baseline) == 0 ? "baseline" : "(first: ratios vs it)");
@@ -280,15 +394,31 @@ static void print_geomeans(const rb_bundle *b)
            b->baseline);
     for (size_t i = 0; i < b->ngeomeans; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
-        char m[32], lo[32], hi[32];
-        rb_bundle_fmt_ratio(g->g.geomean, m, sizeof m);
-        rb_bundle_fmt_ratio(g->g.lo, lo, sizeof lo);
-        rb_bundle_fmt_ratio(g->g.hi, hi, sizeof hi);
-        char name[RB_BUNDLE_NAME + 16];
+        char name[RB_BUNDLE_NAME + 16], cell[128];
         rb_bundle_label(b, g->router, true, name, sizeof name);
-        printf("  %-20s %s%s [%s, %s] over %zu scenario%s\n", name, m, g->g.excludes_one ? "" : "~",
-               lo, hi, g->g.scenarios, g->g.scenarios == 1 ? "" : "s");
+        session_geomean_cell(b, &g->g, cell, sizeof cell);
+        printf("  %-20s %s over %zu scenario%s\n", name, cell, g->g.scenarios,
+               g->g.scenarios == 1 ? "" : "s");
     }
+}
+
+void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap)
+{
+    char m[32], lo[32], hi[32], mde[32];
+    if (rb_metric_exact(b->metric)) {
+        rb_bundle_fmt_exact_ratio(g->geomean, m, sizeof m);
+        snprintf(buf, cap, "%s exact", m);
+        return;
+    }
+    rb_bundle_fmt_ratio(g->geomean, m, sizeof m);
+    if (g->too_few) {
+        snprintf(buf, cap, "%s (too few pairs)", m);
+        return;
+    }
+    rb_bundle_fmt_ratio(g->lo, lo, sizeof lo);
+    rb_bundle_fmt_ratio(g->hi, hi, sizeof hi);
+    rb_gate_fmt_mde(g->mde, false, mde, sizeof mde);
+    snprintf(buf, cap, "%s%s [%s, %s] %s", m, g->excludes_one ? "" : "~", lo, hi, mde);
 }
 
 /* Put one loaded, measured scenario into the bundle. */
@@ -337,11 +467,16 @@ static int bundle_scenario(const session_options *o, rb_bundle *b, const rb_scen
         r->lookups_per_trial = sub->reps * run->nqueries;
         r->checksum = sub->checksum;
         r->disagreements = sub->disagree;
+        r->short_trials = sub->short_trials;
+        r->recalibrated = sub->recalibrated;
     }
+    bool counted = rb_metric_exact(b->metric);
     for (size_t t = 0; t < run->ntrials; t++) {
         const rb_bench_trial *x = &run->trials[t];
-        rb_bundle_trial bt = {si, x->subject, x->trial + 1, x->position + 1, x->lookups, x->ns};
-        if (rb_bench_trial_disturbed(x)) s->results[x->subject].disturbed_trials++;
+        rb_bundle_trial bt = {si,         x->subject,   x->trial + 1, x->position + 1,
+                              x->lookups, x->ns,        x->ir,        x->data_refs,
+                              x->l1_misses, x->ll_misses};
+        if (!counted && rb_bench_trial_disturbed(x)) s->results[x->subject].disturbed_trials++;
         if (rb_bundle_add_trial(b, &bt) < 0)
             return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     }
@@ -382,8 +517,23 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     }
     rb_bench_run run;
     progress_note(pg, "building");
-    int rc = rb_bench_prepare(&run, &sc.routes, &sc.requests, ops, nops, NULL, &err);
-    if (rc == RB_OK) rc = rb_bench_measure(&run, &o->proto, on_progress, pg, &err);
+    int rc;
+    if (rb_metric_exact(o->metric)) {
+        const char *labels[64];
+        for (size_t k = 0; k < nops; k++) labels[k] = label_of(o, ops[k]);
+        rc = rb_bench_prepare_pinned(&run, &sc.routes, &sc.requests, ops, nops,
+                                     RB_CALLGRIND_HASH_SEED, &err);
+        if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
+        if (rc == RB_OK)
+            rc = rb_callgrind_measure(&o->cg, &run, o->metric == RB_METRIC_CYCLES_EST, labels,
+                                      &err);
+    } else {
+        rb_bench_protocol proto = o->proto;
+        proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
+        if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
+        rc = rb_bench_prepare(&run, &sc.routes, &sc.requests, ops, nops, NULL, &err);
+        if (rc == RB_OK) rc = rb_bench_measure(&run, &proto, on_progress, pg, &err);
+    }
     if (rc == RB_OK) rc = bundle_scenario(o, b, &sc, &run, skipped, &err);
     progress_done(pg);
     int status = CLI_OK;
@@ -409,17 +559,25 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     rb_bundle_init(b);
     rb_sysinfo_fill(b);
     command_line(b, argc, argv);
+    bool counted = rb_metric_exact(o->metric);
+    b->metric = o->metric;
     b->seed = o->seed;
-    b->trials = o->proto.trials;
-    b->warmup = o->proto.warmup;
-    b->min_trial_ms = o->proto.min_trial_ms;
-    b->cpu_clock = o->proto.clock == RB_BENCH_CLOCK_CPU;
+    b->order_seed = rb_bundle_order_seed(o->seed, 0);
+    b->trials = counted ? 1 : o->proto.trials;
+    b->warmup = counted ? 1 : o->proto.warmup;
+    b->min_trial_ms = counted ? 0 : o->proto.min_trial_ms;
+    b->cpu_clock = !counted && o->proto.clock == RB_BENCH_CLOCK_CPU;
     snprintf(b->baseline, sizeof b->baseline, "%s", o->labels[0]);
     for (size_t k = 0; k < o->nrouters; k++)
         if (rb_bundle_add_router(b, o->labels[k], rb_ops_summary(o->routers[k]),
                                  rb_ops_features(o->routers[k])) < 0)
             return CLI_USAGE;
     if (rb_bundle_add_standard_limitations(b) < 0) return CLI_USAGE;
+    if (add_libraries(o, b) != CLI_OK) return CLI_USAGE;
+    if (counted && rb_callgrind_open(&o->cg, &err) < 0) {
+        fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
+        return CLI_USAGE;
+    }
     if (o->cpu >= 0) {
         if (rb_sysinfo_pin_cpu(o->cpu, &err) < 0) {
             fprintf(stderr, "routebench %s: --cpu: %s\n", o->cmd, err.message);
@@ -428,11 +586,25 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         b->pinned_cpu = o->cpu;
     }
 
-    printf("routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g ms "
-           "(%s clock), rotating order, seed %llu\n",
-           o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-           o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup, o->proto.min_trial_ms,
-           b->cpu_clock ? "thread CPU" : "wall", (unsigned long long)o->seed);
+    if (counted) {
+        printf("routebench %s: %zu scenario%s, %zu router%s, --metric %s: Callgrind counts one "
+               "replay of each router (after one uncounted), seed %llu\n",
+               o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
+               o->nrouters == 1 ? "" : "s", rb_metric_name(o->metric),
+               (unsigned long long)o->seed);
+        if (o->trials_given)
+            printf("note: --trials is ignored: instruction counts are exact, one replay decides\n");
+    } else {
+        printf("routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g ms "
+               "(%s), balanced shuffled order, seed %llu\n",
+               o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
+               o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup,
+               o->proto.min_trial_ms,
+               o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
+               : b->cpu_clock                         ? "thread CPU clock"
+                                                      : "wall clock",
+               (unsigned long long)o->seed);
+    }
     printf("in-process lookups on this machine (%s, %ld cores), not HTTP requests per second\n",
            b->cpu_model, b->cores);
     if (!b->optimized || b->sanitized)
@@ -456,10 +628,26 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     b->duration_s = (double)(run_end.tv_sec - run_start.tv_sec) +
                     (double)(run_end.tv_nsec - run_start.tv_nsec) / 1e9;
     int wrc = rb_sysinfo_warnings(b);
-    uint64_t disturbed = 0;
+    uint64_t disturbed = 0, short_trials = 0, recalibrated = 0;
     for (size_t i = 0; i < b->nscenarios; i++)
-        for (size_t k = 0; k < b->scenarios[i].nresults; k++)
+        for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
             disturbed += b->scenarios[i].results[k].disturbed_trials;
+            short_trials += b->scenarios[i].results[k].short_trials;
+            recalibrated += b->scenarios[i].results[k].recalibrated;
+        }
+    if (recalibrated && wrc == RB_OK) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "%llu router%s ran trials shorter than --min-trial-ms %g (the machine was "
+                 "faster than during calibration) and %s recalibrated and measured again; "
+                 "%llu trial%s still fell short%s",
+                 (unsigned long long)recalibrated, recalibrated == 1 ? "" : "s", b->min_trial_ms,
+                 recalibrated == 1 ? "was" : "were", (unsigned long long)short_trials,
+                 short_trials == 1 ? "" : "s",
+                 short_trials ? " (counted in short_trials; the machine's speed is drifting)"
+                              : "");
+        wrc = rb_bundle_add_warning(b, text);
+    }
     if (disturbed && wrc == RB_OK) {
         char text[512];
         snprintf(text, sizeof text,
@@ -474,6 +662,17 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         wrc = rb_bundle_add_warning(b, text);
     }
     if (wrc < 0 || rb_bundle_compute_geomeans(b, &err) < 0) {
+        fprintf(stderr, "routebench %s: %s\n", o->cmd, "out of memory summarising");
+        return CLI_USAGE;
+    }
+    if (o->gate.on) {
+        b->gate = o->gate;
+        if (rb_bundle_decide_gate(b, &err) < 0) {
+            fprintf(stderr, "routebench %s: the gate: %s\n", o->cmd, err.message);
+            return CLI_USAGE;
+        }
+    }
+    if (strcmp(o->cmd, "pair") == 0 && o->nrouters == 2 && rb_bundle_noise_note(b) < 0) {
         fprintf(stderr, "routebench %s: %s\n", o->cmd, "out of memory summarising");
         return CLI_USAGE;
     }

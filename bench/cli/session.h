@@ -7,6 +7,7 @@
 #define RB_CLI_SESSION_H
 
 #include "bundle.h"
+#include "callgrind.h"
 #include "harness.h"
 #include "plugins.h"
 #include "scenario.h"
@@ -27,6 +28,10 @@ typedef struct session_options {
     size_t nrouters;
     rb_plugins plugins;  /* --router-lib, NAME@LIB */
     bool all_or_nothing; /* skip a scenario unless every router supports it (pair) */
+    int metric;          /* rb_metric (--metric) */
+    bool trials_given;   /* --trials was on the command line */
+    rb_callgrind cg;     /* counted metrics, in the Callgrind child */
+    rb_bundle_gate gate; /* pair --fail-below: on, a, b, threshold; decided by session_run */
 } session_options;
 
 /* Defaults: 9 trials, 1 warm-up, 100 ms, seed 42, not pinned. */
@@ -35,7 +40,7 @@ void session_options_free(session_options *o);
 
 /* Try the options both commands share at argv[*i]: --scenarios/--scenario,
  * --routes, --requests, --trials, --warmup, --min-trial-ms, --seed, --cpu,
- * --clock, --out, --router-lib.  Returns 1 when consumed, 0 when not one of them, -1 on a bad
+ * --clock, --metric, --out, --router-lib.  Returns 1 when consumed, 0 when not one of them, -1 on a bad
  * value (message printed). */
 int session_option(session_options *o, int argc, char **argv, int *i);
 /* Resolve a router spec (NAME or NAME@LIB) and append it, labelled NAME for
@@ -57,7 +62,17 @@ int session_finish_scenarios(session_options *o);
  * its answers between replays). */
 int session_run(session_options *o, int argc, char **argv, rb_bundle *b);
 
-/* Print one ratio cell set: "1.234  [1.200, 1.250]  7/7". */
-void session_print_ratio(const rb_paired_result *r);
+/* For a counted metric outside the Callgrind child: run this command under
+ * Callgrind (bench/callgrind.h) and return its exit status; *handled is
+ * false (and nothing done) otherwise.  Prints a message and returns
+ * CLI_USAGE when Callgrind cannot run; hw-instructions is checked here too
+ * (a message naming --metric instructions when there is no counter). */
+int session_metric_dispatch(session_options *o, int argc, char **argv, bool *handled);
+
+/* Print one ratio cell set: "1.234~ [1.200, 1.250] ±2.1%  7/7" (or
+ * "too few pairs", or "1.000 exact"). */
+void session_print_ratio(const rb_bundle *b, const rb_paired_result *r);
+/* A geometric mean as one cell: "1.012~ [0.995, 1.030] ±1.8%" (or exact). */
+void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap);
 
 #endif
