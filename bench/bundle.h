@@ -289,6 +289,13 @@ int rb_bundle_csv_read(const char *text, size_t len, rb_bundle *b, rb_error *err
 
 /* report.md text (report_md.c). */
 int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
+/* Its parts for counted metrics, the gate and the libraries (report_gate.c). */
+void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o);
+void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
+void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
+/* An interval cell: "[0.981, 1.012] ±1.4%", "too few pairs" or "exact". */
+void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,
+                             char *buf, size_t cap);
 
 /* chart.svg and scaling.svg texts (chart_svg.c).  scaling.svg has a
  * message instead of lines when no shape has two or more route counts. */

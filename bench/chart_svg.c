@@ -163,9 +163,15 @@ int rb_bundle_chart_svg(const rb_bundle *b, rb_buf *o, rb_error *err)
         }
     }
     double height = TOP + BOTTOM + (double)b->nscenarios * HEAD_H + (double)rows * ROW_H;
-    svg_open(o, WIDTH, height, "routebench: ns per lookup, each router in each scenario");
-    text(o, 12, 20, "start", "font-size=\"14\" font-weight=\"bold\"",
-         "ns per lookup (log scale; lower is faster): median bar, min-max line, a dot per trial");
+    char title[160];
+    snprintf(title, sizeof title, "routebench: %s per lookup, each router in each scenario",
+             rb_metric_unit(b->metric));
+    svg_open(o, WIDTH, height, title);
+    snprintf(title, sizeof title,
+             "%s per lookup (log scale; lower is faster): median bar, min-max line, a dot per "
+             "trial",
+             rb_metric_unit(b->metric));
+    text(o, 12, 20, "start", "font-size=\"14\" font-weight=\"bold\"", title);
     text(o, 12, 36, "start", "fill=\"#555\"",
          "in-process lookups on one machine, not HTTP requests per second");
     log_axis a = axis_for(min, max, LEFT, WIDTH - RIGHT);
@@ -202,7 +208,7 @@ int rb_bundle_chart_svg(const rb_bundle *b, rb_buf *o, rb_error *err)
             if (r->median_ns > 0) {
                 double x = axis_at(&a, r->median_ns);
                 char v[32];
-                rb_bundle_fmt_ns(r->median_ns, v, sizeof v);
+                rb_bundle_fmt_value(b, r->median_ns, v, sizeof v);
                 rb_buf_printf(o,
                               "<rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"%.1f\" "
                               "fill=\"%s\"/>\n",
@@ -316,9 +322,13 @@ int rb_bundle_scaling_svg(const rb_bundle *b, rb_buf *o, rb_error *err)
     size_t n = scaling_shapes(b, shapes, 16);
     size_t cols = n < 2 ? 1 : 2, nrows = n ? (n + cols - 1) / cols : 1;
     double w = (double)cols * PANEL_W + 20, h = 50 + (double)nrows * PANEL_H;
-    svg_open(o, w, h, "routebench: ns per lookup against route count");
-    text(o, 12, 20, "start", "font-size=\"14\" font-weight=\"bold\"",
-         "median ns per lookup (log) against route count (log), per shape");
+    char title[160];
+    snprintf(title, sizeof title, "routebench: %s per lookup against route count",
+             rb_metric_unit(b->metric));
+    svg_open(o, w, h, title);
+    snprintf(title, sizeof title, "median %s per lookup (log) against route count (log), per shape",
+             rb_metric_unit(b->metric));
+    text(o, 12, 20, "start", "font-size=\"14\" font-weight=\"bold\"", title);
     text(o, 12, 36, "start", "fill=\"#555\"",
          "in-process lookups on one machine, not HTTP requests per second");
     if (n == 0)

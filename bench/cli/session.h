@@ -69,6 +69,10 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b);
  * (a message naming --metric instructions when there is no counter). */
 int session_metric_dispatch(session_options *o, int argc, char **argv, bool *handled);
 
+/* `pair --self-test` (pair_selftest.c): router o->routers[0], effect X
+ * (0.03 for 3%), runs per case, the gate's threshold when given. */
+int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below);
+
 /* Print one ratio cell set: "1.234~ [1.200, 1.250] ±2.1%  7/7" (or
  * "too few pairs", or "1.000 exact"). */
 void session_print_ratio(const rb_bundle *b, const rb_paired_result *r);
