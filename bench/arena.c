@@ -32,7 +32,8 @@ static void *map_aligned(size_t size)
     size_t span = size + RB_BENCH_ARENA_ALIGN;
     char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
-    uintptr_t start = ((uintptr_t)p + RB_BENCH_ARENA_ALIGN - 1) & ~(uintptr_t)(RB_BENCH_ARENA_ALIGN - 1);
+    uintptr_t start =
+        ((uintptr_t)p + RB_BENCH_ARENA_ALIGN - 1) & ~(uintptr_t)(RB_BENCH_ARENA_ALIGN - 1);
     char *aligned = (char *)start;
     if (aligned > p) munmap(p, (size_t)(aligned - p));
     size_t tail = (size_t)(p + span - (aligned + size));

@@ -147,7 +147,8 @@ static const char *const counted_limitation =
 int rb_bundle_add_standard_limitations(rb_bundle *b)
 {
     for (size_t i = 0; i < sizeof standard_limitations / sizeof standard_limitations[0]; i++) {
-        if (rb_metric_exact(b->metric) && i + 1 == sizeof standard_limitations / sizeof standard_limitations[0])
+        if (rb_metric_exact(b->metric) &&
+            i + 1 == sizeof standard_limitations / sizeof standard_limitations[0])
             break; /* the interval limitation: counted ratios are exact */
         int rc = rb_bundle_add_limitation(b, standard_limitations[i]);
         if (rc < 0) return rc;

@@ -139,11 +139,11 @@ typedef struct rb_bundle_geomean {
 
 /* The gate of `pair --fail-below`, as decided and recorded. */
 typedef struct rb_bundle_gate {
-    bool on;                          /* a gate was asked for */
+    bool on;                                   /* a gate was asked for */
     char a[RB_BUNDLE_NAME], b[RB_BUNDLE_NAME]; /* the pair it judges: ratio b/a */
-    double threshold;                 /* R */
-    int outcome;                      /* rb_gate_outcome */
-    char decided_on[RB_BUNDLE_NAME * 2]; /* the scenario, or "geometric mean" */
+    double threshold;                          /* R */
+    int outcome;                               /* rb_gate_outcome */
+    char decided_on[RB_BUNDLE_NAME * 2];       /* the scenario, or "geometric mean" */
     rb_gate_evidence evidence;
     size_t trials_needed; /* inconclusive: trials that would decide it */
     char message[RB_BUNDLE_TEXT * 2];
@@ -151,11 +151,11 @@ typedef struct rb_bundle_gate {
 
 /* The identity of a plugin library a NAME@LIB router came from. */
 typedef struct rb_bundle_library {
-    char router[RB_BUNDLE_NAME];  /* the NAME@LIB label */
-    char path[RB_BUNDLE_TEXT];    /* as resolved (absolute when it could be) */
-    uint64_t size;                /* bytes */
-    uint64_t hash;                /* XXH3-64 of the file's bytes */
-    char commit[RB_BUNDLE_NAME];  /* the commit it was built from, or "" when it carries none */
+    char router[RB_BUNDLE_NAME]; /* the NAME@LIB label */
+    char path[RB_BUNDLE_TEXT];   /* as resolved (absolute when it could be) */
+    uint64_t size;               /* bytes */
+    uint64_t hash;               /* XXH3-64 of the file's bytes */
+    char commit[RB_BUNDLE_NAME]; /* the commit it was built from, or "" when it carries none */
 } rb_bundle_library;
 
 typedef struct rb_bundle {

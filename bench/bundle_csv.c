@@ -33,14 +33,16 @@ static const char *csv_header(const rb_bundle *b, size_t *ncols)
 {
     *ncols = 6;
     switch (b->metric) {
-    case RB_METRIC_INSTRUCTIONS: return "scenario,router,trial,position,lookups,instructions";
+    case RB_METRIC_INSTRUCTIONS:
+        return "scenario,router,trial,position,lookups,instructions";
     case RB_METRIC_HW_INSTRUCTIONS:
         return "scenario,router,trial,position,lookups,hw_instructions";
     case RB_METRIC_CYCLES_EST:
         *ncols = 10;
         return "scenario,router,trial,position,lookups,cycles_est,instructions,data_refs,"
                "l1_misses,ll_misses";
-    default: return "scenario,router,trial,position,lookups,ns";
+    default:
+        return "scenario,router,trial,position,lookups,ns";
     }
 }
 
@@ -73,11 +75,11 @@ int rb_bundle_csv_write(const rb_bundle *b, rb_buf *out, rb_error *err)
         put_field(out, s->name);
         rb_buf_puts(out, ",");
         put_field(out, s->results[t->result].router);
-        rb_buf_printf(out, ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64, t->trial,
-                      t->position, t->lookups, t->ns);
+        rb_buf_printf(out, ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",%" PRIu64, t->trial, t->position,
+                      t->lookups, t->ns);
         if (ncols == 10)
-            rb_buf_printf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, t->ir,
-                          t->data_refs, t->l1_misses, t->ll_misses);
+            rb_buf_printf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, t->ir, t->data_refs,
+                          t->l1_misses, t->ll_misses);
         rb_buf_puts(out, "\n");
     }
     return out->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;

@@ -39,8 +39,8 @@ void rb_bundle_fmt_value(const rb_bundle *b, double v, char *buf, size_t cap)
 
 static void evidence_from_pair(const rb_paired_result *r, bool exact, rb_gate_evidence *e)
 {
-    *e = (rb_gate_evidence){exact, r->n, exact ? false : r->too_few != 0, r->median, r->lo,
-                            r->hi, r->coverage, r->mde};
+    *e = (rb_gate_evidence){
+        exact, r->n, exact ? false : r->too_few != 0, r->median, r->lo, r->hi, r->coverage, r->mde};
 }
 
 int rb_bundle_gate_evidence(const rb_bundle *b, const char *a, const char *bname,
@@ -58,8 +58,8 @@ int rb_bundle_gate_evidence(const rb_bundle *b, const char *a, const char *bname
         measured++;
     }
     if (measured == 0)
-        return rb__error(err, RB_ENOTFOUND, RB_NO_OFFSET, "no scenario measured both %s and %s",
-                         a, bname);
+        return rb__error(err, RB_ENOTFOUND, RB_NO_OFFSET, "no scenario measured both %s and %s", a,
+                         bname);
     if (measured == 1) {
         evidence_from_pair(&only->r, exact, e);
         snprintf(what, cap, "%s", only_name);
@@ -69,9 +69,9 @@ int rb_bundle_gate_evidence(const rb_bundle *b, const char *a, const char *bname
     for (size_t i = 0; i < b->ngeomeans; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
         if (strcmp(g->router, bname) != 0 || strcmp(g->baseline, a) != 0) continue;
-        *e = (rb_gate_evidence){exact,     b->trials, exact ? false : g->g.too_few != 0,
-                                g->g.geomean, g->g.lo, g->g.hi, g->g.coverage,
-                                g->g.mde};
+        *e = (rb_gate_evidence){exact,         b->trials, exact ? false : g->g.too_few != 0,
+                                g->g.geomean,  g->g.lo,   g->g.hi,
+                                g->g.coverage, g->g.mde};
         snprintf(what, cap, "geometric mean of %zu scenarios", g->g.scenarios);
         return RB_OK;
     }

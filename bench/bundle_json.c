@@ -186,8 +186,7 @@ static void write_scenario(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundl
         p += n + (e ? 1 : 0);
     }
     cJSON *results = add(w, o, "results", cJSON_CreateArray());
-    for (size_t i = 0; results && i < s->nresults; i++)
-        write_result(w, results, b, &s->results[i]);
+    for (size_t i = 0; results && i < s->nresults; i++) write_result(w, results, b, &s->results[i]);
     cJSON *pairs = add(w, o, "pairs", cJSON_CreateArray());
     for (size_t i = 0; pairs && i < s->npairs; i++) write_pair(w, pairs, &s->pairs[i]);
 }
@@ -282,7 +281,7 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
                 : "pairs: sign-test interval of the median; geometric means: percentile "
                   "bootstrap (one scenario: its sign-test interval)");
     add_str(w, p, "clock_id",
-            rb_metric_exact(b->metric)                  ? "callgrind"
+            rb_metric_exact(b->metric)               ? "callgrind"
             : b->metric == RB_METRIC_HW_INSTRUCTIONS ? "perf_instructions"
             : b->cpu_clock                           ? "thread_cputime"
                                                      : "monotonic");
@@ -474,8 +473,7 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
     x->max_ns = get_num(r, o, value_key(b, "max", key, sizeof key));
     x->mad_ns = get_num(r, o, value_key(b, "mad", key, sizeof key));
     x->lookups_per_s = get_num_or(r, o, "lookups_per_s", 0);
-    if (rb_metric_exact(b->metric))
-        x->ir_per_lookup = get_num(r, o, "instructions_per_lookup");
+    if (rb_metric_exact(b->metric)) x->ir_per_lookup = get_num(r, o, "instructions_per_lookup");
     if (b->metric == RB_METRIC_CYCLES_EST) {
         x->data_refs_per_lookup = get_num(r, o, "data_refs_per_lookup");
         x->l1_misses_per_lookup = get_num(r, o, "l1_misses_per_lookup");

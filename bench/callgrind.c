@@ -21,12 +21,12 @@
 #ifdef RB_HAVE_CALLGRIND
 #include <valgrind/callgrind.h>
 #else
-#define RUNNING_ON_VALGRIND              0
-#define CALLGRIND_START_INSTRUMENTATION  ((void)0)
-#define CALLGRIND_STOP_INSTRUMENTATION   ((void)0)
-#define CALLGRIND_ZERO_STATS             ((void)0)
-#define CALLGRIND_TOGGLE_COLLECT         ((void)0)
-#define CALLGRIND_DUMP_STATS_AT(label)   ((void)(label))
+#define RUNNING_ON_VALGRIND             0
+#define CALLGRIND_START_INSTRUMENTATION ((void)0)
+#define CALLGRIND_STOP_INSTRUMENTATION  ((void)0)
+#define CALLGRIND_ZERO_STATS            ((void)0)
+#define CALLGRIND_TOGGLE_COLLECT        ((void)0)
+#define CALLGRIND_DUMP_STATS_AT(label)  ((void)(label))
 #endif
 
 /* ---- counts ----------------------------------------------------------------- */
@@ -56,8 +56,8 @@ uint64_t rb_callgrind_cycles(uint64_t ir, uint64_t data_refs, uint64_t l1_misses
 
 /* ---- parsing a dump ------------------------------------------------------- */
 
-static const char *const event_names[] = {"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw",
-                                          "ILmr", "DLmr", "DLmw"};
+static const char *const event_names[] = {"Ir",   "Dr",   "Dw",   "I1mr", "D1mr",
+                                          "D1mw", "ILmr", "DLmr", "DLmw"};
 #define NEVENTS (sizeof event_names / sizeof event_names[0])
 
 static uint64_t *event_slot(rb_callgrind_counts *c, size_t i)

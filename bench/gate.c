@@ -92,15 +92,16 @@ void rb_gate_message(const rb_gate_verdict *v, const rb_gate_evidence *e, const 
         return;
     }
     if (e->too_few) {
-        rb_buf_printf(out, "%s: %zu pairs are too few for an interval (at least %d); use "
-                           "--trials 15, or --metric instructions (exact)",
+        rb_buf_printf(out,
+                      "%s: %zu pairs are too few for an interval (at least %d); use "
+                      "--trials 15, or --metric instructions (exact)",
                       what, e->pairs, RB_STATS_MIN_PAIRS + 2);
         return;
     }
     char mde[32];
     rb_gate_fmt_mde(e->mde, false, mde, sizeof mde);
-    rb_buf_printf(out, "%s: %.3f [%.3f, %.3f], could detect changes above %s; %s", what,
-                  e->median, e->lo, e->hi, mde, v->reason);
+    rb_buf_printf(out, "%s: %.3f [%.3f, %.3f], could detect changes above %s; %s", what, e->median,
+                  e->lo, e->hi, mde, v->reason);
     if (v->outcome == RB_GATE_INCONCLUSIVE) {
         rb_buf_printf(out, " (the gate needs ±%.1f%%)", 100 * d);
         if (v->trials_needed)

@@ -252,8 +252,8 @@ static int calibrate(const rb_bench_run *run, rb_bench_subject *s, double min_tr
 size_t rb_bench_order_router(uint32_t order, size_t position, size_t nrouters)
 {
     size_t r = order % nrouters;
-    if (order < nrouters) return (r + position) % nrouters;          /* forward rotation */
-    return (r + nrouters - position % nrouters) % nrouters;          /* backward rotation */
+    if (order < nrouters) return (r + position) % nrouters; /* forward rotation */
+    return (r + nrouters - position % nrouters) % nrouters; /* backward rotation */
 }
 
 void rb_bench_round_orders(uint64_t seed, size_t rounds, size_t nrouters, uint32_t *order)
@@ -274,8 +274,8 @@ void rb_bench_round_orders(uint64_t seed, size_t rounds, size_t nrouters, uint32
 
 /* The measured rounds, in the given orders. */
 static int measure_rounds(rb_bench_run *run, const rb_bench_protocol *proto, const uint32_t *order,
-                          const char *what, rb_bench_progress_fn progress, void *ctx,
-                          size_t *done, size_t total, rb_error *err)
+                          const char *what, rb_bench_progress_fn progress, void *ctx, size_t *done,
+                          size_t total, rb_error *err)
 {
     size_t nr = run->nsubjects;
     run->ntrials = 0;
@@ -370,7 +370,8 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
         }
     }
     rb_bench_round_orders(proto->order_seed, proto->trials, nr, order);
-    if (rc == RB_OK) rc = measure_rounds(run, proto, order, "trial", progress, ctx, &done, total, err);
+    if (rc == RB_OK)
+        rc = measure_rounds(run, proto, order, "trial", progress, ctx, &done, total, err);
     if (rc == RB_OK && count_short(run, min_ns) > 0) {
         recalibrate(run, min_ns);
         size_t again = 0;

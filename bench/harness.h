@@ -75,8 +75,8 @@
 
 /* What a trial's value measures. */
 typedef enum rb_bench_clock {
-    RB_BENCH_CLOCK_WALL = 0, /* CLOCK_MONOTONIC: elapsed time (the default) */
-    RB_BENCH_CLOCK_CPU = 1,  /* CLOCK_THREAD_CPUTIME_ID: time the thread ran */
+    RB_BENCH_CLOCK_WALL = 0,            /* CLOCK_MONOTONIC: elapsed time (the default) */
+    RB_BENCH_CLOCK_CPU = 1,             /* CLOCK_THREAD_CPUTIME_ID: time the thread ran */
     RB_BENCH_CLOCK_HW_INSTRUCTIONS = 2, /* instructions retired (perf_event_open) */
 } rb_bench_clock;
 
@@ -143,8 +143,8 @@ typedef struct rb_bench_run {
     size_t nqueries;
     rb_bench_trial *trials; /* measured trials in execution order */
     size_t ntrials;
-    int clock;              /* the protocol's clock, set by rb_bench_measure */
-    rb_perf_counter perf;   /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
+    int clock;            /* the protocol's clock, set by rb_bench_measure */
+    rb_perf_counter perf; /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
 } rb_bench_run;
 
 /* Progress: called before each timed step; what names it ("calibrate",

@@ -14,8 +14,7 @@ static const metric_info metrics[RB_METRIC_COUNT] = {
     [RB_METRIC_TIME] = {"time", "ns", "ns", false},
     [RB_METRIC_INSTRUCTIONS] = {"instructions", "instructions", "instructions", true},
     [RB_METRIC_CYCLES_EST] = {"cycles-est", "est. cycles", "cycles_est", true},
-    [RB_METRIC_HW_INSTRUCTIONS] = {"hw-instructions", "hw instructions", "hw_instructions",
-                                   false},
+    [RB_METRIC_HW_INSTRUCTIONS] = {"hw-instructions", "hw instructions", "hw_instructions", false},
 };
 
 static const metric_info *info(int metric)

@@ -31,8 +31,8 @@ int rb_perf_open(rb_perf_counter *c, rb_error *err)
                          "(perf_event_open: %s%s)",
                          strerror(e),
                          e == ENOENT || e == EOPNOTSUPP ? "; this machine exposes no such counter"
-                         : e == EACCES || e == EPERM   ? "; see /proc/sys/kernel/perf_event_paranoid"
-                                                       : "");
+                         : e == EACCES || e == EPERM ? "; see /proc/sys/kernel/perf_event_paranoid"
+                                                     : "");
     }
     c->fd = (int)fd;
     return RB_OK;

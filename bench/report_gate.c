@@ -55,8 +55,8 @@ void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario
     const char *anchor = s->results[0].router;
     bool cache = b->metric == RB_METRIC_CYCLES_EST;
     rb_buf_printf(o, "| router | %s/lookup |%s bytes/route | build | speed vs %s |\n",
-                  rb_metric_unit(b->metric),
-                  cache ? " instructions | L1 misses | LL misses |" : "", anchor);
+                  rb_metric_unit(b->metric), cache ? " instructions | L1 misses | LL misses |" : "",
+                  anchor);
     rb_buf_printf(o, "|---|---:|%s---:|---:|---:|\n", cache ? "---:|---:|---:|" : "");
     for (size_t i = 0; i < s->nresults; i++) {
         const rb_bundle_result *r = &s->results[i];
@@ -89,16 +89,16 @@ void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o)
         rb_buf_printf(o, "## Gate: %s\n\n| | |\n|---|---|\n", rb_gate_outcome_name(g->outcome));
         rb_buf_printf(o, "| pair | b = %s against a = %s (speed ratio b/a) |\n", g->b, g->a);
         rb_buf_printf(o, "| metric | %s%s |\n", rb_metric_name(b->metric),
-                      b->metric == RB_METRIC_TIME ? (b->cpu_clock ? ", thread CPU clock"
-                                                                  : ", wall clock")
-                                                  : "");
+                      b->metric == RB_METRIC_TIME
+                          ? (b->cpu_clock ? ", thread CPU clock" : ", wall clock")
+                          : "");
         rb_buf_printf(o, "| threshold | --fail-below %g |\n", g->threshold);
         rb_buf_printf(o, "| decided on | %s |\n", g->decided_on);
         if (g->evidence.exact)
             rb_buf_printf(o, "| ratio | %.5f, exact |\n", g->evidence.median);
         else if (g->evidence.too_few)
-            rb_buf_printf(o, "| ratio | %.3f from %zu pairs: too few pairs |\n",
-                          g->evidence.median, g->evidence.pairs);
+            rb_buf_printf(o, "| ratio | %.3f from %zu pairs: too few pairs |\n", g->evidence.median,
+                          g->evidence.pairs);
         else
             rb_buf_printf(o,
                           "| ratio | %.3f [%.3f, %.3f] (coverage %.1f%%), could detect changes "

@@ -312,8 +312,9 @@ int rb_bundle_report_md(const rb_bundle *b, rb_buf *o, rb_error *err)
     rb_bundle_report_gate(b, o);
     geomeans(b, o);
     if (rb_metric_exact(b->metric))
-        rb_buf_printf(o, "## Scenarios\n\n%s per lookup counted by Callgrind over one replay "
-                         "of the request table; ratios are exact.\n\n",
+        rb_buf_printf(o,
+                      "## Scenarios\n\n%s per lookup counted by Callgrind over one replay "
+                      "of the request table; ratios are exact.\n\n",
                       rb_metric_unit(b->metric));
     else
         rb_buf_printf(o,

@@ -26,8 +26,7 @@ static bool counted(const selftest *t)
 }
 
 /* "WHAT NAME", or "run K/RUNS" when name is NULL, to the note callback. */
-static void note(const selftest *t, const char *what, const char *name, unsigned k,
-                 unsigned runs)
+static void note(const selftest *t, const char *what, const char *name, unsigned k, unsigned runs)
 {
     if (!t->o->note) return;
     char text[160];
@@ -98,7 +97,8 @@ static int calibrate_spin(const selftest *t, size_t si, rb_selftest_spin *out, r
     for (int grow = 0; rc == RB_OK && grow < 12; grow++) {
         rc = slowdown(t, si, hi, &r_hi, out, err);
         if (rc < 0) return rc;
-        if (fabs(r_hi - target) < best_err) best = hi, best_r = r_hi, best_err = fabs(r_hi - target);
+        if (fabs(r_hi - target) < best_err)
+            best = hi, best_r = r_hi, best_err = fabs(r_hi - target);
         if (r_hi >= target) break;
         lo = hi, r_lo = r_hi;
         hi *= 4;
@@ -128,8 +128,8 @@ static int calibrate_spin(const selftest *t, size_t si, rb_selftest_spin *out, r
 }
 
 /* One run of one case over every scenario, decided by the gate. */
-static int one_run(const selftest *t, bool slowed, unsigned k, rb_selftest_case *c,
-                   double *ratios, double *ses, rb_error *err)
+static int one_run(const selftest *t, bool slowed, unsigned k, rb_selftest_case *c, double *ratios,
+                   double *ses, rb_error *err)
 {
     rb_bundle b;
     rb_bundle_init(&b);
@@ -228,8 +228,8 @@ int rb_selftest_run(const rb_selftest_opts *o, const rb_scenario *scenarios, siz
     t.as = calloc(nscenarios, sizeof *t.as);
     unsigned runs = counted(&t) ? 1 : o->runs;
     double *ratios = calloc(4 * (size_t)runs, sizeof *ratios);
-    int rc = t.aa && t.as && ratios ? RB_OK
-                                    : rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+    int rc =
+        t.aa && t.as && ratios ? RB_OK : rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     const rb_router_ops *pair[2] = {o->a, o->a};
     size_t prepared = 0;
     for (size_t si = 0; rc == RB_OK && si < nscenarios; si++) {
@@ -244,7 +244,8 @@ int rb_selftest_run(const rb_selftest_opts *o, const rb_scenario *scenarios, siz
             if (rc < 0 && c == 1) rb_bench_run_free(&t.aa[si]);
         }
         if (rc == RB_OK) prepared = si + 1;
-        if (rc == RB_OK && si < 16) rc = calibrate_spin(&t, si, &out->spins[si], err);
+        if (rc == RB_OK && si < 16)
+            rc = calibrate_spin(&t, si, &out->spins[si], err);
         else if (rc == RB_OK) {
             rb_selftest_spin ignored;
             rc = calibrate_spin(&t, si, &ignored, err);

@@ -55,14 +55,14 @@
 #define RB_SELFTEST_SPIN_PROBE 64u
 
 typedef struct rb_selftest_opts {
-    const rb_router_ops *a;     /* the router */
-    int metric;                 /* rb_metric */
-    rb_bench_protocol proto;    /* trials, warm-up, min trial, clock (noisy metrics) */
-    uint64_t seed;              /* order seeds derive from it */
-    double effect;              /* X: 0.03 for 3% */
-    double threshold;           /* the gate's R */
-    unsigned runs;              /* K per case (1 for counted metrics) */
-    rb_callgrind *cg;           /* counted metrics: the Callgrind child's state */
+    const rb_router_ops *a;  /* the router */
+    int metric;              /* rb_metric */
+    rb_bench_protocol proto; /* trials, warm-up, min trial, clock (noisy metrics) */
+    uint64_t seed;           /* order seeds derive from it */
+    double effect;           /* X: 0.03 for 3% */
+    double threshold;        /* the gate's R */
+    unsigned runs;           /* K per case (1 for counted metrics) */
+    rb_callgrind *cg;        /* counted metrics: the Callgrind child's state */
     /* optional: told what runs next ("calibrating github", "run 3/10") */
     void (*note)(void *ctx, const char *what);
 } rb_selftest_opts;
@@ -70,24 +70,24 @@ typedef struct rb_selftest_opts {
 /* What one case (A/A, or A against the slowed copy) gave over its runs. */
 typedef struct rb_selftest_case {
     unsigned runs;
-    unsigned significant;  /* the interval excluded 1 */
-    unsigned failed;       /* the gate failed */
-    unsigned inconclusive; /* the gate was inconclusive */
-    unsigned passed;       /* the gate passed */
+    unsigned significant;    /* the interval excluded 1 */
+    unsigned failed;         /* the gate failed */
+    unsigned inconclusive;   /* the gate was inconclusive */
+    unsigned passed;         /* the gate passed */
     double median, min, max; /* of the runs' speed ratios b/a */
     double se_median;        /* median over runs of the log standard error */
 } rb_selftest_case;
 
 /* The slowed copy on one scenario. */
 typedef struct rb_selftest_spin {
-    uint64_t spin;         /* iterations per lookup */
-    double base;           /* per lookup: A (the wrapper with no busy work), last probe */
-    double slowdown;       /* the calibration's measured slowdown at spin (1.05: 5%) */
+    uint64_t spin;   /* iterations per lookup */
+    double base;     /* per lookup: A (the wrapper with no busy work), last probe */
+    double slowdown; /* the calibration's measured slowdown at spin (1.05: 5%) */
 } rb_selftest_spin;
 
 typedef struct rb_selftest_result {
     rb_selftest_case aa, slowed;
-    double measured_effect; /* median over slowed runs of 1/ratio - 1 */
+    double measured_effect;  /* median over slowed runs of 1/ratio - 1 */
     size_t trials_for_power; /* SIZE_MAX: never; 0: unknown (no A/A spread) */
     size_t nscenarios;
     rb_selftest_spin spins[16]; /* per scenario (the first 16) */

@@ -12,8 +12,7 @@ uint64_t rb_bench_spin(uint64_t n, uint64_t x)
     return x;
 }
 
-int rb_bench_slowed_lookup(const void *impl, int method, const char *path, size_t len,
-                           rb_match *m)
+int rb_bench_slowed_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
 {
     const rb_bench_slowed *s = impl;
     int outcome = s->ops->lookup(s->impl, method, path, len, m);

@@ -32,8 +32,7 @@ typedef struct rb_bench_slowed {
 } rb_bench_slowed;
 
 /* The lookup of a slowed copy: impl is an rb_bench_slowed. */
-int rb_bench_slowed_lookup(const void *impl, int method, const char *path, size_t len,
-                           rb_match *m);
+int rb_bench_slowed_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m);
 
 /* n iterations of the busy work, starting from x (returns the chain's end,
  * so callers can keep it from being optimised away). */

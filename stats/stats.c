@@ -260,8 +260,7 @@ double rb_stats_normal_quantile(double p)
 
 double rb_stats_log_se(double lo, double hi, double coverage)
 {
-    if (!(lo > 0.0 && hi >= lo && isfinite(hi)) || !(coverage > 0.0 && coverage < 1.0))
-        return NAN;
+    if (!(lo > 0.0 && hi >= lo && isfinite(hi)) || !(coverage > 0.0 && coverage < 1.0)) return NAN;
     return (log(hi) - log(lo)) / (2.0 * rb_stats_normal_quantile((1.0 + coverage) / 2.0));
 }
 

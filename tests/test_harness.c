@@ -392,43 +392,6 @@ Test(scenario, generated_scenarios_are_deterministic)
 
 /* ---- the bundle written by the CLI ---------------------------------------- */
 
-static char *slurp(const char *dir, const char *file, size_t *len)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    char *data;
-    size_t n;
-    rb_error err;
-    cr_assert_eq(rb_file_read(path, &data, &n, &err), RB_OK, "%s", err.message);
-    if (len) *len = n;
-    return data;
-}
-
-/* Run routebench with args (a shell word list); returns the exit status. */
-static int routebench(const char *args, const char *log)
-{
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "%s/routebench %s >%s 2>&1", RB_BINARY_DIR, args, log);
-    int rc = system(cmd);
-    cr_assert(rc != -1 && WIFEXITED(rc), "%s did not exit", cmd);
-    return WEXITSTATUS(rc);
-}
-
-static char *make_tmpdir(void)
-{
-    char *dir = malloc(64);
-    snprintf(dir, 64, "/tmp/rb_test_harness.XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    return dir;
-}
-
-static void remove_tree(const char *dir)
-{
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
-}
-
 /* One measured run shared by the bundle tests:
  * static (linear, floor) + gplus (linear only: floor lacks params). */
 static void bundle_run(const char *dir)
@@ -439,7 +402,7 @@ static void bundle_run(const char *dir)
              "--warmup 1 --min-trial-ms 0.05 --seed 9 --out %s/b",
              dir);
     snprintf(log, sizeof log, "%s/log", dir);
-    cr_assert_eq(routebench(args, log), 0, "routebench %s failed (see %s)", args, log);
+    cr_assert_eq(rbt_routebench(args, log), 0, "routebench %s failed (see %s)", args, log);
 }
 
 typedef struct csv_row {
@@ -450,7 +413,7 @@ typedef struct csv_row {
 
 static size_t read_csv(const char *dir, csv_row *rows, size_t cap)
 {
-    char *text = slurp(dir, "trials.csv", NULL);
+    char *text = rbt_slurp(dir, "trials.csv", NULL);
     char *save = NULL;
     char *line = strtok_r(text, "\n", &save);
     cr_assert_str_eq(line, "scenario,router,trial,position,lookups,ns");
@@ -475,7 +438,7 @@ static const cJSON *item(const cJSON *o, const char *key)
 
 Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .timeout = 120)
 {
-    char *tmp = make_tmpdir();
+    char *tmp = rbt_tmpdir();
     bundle_run(tmp);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/b", tmp);
@@ -484,7 +447,7 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     const char *files[] = {"summary.json", "trials.csv", "report.md", "chart.svg", "scaling.svg"};
     for (size_t i = 0; i < 5; i++) {
         size_t len;
-        free(slurp(dir, files[i], &len));
+        free(rbt_slurp(dir, files[i], &len));
         cr_expect_gt(len, 0u, "%s is empty", files[i]);
     }
     DIR *d = opendir(dir);
@@ -499,7 +462,7 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     cr_expect_eq(entries, 5u);
 
     /* summary.json parses, with the schema and the protocol we asked for */
-    char *json = slurp(dir, "summary.json", NULL);
+    char *json = rbt_slurp(dir, "summary.json", NULL);
     cJSON *root = cJSON_Parse(json);
     cr_assert_not_null(root, "summary.json does not parse");
     cr_expect_str_eq(item(root, "schema")->valuestring, "routebench-summary");
@@ -585,37 +548,37 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
 
     /* `routebench report DIR` renders byte-identical files and finds the
      * statistics equal to trials.csv */
-    char *md1 = slurp(dir, "report.md", NULL), *svg1 = slurp(dir, "chart.svg", NULL);
-    char *sc1 = slurp(dir, "scaling.svg", NULL);
+    char *md1 = rbt_slurp(dir, "report.md", NULL), *svg1 = rbt_slurp(dir, "chart.svg", NULL);
+    char *sc1 = rbt_slurp(dir, "scaling.svg", NULL);
     char args[4200], log[4200];
     snprintf(args, sizeof args, "report %s", dir);
     snprintf(log, sizeof log, "%s/report.log", tmp);
-    cr_expect_eq(routebench(args, log), 0);
-    char *md2 = slurp(dir, "report.md", NULL), *svg2 = slurp(dir, "chart.svg", NULL);
-    char *sc2 = slurp(dir, "scaling.svg", NULL);
+    cr_expect_eq(rbt_routebench(args, log), 0);
+    char *md2 = rbt_slurp(dir, "report.md", NULL), *svg2 = rbt_slurp(dir, "chart.svg", NULL);
+    char *sc2 = rbt_slurp(dir, "scaling.svg", NULL);
     cr_expect_str_eq(md2, md1);
     cr_expect_str_eq(svg2, svg1);
     cr_expect_str_eq(sc2, sc1);
     cr_expect(strstr(md1, "not HTTP requests per second") || strstr(md1, "Not HTTP requests"),
               "report.md says what it does not measure");
     cr_expect(strstr(md1, "floor (reference)") != NULL, "the floor is labelled a reference");
-    char *rlog = slurp(tmp, "report.log", NULL);
+    char *rlog = rbt_slurp(tmp, "report.log", NULL);
     cr_expect(strstr(rlog, ": 0 differ") != NULL, "%s", rlog);
     free(rlog);
     free(md1), free(md2), free(svg1), free(svg2), free(sc1), free(sc2);
-    remove_tree(tmp);
+    rbt_remove_tree(tmp);
     free(tmp);
 }
 
 Test(bundle, report_finds_a_summary_that_disagrees_with_trials_csv, .timeout = 120)
 {
-    char *tmp = make_tmpdir();
+    char *tmp = rbt_tmpdir();
     bundle_run(tmp);
     char dir[4096], path[4200];
     snprintf(dir, sizeof dir, "%s/b", tmp);
     /* double every ns of the first row: the medians no longer match */
     size_t len;
-    char *csv = slurp(dir, "trials.csv", &len);
+    char *csv = rbt_slurp(dir, "trials.csv", &len);
     char *row = strchr(csv, '\n') + 1, *end = strchr(row, '\n');
     char *last = end;
     while (last[-1] != ',') last--;
@@ -630,10 +593,10 @@ Test(bundle, report_finds_a_summary_that_disagrees_with_trials_csv, .timeout = 1
     char args[4200], log[4200];
     snprintf(args, sizeof args, "report %s", dir);
     snprintf(log, sizeof log, "%s/report.log", tmp);
-    cr_expect_eq(routebench(args, log), 1, "exit 1: summary.json disagrees with trials.csv");
+    cr_expect_eq(rbt_routebench(args, log), 1, "exit 1: summary.json disagrees with trials.csv");
     rb_buf_free(&out);
     free(csv);
-    remove_tree(tmp);
+    rbt_remove_tree(tmp);
     free(tmp);
 }
 
@@ -735,36 +698,36 @@ Test(bundle, malformed_csv_rows_name_their_line)
 
 Test(cli, usage_errors_exit_2_and_the_pair_gate_exits_1, .timeout = 120)
 {
-    char *tmp = make_tmpdir();
+    char *tmp = rbt_tmpdir();
     char log[4200];
     snprintf(log, sizeof log, "%s/log", tmp);
-    cr_expect_eq(routebench("run --no-such-option", log), 2);
-    cr_expect_eq(routebench("run --routers nosuch", log), 2);
-    cr_expect_eq(routebench("run --routes /dev/null", log), 2, "--routes without --requests");
-    cr_expect_eq(routebench("run --scenarios nosuch", log), 2);
-    cr_expect_eq(routebench("run --trials 0", log), 2);
-    cr_expect_eq(routebench("run --clock sundial", log), 2);
-    cr_expect_eq(routebench("pair --a linear", log), 2);
-    cr_expect_eq(routebench("pair --a linear --b linear", log), 2);
-    cr_expect_eq(routebench("report", log), 2);
-    cr_expect_eq(routebench("report /nonexistent/dir", log), 2);
+    cr_expect_eq(rbt_routebench("run --no-such-option", log), 2);
+    cr_expect_eq(rbt_routebench("run --routers nosuch", log), 2);
+    cr_expect_eq(rbt_routebench("run --routes /dev/null", log), 2, "--routes without --requests");
+    cr_expect_eq(rbt_routebench("run --scenarios nosuch", log), 2);
+    cr_expect_eq(rbt_routebench("run --trials 0", log), 2);
+    cr_expect_eq(rbt_routebench("run --clock sundial", log), 2);
+    cr_expect_eq(rbt_routebench("pair --a linear", log), 2);
+    cr_expect_eq(rbt_routebench("pair --a linear --b linear", log), 2);
+    cr_expect_eq(rbt_routebench("report", log), 2);
+    cr_expect_eq(rbt_routebench("report /nonexistent/dir", log), 2);
     /* floor vs linear on a static table: the speed ratio b/a lies far from
      * both bounds (it is a ratio of a hash lookup to a scan of 157 routes),
      * so these gates do not depend on the timing of the machine */
-    cr_expect_eq(routebench("run --metric furlongs", log), 2);
-    cr_expect_eq(routebench("pair --a linear --b floor --scenario static --trials 6 "
-                            "--fail-below 0.97",
-                            log),
+    cr_expect_eq(rbt_routebench("run --metric furlongs", log), 2);
+    cr_expect_eq(rbt_routebench("pair --a linear --b floor --scenario static --trials 6 "
+                                "--fail-below 0.97",
+                                log),
                  2, "a gate of fewer than 7 pairs is a usage error");
     const char *pair = "pair --a linear --b floor --scenario static --trials 7 --min-trial-ms 0.05";
     char args[512];
     snprintf(args, sizeof args, "%s --fail-below 1e-6", pair);
-    cr_expect_eq(routebench(args, log), 0, "an interval above the gate passes");
+    cr_expect_eq(rbt_routebench(args, log), 0, "an interval above the gate passes");
     snprintf(args, sizeof args, "%s --fail-below 1e6", pair);
-    cr_expect_eq(routebench(args, log), 1, "an interval wholly below the gate fails");
-    char *out = slurp(tmp, "log", NULL);
+    cr_expect_eq(rbt_routebench(args, log), 1, "an interval wholly below the gate fails");
+    char *out = rbt_slurp(tmp, "log", NULL);
     cr_expect(strstr(out, "FAILED") != NULL, "%s", out);
     free(out);
-    remove_tree(tmp);
+    rbt_remove_tree(tmp);
     free(tmp);
 }

@@ -292,8 +292,8 @@ Test(stats_paired, the_interval_is_the_sign_test_order_statistics)
     const double fifteen[] = {0.97, 1.01, 1.04, 0.99, 1.00, 1.03, 0.96, 1.02,
                               1.05, 0.98, 1.06, 0.95, 1.07, 0.94, 1.08};
     cr_assert_eq(rb_stats_paired_ratios(fifteen, 15, NULL, &r), 0);
-    cr_expect_eq(r.lo, 0.97);  /* .94 .95 .96 [.97] */
-    cr_expect_eq(r.hi, 1.05);  /* [1.05] 1.06 1.07 1.08 */
+    cr_expect_eq(r.lo, 0.97); /* .94 .95 .96 [.97] */
+    cr_expect_eq(r.hi, 1.05); /* [1.05] 1.06 1.07 1.08 */
     EXPECT_CLOSE(r.coverage, 0.96484375);
 }
 
@@ -303,9 +303,14 @@ Test(stats_paired, interval_rank_and_coverage_table)
     const struct {
         size_t n, k;
         double coverage;
-    } rows[] = {{5, 1, 0.9375},    {6, 1, 0.96875},       {7, 1, 0.984375},
-                {8, 1, 0.9921875}, {9, 2, 0.9609375},     {10, 2, 0.978515625},
-                {20, 6, 0.958610534667969}, {30, 10, 0.957226054742932}};
+    } rows[] = {{5, 1, 0.9375},
+                {6, 1, 0.96875},
+                {7, 1, 0.984375},
+                {8, 1, 0.9921875},
+                {9, 2, 0.9609375},
+                {10, 2, 0.978515625},
+                {20, 6, 0.958610534667969},
+                {30, 10, 0.957226054742932}};
     for (size_t i = 0; i < LEN(rows); i++) {
         size_t k;
         double c;

@@ -80,9 +80,8 @@ static int report_pair(const session_options *o, const rb_bundle *bundle, int st
 {
     const char *la = o->labels[0], *lb = o->labels[1];
     printf("\npair: speed ratio b/a, a = %s, b = %s (above 1: %s is faster; %s)\n", la, lb, lb,
-           rb_metric_exact(bundle->metric)
-               ? "counted: exact"
-               : "[95% interval] and the change this run could detect");
+           rb_metric_exact(bundle->metric) ? "counted: exact"
+                                           : "[95% interval] and the change this run could detect");
     size_t measured = 0;
     for (size_t i = 0; i < bundle->nscenarios; i++) {
         const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);

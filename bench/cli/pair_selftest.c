@@ -100,8 +100,8 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         const rb_selftest_spin *s = &r.spins[k];
         printf("slowed copy on %s: %llu iterations of busy work per lookup (A: %.2f %s per "
                "lookup; calibration measured a slowdown of %.1f%%)\n",
-               loaded[k].spec.name, (unsigned long long)s->spin, s->base,
-               rb_metric_unit(o->metric), 100 * (s->slowdown - 1));
+               loaded[k].spec.name, (unsigned long long)s->spin, s->base, rb_metric_unit(o->metric),
+               100 * (s->slowdown - 1));
     }
     char slowed[64];
     snprintf(slowed, sizeof slowed, "A slowed %.1f%% (measured %.1f%%)", 100 * effect,
@@ -127,7 +127,6 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
                r.trials_for_power, o->proto.trials,
                r.trials_for_power > 200 ? "; --metric instructions is exact" : "");
     if (load_start >= 0)
-        printf("load average (1 min): %.2f at the start, %.2f at the end\n", load_start,
-               load_end);
+        printf("load average (1 min): %.2f at the start, %.2f at the end\n", load_start, load_end);
     return CLI_OK;
 }

@@ -473,9 +473,8 @@ static int bundle_scenario(const session_options *o, rb_bundle *b, const rb_scen
     bool counted = rb_metric_exact(b->metric);
     for (size_t t = 0; t < run->ntrials; t++) {
         const rb_bench_trial *x = &run->trials[t];
-        rb_bundle_trial bt = {si,         x->subject,   x->trial + 1, x->position + 1,
-                              x->lookups, x->ns,        x->ir,        x->data_refs,
-                              x->l1_misses, x->ll_misses};
+        rb_bundle_trial bt = {si,    x->subject, x->trial + 1, x->position + 1, x->lookups,
+                              x->ns, x->ir,      x->data_refs, x->l1_misses,    x->ll_misses};
         if (!counted && rb_bench_trial_disturbed(x)) s->results[x->subject].disturbed_trials++;
         if (rb_bundle_add_trial(b, &bt) < 0)
             return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
@@ -525,8 +524,8 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
                                      RB_CALLGRIND_HASH_SEED, &err);
         if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
         if (rc == RB_OK)
-            rc = rb_callgrind_measure(&o->cg, &run, o->metric == RB_METRIC_CYCLES_EST, labels,
-                                      &err);
+            rc =
+                rb_callgrind_measure(&o->cg, &run, o->metric == RB_METRIC_CYCLES_EST, labels, &err);
     } else {
         rb_bench_protocol proto = o->proto;
         proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
@@ -590,16 +589,14 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         printf("routebench %s: %zu scenario%s, %zu router%s, --metric %s: Callgrind counts one "
                "replay of each router (after one uncounted), seed %llu\n",
                o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-               o->nrouters == 1 ? "" : "s", rb_metric_name(o->metric),
-               (unsigned long long)o->seed);
+               o->nrouters == 1 ? "" : "s", rb_metric_name(o->metric), (unsigned long long)o->seed);
         if (o->trials_given)
             printf("note: --trials is ignored: instruction counts are exact, one replay decides\n");
     } else {
         printf("routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g ms "
                "(%s), balanced shuffled order, seed %llu\n",
                o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-               o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup,
-               o->proto.min_trial_ms,
+               o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup, o->proto.min_trial_ms,
                o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
                : b->cpu_clock                         ? "thread CPU clock"
                                                       : "wall clock",
@@ -644,8 +641,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
                  (unsigned long long)recalibrated, recalibrated == 1 ? "" : "s", b->min_trial_ms,
                  recalibrated == 1 ? "was" : "were", (unsigned long long)short_trials,
                  short_trials == 1 ? "" : "s",
-                 short_trials ? " (counted in short_trials; the machine's speed is drifting)"
-                              : "");
+                 short_trials ? " (counted in short_trials; the machine's speed is drifting)" : "");
         wrc = rb_bundle_add_warning(b, text);
     }
     if (disturbed && wrc == RB_OK) {

@@ -37,4 +37,13 @@ typedef struct rbt_failing_allocator {
 
 void rbt_failing_allocator_init(rbt_failing_allocator *a, unsigned long fail_at);
 
+/* Run RB_BINARY_DIR/routebench with args (a shell word list), stdout and
+ * stderr into the file log; returns the exit status (asserts it exited). */
+int rbt_routebench(const char *args, const char *log);
+/* A fresh directory under /tmp (free the name; remove with rbt_remove_tree). */
+char *rbt_tmpdir(void);
+void rbt_remove_tree(const char *dir);
+/* The whole of dir/file (asserting it reads), NUL-terminated; *len may be NULL. */
+char *rbt_slurp(const char *dir, const char *file, size_t *len);
+
 #endif
