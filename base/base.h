@@ -80,10 +80,9 @@ typedef struct rb_error {
 
 /* Fill err (may be NULL) with code, offset, line 0 and a printf-style
  * message (truncated to fit); returns code.  Never allocates. */
-static inline int rb_error_vset(rb_error *err, int code, size_t offset, const char *fmt,
-                                va_list ap) RB_PRINTF(4, 0);
-static inline int rb_error_vset(rb_error *err, int code, size_t offset, const char *fmt,
-                                va_list ap)
+static inline int rb_error_vset(rb_error *err, int code, size_t offset, const char *fmt, va_list ap)
+    RB_PRINTF(4, 0);
+static inline int rb_error_vset(rb_error *err, int code, size_t offset, const char *fmt, va_list ap)
 {
     if (err) {
         err->code = code;
@@ -145,8 +144,7 @@ static inline void rb_free(const rb_allocator *a, void *ptr, size_t size)
 
 /* ptr (a block of old_size bytes, or NULL) moved to a block of new_size
  * bytes; NULL when memory runs out, ptr untouched then. */
-static inline void *rb_realloc(const rb_allocator *a, void *ptr, size_t old_size,
-                               size_t new_size)
+static inline void *rb_realloc(const rb_allocator *a, void *ptr, size_t old_size, size_t new_size)
 {
     if (new_size == 0) new_size = 1;
     if (ptr == NULL) return rb_alloc(a, new_size);

@@ -233,8 +233,7 @@ static void interval_rank(size_t n, double level, size_t *k_out, double *coverag
 
 int rb_stats_median_interval_rank(size_t n, double level, size_t *k, double *coverage)
 {
-    if (n == 0 || k == NULL || coverage == NULL || !(level > 0.0 && level < 1.0))
-        return RB_EINVAL;
+    if (n == 0 || k == NULL || coverage == NULL || !(level > 0.0 && level < 1.0)) return RB_EINVAL;
     interval_rank(n, level, k, coverage);
     return 0;
 }

@@ -87,8 +87,8 @@ Test(callgrind, two_builds_of_the_same_code_give_exactly_one, .timeout = 300)
     cJSON *root = pair(tmp, "builtin", args, 0);
     for (int si = 0; si < 2; si++) {
         cr_expect_eq(pair_median(root, si), 1.0, "scenario %d: the ratio is exactly 1", si);
-        const cJSON *pr = cJSON_GetArrayItem(
-            item(cJSON_GetArrayItem(item(root, "scenarios"), si), "pairs"), 0);
+        const cJSON *pr =
+            cJSON_GetArrayItem(item(cJSON_GetArrayItem(item(root, "scenarios"), si), "pairs"), 0);
         cr_expect_eq(item(pr, "lo")->valuedouble, 1.0);
         cr_expect_eq(item(pr, "hi")->valuedouble, 1.0, "zero width");
         cr_expect_eq(item(pr, "mde")->valuedouble, 0.0);
@@ -109,8 +109,9 @@ Test(callgrind, two_builds_of_the_same_code_give_exactly_one, .timeout = 300)
     snprintf(copy, sizeof copy, "%s/copy.so", tmp);
     snprintf(cmd, sizeof cmd, "cp '%s' '%s'", RB_NOP0_PLUGIN, copy);
     cr_assert_eq(system(cmd), 0);
-    snprintf(args, sizeof args, "--a nophash@%s --b nophash@%s --scenario github --metric cycles-est",
-             RB_NOP0_PLUGIN, copy);
+    snprintf(args, sizeof args,
+             "--a nophash@%s --b nophash@%s --scenario github --metric cycles-est", RB_NOP0_PLUGIN,
+             copy);
     root = pair(tmp, "copies", args, 0);
     cr_expect_eq(pair_median(root, 0), 1.0, "cycles-est: two copies of one file count alike");
     char a[4300];
@@ -130,8 +131,8 @@ Test(callgrind, one_instruction_per_lookup_shows, .timeout = 300)
     char args[4096], a[4200], b[4200];
     snprintf(a, sizeof a, "nophash@%s", RB_NOP0_PLUGIN);
     snprintf(b, sizeof b, "nophash@%s", RB_NOP1_PLUGIN);
-    snprintf(args, sizeof args, "--a %s --b %s --scenario github --metric instructions --fail-below 1",
-             a, b);
+    snprintf(args, sizeof args,
+             "--a %s --b %s --scenario github --metric instructions --fail-below 1", a, b);
     cJSON *root = pair(tmp, "one", args, 1);
     double ia = item(result(root, 0, a), "instructions_per_lookup")->valuedouble;
     double ib = item(result(root, 0, b), "instructions_per_lookup")->valuedouble;

@@ -246,8 +246,7 @@ static void speed_up(void *ctx, const char *what, const rb_bench_subject *s, siz
 
 /* floor on the static table, calibrated while every lookup does `spin`
  * iterations of busy work (tens of ns each), with trials of 20 ms. */
-static void measure_with(speedup *u, uint64_t spin, rb_route_table *routes,
-                         rb_request_table *reqs)
+static void measure_with(speedup *u, uint64_t spin, rb_route_table *routes, rb_request_table *reqs)
 {
     char rpath[4096];
     rbt_load_shipped("static", routes, reqs, rpath, sizeof rpath);

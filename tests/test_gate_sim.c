@@ -127,7 +127,8 @@ Test(gate_sim, the_interval_covers_or_the_gate_says_inconclusive_under_every_noi
     for (noise_kind k = IID; k <= HOSTILE; k++) {
         for (int truth = 0; truth < 2; truth++) {
             double ratio = truth ? 1.0 / 1.05 : 1.0;
-            sim_rates s = simulate(k, 15, ratio, 0.02, false, 100 + 10 * (uint64_t)k + (uint64_t)truth);
+            sim_rates s =
+                simulate(k, 15, ratio, 0.02, false, 100 + 10 * (uint64_t)k + (uint64_t)truth);
             cr_expect_geq(s.covered_or_inconclusive, 0.95,
                           "%s, ratio %.3f: covered or inconclusive in %.1f%%", noise_names[k],
                           ratio, 100 * s.covered_or_inconclusive);

@@ -268,13 +268,13 @@ static void print_header_line(const rb_bundle *b, const char *anchor)
     char ratio[96];
     if (b->metric == RB_METRIC_INSTRUCTIONS) {
         snprintf(ratio, sizeof ratio, "speed vs %s", anchor);
-        printf("  %-20s %14s %11s %9s  %-36s\n", "router", "instr/lookup", "bytes/route", "build",
+        printf("  %-20s %14s %11s %9s  %s\n", "router", "instr/lookup", "bytes/route", "build",
                ratio);
         return;
     }
     if (b->metric == RB_METRIC_CYCLES_EST) {
         snprintf(ratio, sizeof ratio, "speed vs %s", anchor);
-        printf("  %-20s %12s %12s %10s %10s %11s %9s  %-36s\n", "router", "cycles-est", "instr",
+        printf("  %-20s %12s %12s %10s %10s %11s %9s  %s\n", "router", "cycles-est", "instr",
                "L1 miss", "LL miss", "bytes/route", "build", ratio);
         return;
     }
@@ -317,8 +317,7 @@ void session_print_ratio(const rb_bundle *b, const rb_paired_result *r)
     char m[32], lo[32], hi[32], mde[32], cell[128];
     if (rb_metric_exact(b->metric)) {
         rb_bundle_fmt_exact_ratio(r->median, m, sizeof m);
-        snprintf(cell, sizeof cell, "%s exact", m);
-        printf("%-36s", cell);
+        printf("%s exact", m);
         return;
     }
     rb_bundle_fmt_ratio(r->median, m, sizeof m);

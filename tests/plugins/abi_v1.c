@@ -33,9 +33,9 @@ RB_PLUGIN_EXPORT const rb_router_ops *const *routebench_plugin_routers(size_t *c
 const rb_router_ops *const *routebench_plugin_routers(size_t *count)
 {
     const rb_router_ops *l = &rb__linear_ops;
-    linear_v1 = (ops_v1){1,         "linear_v1", "linear, through a version 1 ops table",
-                         l->features, l->create,  l->add,
-                         l->build,    l->lookup,  l->memory,
+    linear_v1 = (ops_v1){1,           "linear_v1", "linear, through a version 1 ops table",
+                         l->features, l->create,   l->add,
+                         l->build,    l->lookup,   l->memory,
                          l->destroy,  l->describe};
     /* what a v1 plugin hands the host: a pointer to the shorter table */
     table[0] = (const rb_router_ops *)(const void *)&linear_v1;
