@@ -7,8 +7,10 @@
  *   bundle_json.c  summary.json: write and read back (schema below)
  *   bundle_csv.c   trials.csv: one row per measured trial; write and read
  *   report_md.c    report.md: the human explanation
- *   chart_svg.c    chart.svg (routers per scenario, with their spread) and
- *                  scaling.svg (ns/lookup against route count)
+ *   chart_svg.c    the charts: chart.svg (ns/lookup per router and scenario,
+ *                  with the spread), ratio.svg (paired speed ratios with
+ *                  their intervals), scaling.svg (ns/lookup against route
+ *                  count), cost.svg (bytes/route and build time)
  *
  * Every statistic is a function of the trials (ns / lookups of each
  * trial), so a reader can recompute summary.json from trials.csv:
@@ -297,16 +299,38 @@ void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
 void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,
                              char *buf, size_t cap);
 
-/* chart.svg and scaling.svg texts (chart_svg.c).  scaling.svg has a
- * message instead of lines when no shape has two or more route counts. */
-int rb_bundle_chart_svg(const rb_bundle *b, rb_buf *out, rb_error *err);
-int rb_bundle_scaling_svg(const rb_bundle *b, rb_buf *out, rb_error *err);
+/* The charts (chart_svg.c), in the order report.md shows them. */
+typedef enum rb_bundle_chart {
+    RB_CHART_NS,      /* chart.svg: ns per lookup, every router in every scenario */
+    RB_CHART_RATIO,   /* ratio.svg: paired speed ratios with their intervals */
+    RB_CHART_SCALING, /* scaling.svg: ns per lookup against route count, per shape */
+    RB_CHART_COST,    /* cost.svg: bytes per route and build time */
+    RB_NCHARTS
+} rb_bundle_chart;
 
+/* "chart.svg", ...; the alternative text report.md gives it. */
+const char *rb_bundle_chart_file(rb_bundle_chart c);
+const char *rb_bundle_chart_alt(rb_bundle_chart c);
+/* Does the bundle give chart c anything to plot?  A chart without data is
+ * not written (and not linked from report.md). */
+bool rb_bundle_chart_has_data(const rb_bundle *b, rb_bundle_chart c);
+/* Chart c's SVG text into out; RB_EINVAL "nothing to plot" when it has no
+ * data, RB_ENOMEM. */
+int rb_bundle_chart_render(const rb_bundle *b, rb_bundle_chart c, rb_buf *out, rb_error *err);
+/* A router's colour, the same in every chart of every bundle ("#d62728"). */
+const char *rb_bundle_router_colour(const char *router);
+
+/* Create dir (and its parents) when missing and check that a file can be
+ * written in it, before a run measures anything.  RB_EIO naming the reason
+ * (an existing file, no permission), RB_EINVAL for a bad name. */
+int rb_bundle_prepare_dir(const char *dir, rb_error *err);
 /* Write summary.json and trials.csv into dir (created if missing), each
  * atomically, then render the rest with rb_bundle_render. */
 int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err);
-/* Read dir/summary.json and dir/trials.csv; write dir/report.md,
- * dir/chart.svg and dir/scaling.svg, each atomically. */
+/* Read dir/summary.json and dir/trials.csv; write dir/report.md and every
+ * chart with something to plot, each atomically; a chart with nothing to
+ * plot is not written (an old copy of it is removed), so report.md links
+ * only files that exist. */
 int rb_bundle_render_dir(const char *dir, rb_error *err);
 /* Read a bundle directory (summary.json + trials.csv) into b. */
 int rb_bundle_read_dir(const char *dir, rb_bundle *b, rb_error *err);

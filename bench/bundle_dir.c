@@ -1,6 +1,6 @@
 /*
  * bundle_dir.c — the bundle directory: summary.json and trials.csv are the
- * data; report.md, chart.svg and scaling.svg are rendered from those two
+ * data; report.md and the charts are rendered from those two
  * files (after a run and by `routebench report DIR` alike), so the rendering
  * is a function of the files.  Every file is written atomically (temp file +
  * rename, corpus/files.h).
@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int join(char *buf, size_t cap, const char *dir, const char *file, rb_error *err)
 {
@@ -45,6 +46,22 @@ static int make_dir(const char *dir, rb_error *err)
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s is not a directory", dir);
+    return RB_OK;
+}
+
+int rb_bundle_prepare_dir(const char *dir, rb_error *err)
+{
+    int rc = make_dir(dir, err);
+    if (rc < 0) return rc;
+    char probe[4200];
+    rc = join(probe, sizeof probe, dir, ".routebench-probe-XXXXXX", err);
+    if (rc < 0) return rc;
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot write into %s: %s", dir,
+                         strerror(errno));
+    close(fd);
+    unlink(probe);
     return RB_OK;
 }
 
@@ -101,12 +118,20 @@ int rb_bundle_render_dir(const char *dir, rb_error *err)
     rc = rb_bundle_report_md(&b, &buf, err);
     if (rc == RB_OK) rc = write_buf(dir, "report.md", &buf, err);
     rb_buf_free(&buf);
-    if (rc == RB_OK) rc = rb_bundle_chart_svg(&b, &buf, err);
-    if (rc == RB_OK) rc = write_buf(dir, "chart.svg", &buf, err);
-    rb_buf_free(&buf);
-    if (rc == RB_OK) rc = rb_bundle_scaling_svg(&b, &buf, err);
-    if (rc == RB_OK) rc = write_buf(dir, "scaling.svg", &buf, err);
-    rb_buf_free(&buf);
+    for (int c = 0; rc == RB_OK && c < RB_NCHARTS; c++) {
+        const char *file = rb_bundle_chart_file((rb_bundle_chart)c);
+        if (!rb_bundle_chart_has_data(&b, (rb_bundle_chart)c)) {
+            char path[4200];
+            rc = join(path, sizeof path, dir, file, err);
+            if (rc == RB_OK && unlink(path) != 0 && errno != ENOENT)
+                rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot remove the stale %s: %s", path,
+                               strerror(errno));
+            continue;
+        }
+        rc = rb_bundle_chart_render(&b, (rb_bundle_chart)c, &buf, err);
+        if (rc == RB_OK) rc = write_buf(dir, file, &buf, err);
+        rb_buf_free(&buf);
+    }
     rb_bundle_free(&b);
     return rc;
 }

@@ -1,37 +1,83 @@
 /*
- * chart_svg.c — the two charts of a bundle, as standalone SVG (no scripts,
- * no external fonts or styles):
+ * chart_svg.c — the charts of a bundle, as standalone SVG (no scripts, no
+ * external fonts or styles), each a pure function of the bundle like
+ * report.md:
  *
- *   chart.svg    one row per (scenario, router): ns per lookup on a log
- *                axis, every trial as a faint dot, the min-max range as a
- *                line and the median as a bar;
- *   scaling.svg  one panel per generated shape with two or more route
- *                counts: median ns per lookup against route count, log-log,
- *                one line per router.
+ *   chart.svg    ns per lookup of each router in each scenario: every trial
+ *                a faint dot, the min-max range a line, the median a bar;
+ *   scaling.svg  one panel per generated shape run at two or more route
+ *                counts: median ns per lookup against route count, log-log;
+ *   ratio.svg    the paired speed ratio of each router against the
+ *                scenario's baseline with its bootstrap interval (what a
+ *                gate decides on), then the geometric means;
+ *   cost.svg     bytes per route and build time of each router in each
+ *                scenario.
  *
- * Colours follow the router's place in the bundle's router list, so a
- * router has the same colour in both charts.  A pure function of the
- * bundle, like report.md.
+ * Colours: a router has one colour in every chart of every bundle — a fixed
+ * table for the routers routebench ships, and for any other name (a plugin,
+ * NAME@LIB) a colour picked by a hash of the name from the rest of the
+ * palette.  Line styles tell apart routers whose lines coincide (auto runs
+ * hashseg: its line is dashed over hashseg's).
+ *
+ * Reference rows (linear, floor: routers whose summary starts "reference")
+ * are drawn apart: the axes span the routers people compare, and a
+ * reference value outside them is drawn at the edge with an arrow and its
+ * value, so the oracle's O(N) cost does not squeeze the others into a
+ * corner.  ratio.svg leaves references out.
+ *
+ * Every chart has a title, axes with their labels (class "axis x" and
+ * "axis y" groups) and a legend (class "legend"); its width is at least what
+ * its title needs.  A chart with nothing to plot is not written at all
+ * (rb_bundle_chart_has_data), and report.md links only the charts that are.
  */
 #include "bundle.h"
 
 #include "router_impl.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                                      "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-#define NPALETTE (sizeof palette / sizeof palette[0])
+/* ---- colours and styles ----------------------------------------------------------------------- */
 
-static const char *colour(const rb_bundle *b, const char *router)
+typedef struct style {
+    const char *name;
+    const char *colour;
+    const char *dash; /* stroke-dasharray, or NULL for a solid line */
+} style;
+
+static const style fixed_styles[] = {
+    {"radix", "#1f77b4", NULL},  {"hashseg", "#d62728", NULL}, {"ctrie", "#2ca02c", NULL},
+    {"glob", "#9467bd", NULL},   {"auto", "#ff7f0e", "6 3"},   {"linear", "#7f7f7f", "2 3"},
+    {"floor", "#8c564b", "2 3"}, {"r3", "#e377c2", NULL},      {"segscan", "#17becf", NULL},
+};
+static const char *const other_colours[] = {"#bcbd22", "#393b79", "#637939", "#8c6d31",
+                                            "#843c39", "#7b4173", "#3182bd", "#e6550d"};
+
+static style router_style(const char *router)
 {
-    for (size_t i = 0; i < b->nrouters; i++)
-        if (strcmp(b->routers[i].name, router) == 0) return palette[i % NPALETTE];
-    return palette[NPALETTE - 2];
+    for (size_t i = 0; i < sizeof fixed_styles / sizeof fixed_styles[0]; i++)
+        if (strcmp(fixed_styles[i].name, router) == 0) return fixed_styles[i];
+    uint32_t h = 2166136261u; /* FNV-1a: the same colour for the same name everywhere */
+    for (const char *p = router; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+    size_t n = sizeof other_colours / sizeof other_colours[0];
+    return (style){router, other_colours[h % n], NULL};
 }
+
+const char *rb_bundle_router_colour(const char *router)
+{
+    return router_style(router).colour;
+}
+
+static bool is_reference(const rb_bundle *b, const char *router)
+{
+    const rb_bundle_router *info = rb_bundle_router_info(b, router);
+    return info && info->reference;
+}
+
+/* ---- SVG pieces ----------------------------------------------------------------------------- */
 
 static void text_escaped(rb_buf *o, const char *s)
 {
@@ -50,7 +96,7 @@ static void text_escaped(rb_buf *o, const char *s)
             rb_buf_puts(o, "&quot;");
             break;
         default:
-            rb_buf_append(o, s, 1);
+            if ((unsigned char)*s >= 0x20) rb_buf_append(o, s, 1);
         }
     }
 }
@@ -64,7 +110,39 @@ static void text(rb_buf *o, double x, double y, const char *anchor, const char *
     rb_buf_puts(o, "</text>\n");
 }
 
-static void svg_open(rb_buf *o, double w, double h, const char *title)
+static void line(rb_buf *o, double x1, double y1, double x2, double y2, const char *stroke,
+                 double width, const char *dash)
+{
+    rb_buf_printf(o,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                  "stroke-width=\"%.1f\"%s%s%s/>\n",
+                  x1, y1, x2, y2, stroke, width, dash ? " stroke-dasharray=\"" : "",
+                  dash ? dash : "", dash ? "\"" : "");
+}
+
+/* Width in pixels of text at a font size (sans-serif, generous: 0.6 em per
+ * character, bold 0.66). */
+static double text_width(const char *s, double size, bool bold)
+{
+    return (double)strlen(s) * size * (bold ? 0.66 : 0.6);
+}
+
+#define TITLE_SIZE 14.0
+#define FONT_SIZE  11.0
+#define MARGIN     12.0
+
+static const char *const NOT_HTTP = "in-process lookups on one machine, not HTTP requests per "
+                                    "second";
+
+/* The width a chart needs for its title and subtitle. */
+static double heading_width(const char *title, const char *subtitle)
+{
+    double w = text_width(title, TITLE_SIZE, true);
+    double s = text_width(subtitle, FONT_SIZE, false);
+    return 2 * MARGIN + (w > s ? w : s);
+}
+
+static void svg_open(rb_buf *o, double w, double h, const char *title, const char *subtitle)
 {
     rb_buf_printf(o,
                   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -74,18 +152,81 @@ static void svg_open(rb_buf *o, double w, double h, const char *title)
     text_escaped(o, title);
     rb_buf_puts(o, "</title>\n");
     rb_buf_printf(o, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", w, h);
+    text(o, MARGIN, 20, "start", "class=\"title\" font-size=\"14\" font-weight=\"bold\"", title);
+    text(o, MARGIN, 36, "start", "class=\"subtitle\" fill=\"#555\"", subtitle);
 }
 
-/* A log10 axis over [lo, hi] mapped to pixels [p0, p1]. */
+/* The legend: a swatch and a name per router, in rows from (x, y) within
+ * width; returns the height used. */
+static double legend(rb_buf *o, const rb_bundle *b, const char *const *routers, size_t n, double x,
+                     double y, double width)
+{
+    rb_buf_puts(o, "<g class=\"legend\">\n");
+    double cx = x, cy = y;
+    for (size_t i = 0; i < n; i++) {
+        char name[RB_BUNDLE_NAME + 16];
+        rb_bundle_label(b, routers[i], false, name, sizeof name);
+        double w = 26 + text_width(name, FONT_SIZE, false) + 14;
+        if (cx + w > x + width && cx > x) {
+            cx = x;
+            cy += 16;
+        }
+        style st = router_style(routers[i]);
+        line(o, cx, cy - 4, cx + 20, cy - 4, st.colour, 3, st.dash);
+        text(o, cx + 24, cy, "start", NULL, name);
+        cx += w;
+    }
+    rb_buf_puts(o, "</g>\n");
+    return cy - y + 16;
+}
+
+/* The height legend() will take, measured on a scratch buffer. */
+static double legend_height(const rb_bundle *b, const char *const *routers, size_t n, double width)
+{
+    rb_buf scratch = {0};
+    double h = legend(&scratch, b, routers, n, MARGIN, 0, width);
+    rb_buf_free(&scratch);
+    return h;
+}
+
+/* A scenario's heading row ("static-100 (100 routes)"); advances *y. */
+static void scenario_head(rb_buf *o, const rb_bundle_scenario *s, double *y)
+{
+    char head[256];
+    snprintf(head, sizeof head, "%s (%zu routes)", s->name, s->routes);
+    text(o, 8, *y + 15, "start", "font-weight=\"bold\"", head);
+    *y += 22.0;
+}
+
+/* The routers of the bundle that have a result in some scenario, in the
+ * bundle's router order; compared ones first, references last. */
+static size_t routers_in_results(const rb_bundle *b, const char **out, size_t cap, bool refs)
+{
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < b->nrouters && n < cap; i++) {
+            const char *r = b->routers[i].name;
+            if (b->routers[i].reference != (pass == 1)) continue;
+            if (pass == 1 && !refs) continue;
+            bool found = false;
+            for (size_t s = 0; s < b->nscenarios && !found; s++)
+                found = rb_bundle_result_index(&b->scenarios[s], r) != SIZE_MAX;
+            if (found) out[n++] = r;
+        }
+    return n;
+}
+
+/* ---- log axes ---------------------------------------------------------------------------------- */
+
 typedef struct log_axis {
-    double lo, hi; /* whole powers of ten */
-    double p0, p1;
+    double lo, hi; /* powers of ten */
+    double p0, p1; /* pixels */
 } log_axis;
 
 static log_axis axis_for(double min, double max, double p0, double p1)
 {
-    if (!(min > 0)) min = 1;
-    if (!(max > min)) max = min * 10;
+    if (!(min > 0) || !isfinite(min)) min = 1;
+    if (!(max >= min) || !isfinite(max)) max = min;
     log_axis a = {pow(10, floor(log10(min))), pow(10, ceil(log10(max))), p0, p1};
     if (a.hi <= a.lo) a.hi = a.lo * 10;
     return a;
@@ -96,23 +237,30 @@ static double axis_at(const log_axis *a, double v)
     return a->p0 + (a->p1 - a->p0) * (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo));
 }
 
+static bool axis_holds(const log_axis *a, double v)
+{
+    return v >= a->lo * 0.9999 && v <= a->hi * 1.0001;
+}
+
 static void tick_label(double v, char *buf, size_t cap)
 {
-    if (v >= 1e6)
-        snprintf(buf, cap, "%.0fM", v / 1e6);
+    if (v >= 1e9)
+        snprintf(buf, cap, "%gG", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, cap, "%gM", v / 1e6);
     else if (v >= 1e3)
-        snprintf(buf, cap, "%.0fk", v / 1e3);
-    else if (v >= 1)
-        snprintf(buf, cap, "%.0f", v);
+        snprintf(buf, cap, "%gk", v / 1e3);
     else
         snprintf(buf, cap, "%g", v);
 }
 
-/* Grid lines at 1, 2, 5 x 10^k along an axis; vertical lines when
- * horizontal_axis, else horizontal ones.  Labels at the other end. */
-static void grid(rb_buf *o, const log_axis *a, bool horizontal_axis, double from, double to,
-                 double label_at)
+/* Grid lines at 1, 2, 5 x 10^k with their labels, and the axis title.
+ * Vertical lines for a horizontal axis (from..to: y range, labels at
+ * label_at), horizontal ones for a vertical axis (from..to: x range). */
+static void grid(rb_buf *o, const log_axis *a, bool horizontal, double from, double to,
+                 double label_at, const char *axis_title, double title_at)
 {
+    rb_buf_printf(o, "<g class=\"axis %s\">\n", horizontal ? "x" : "y");
     for (double decade = a->lo; decade < a->hi * 1.0001; decade *= 10) {
         static const double steps[] = {1, 2, 5};
         for (size_t k = 0; k < 3; k++) {
@@ -120,116 +268,188 @@ static void grid(rb_buf *o, const log_axis *a, bool horizontal_axis, double from
             if (v > a->hi * 1.0001) break;
             double p = axis_at(a, v);
             const char *stroke = k == 0 ? "#bbbbbb" : "#eeeeee";
-            if (horizontal_axis)
-                rb_buf_printf(o,
-                              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                              "stroke=\"%s\"/>\n",
-                              p, from, p, to, stroke);
+            if (horizontal)
+                line(o, p, from, p, to, stroke, 1, NULL);
             else
-                rb_buf_printf(o,
-                              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                              "stroke=\"%s\"/>\n",
-                              from, p, to, p, stroke);
+                line(o, from, p, to, p, stroke, 1, NULL);
             char l[32];
             tick_label(v, l, sizeof l);
-            if (horizontal_axis)
+            if (horizontal)
                 text(o, p, label_at, "middle", "fill=\"#555\"", l);
             else
                 text(o, label_at, p + 4, "end", "fill=\"#555\"", l);
         }
     }
+    if (horizontal)
+        text(o, (a->p0 + a->p1) / 2, title_at, "middle", "class=\"axis-label\" fill=\"#333\"",
+             axis_title);
+    else {
+        double mid = (a->p0 + a->p1) / 2;
+        rb_buf_printf(o,
+                      "<text class=\"axis-label\" fill=\"#333\" x=\"%.1f\" y=\"%.1f\" "
+                      "text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">",
+                      title_at, mid, title_at, mid);
+        text_escaped(o, axis_title);
+        rb_buf_puts(o, "</text>\n");
+    }
+    rb_buf_puts(o, "</g>\n");
 }
 
-/* ---- chart.svg --------------------------------------------------------- */
+/* A value drawn on a horizontal axis: where it is, or an arrow at the edge
+ * with the value when the axis does not hold it. */
+static void mark_off_scale(rb_buf *o, const rb_bundle *b, const log_axis *a, double v, double cy,
+                           const char *colour)
+{
+    char t[32], label[64];
+    rb_bundle_fmt_value(b, v, t, sizeof t);
+    bool high = v > a->hi;
+    double x = high ? a->p1 : a->p0;
+    double d = high ? -7 : 7;
+    rb_buf_printf(o, "<path d=\"M%.1f %.1f L%.1f %.1f L%.1f %.1f Z\" fill=\"%s\"/>\n", x, cy, x + d,
+                  cy - 4, x + d, cy + 4, colour);
+    snprintf(label, sizeof label, "median %s %s (off scale)", t, rb_metric_unit(b->metric));
+    text(o, high ? x - 10 : x + 10, cy + 4, high ? "end" : "start", "font-size=\"9\" fill=\"#333\"",
+         label);
+}
+
+/* ---- chart.svg: ns per lookup -------------------------------------------------------------- */
 
 #define ROW_H  14.0
 #define HEAD_H 22.0
 #define LEFT   250.0
-#define RIGHT  30.0
+#define RIGHT  40.0
 #define WIDTH  960.0
-#define TOP    50.0
-#define BOTTOM 40.0
 
-int rb_bundle_chart_svg(const rb_bundle *b, rb_buf *o, rb_error *err)
+/* The range of a measure over the compared (not reference) results, or over
+ * all when there are only references. */
+static void span(const rb_bundle *b, int what, double *min, double *max)
 {
-    double min = INFINITY, max = 0;
-    size_t rows = 0;
-    for (size_t i = 0; i < b->nscenarios; i++) {
-        const rb_bundle_scenario *s = &b->scenarios[i];
-        rows += s->nresults;
-        for (size_t k = 0; k < s->nresults; k++) {
-            if (s->results[k].min_ns > 0) min = fmin(min, s->results[k].min_ns);
-            max = fmax(max, s->results[k].max_ns);
-        }
+    for (int pass = 0; pass < 2; pass++) {
+        *min = INFINITY;
+        *max = 0;
+        for (size_t i = 0; i < b->nscenarios; i++)
+            for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
+                const rb_bundle_result *r = &b->scenarios[i].results[k];
+                if (pass == 0 && is_reference(b, r->router)) continue;
+                double lo = what == 0   ? r->min_ns
+                            : what == 1 ? r->bytes_per_route
+                                        : (double)r->build_ns / 1e6;
+                double hi = what == 0 ? r->max_ns : lo;
+                if (lo > 0) *min = fmin(*min, lo);
+                if (hi > 0) *max = fmax(*max, hi);
+            }
+        if (*max > 0) return;
     }
-    double height = TOP + BOTTOM + (double)b->nscenarios * HEAD_H + (double)rows * ROW_H;
-    char title[160];
-    snprintf(title, sizeof title, "routebench: %s per lookup, each router in each scenario",
-             rb_metric_unit(b->metric));
-    svg_open(o, WIDTH, height, title);
+}
+
+/* Results of scenario s in drawing order: compared routers, then references. */
+static size_t ordered(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx)
+{
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < s->nresults; k++)
+            if (is_reference(b, s->results[k].router) == (pass == 1)) idx[n++] = k;
+    return n;
+}
+
+/* The value axis of chart.svg, in the bundle's unit. */
+static const char *axis_label_for(const rb_bundle *b, bool refs, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s per lookup (log scale%s)", rb_metric_unit(b->metric),
+             refs ? "; reference rows beyond it are marked at the edge" : "");
+    return buf;
+}
+
+static int ns_chart(const rb_bundle *b, rb_buf *o)
+{
+    char title[160], axis_label[128];
     snprintf(title, sizeof title,
-             "%s per lookup (log scale; lower is faster): median bar, min-max line, a dot per "
-             "trial",
+             "%s per lookup of each router in each scenario (log scale; lower is faster): median "
+             "bar, min-max line, a dot per trial",
              rb_metric_unit(b->metric));
-    text(o, 12, 20, "start", "font-size=\"14\" font-weight=\"bold\"", title);
-    text(o, 12, 36, "start", "fill=\"#555\"",
-         "in-process lookups on one machine, not HTTP requests per second");
-    log_axis a = axis_for(min, max, LEFT, WIDTH - RIGHT);
-    grid(o, &a, true, TOP, height - BOTTOM, height - BOTTOM + 14);
-    double y = TOP;
+    double min, max;
+    span(b, 0, &min, &max);
+    size_t rows = 0, refs = 0;
+    for (size_t i = 0; i < b->nscenarios; i++)
+        for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
+            rows++;
+            refs += is_reference(b, b->scenarios[i].results[k].router);
+        }
+    const char *rs[64] = {0};
+    size_t nr = routers_in_results(b, rs, 64, true);
+    double width = fmax(WIDTH, heading_width(title, NOT_HTTP));
+    double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
+    double top = 50 + legend_h + 6;
+    double bottom = 46;
+    double height = top + bottom + (double)b->nscenarios * HEAD_H + (double)rows * ROW_H +
+                    (refs ? (double)b->nscenarios * 6 : 0);
+    svg_open(o, width, height, title, NOT_HTTP);
+    legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
+    log_axis a = axis_for(min, max, LEFT, width - RIGHT);
+    grid(o, &a, true, top, height - bottom, height - bottom + 14,
+         axis_label_for(b, refs != 0, axis_label, sizeof axis_label), height - bottom + 32);
+    rb_buf_puts(o, "<g class=\"axis y\">\n");
+    double y = top;
     for (size_t i = 0; i < b->nscenarios; i++) {
         const rb_bundle_scenario *s = &b->scenarios[i];
-        char head[256];
-        snprintf(head, sizeof head, "%s (%zu routes)", s->name, s->routes);
-        text(o, 8, y + 15, "start", "font-weight=\"bold\"", head);
-        y += HEAD_H;
-        for (size_t k = 0; k < s->nresults; k++) {
+        scenario_head(o, s, &y);
+        size_t idx[256];
+        size_t n = s->nresults <= 256 ? ordered(b, s, idx) : 0;
+        bool sep = false;
+        for (size_t j = 0; j < n; j++) {
+            size_t k = idx[j];
             const rb_bundle_result *r = &s->results[k];
-            const char *c = colour(b, r->router);
+            bool ref = is_reference(b, r->router);
+            if (ref && !sep) {
+                line(o, LEFT - 200, y + 3, width - RIGHT, y + 3, "#cccccc", 1, "3 3");
+                y += 6;
+                sep = true;
+            }
+            style st = router_style(r->router);
             double cy = y + ROW_H / 2;
             char name[RB_BUNDLE_NAME + 16];
             rb_bundle_label(b, r->router, false, name, sizeof name);
-            text(o, LEFT - 8, cy + 4, "end", NULL, name);
-            if (r->min_ns > 0 && r->max_ns > 0)
-                rb_buf_printf(o,
-                              "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                              "stroke=\"%s\" stroke-width=\"1.5\"/>\n",
-                              axis_at(&a, r->min_ns), cy, axis_at(&a, r->max_ns), cy, c);
+            text(o, LEFT - 8, cy + 4, "end", ref ? "fill=\"#555\"" : NULL, name);
+            double lo = fmax(r->min_ns, a.lo), hi = fmin(r->max_ns, a.hi);
+            if (r->min_ns > 0 && hi >= lo)
+                line(o, axis_at(&a, lo), cy, axis_at(&a, hi), cy, st.colour, 1.5, NULL);
             for (size_t t = 0; t < b->ntrials; t++) {
                 const rb_bundle_trial *tr = &b->trials_v[t];
                 if (tr->scenario != i || tr->result != k) continue;
                 double v = rb_bundle_trial_ns_per_lookup(tr);
-                if (v > 0)
+                if (v > 0 && axis_holds(&a, v))
                     rb_buf_printf(o,
                                   "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\" fill=\"%s\" "
                                   "fill-opacity=\"0.35\"/>\n",
-                                  axis_at(&a, v), cy, c);
+                                  axis_at(&a, v), cy, st.colour);
             }
-            if (r->median_ns > 0) {
+            if (r->median_ns > 0 && axis_holds(&a, r->median_ns)) {
                 double x = axis_at(&a, r->median_ns);
                 char v[32];
                 rb_bundle_fmt_value(b, r->median_ns, v, sizeof v);
                 rb_buf_printf(o,
-                              "<rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"%.1f\" "
+                              "<rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"10\" "
                               "fill=\"%s\"/>\n",
-                              x - 1.5, cy - 5, 10.0, c);
+                              x - 1.5, cy - 5, st.colour);
                 text(o, x + 6, cy - 2, "start", "font-size=\"9\" fill=\"#333\"", v);
+            } else if (r->median_ns > 0) {
+                mark_off_scale(o, b, &a, r->median_ns, cy, st.colour);
             }
             y += ROW_H;
         }
     }
-    rb_buf_puts(o, "</svg>\n");
-    return o->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
+    rb_buf_puts(o, "</g>\n</svg>\n");
+    return RB_OK;
 }
 
-/* ---- scaling.svg ------------------------------------------------------- */
+/* ---- scaling.svg ------------------------------------------------------------------------------ */
 
-#define PANEL_W     460.0
-#define PANEL_H     320.0
-#define PANEL_PAD_L 60.0
-#define PANEL_PAD_B 40.0
+#define PANEL_W     480.0
+#define PANEL_H     330.0
+#define PANEL_PAD_L 70.0
+#define PANEL_PAD_B 50.0
 #define PANEL_PAD_T 30.0
-#define PANEL_PAD_R 110.0
+#define PANEL_PAD_R 130.0
 
 /* Shapes of generated scenarios with two or more route counts, in order of
  * first appearance; returns how many. */
@@ -238,13 +458,14 @@ static size_t scaling_shapes(const rb_bundle *b, const char **shapes, size_t cap
     size_t n = 0;
     for (size_t i = 0; i < b->nscenarios && n < cap; i++) {
         const rb_bundle_scenario *s = &b->scenarios[i];
-        if (!*s->shape) continue;
+        if (!*s->shape || !s->nresults) continue;
         bool seen = false;
         for (size_t k = 0; k < n; k++) seen = seen || strcmp(shapes[k], s->shape) == 0;
         if (seen) continue;
         size_t sizes = 0;
         for (size_t j = 0; j < b->nscenarios; j++)
-            if (strcmp(b->scenarios[j].shape, s->shape) == 0 && b->scenarios[j].routes != s->routes)
+            if (strcmp(b->scenarios[j].shape, s->shape) == 0 &&
+                b->scenarios[j].routes != s->routes && b->scenarios[j].nresults)
                 sizes++;
         if (sizes) shapes[n++] = s->shape;
     }
@@ -257,11 +478,12 @@ static int by_routes(const void *x, const void *y)
     return (*a)->routes < (*c)->routes ? -1 : (*a)->routes > (*c)->routes;
 }
 
-static void panel(const rb_bundle *b, rb_buf *o, const char *shape, double x0, double y0)
+static void panel(const rb_bundle *b, rb_buf *o, const char *shape, size_t index, double x0,
+                  double y0)
 {
     const rb_bundle_scenario *sc[64];
     size_t n = 0;
-    double rmin = INFINITY, rmax = 0, tmin = INFINITY, tmax = 0;
+    double rmin = INFINITY, rmax = 0, tmin = INFINITY, tmax = 0, amin = INFINITY, amax = 0;
     for (size_t i = 0; i < b->nscenarios && n < 64; i++) {
         const rb_bundle_scenario *s = &b->scenarios[i];
         if (strcmp(s->shape, shape) != 0) continue;
@@ -269,10 +491,14 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, double x0, d
         rmin = fmin(rmin, (double)s->routes);
         rmax = fmax(rmax, (double)s->routes);
         for (size_t k = 0; k < s->nresults; k++) {
-            if (s->results[k].median_ns > 0) tmin = fmin(tmin, s->results[k].median_ns);
-            tmax = fmax(tmax, s->results[k].median_ns);
+            double v = s->results[k].median_ns;
+            if (!(v > 0)) continue;
+            amin = fmin(amin, v), amax = fmax(amax, v);
+            if (is_reference(b, s->results[k].router)) continue;
+            tmin = fmin(tmin, v), tmax = fmax(tmax, v);
         }
     }
+    if (!(tmax > 0)) tmin = amin, tmax = amax; /* only references ran */
     qsort(sc, n, sizeof sc[0], by_routes);
     double l = x0 + PANEL_PAD_L, r = x0 + PANEL_W - PANEL_PAD_R;
     double t = y0 + PANEL_PAD_T, bt = y0 + PANEL_H - PANEL_PAD_B;
@@ -281,62 +507,316 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, double x0, d
     char title[96];
     snprintf(title, sizeof title, "shape %s", shape);
     text(o, l, y0 + 18, "start", "font-weight=\"bold\"", title);
-    grid(o, &ax, true, t, bt, bt + 14);
-    grid(o, &ay, false, l, r, l - 6);
-    text(o, (l + r) / 2, bt + 30, "middle", "fill=\"#555\"", "routes");
+    grid(o, &ax, true, t, bt, bt + 14, "routes (log scale)", bt + 32);
+    char ylabel[96];
+    snprintf(ylabel, sizeof ylabel, "median %s per lookup (log scale)", rb_metric_unit(b->metric));
+    grid(o, &ay, false, l, r, l - 6, ylabel, x0 + 16);
+    rb_buf_printf(o,
+                  "<clipPath id=\"plot%zu\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                  "height=\"%.1f\"/></clipPath>\n",
+                  index, l - 4, t - 4, r - l + 8, bt - t + 8);
+    rb_buf_puts(o, "<g class=\"legend\">\n");
     double legend_y = t + 4;
-    for (size_t ri = 0; ri < b->nrouters; ri++) {
-        const char *router = b->routers[ri].name;
-        const char *c = colour(b, router);
+    const char *rs[64] = {0};
+    size_t nr = routers_in_results(b, rs, 64, true);
+    for (size_t ri = 0; ri < nr; ri++) {
+        const char *router = rs[ri];
+        style st = router_style(router);
         rb_buf points = {0};
         size_t npoints = 0;
+        bool clipped = false;
+        rb_buf_printf(o, "<g clip-path=\"url(#plot%zu)\">\n", index);
         for (size_t i = 0; i < n; i++) {
             size_t k = rb_bundle_result_index(sc[i], router);
             if (k == SIZE_MAX || !(sc[i]->results[k].median_ns > 0)) continue;
-            double px = axis_at(&ax, (double)sc[i]->routes);
-            double py = axis_at(&ay, sc[i]->results[k].median_ns);
+            double v = sc[i]->results[k].median_ns;
+            clipped = clipped || !axis_holds(&ay, v);
+            double px = axis_at(&ax, (double)sc[i]->routes), py = axis_at(&ay, v);
             rb_buf_printf(&points, "%s%.1f,%.1f", npoints ? " " : "", px, py);
-            rb_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px, py, c);
+            rb_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n", px, py,
+                          st.colour);
             npoints++;
         }
         if (npoints > 1 && !points.failed)
             rb_buf_printf(o,
                           "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" "
-                          "stroke-width=\"1.5\"/>\n",
-                          points.data, c);
+                          "stroke-width=\"1.8\"%s%s%s/>\n",
+                          points.data, st.colour, st.dash ? " stroke-dasharray=\"" : "",
+                          st.dash ? st.dash : "", st.dash ? "\"" : "");
+        rb_buf_puts(o, "</g>\n");
         if (npoints) {
-            rb_buf_printf(o,
-                          "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                          "stroke-width=\"2\"/>\n",
-                          r + 10, legend_y, r + 26, legend_y, c);
-            text(o, r + 30, legend_y + 4, "start", NULL, router);
+            char name[RB_BUNDLE_NAME + 32];
+            rb_bundle_label(b, router, true, name, sizeof name);
+            if (clipped) snprintf(name + strlen(name), sizeof name - strlen(name), " ^");
+            line(o, r + 10, legend_y, r + 28, legend_y, st.colour, 2.5, st.dash);
+            text(o, r + 32, legend_y + 4, "start", NULL, name);
             legend_y += 15;
         }
         rb_buf_free(&points);
     }
+    rb_buf_puts(o, "</g>\n");
 }
 
-int rb_bundle_scaling_svg(const rb_bundle *b, rb_buf *o, rb_error *err)
+static int scaling_chart(const rb_bundle *b, rb_buf *o)
 {
+    char title[128];
+    snprintf(title, sizeof title, "median %s per lookup against route count, per shape (log-log)",
+             rb_metric_unit(b->metric));
     const char *shapes[16];
     size_t n = scaling_shapes(b, shapes, 16);
-    size_t cols = n < 2 ? 1 : 2, nrows = n ? (n + cols - 1) / cols : 1;
-    double w = (double)cols * PANEL_W + 20, h = 50 + (double)nrows * PANEL_H;
-    char title[160];
-    snprintf(title, sizeof title, "routebench: %s per lookup against route count",
-             rb_metric_unit(b->metric));
-    svg_open(o, w, h, title);
-    snprintf(title, sizeof title, "median %s per lookup (log) against route count (log), per shape",
-             rb_metric_unit(b->metric));
-    text(o, 12, 20, "start", "font-size=\"14\" font-weight=\"bold\"", title);
-    text(o, 12, 36, "start", "fill=\"#555\"",
-         "in-process lookups on one machine, not HTTP requests per second");
-    if (n == 0)
-        text(o, 12, 70, "start", NULL,
-             "no generated shape was run at two or more route counts: nothing to plot");
+    size_t cols = n < 2 ? 1 : 2, nrows = (n + cols - 1) / cols;
+    double sub_w = heading_width(title, NOT_HTTP);
+    double w = fmax((double)cols * PANEL_W + 20, sub_w), h = 70 + (double)nrows * PANEL_H;
+    svg_open(o, w, h, title, NOT_HTTP);
+    text(o, MARGIN, 52, "start", "fill=\"#555\" font-size=\"10\"",
+         "reference lines (dashed) leave the plot when they are off its scale (^ in the legend)");
     for (size_t i = 0; i < n; i++)
-        panel(b, o, shapes[i], 10 + (double)(i % cols) * PANEL_W,
-              44 + (double)(i / cols) * PANEL_H);
+        panel(b, o, shapes[i], i, 10 + (double)(i % cols) * PANEL_W,
+              64 + (double)(i / cols) * PANEL_H);
     rb_buf_puts(o, "</svg>\n");
-    return o->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
+    return RB_OK;
+}
+
+/* ---- ratio.svg: the paired speed ratios ------------------------------------------------------ */
+
+typedef struct ratio_row {
+    const char *scenario; /* NULL: a geometric mean */
+    const char *router, *baseline;
+    double median, lo, hi;
+    bool real;
+    size_t wins, n;
+} ratio_row;
+
+static size_t ratio_rows(const rb_bundle *b, ratio_row *rows, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        const rb_bundle_scenario *s = &b->scenarios[i];
+        if (!s->nresults) continue;
+        const char *anchor = s->results[0].router;
+        for (size_t k = 1; k < s->nresults && n < cap; k++) {
+            const rb_bundle_pair *p = rb_bundle_find_pair(s, anchor, s->results[k].router);
+            if (!p || is_reference(b, p->b) || !(p->r.median > 0)) continue;
+            rows[n++] =
+                (ratio_row){s->name,           p->b,      anchor, p->r.median, p->r.lo, p->r.hi,
+                            p->r.excludes_one, p->r.wins, p->r.n};
+        }
+    }
+    for (size_t i = 0; i < b->ngeomeans && n < cap; i++) {
+        const rb_bundle_geomean *g = &b->geomeans[i];
+        if (is_reference(b, g->router) || !(g->g.geomean > 0)) continue;
+        rows[n++] = (ratio_row){NULL,    g->router,         g->baseline, g->g.geomean,  g->g.lo,
+                                g->g.hi, g->g.excludes_one, 0,           g->g.scenarios};
+    }
+    return n;
+}
+
+static int ratio_chart(const rb_bundle *b, rb_buf *o)
+{
+    ratio_row rows[512];
+    size_t n = ratio_rows(b, rows, 512);
+    char title[256];
+    snprintf(title, sizeof title,
+             "speed ratio against %s, paired per trial, with its %.0f%% bootstrap interval "
+             "(above 1: faster)",
+             b->baseline, b->bootstrap.level * 100);
+    static const char subtitle[] = "median over the pairs of (ns of the baseline) / (ns of the "
+                                   "router); a hollow dot: the interval includes 1 (no real "
+                                   "difference); references left out";
+    double width = fmax(WIDTH, fmax(heading_width(title, subtitle), 0));
+    double min = INFINITY, max = 0;
+    for (size_t i = 0; i < n; i++) {
+        min = fmin(min, fmin(rows[i].lo > 0 ? rows[i].lo : rows[i].median, 1));
+        max = fmax(max, fmax(rows[i].hi, 1));
+    }
+    const char *rs[64] = {0};
+    size_t nr = 0;
+    for (size_t i = 0; i < n && nr < 64; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < nr; k++) seen = seen || strcmp(rs[k], rows[i].router) == 0;
+        if (!seen) rs[nr++] = rows[i].router;
+    }
+    double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
+    double top = 50 + legend_h + 6, bottom = 46;
+    size_t heads = 0;
+    for (size_t i = 0; i < n; i++)
+        heads += i == 0 || (rows[i].scenario != rows[i - 1].scenario &&
+                            (!rows[i].scenario || !rows[i - 1].scenario ||
+                             strcmp(rows[i].scenario, rows[i - 1].scenario) != 0));
+    double height = top + bottom + (double)heads * HEAD_H + (double)n * ROW_H;
+    svg_open(o, width, height, title, subtitle);
+    legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
+    log_axis a = axis_for(min, max, LEFT, width - RIGHT - 60);
+    char xl[160];
+    snprintf(xl, sizeof xl, "speed relative to %s (log scale)", b->baseline);
+    grid(o, &a, true, top, height - bottom, height - bottom + 14, xl, height - bottom + 32);
+    line(o, axis_at(&a, 1), top, axis_at(&a, 1), height - bottom, "#333333", 1.2, NULL);
+    rb_buf_puts(o, "<g class=\"axis y\">\n");
+    double y = top;
+    for (size_t i = 0; i < n; i++) {
+        const ratio_row *r = &rows[i];
+        bool head = i == 0 || (r->scenario != rows[i - 1].scenario &&
+                               (!r->scenario || !rows[i - 1].scenario ||
+                                strcmp(r->scenario, rows[i - 1].scenario) != 0));
+        if (head) {
+            char h[256];
+            if (r->scenario)
+                snprintf(h, sizeof h, "%s (vs %s)", r->scenario, r->baseline);
+            else
+                snprintf(h, sizeof h, "geometric mean across scenarios (vs %s)", r->baseline);
+            text(o, 8, y + 15, "start", "font-weight=\"bold\"", h);
+            y += HEAD_H;
+        }
+        style st = router_style(r->router);
+        double cy = y + ROW_H / 2;
+        text(o, LEFT - 8, cy + 4, "end", NULL, r->router);
+        if (r->lo > 0 && r->hi > 0)
+            line(o, axis_at(&a, r->lo), cy, axis_at(&a, r->hi), cy, st.colour, 2, NULL);
+        double x = axis_at(&a, r->median);
+        rb_buf_printf(o,
+                      "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" stroke=\"%s\" "
+                      "stroke-width=\"1.5\"/>\n",
+                      x, cy, r->real ? st.colour : "white", st.colour);
+        char m[32], lo[32], hi[32], label[128];
+        rb_bundle_fmt_ratio(r->median, m, sizeof m);
+        rb_bundle_fmt_ratio(r->lo, lo, sizeof lo);
+        rb_bundle_fmt_ratio(r->hi, hi, sizeof hi);
+        if (r->scenario)
+            snprintf(label, sizeof label, "%s [%s, %s] %zu/%zu", m, lo, hi, r->wins, r->n);
+        else
+            snprintf(label, sizeof label, "%s [%s, %s] over %zu", m, lo, hi, r->n);
+        text(o, axis_at(&a, r->hi > 0 ? r->hi : r->median) + 6, cy + 3, "start",
+             "font-size=\"9\" fill=\"#333\"", label);
+        y += ROW_H;
+    }
+    rb_buf_puts(o, "</g>\n</svg>\n");
+    return RB_OK;
+}
+
+/* ---- cost.svg: memory and build time ------------------------------------------------------------ */
+
+static int cost_chart(const rb_bundle *b, rb_buf *o)
+{
+    static const char title[] = "bytes per route and build time of each router in each scenario "
+                                "(log scales; lower is cheaper)";
+    static const char subtitle[] = "memory() after build divided by the routes; build = create + "
+                                   "add every route + build, timed once";
+    double width = fmax(WIDTH + 200, heading_width(title, subtitle));
+    double bmin, bmax, tmin, tmax;
+    span(b, 1, &bmin, &bmax);
+    span(b, 2, &tmin, &tmax);
+    size_t rows = 0;
+    for (size_t i = 0; i < b->nscenarios; i++) rows += b->scenarios[i].nresults;
+    const char *rs[64] = {0};
+    size_t nr = routers_in_results(b, rs, 64, true);
+    double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
+    double top = 50 + legend_h + 6, bottom = 46;
+    double height = top + bottom + (double)b->nscenarios * HEAD_H + (double)rows * ROW_H;
+    svg_open(o, width, height, title, subtitle);
+    legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
+    double gap = 40, panel_w = (width - LEFT - RIGHT - gap) / 2;
+    log_axis ab = axis_for(bmin, bmax, LEFT, LEFT + panel_w);
+    log_axis at = axis_for(tmin, tmax, LEFT + panel_w + gap, width - RIGHT);
+    grid(o, &ab, true, top, height - bottom, height - bottom + 14, "bytes per route (log scale)",
+         height - bottom + 32);
+    grid(o, &at, true, top, height - bottom, height - bottom + 14, "build time, ms (log scale)",
+         height - bottom + 32);
+    rb_buf_puts(o, "<g class=\"axis y\">\n");
+    double y = top;
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        const rb_bundle_scenario *s = &b->scenarios[i];
+        scenario_head(o, s, &y);
+        size_t idx[256];
+        size_t nidx = s->nresults <= 256 ? ordered(b, s, idx) : 0;
+        for (size_t j = 0; j < nidx; j++) {
+            const rb_bundle_result *r = &s->results[idx[j]];
+            style st = router_style(r->router);
+            double cy = y + ROW_H / 2;
+            char name[RB_BUNDLE_NAME + 16], v[48];
+            rb_bundle_label(b, r->router, false, name, sizeof name);
+            text(o, LEFT - 8, cy + 4, "end", NULL, name);
+            const struct {
+                const log_axis *a;
+                double v;
+                bool ms;
+            } bars[2] = {{&ab, r->bytes_per_route, false}, {&at, (double)r->build_ns / 1e6, true}};
+            for (int k2 = 0; k2 < 2; k2++) {
+                const log_axis *a = bars[k2].a;
+                double val = bars[k2].v;
+                if (!(val > 0)) continue;
+                double x1 = axis_at(a, fmin(fmax(val, a->lo), a->hi));
+                rb_buf_printf(o,
+                              "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"9\" "
+                              "fill=\"%s\" fill-opacity=\"0.8\"/>\n",
+                              a->p0, cy - 4.5, x1 - a->p0 > 1 ? x1 - a->p0 : 1, st.colour);
+                if (bars[k2].ms)
+                    rb_bundle_fmt_duration(val * 1e6, v, sizeof v);
+                else
+                    snprintf(v, sizeof v, "%.1f", val);
+                text(o, x1 + 4, cy + 3, "start", "font-size=\"9\" fill=\"#333\"", v);
+            }
+            y += ROW_H;
+        }
+    }
+    rb_buf_puts(o, "</g>\n</svg>\n");
+    return RB_OK;
+}
+
+/* ---- the list of charts ----------------------------------------------------------------------- */
+
+static const struct {
+    const char *file, *alt;
+    int (*render)(const rb_bundle *, rb_buf *);
+} charts[RB_NCHARTS] = {
+    [RB_CHART_NS] = {"chart.svg",
+                     "ns per lookup of each router in each scenario: median, with every trial "
+                     "and the min-max range",
+                     ns_chart},
+    [RB_CHART_RATIO] = {"ratio.svg",
+                        "paired speed ratio of each router against the baseline, with its "
+                        "95% interval, per scenario and across scenarios",
+                        ratio_chart},
+    [RB_CHART_SCALING] = {"scaling.svg",
+                          "ns per lookup against route count, one line per router and shape",
+                          scaling_chart},
+    [RB_CHART_COST] = {"cost.svg", "bytes per route and build time of each router in each scenario",
+                       cost_chart},
+};
+
+const char *rb_bundle_chart_file(rb_bundle_chart c)
+{
+    return charts[c].file;
+}
+
+const char *rb_bundle_chart_alt(rb_bundle_chart c)
+{
+    return charts[c].alt;
+}
+
+bool rb_bundle_chart_has_data(const rb_bundle *b, rb_bundle_chart c)
+{
+    size_t results = 0;
+    for (size_t i = 0; i < b->nscenarios; i++) results += b->scenarios[i].nresults;
+    const char *shapes[1];
+    ratio_row row[1];
+    switch (c) {
+    case RB_CHART_NS:
+    case RB_CHART_COST:
+        return results > 0;
+    case RB_CHART_SCALING:
+        return scaling_shapes(b, shapes, 1) > 0;
+    case RB_CHART_RATIO:
+        return ratio_rows(b, row, 1) > 0;
+    case RB_NCHARTS:
+        break;
+    }
+    return false;
+}
+
+int rb_bundle_chart_render(const rb_bundle *b, rb_bundle_chart c, rb_buf *out, rb_error *err)
+{
+    if (!rb_bundle_chart_has_data(b, c))
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%s: nothing to plot", charts[c].file);
+    charts[c].render(b, out);
+    return out->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
 }

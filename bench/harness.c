@@ -119,7 +119,8 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
 /* prepare with one config for every subject, or (pinned) an arena each. */
 static int prepare(rb_bench_run *run, const rb_route_table *routes,
                    const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
-                   const rb_config *config, bool pinned, uint64_t seed, rb_error *err)
+                   const rb_config *config, bool pinned, uint64_t seed,
+                   rb_bench_progress_fn progress, void *ctx, rb_error *err)
 {
     memset(run, 0, sizeof *run);
     run->perf.fd = -1;
@@ -138,6 +139,10 @@ static int prepare(rb_bench_run *run, const rb_route_table *routes,
         run->queries[i] = (rb_bench_query){rb_request_path(requests, i), q->len, q->method};
     }
     for (size_t k = 0; k < nops; k++) {
+        if (progress) {
+            rb_bench_subject next = {.ops = ops[k]};
+            progress(ctx, "build", &next, k, nops);
+        }
         rb_config pinned_config;
         if (pinned) {
             rb_bench_arena_init(&run->arenas[k]);
@@ -161,14 +166,23 @@ int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
                      const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
                      const rb_config *config, rb_error *err)
 {
-    return prepare(run, routes, requests, ops, nops, config, false, 0, err);
+    return prepare(run, routes, requests, ops, nops, config, false, 0, NULL, NULL, err);
+}
+
+int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
+                              const rb_request_table *requests, const rb_router_ops *const *ops,
+                              size_t nops, const rb_config *config, rb_bench_progress_fn progress,
+                              void *ctx, rb_error *err)
+{
+    return prepare(run, routes, requests, ops, nops, config, false, 0, progress, ctx, err);
 }
 
 int rb_bench_prepare_pinned(rb_bench_run *run, const rb_route_table *routes,
                             const rb_request_table *requests, const rb_router_ops *const *ops,
-                            size_t nops, uint64_t seed, rb_error *err)
+                            size_t nops, uint64_t seed, rb_bench_progress_fn progress, void *ctx,
+                            rb_error *err)
 {
-    return prepare(run, routes, requests, ops, nops, NULL, true, seed, err);
+    return prepare(run, routes, requests, ops, nops, NULL, true, seed, progress, ctx, err);
 }
 
 void rb_bench_slow_subject(rb_bench_run *run, size_t k, uint64_t spin)

@@ -162,12 +162,22 @@ int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
                      const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
                      const rb_config *config, rb_error *err);
 
+/* The same, calling progress(ctx, "build", subject, k, nops) before the
+ * k-th router is built and checked (subject->ops is set), so a slow one
+ * (linear on a large table) can be announced. */
+int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
+                              const rb_request_table *requests, const rb_router_ops *const *ops,
+                              size_t nops, const rb_config *config, rb_bench_progress_fn progress,
+                              void *ctx, rb_error *err);
+
 /* The same for counted measurements: every router gets an arena of its own
  * (bench/arena.h) and the hash seed `seed`, so two builds of the same code
- * see the same addresses modulo RB_BENCH_ARENA_ALIGN and the same hashes. */
+ * see the same addresses modulo RB_BENCH_ARENA_ALIGN and the same hashes;
+ * progress as for rb_bench_prepare_progress (may be NULL). */
 int rb_bench_prepare_pinned(rb_bench_run *run, const rb_route_table *routes,
                             const rb_request_table *requests, const rb_router_ops *const *ops,
-                            size_t nops, uint64_t seed, rb_error *err);
+                            size_t nops, uint64_t seed, rb_bench_progress_fn progress, void *ctx,
+                            rb_error *err);
 
 /* Make subject k a slowed copy of itself: `spin` iterations of busy work
  * after each lookup (bench/slowed.h); spin is changed by calling again. */

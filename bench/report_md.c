@@ -324,13 +324,15 @@ int rb_bundle_report_md(const rb_bundle *b, rb_buf *o, rb_error *err)
                       rb_metric_unit(b->metric),
                       b->metric == RB_METRIC_TIME ? "; lookups/s = 1e9 / median" : "");
     for (size_t i = 0; i < b->nscenarios; i++) scenario(b, &b->scenarios[i], o);
-    rb_buf_printf(o,
-                  "## Charts\n\n"
-                  "![%s per lookup of each router in each scenario: median, with every trial "
-                  "and the min-max range](chart.svg)\n\n"
-                  "![%s per lookup against route count, one line per router and "
-                  "shape](scaling.svg)\n\n",
-                  rb_metric_unit(b->metric), rb_metric_unit(b->metric));
+    rb_buf_puts(o, "## Charts\n\n");
+    bool any = false;
+    for (int c = 0; c < RB_NCHARTS; c++) {
+        if (!rb_bundle_chart_has_data(b, (rb_bundle_chart)c)) continue;
+        rb_buf_printf(o, "![%s](%s)\n\n", rb_bundle_chart_alt((rb_bundle_chart)c),
+                      rb_bundle_chart_file((rb_bundle_chart)c));
+        any = true;
+    }
+    if (!any) rb_buf_puts(o, "No chart: nothing was measured.\n\n");
     rb_buf_puts(o, "## What these numbers do NOT establish\n\n");
     for (size_t i = 0; i < b->nlimitations; i++) rb_buf_printf(o, "- %s\n", b->limitations[i]);
     rb_buf_puts(o, "\n");

@@ -187,7 +187,11 @@ int rb_scenario_generate(const char *shape, size_t nroutes, uint64_t seed, size_
     snprintf(base, sizeof base, "%.*s", (int)base_shape_len(shape, &g.no_conflicts), shape);
     g.shape = rb_gen_shape_parse(base);
     if (g.shape < 0) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown shape '%s'", shape);
-    rb_reqgen_config q = {nrequests, (uint32_t)(miss * 1e6 + 0.5), 50000, seed, RB_DIST_UNIFORM};
+    rb_reqgen_config q;
+    rb_reqgen_config_init(&q);
+    q.count = nrequests;
+    q.miss_ppm = (uint32_t)(miss * 1e6 + 0.5);
+    q.seed = seed;
     int rc = rb_corpus_generate(&g, routes, err);
     if (rc == RB_OK) rc = rb_requests_generate(routes, &q, requests, NULL, err);
     if (rc < 0) {

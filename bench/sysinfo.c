@@ -79,7 +79,7 @@ double rb_sysinfo_loadavg(void)
     return end != line && v >= 0 ? v : -1;
 }
 
-void rb_sysinfo_fill(rb_bundle *b)
+void rb_sysinfo_tool(rb_bundle *b)
 {
     copy(b->version, sizeof b->version, RB_VERSION);
     copy(b->commit, sizeof b->commit, RB_COMMIT);
@@ -92,6 +92,11 @@ void rb_sysinfo_fill(rb_bundle *b)
     b->optimized = false;
 #endif
     b->sanitized = RB_SANITIZED != 0;
+}
+
+void rb_sysinfo_fill(rb_bundle *b)
+{
+    rb_sysinfo_tool(b);
 
     cpu_model(b->cpu_model, sizeof b->cpu_model);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);

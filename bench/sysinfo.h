@@ -15,6 +15,10 @@
  * "unknown" (governor: "", load average: -1). */
 void rb_sysinfo_fill(rb_bundle *b);
 
+/* Only the tool fields: version, commit, compiler, flags, build_type,
+ * optimized, sanitized (what `routebench --version` prints). */
+void rb_sysinfo_tool(rb_bundle *b);
+
 /* The 1-minute load average, or -1 when unreadable. */
 double rb_sysinfo_loadavg(void);
 

@@ -3,6 +3,9 @@
  */
 #include "verify.h"
 
+#include "router_impl.h"
+#include "shipped.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +71,11 @@ int rb_verify(const rb_router_ops *ops, const rb_route_table *routes, const char
     memset(rep, 0, sizeof *rep);
     rep->routes = routes->count;
     rep->requests = requests->count;
+    if (routes->count == 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%s: no routes: nothing to verify",
+                         routes_name);
+    if (requests->count == 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "no requests: nothing to verify");
     rb_router *r = NULL, *ref = NULL;
     int rc = rb_router_create_ops(ops, NULL, &r, err);
     if (rc == RB_OK) rc = rb_router_create_ops(&rb__linear_ops, NULL, &ref, err);
@@ -120,4 +128,76 @@ int rb_verify(const rb_router_ops *ops, const rb_route_table *routes, const char
     rb_router_destroy(r);
     rb_router_destroy(ref);
     return rc;
+}
+
+bool rb_verify_ok(const rb_verify_report *rep)
+{
+    return rep->refused == 0 && rep->agree_expected == rep->requests &&
+           rep->agree_linear == rep->requests;
+}
+
+int rb_verify_files(const rb_router_ops *ops, const char *routes_path, const char *requests_path,
+                    rb_request_table *requests, rb_verify_report *rep, rb_error *err)
+{
+    rb_route_table routes;
+    memset(requests, 0, sizeof *requests);
+    memset(rep, 0, sizeof *rep);
+    int rc = rb_route_table_read(routes_path, &routes, err);
+    if (rc < 0) return rc;
+    rc = rb_request_table_read(requests_path, requests, err);
+    if (rc == RB_OK && requests->count == 0)
+        rc = rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%s: no requests: nothing to verify",
+                       requests_path);
+    if (rc == RB_OK) rc = rb_verify(ops, &routes, routes_path, requests, rep, err);
+    rb_route_table_free(&routes);
+    return rc;
+}
+
+int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn each, void *ctx,
+                  rb_verify_totals *tot, rb_error *err)
+{
+    memset(tot, 0, sizeof *tot);
+    for (size_t c = 0; c < rb_shipped_count(); c++) {
+        char rpath[4096], qpath[4096];
+        const char *name = rb_shipped_name(c);
+        if (!rb_shipped_path(name, "routes", rpath, sizeof rpath) ||
+            !rb_shipped_path(name, "requests", qpath, sizeof qpath))
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "data path too long for corpus %s",
+                             name);
+        rb_route_table routes;
+        rb_request_table reqs;
+        int rc = rb_route_table_read(rpath, &routes, err);
+        if (rc < 0) return rc;
+        rc = rb_request_table_read(qpath, &reqs, err);
+        if (rc < 0) {
+            rb_route_table_free(&routes);
+            return rc;
+        }
+        unsigned need = rb_route_table_features(&routes);
+        for (size_t i = 0; i < n; i++) {
+            rb_verify_run run = {.router = subjects[i].label,
+                                 .corpus = name,
+                                 .routes_path = rpath,
+                                 .requests_path = qpath,
+                                 .requests = &reqs};
+            unsigned have = rb_ops_features(subjects[i].ops);
+            run.peer = (have & RB_FEAT_PEER) != 0;
+            run.skipped = (need & ~have) != 0;
+            if (run.skipped) {
+                tot->skipped++;
+            } else {
+                run.status = rb_verify(subjects[i].ops, &routes, rpath, &reqs, &run.rep, &run.err);
+                tot->runs++;
+                bool ok = run.status == RB_OK && rb_verify_ok(&run.rep);
+                if (!ok && run.peer && run.status == RB_OK)
+                    tot->peers_disagreeing++;
+                else if (!ok)
+                    tot->failed++;
+            }
+            if (each) each(ctx, &run);
+        }
+        rb_route_table_free(&routes);
+        rb_request_table_free(&reqs);
+    }
+    return RB_OK;
 }

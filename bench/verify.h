@@ -36,8 +36,53 @@ typedef struct rb_verify_report {
     rb_verify_example examples[RB_VERIFY_MAX_EXAMPLES];
 } rb_verify_report;
 
+/* Verify ops on routes (routes_name for messages) and requests.  An empty
+ * route or request table is RB_EINVAL: nothing would be checked, and
+ * "0/0 agree" must not pass. */
 int rb_verify(const rb_router_ops *ops, const rb_route_table *routes, const char *routes_name,
               const rb_request_table *requests, rb_verify_report *rep, rb_error *err);
+
+/* Did the router take every route and agree on every request, both ways? */
+bool rb_verify_ok(const rb_verify_report *rep);
+
+/* rb_verify on the routes file and requests file at these paths; *requests
+ * is the request table read (for the examples; free it with
+ * rb_request_table_free, also on error). */
+int rb_verify_files(const rb_router_ops *ops, const char *routes_path, const char *requests_path,
+                    rb_request_table *requests, rb_verify_report *rep, rb_error *err);
+
+/* ---- every router on every shipped corpus (verify --all) ---- */
+
+typedef struct rb_verify_subject {
+    const rb_router_ops *ops;
+    const char *label; /* NAME, or NAME@LIB */
+} rb_verify_subject;
+
+/* One (router, shipped corpus) of rb_verify_all. */
+typedef struct rb_verify_run {
+    const char *router, *corpus;
+    const char *routes_path, *requests_path;
+    const rb_request_table *requests;
+    bool skipped; /* the corpus uses a feature the router lacks: not run */
+    bool peer;    /* RB_FEAT_PEER: reported, not held to our semantics */
+    int status;   /* rb_verify's status; err holds its message when < 0 */
+    rb_error err;
+    rb_verify_report rep;
+} rb_verify_run;
+
+typedef struct rb_verify_totals {
+    size_t runs, failed, skipped, peers_disagreeing;
+} rb_verify_totals;
+
+typedef void (*rb_verify_each_fn)(void *ctx, const rb_verify_run *run);
+
+/* Verify every subject on every shipped corpus (corpus/shipped.h), calling
+ * each (may be NULL) after every pair, run or skipped.  A peer's
+ * disagreement counts in peers_disagreeing, not in failed.  RB_OK when the
+ * corpora could be read (whatever the routers did), else the reading
+ * error. */
+int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn each, void *ctx,
+                  rb_verify_totals *tot, rb_error *err);
 
 /* Do two matches say exactly the same (fields relevant to the outcome)? */
 bool rb_match_equal(const rb_match *a, const rb_match *b);

@@ -672,6 +672,11 @@ static int find_shadowed(const rb_shape_tree *st, const rb_check_options *opt, r
     return rc;
 }
 
+void rb_check_options_init(rb_check_options *opt)
+{
+    *opt = (rb_check_options){1, 64, 0};
+}
+
 int rb_corpus_check(const rb_route_table *t, const rb_check_options *opt, rb_check_report *rep,
                     rb_error *err)
 {

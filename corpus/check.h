@@ -67,6 +67,7 @@
 #ifndef RB_CORPUS_CHECK_H
 #define RB_CORPUS_CHECK_H
 
+#include "buf.h"
 #include "shape_tree.h"
 
 #define RB_CHECK_DEPTHS         18 /* depth histogram: [d] for d = 1..16, [17] for 17+ */
@@ -77,6 +78,9 @@ typedef struct rb_check_options {
     uint32_t samples;    /* paths per sampled route; 0 means 64 */
     uint32_t max_states; /* per exact search; 0 means 20,000 */
 } rb_check_options;
+
+/* The defaults: seed 1, 64 samples per sampled route, 20,000 states. */
+void rb_check_options_init(rb_check_options *opt);
 
 /* Route indices (0-based route ids; lines are in the table entries). */
 typedef struct rb_check_pair {
@@ -143,5 +147,20 @@ int rb_shadow_ctx_new(const rb_shape_tree *st, const rb_check_options *opt, rb_s
 void rb_shadow_ctx_free(rb_shadow_ctx *c);
 /* Decide route r (not a shape duplicate). */
 int rb_shadow_decide(rb_shadow_ctx *c, uint32_t r, rb_shadow_result *res, rb_error *err);
+
+/* Is the table clean: at least one route (an empty table proves nothing),
+ * no shape duplicates, nothing shadowed or possibly shadowed, and at least
+ * min_unique distinct (method, shape)? */
+bool rb_check_clean(const rb_check_report *r, size_t min_unique);
+
+/* The report as a JSON object (check_report.c) appended to out: file,
+ * routes, exact_duplicates, exact [{line, earlier_line}], shape_duplicates,
+ * shape, shadowed, possibly_shadowed, shadows [{line, by_line?, possible}],
+ * sampled, distinct_routes, distinct_shapes, distinct_skeletons, min_depth,
+ * max_depth, depth {N: routes}, fanout {bucket: prefixes}, max_fanout,
+ * max_fanout_prefix, max_behind_one_prefix, max_behind_prefix, fingerprint,
+ * min_unique (when > 0), ok (rb_check_clean), empty.  RB_ENOMEM. */
+int rb_check_report_json(const char *path, const rb_route_table *t, const rb_check_report *r,
+                         size_t min_unique, rb_buf *out, rb_error *err);
 
 #endif

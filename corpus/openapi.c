@@ -1,9 +1,11 @@
 /*
- * openapi.c — OpenAPI 3 (JSON) to a route table (see openapi.h).
+ * openapi.c — OpenAPI 3.0 and 3.1 documents (YAML or JSON) to a route table
+ * (see openapi.h).
  */
 #include "openapi.h"
 
 #include "file.h"
+#include "openapi_yaml.h"
 #include "router_impl.h"
 
 #include <cjson/cJSON.h>
@@ -273,11 +275,14 @@ static int add_operations(importer *im, const char *path, const cJSON *item, con
 static int import_document(importer *im)
 {
     const cJSON *root = im->root;
-    if (!cJSON_IsObject(root)) return fail(im, "the document is not a JSON object");
+    if (!cJSON_IsObject(root))
+        return fail(im, "the document is not a %s",
+                    strcmp(im->rep->format, "YAML") == 0 ? "YAML mapping" : "JSON object");
     const cJSON *swagger = cJSON_GetObjectItemCaseSensitive(root, "swagger");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "openapi");
     if (!version && swagger)
-        return fail(im, "a Swagger 2.0 document: convert it to OpenAPI 3 first");
+        return fail(im, "a Swagger 2.0 document: convert it to OpenAPI 3 first (e.g. with "
+                        "swagger2openapi)");
     if (!version) return fail(im, "not an OpenAPI document: no \"openapi\" field");
     if (!cJSON_IsString(version) || strncmp(version->valuestring, "3.", 2) != 0)
         return fail(im, "\"openapi\": expected a version \"3.x\", found %s",
@@ -320,39 +325,138 @@ static void locate(const char *s, size_t off, size_t *line, size_t *col)
     }
 }
 
-int rb_openapi_import(const char *name, const char *json, size_t len, rb_route_table *out,
-                      rb_openapi_report *rep, rb_error *err)
+static int fail_at(const char *name, const char *s, size_t off, rb_error *err, const char *what)
+{
+    size_t line, col;
+    locate(s, off, &line, &col);
+    rb__error(err, RB_EFORMAT, off, "%s:%zu:%zu: %s", name, line, col, what);
+    if (err) err->line = line;
+    return RB_EFORMAT;
+}
+
+/* The offset of the first byte that has no place in a text document (NUL,
+ * a control character other than tab, CR and LF, or malformed UTF-8), or
+ * len. */
+static size_t first_binary_byte(const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        size_t n = c < 0x80             ? 1
+                   : (c & 0xe0) == 0xc0 ? 2
+                   : (c & 0xf0) == 0xe0 ? 3
+                   : (c & 0xf8) == 0xf0 ? 4
+                                        : 0;
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return i;
+        } else if (n == 0 || c == 0xc0 || c == 0xc1 || c > 0xf4 || i + n > len) {
+            return i;
+        } else {
+            for (size_t k = 1; k < n; k++)
+                if ((s[i + k] & 0xc0) != 0x80) return i;
+        }
+        i += n;
+    }
+    return len;
+}
+
+/* Up to 20 bytes at off for a message, printable ASCII only (\xNN else). */
+static void excerpt(const char *s, size_t len, size_t off, char *buf, size_t cap)
+{
+    size_t w = 0;
+    for (size_t i = off; i < len && i < off + 20 && w + 5 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\n' || c == '\r' || c == '\t')
+            buf[w++] = ' ';
+        else if (c >= 0x20 && c < 0x7f)
+            buf[w++] = (char)c;
+        else
+            w += (size_t)snprintf(buf + w, cap - w, "\\x%02x", c);
+    }
+    buf[w] = '\0';
+}
+
+/* Does the text end inside a string or an open object or array (so a
+ * parser error is really the end of a truncated file)? */
+static bool json_unterminated(const char *s, size_t len)
+{
+    size_t depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if ((c == '}' || c == ']') && depth) {
+            depth--;
+        }
+    }
+    return in_string || depth > 0;
+}
+
+static int parse_json(const char *name, const char *json, size_t len, cJSON **root, rb_error *err)
+{
+    const char *end = NULL;
+    *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
+    if (*root) return RB_OK;
+    size_t off = end && end >= json && end <= json + len ? (size_t)(end - json) : 0;
+    size_t rest = off;
+    while (rest < len && strchr(" \t\r\n", json[rest])) rest++;
+    if (rest >= len || json_unterminated(json, len))
+        return fail_at(name, json, len, err,
+                       "malformed JSON: unexpected end of input (a string, object or array is "
+                       "not closed: is the file truncated?)");
+    char near[128], what[200];
+    excerpt(json, len, off, near, sizeof near);
+    snprintf(what, sizeof what, "malformed JSON near \"%s\"", near);
+    return fail_at(name, json, off, err, what);
+}
+
+static int import_text(const char *name, const char *text, size_t len, rb_route_table *out,
+                       rb_openapi_report *rep, rb_error *err)
 {
     memset(out, 0, sizeof *out);
     rb_openapi_report local;
     if (!rep) rep = &local;
     memset(rep, 0, sizeof *rep);
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
-    if (!root) {
-        size_t off = end && end >= json && end <= json + len ? (size_t)(end - json) : 0;
-        size_t line, col;
-        locate(json, off, &line, &col);
-        if (err) {
-            char near[24];
-            size_t n = len - off < 20 ? len - off : 20;
-            memcpy(near, json + off, n);
-            near[n] = '\0';
-            for (size_t i = 0; i < n; i++)
-                if ((unsigned char)near[i] < 0x20) near[i] = ' ';
-            err->code = RB_EFORMAT;
-            err->offset = off;
-            err->line = line;
-            snprintf(err->message, sizeof err->message, "%s:%zu:%zu: malformed JSON near \"%s\"",
-                     name, line, col, near);
-        }
-        return RB_EFORMAT;
+    size_t bad = first_binary_byte((const unsigned char *)text, len);
+    if (bad < len) {
+        char what[160];
+        snprintf(what, sizeof what,
+                 "not a text document: byte 0x%02x is not UTF-8 text (a binary file?)",
+                 (unsigned char)text[bad]);
+        return fail_at(name, text, bad, err, what);
     }
+    size_t start = 0;
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) start = 3; /* a byte-order mark */
+    while (start < len && strchr(" \t\r\n", text[start])) start++;
+    cJSON *root = NULL;
+    bool json = start < len && (text[start] == '{' || text[start] == '[');
+    snprintf(rep->format, sizeof rep->format, "%s", json ? "JSON" : "YAML");
+    int rc = json ? parse_json(name, text, len, &root, err)
+                  : rb__openapi_yaml_parse(name, text, len, &root, err);
+    if (rc < 0) return rc;
     importer im = {name, root, out, rep, err};
-    int rc = import_document(&im);
+    rc = import_document(&im);
     if (rc == RB_ENOMEM) rb__error(err, rc, RB_NO_OFFSET, "out of memory importing %s", name);
     cJSON_Delete(root);
     if (rc < 0) rb_route_table_free(out);
+    return rc;
+}
+
+int rb_openapi_import(const char *name, const char *text, size_t len, rb_route_table *out,
+                      rb_openapi_report *rep, rb_error *err)
+{
+    int rc = import_text(name, text, len, out, rep, err);
+    /* keys and values quoted in a message may hold tabs or escapes
+     * (\u001b): no control byte reaches the terminal */
+    for (char *p = rc < 0 && err ? err->message : NULL; p && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
     return rc;
 }
 

@@ -1,5 +1,5 @@
 /*
- * openapi.h — route tables from OpenAPI 3 documents (JSON).
+ * openapi.h — route tables from OpenAPI 3.0 and 3.1 documents, YAML or JSON.
  *
  * Every operation of the document becomes one route "METHOD PATH", paths
  * in document order and, within a path, operations in document order, so
@@ -9,8 +9,17 @@
  *  -> GET /users/{id}
  *     DELETE /users/{id}
  *
+ * Reading: a document whose first character (after blanks and a byte-order
+ * mark) is '{' is JSON (cJSON), anything else YAML (libyaml; see
+ * openapi_yaml.c for how YAML maps onto the same tree).  A document that
+ * is not UTF-8 text (NUL, control bytes, malformed UTF-8) is refused before
+ * parsing, naming the line, column and byte, and no byte of it is copied
+ * into a message raw; a truncated JSON document says "unexpected end of
+ * input".
+ *
  * Rules (what is refused is an error naming what and where, as a JSON path
- * like paths["/users/{id}"].fetch, or line:column for malformed JSON):
+ * like paths["/users/{id}"].fetch, or line:column for malformed YAML or
+ * JSON):
  *   - the document is an object whose "openapi" is a string "3.x..."
  *     ("swagger": "2.0" documents are refused: convert them first);
  *   - "paths" is a non-empty object; each key starts with '/';
@@ -37,6 +46,7 @@
 #include "table.h"
 
 typedef struct rb_openapi_report {
+    char format[8];   /* "YAML" or "JSON" */
     char version[32]; /* the document's "openapi" */
     char title[128];  /* info.title, "" if none */
     size_t paths, routes;
@@ -47,10 +57,10 @@ typedef struct rb_openapi_report {
     size_t refs;    /* path items taken from a $ref */
 } rb_openapi_report;
 
-/* Import the JSON document json[0, len) (name is used in messages) into
+/* Import the YAML or JSON document text[0, len) (name is used in messages) into
  * *out (initialised here; free with rb_route_table_free).  RB_EFORMAT for
  * a malformed or unsupported document, RB_ENOMEM.  rep may be NULL. */
-int rb_openapi_import(const char *name, const char *json, size_t len, rb_route_table *out,
+int rb_openapi_import(const char *name, const char *text, size_t len, rb_route_table *out,
                       rb_openapi_report *rep, rb_error *err);
 
 /* The same, reading the file at path. */

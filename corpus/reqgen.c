@@ -256,6 +256,12 @@ static int prepare(reqgen *q, const rb_route_table *routes, rb_error *err)
     return RB_OK;
 }
 
+void rb_reqgen_config_init(rb_reqgen_config *cfg)
+{
+    *cfg = (rb_reqgen_config){RB_REQGEN_DEFAULT_COUNT, (uint32_t)(RB_REQGEN_DEFAULT_MISS * 1e6),
+                              (uint32_t)(RB_REQGEN_DEFAULT_WRONG * 1e6), 1, RB_DIST_UNIFORM};
+}
+
 int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *cfg,
                          rb_request_table *out, rb_reqgen_report *rep, rb_error *err)
 {

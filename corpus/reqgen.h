@@ -33,6 +33,8 @@ typedef enum rb_req_dist { RB_DIST_UNIFORM, RB_DIST_ZIPF } rb_req_dist;
 
 #define RB_REQGEN_DEFAULT_COUNT 4096u
 #define RB_REQGEN_MAX_COUNT     100000000u
+#define RB_REQGEN_DEFAULT_MISS  0.1  /* share of misses */
+#define RB_REQGEN_DEFAULT_WRONG 0.05 /* share of hits sent with another method */
 
 typedef struct rb_reqgen_config {
     size_t count;              /* 1 .. RB_REQGEN_MAX_COUNT */
@@ -51,6 +53,11 @@ typedef struct rb_reqgen_report {
     size_t candidates;     /* routes linear was asked about, summed over lookups */
     size_t lookups;
 } rb_reqgen_report;
+
+/* The defaults: RB_REQGEN_DEFAULT_COUNT requests, RB_REQGEN_DEFAULT_MISS
+ * misses, RB_REQGEN_DEFAULT_WRONG of the hits with another method, seed 1,
+ * uniform popularity. */
+void rb_reqgen_config_init(rb_reqgen_config *cfg);
 
 /* "uniform" / "zipf" -> rb_req_dist, or -1. */
 int rb_req_dist_parse(const char *name);

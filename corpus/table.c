@@ -229,8 +229,15 @@ int rb_request_table_read(const char *path, rb_request_table *out, rb_error *err
 
 /* ---- writing and fingerprints ---------------------------------------------- */
 
-static void routes_text(const rb_route_table *t, rb_buf *b)
+void rb_route_table_text(const rb_route_table *t, const char *header, rb_buf *b)
 {
+    for (const char *p = header; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        rb_buf_append(b, "# ", 2);
+        rb_buf_append(b, p, n);
+        rb_buf_append(b, "\n", 1);
+        p += n + (p[n] == '\n');
+    }
     for (size_t i = 0; i < t->count; i++) {
         rb_buf_puts(b, rb_method_name(t->routes[i].method));
         rb_buf_append(b, " ", 1);
@@ -239,7 +246,7 @@ static void routes_text(const rb_route_table *t, rb_buf *b)
     }
 }
 
-static void requests_text(const rb_request_table *t, rb_buf *b)
+void rb_request_table_text(const rb_request_table *t, rb_buf *b)
 {
     for (size_t i = 0; i < t->count; i++) {
         rb_buf_puts(b, rb_method_name(t->reqs[i].method));
@@ -264,25 +271,14 @@ int rb_route_table_write(const char *path, const rb_route_table *t, const char *
                          rb_error *err)
 {
     rb_buf b = {0};
-    if (header) {
-        const char *p = header;
-        while (*p) {
-            const char *nl = strchr(p, '\n');
-            size_t n = nl ? (size_t)(nl - p) : strlen(p);
-            rb_buf_append(&b, "# ", 2);
-            rb_buf_append(&b, p, n);
-            rb_buf_append(&b, "\n", 1);
-            p += n + (nl ? 1 : 0);
-        }
-    }
-    routes_text(t, &b);
+    rb_route_table_text(t, header, &b);
     return write_buf(path, &b, err);
 }
 
 int rb_request_table_write(const char *path, const rb_request_table *t, rb_error *err)
 {
     rb_buf b = {0};
-    requests_text(t, &b);
+    rb_request_table_text(t, &b);
     return write_buf(path, &b, err);
 }
 

@@ -15,6 +15,7 @@
 #ifndef RB_CORPUS_TABLE_H
 #define RB_CORPUS_TABLE_H
 
+#include "buf.h"
 #include "router.h"
 
 #include <stdbool.h>
@@ -83,6 +84,9 @@ int rb_request_table_read(const char *path, rb_request_table *out, rb_error *err
 int rb_route_table_write(const char *path, const rb_route_table *t, const char *header,
                          rb_error *err);
 int rb_request_table_write(const char *path, const rb_request_table *t, rb_error *err);
+/* The same text appended to b (check b->failed). */
+void rb_route_table_text(const rb_route_table *t, const char *header, rb_buf *b);
+void rb_request_table_text(const rb_request_table *t, rb_buf *b);
 
 /* XXH3-64 of the canonical text ("METHOD PATTERN\n" per route,
  * "METHOD PATH EXPECTED\n" per request), independent of comments,

@@ -3,7 +3,7 @@
 # Runs apt-get as root (directly, or through sudo when not root).
 set -euo pipefail
 packages=(cmake ninja-build pkg-config gcc g++ libxxhash-dev libcriterion-dev libcjson-dev
-          libbenchmark-dev libr3-dev clang clang-format valgrind)
+          libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

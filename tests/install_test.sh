@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install_test.sh BUILD_DIR SOURCE_DIR [CFLAGS] — the router library as a C
 # server sees it: `cmake --install` into a temporary prefix, then
-#   1. the layout: library, headers, pkg-config file, CMake package config;
+#   1. the layout: library, headers, pkg-config file, CMake package config,
+#      and the command line bin/routebench, which runs;
 #   2. the public headers include nothing but the C library and each other;
 #   3. the shared library exports exactly the RB_API functions of the
 #      installed headers, and those are exactly tests/install_exports.txt
@@ -37,6 +38,9 @@ for f in "$libdir/libroutebench.so" "$libdir/libroutebench.a" \
          "$libdir/cmake/routebench/routebench-config-version.cmake"; do
   [ -e "$f" ] || fail "missing $f"
 done
+[ -x "$prefix/bin/routebench" ] || fail "bin/routebench is not installed"
+"$prefix/bin/routebench" --version | grep -q '^routebench ' || fail "bin/routebench --version"
+"$prefix/bin/routebench" list | grep -q '^  hashseg' || fail "bin/routebench list"
 headers=$(cd "$prefix/include/routebench" && ls)
 [ "$headers" = "$(printf 'base.h\nrouter.h\nrouter_plugin.h')" ] || fail "unexpected headers: $headers"
 

@@ -328,7 +328,9 @@ static void check_shape_10k(int shape, bool nc)
     /* linear (on the whole table) agrees with the generated requests; 128
      * requests keep the sanitizer build fast (test_corpus_requests checks
      * thousands on smaller tables) */
-    rb_reqgen_config q = {128, 100000, 50000, 1, RB_DIST_UNIFORM};
+    rb_reqgen_config q;
+    rb_reqgen_config_init(&q);
+    q.count = 128;
     rb_request_table reqs;
     rb_reqgen_report qrep;
     cr_assert_eq(rb_requests_generate(&t, &q, &reqs, &qrep, &err), RB_OK, "%s", err.message);

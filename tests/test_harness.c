@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 static void load_shipped(const char *name, rb_route_table *routes, rb_request_table *reqs)
@@ -443,8 +444,11 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/b", tmp);
 
-    /* every file is there, none is empty, no temp file is left behind */
-    const char *files[] = {"summary.json", "trials.csv", "report.md", "chart.svg", "scaling.svg"};
+    /* every file is there, none is empty, no temp file is left behind; of
+     * the charts only those with something to plot: two shipped scenarios
+     * (no shape at two sizes: no scaling.svg) and linear against floor, a
+     * reference (no ratio of routers to compare: no ratio.svg) */
+    const char *files[] = {"summary.json", "trials.csv", "report.md", "chart.svg", "cost.svg"};
     for (size_t i = 0; i < 5; i++) {
         size_t len;
         free(rbt_slurp(dir, files[i], &len));
@@ -549,13 +553,16 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     /* `routebench report DIR` renders byte-identical files and finds the
      * statistics equal to trials.csv */
     char *md1 = rbt_slurp(dir, "report.md", NULL), *svg1 = rbt_slurp(dir, "chart.svg", NULL);
-    char *sc1 = rbt_slurp(dir, "scaling.svg", NULL);
+    char *sc1 = rbt_slurp(dir, "cost.svg", NULL);
+    cr_expect(strstr(md1, "(chart.svg)") && strstr(md1, "(cost.svg)"), "report.md links them");
+    cr_expect(!strstr(md1, "scaling.svg") && !strstr(md1, "ratio.svg"),
+              "report.md links no chart that was not written");
     char args[4200], log[4200];
     snprintf(args, sizeof args, "report %s", dir);
     snprintf(log, sizeof log, "%s/report.log", tmp);
     cr_expect_eq(rbt_routebench(args, log), 0);
     char *md2 = rbt_slurp(dir, "report.md", NULL), *svg2 = rbt_slurp(dir, "chart.svg", NULL);
-    char *sc2 = rbt_slurp(dir, "scaling.svg", NULL);
+    char *sc2 = rbt_slurp(dir, "cost.svg", NULL);
     cr_expect_str_eq(md2, md1);
     cr_expect_str_eq(svg2, svg1);
     cr_expect_str_eq(sc2, sc1);
@@ -593,7 +600,27 @@ Test(bundle, report_finds_a_summary_that_disagrees_with_trials_csv, .timeout = 1
     char args[4200], log[4200];
     snprintf(args, sizeof args, "report %s", dir);
     snprintf(log, sizeof log, "%s/report.log", tmp);
+    char *md_before = rbt_slurp(dir, "report.md", NULL);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    struct stat st_before, st_after;
+    cr_assert_eq(stat(path, &st_before), 0);
     cr_expect_eq(rbt_routebench(args, log), 1, "exit 1: summary.json disagrees with trials.csv");
+    /* regression 13 (issue 17): report said only how many statistics
+     * differed, and rewrote report.md from the tampered bundle anyway */
+    char *rlog = rbt_slurp(tmp, "report.log", NULL);
+    cr_expect(strstr(rlog, "routebench report: ") == rlog, "%s", rlog);
+    cr_expect(strstr(rlog, "_ns is ") && strstr(rlog, " in summary.json, ") &&
+                  strstr(rlog, " from trials.csv"),
+              "the first differing statistic with both values: %s", rlog);
+    cr_expect(strstr(rlog, "router linear") || strstr(rlog, "router floor"), "%s", rlog);
+    cr_expect(strstr(rlog, "left as they were") != NULL, "%s", rlog);
+    char *md_after = rbt_slurp(dir, "report.md", NULL);
+    cr_assert_eq(stat(path, &st_after), 0);
+    cr_expect_str_eq(md_after, md_before, "report.md is not rewritten");
+    cr_expect_eq(st_after.st_ino, st_before.st_ino, "report.md is not replaced");
+    free(rlog);
+    free(md_before);
+    free(md_after);
     rb_buf_free(&out);
     free(csv);
     rbt_remove_tree(tmp);

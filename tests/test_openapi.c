@@ -1,12 +1,14 @@
 /*
- * test_openapi.c — OpenAPI 3 import (corpus/openapi.h).
+ * test_openapi.c — OpenAPI 3.0/3.1 import, YAML and JSON (corpus/openapi.h).
  *
  * Rules checked: Discord's published document gives exactly
  * corpus/data/discord.routes (which was made from it), route for route;
  * operations come in document order; templates inside a segment become
  * globs, odd names are rewritten, 3.2 operations are skipped and counted,
  * local $refs are followed; every malformed or unsupported document is an
- * error that names what and where.
+ * error that names what and where (line and column for YAML and JSON);
+ * YAML gives the routes of the same JSON; truncated and binary input get
+ * clear messages without raw bytes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -17,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "file.h"
 #include "openapi.h"
 
 static void expect_routes(const rb_route_table *t, const char *const *want, size_t n)
@@ -196,4 +199,191 @@ Test(openapi, cli_import_writes_the_routes_file)
     cr_expect_eq(run(cmd), 2);
     remove(out);
     rmdir(dir);
+}
+
+/* ---- YAML (issue 17: most OpenAPI documents are YAML) ------------------------------------- */
+
+static const char pets_json[] =
+    "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"Pets\", \"version\": \"1\"},\n"
+    " \"paths\": {\n"
+    "  \"/pets\": {\"get\": {\"summary\": \"list\"}, \"post\": {}},\n"
+    "  \"/pets/{petId}\": {\"get\": {}, \"delete\": {}},\n"
+    "  \"/pets/{petId}/photo.{ext}\": {\"get\": {}},\n"
+    "  \"/stores/{id}\": {\"$ref\": \"#/components/pathItems/Store\"}},\n"
+    " \"components\": {\"pathItems\": {\"Store\": {\"put\": {}, \"patch\": {}}}}}\n";
+
+static const char pets_yaml[] = "# a comment, then block style, anchors, a merge key\n"
+                                "openapi: 3.0.3\n"
+                                "info:\n"
+                                "  title: Pets\n"
+                                "  version: '1'\n"
+                                "x-list: &list\n"
+                                "  get:\n"
+                                "    summary: list\n"
+                                "paths:\n"
+                                "  /pets:\n"
+                                "    <<: *list\n"
+                                "    post: {}\n"
+                                "  \"/pets/{petId}\":\n"
+                                "    get: {}\n"
+                                "    delete: {}\n"
+                                "  /pets/{petId}/photo.{ext}: {get: {}}\n"
+                                "  /stores/{id}:\n"
+                                "    $ref: '#/components/pathItems/Store'\n"
+                                "components:\n"
+                                "  pathItems:\n"
+                                "    Store:\n"
+                                "      put: {}\n"
+                                "      patch: {}\n";
+
+static int import_named(const char *name, const char *text, rb_route_table *t,
+                        rb_openapi_report *rep, rb_error *err)
+{
+    return rb_openapi_import(name, text, strlen(text), t, rep, err);
+}
+
+Test(openapi, yaml_3_0_and_3_1_give_the_routes_of_the_same_json)
+{
+    rb_route_table j, y;
+    rb_openapi_report rj, ry;
+    rb_error err;
+    cr_assert_eq(import_named("p.json", pets_json, &j, &rj, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(import_named("p.yaml", pets_yaml, &y, &ry, &err), RB_OK, "%s", err.message);
+    static const char *const want[] = {"GET /pets",
+                                       "POST /pets",
+                                       "GET /pets/{petId}",
+                                       "DELETE /pets/{petId}",
+                                       "GET /pets/{petId}/photo.?*",
+                                       "PUT /stores/{id}",
+                                       "PATCH /stores/{id}"};
+    expect_routes(&y, want, sizeof want / sizeof want[0]);
+    cr_expect_eq(rb_route_table_fingerprint(&y), rb_route_table_fingerprint(&j));
+    cr_expect_str_eq(ry.format, "YAML");
+    cr_expect_str_eq(rj.format, "JSON");
+    cr_expect_str_eq(ry.version, "3.0.3");
+    cr_expect_str_eq(ry.title, "Pets");
+    rb_route_table_free(&y);
+    /* 3.1, and an unquoted `openapi: 3.1` stays the text "3.1", not a number */
+    char doc[2048];
+    snprintf(doc, sizeof doc, "openapi: 3.1\n%s",
+             strchr(pets_yaml, '\n') + 1 + strlen("openapi: 3.0.3\n"));
+    cr_assert_eq(import_named("p31.yaml", doc, &y, &ry, &err), RB_OK, "%s", err.message);
+    cr_expect_str_eq(ry.version, "3.1");
+    cr_expect_eq(rb_route_table_fingerprint(&y), rb_route_table_fingerprint(&j));
+    rb_route_table_free(&y);
+    rb_route_table_free(&j);
+}
+
+/* Discord's published document (malloc'ed, NUL after *len bytes). */
+static char *read_discord(size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/corpus/data/openapi/discord.openapi.json", RB_SOURCE_DIR);
+    char *json;
+    rb_error err;
+    cr_assert_eq(rb_file_read(path, &json, len, &err), RB_OK, "%s", err.message);
+    return json;
+}
+
+Test(openapi, discord_json_read_as_yaml_gives_the_same_routes)
+{
+    /* JSON is (nearly) YAML flow style: a leading "---" sends Discord's
+     * 43,000-line document through the YAML reader */
+    size_t len;
+    char *json = read_discord(&len);
+    rb_error err;
+    char *yaml = malloc(len + 5);
+    cr_assert_not_null(yaml);
+    memcpy(yaml, "---\n", 4);
+    memcpy(yaml + 4, json, len + 1);
+    rb_route_table j, y;
+    rb_openapi_report ry;
+    cr_assert_eq(rb_openapi_import("d.json", json, len, &j, NULL, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_openapi_import("d.yaml", yaml, len + 4, &y, &ry, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect_str_eq(ry.format, "YAML");
+    cr_expect_eq(y.count, j.count);
+    cr_expect_eq(rb_route_table_fingerprint(&y), rb_route_table_fingerprint(&j));
+    rb_route_table_free(&j);
+    rb_route_table_free(&y);
+    free(json);
+    free(yaml);
+}
+
+static const bad_doc bad_yaml[] = {
+    {"openapi: 3.1.0\npaths:\n  /a:\n    get: {}\n   post: {}\n", "doc.yaml:5:4: malformed YAML"},
+    {"openapi: 3.1.0\npaths:\n  /a:\n    get: {}\n  /a:\n    put: {}\n",
+     "doc.yaml:5:3: the key \"/a\" is given twice"},
+    {"openapi: 3.1.0\npaths:\n  /a: *nope\n", "doc.yaml:3:7: unknown alias *nope"},
+    {"openapi: 3.1.0\npaths: {/a: {get: {}}}\n---\nopenapi: 3.1.0\n",
+     "more than one YAML document"},
+    {"swagger: '2.0'\npaths: {}\n", "Swagger 2.0"},
+    {"openapi: 3.1.0\npaths:\n  ? [a, b]\n  : {}\n", "doc.yaml:3:5: a mapping key must be"},
+    {"- openapi\n- 3.1.0\n", "not a YAML mapping"},
+    {"openapi: 3.1.0\npaths:\n  /a:\n    fetch: {}\n", "paths[\"/a\"]: unknown key \"fetch\""},
+    {"openapi: 3.1.0\npaths:\n  /a:\n    get:\n",
+     "paths[\"/a\"].get: an operation must be an object"},
+    {"openapi: 3.1.0\npaths: {/a: {get: {}}\n", "doc.yaml:"},
+    /* a billion laughs: nine levels of ten aliases */
+    {"a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+     "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, "
+     "*c]\n"
+     "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, "
+     "*e]\n"
+     "g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n",
+     "aliases expand the document too much"},
+};
+
+Test(openapi, yaml_errors_name_line_and_column)
+{
+    for (size_t i = 0; i < sizeof bad_yaml / sizeof bad_yaml[0]; i++) {
+        rb_route_table t;
+        rb_error err;
+        memset(&err, 0, sizeof err);
+        cr_expect_eq(import_named("doc.yaml", bad_yaml[i].json, &t, NULL, &err), RB_EFORMAT,
+                     "doc %zu", i);
+        cr_expect(strstr(err.message, bad_yaml[i].says) != NULL, "doc %zu: '%s' lacks '%s'", i,
+                  err.message, bad_yaml[i].says);
+        cr_expect_eq(t.count, 0);
+    }
+}
+
+/* Regression 11 (issue 17): a truncated JSON document was reported as
+ * `malformed JSON near " "` (cJSON stops at the value it cannot finish). */
+Test(openapi, regression_11_truncated_json_says_unexpected_end_of_input)
+{
+    size_t len;
+    char *json = read_discord(&len);
+    rb_error err;
+    for (size_t cut = 1; cut < len - 2; cut += len / 23) {
+        rb_route_table t;
+        cr_expect_eq(rb_openapi_import("d.json", json, cut, &t, NULL, &err), RB_EFORMAT);
+        cr_expect(strstr(err.message, "unexpected end of input") != NULL, "cut at %zu: %s", cut,
+                  err.message);
+    }
+    free(json);
+}
+
+/* Regression 12 (issue 17): the bytes of a binary file were copied into the
+ * message ("near" text), so the terminal got raw control bytes. */
+Test(openapi, regression_12_binary_bytes_never_reach_the_message)
+{
+    static const char *const docs[] = {"\x7f"
+                                       "ELF\x02\x01\x01\x00\x00\x00\x1b[31m",
+                                       "{\"openapi\": \"3.0.0\", \x1b[2J\"paths\": {}}",
+                                       "openapi: 3.0.0\npaths:\n  /a\xff\xfe: {}\n",
+                                       "{\"openapi\": \"3.0.0\", \"paths\" \x01\x02\x03}"};
+    static const size_t lens[] = {14, 37, 29, 35};
+    static const char *const where[] = {"doc:1:1:", "doc:1:22:", "doc:3:5:", "doc:1:30:"};
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        rb_route_table t;
+        rb_error err;
+        cr_expect_eq(rb_openapi_import("doc", docs[i], lens[i], &t, NULL, &err), RB_EFORMAT);
+        for (const char *p = err.message; *p; p++)
+            cr_expect((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f,
+                      "doc %zu: byte 0x%02x in the message", i, (unsigned char)*p);
+        cr_expect(strstr(err.message, where[i]) != NULL, "doc %zu: %s", i, err.message);
+        cr_expect(strstr(err.message, "not a text document") != NULL, "doc %zu: %s", i,
+                  err.message);
+    }
 }

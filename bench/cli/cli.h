@@ -1,41 +1,58 @@
 /*
- * cli.h — the thin command layer of the `routebench` executable: argument
- * helpers and one function per subcommand (cmd_*.c).  Commands return the
- * process exit status: 0 success, 1 a check failed (disagreement,
- * regression, duplicates), 2 usage or input error.
+ * cli.h — the thin command layer of the `routebench` executable: one
+ * function per subcommand (cmd_*.c), each described by an option table
+ * (options.h), and the helpers they share for messages and plugins.
+ * Commands return the process exit status: 0 success, 1 a check failed
+ * (disagreement, regression, duplicates), 2 usage or input error.  Every
+ * message a command prints on stderr starts "routebench CMD: ".
  */
 #ifndef RB_CLI_H
 #define RB_CLI_H
 
+#include "options.h"
 #include "plugins.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
 
-/* Does argv[*i] name option `name` ("--name value" or "--name=value")?
- * On a match *value is set (NULL plus a message on stderr when the value
- * is missing) and *i advanced past the value. */
-bool cli_opt(int argc, char **argv, int *i, const char *name, const char **value);
-/* Is argv[*i] exactly the flag `name`? */
-bool cli_flag(char **argv, int i, const char *name);
-/* Is argv[i] -h or --help? */
-bool cli_is_help(const char *arg);
-/* Parse an unsigned decimal / a double; false (with a message naming the
- * option) when malformed or outside [min, max]. */
-bool cli_parse_u64(const char *opt, const char *s, unsigned long long min, unsigned long long max,
-                   unsigned long long *out);
-bool cli_parse_double(const char *opt, const char *s, double min, double max, double *out);
-/* Print "routebench CMD: unknown option X (see routebench CMD --help)". */
-int cli_unknown(const char *cmd, const char *arg);
+/* cli_args: the command goes on. */
+#define CLI_CONTINUE (-1)
 
-/* --router-lib PATH: load a plugin library into p; false (message on
- * stderr naming cmd) when it cannot be loaded. */
-bool cli_router_lib(rb_plugins *p, const char *cmd, const char *path);
+/* Parse argv with c into dest (which holds the defaults).  Returns
+ * CLI_CONTINUE when the command should go on; otherwise the exit status,
+ * after printing the help (CLI_OK) or the error (CLI_USAGE). */
+int cli_args(const cli_command *c, void *dest, int argc, char **argv);
+
+/* Print "routebench CMD: MESSAGE" on stderr; returns CLI_USAGE. */
+int cli_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* CLI_CALL destination handlers shared by commands: --router-lib LIB loads
+ * a plugin library into the rb_plugins field. */
+int cli_take_router_lib(void *plugins, const char *path, rb_error *err);
 /* Resolve a router spec (NAME or NAME@LIB, see plugins.h); NULL (message on
- * stderr) when there is no such router. */
+ * stderr naming cmd) when there is no such router. */
 const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec);
+
+/* Write text to path atomically ("-" is stdout); CLI_OK or CLI_USAGE
+ * (message printed). */
+int cli_write_output(const char *cmd, const char *path, const char *text, size_t len);
+/* Can a file be created at path (its directory exists and is writable)?
+ * Checked before long work, so it fails before it starts.  CLI_OK or
+ * CLI_USAGE (message printed, naming what). */
+int cli_check_output_file(const char *cmd, const char *what, const char *path);
+
+/* "DIR/{summary.json, trials.csv, report.md, chart.svg, ...}": the files
+ * of a bundle written from b, then a line per chart left out (nothing to
+ * plot). */
+struct rb_bundle;
+void cli_print_bundle_files(FILE *out, const char *dir, const struct rb_bundle *b);
 
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

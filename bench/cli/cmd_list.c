@@ -1,12 +1,43 @@
 /*
  * cmd_list.c — `routebench list`: routers with their features, shipped
- * corpora.
+ * corpora; --json for scripts.
  */
 #include "cli.h"
 #include "router.h"
 #include "shipped.h"
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct list_options {
+    rb_plugins plugins;
+    bool json;
+} list_options;
+
+static const cli_option list_table[] = {
+    {.name = "--router-lib",
+     .type = CLI_CALL,
+     .metavar = "LIB",
+     .offset = offsetof(list_options, plugins),
+     .call = cli_take_router_lib,
+     .flags = CLI_REPEAT,
+     .help = "load a plugin library first (repeatable); its routers are listed as NAME@LIB"},
+    {.name = "--json",
+     .type = CLI_FLAG,
+     .offset = offsetof(list_options, json),
+     .help = "the list as JSON on stdout (schema routebench-list, docs/measurement.md)"},
+    {0}};
+
+static const cli_command list_command = {
+    .name = "list",
+    .synopsis = "[--router-lib LIB ...] [--json]\n",
+    .about = "Lists the routers (name, features, summary), the routers of each plugin library "
+             "--router-lib loads (named NAME@LIB), and the shipped corpora.\n",
+    .tables = {{"options", list_table, 0}},
+    .epilog = "exit status: 0 ok, 2 usage error (or a library that cannot be loaded)\n",
+};
 
 static void features(unsigned f, char *buf, size_t cap)
 {
@@ -22,39 +53,80 @@ static void print_router(const rb_router_ops *ops, const char *label)
            rb_ops_summary(ops));
 }
 
+static cJSON *router_json(const rb_router_ops *ops, const char *label, const char *lib)
+{
+    cJSON *r = cJSON_CreateObject();
+    unsigned f = rb_ops_features(ops);
+    cJSON_AddStringToObject(r, "name", label);
+    cJSON_AddStringToObject(r, "summary", rb_ops_summary(ops));
+    cJSON *fa = cJSON_AddArrayToObject(r, "features");
+    if (f & RB_FEAT_PARAMS) cJSON_AddItemToArray(fa, cJSON_CreateString("params"));
+    if (f & RB_FEAT_CATCHALL) cJSON_AddItemToArray(fa, cJSON_CreateString("catch-all"));
+    if (f & RB_FEAT_GLOB) cJSON_AddItemToArray(fa, cJSON_CreateString("glob"));
+    cJSON_AddBoolToObject(r, "reference", strncmp(rb_ops_summary(ops), "reference", 9) == 0);
+    cJSON_AddBoolToObject(r, "peer", (f & RB_FEAT_PEER) != 0);
+    if (lib)
+        cJSON_AddStringToObject(r, "library", lib);
+    else
+        cJSON_AddNullToObject(r, "library");
+    return r;
+}
+
+static int print_json(const rb_plugins *plugins)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "schema", "routebench-list");
+    cJSON_AddNumberToObject(o, "schema_version", 1);
+    cJSON *routers = cJSON_AddArrayToObject(o, "routers");
+    for (size_t i = 0; i < rb_registry_count(); i++)
+        cJSON_AddItemToArray(routers,
+                             router_json(rb_registry_at(i), rb_ops_name(rb_registry_at(i)), NULL));
+    for (size_t i = 0; i < rb_plugins_count(plugins); i++) {
+        const rb_router_ops *ops = rb_plugins_ops(plugins, i);
+        char label[512];
+        snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(plugins, i));
+        cJSON_AddItemToArray(routers, router_json(ops, label, rb_plugins_lib(plugins, i)));
+    }
+    cJSON *corpora = cJSON_AddArrayToObject(o, "corpora");
+    for (size_t i = 0; i < rb_shipped_count(); i++) {
+        char path[4096];
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "name", rb_shipped_name(i));
+        if (rb_shipped_path(rb_shipped_name(i), "routes", path, sizeof path))
+            cJSON_AddStringToObject(c, "routes", path);
+        if (rb_shipped_path(rb_shipped_name(i), "requests", path, sizeof path))
+            cJSON_AddStringToObject(c, "requests", path);
+        cJSON_AddItemToArray(corpora, c);
+    }
+    char *s = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!s) return cli_error("list", "out of memory");
+    puts(s);
+    free(s);
+    return CLI_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
-    rb_plugins plugins;
-    rb_plugins_init(&plugins);
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        if (cli_is_help(argv[i])) {
-            printf("usage: routebench list [--router-lib LIB ...]\n\nLists the routers (name, "
-                   "features, summary), the routers of each plugin library\n--router-lib "
-                   "loads (named NAME@LIB), and the shipped corpora.\n");
-            rb_plugins_close(&plugins);
-            return CLI_OK;
+    list_options o = {0};
+    rb_plugins_init(&o.plugins);
+    int status = cli_args(&list_command, &o, argc, argv);
+    if (status == CLI_CONTINUE && o.json) {
+        status = print_json(&o.plugins);
+    } else if (status == CLI_CONTINUE) {
+        printf("routers:\n");
+        for (size_t i = 0; i < rb_registry_count(); i++)
+            print_router(rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
+        for (size_t i = 0; i < rb_plugins_count(&o.plugins); i++) {
+            const rb_router_ops *ops = rb_plugins_ops(&o.plugins, i);
+            char label[512];
+            snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(&o.plugins, i));
+            print_router(ops, label);
         }
-        if (!cli_opt(argc, argv, &i, "--router-lib", &v)) {
-            rb_plugins_close(&plugins);
-            return cli_unknown("list", argv[i]);
-        }
-        if (!v || !cli_router_lib(&plugins, "list", v)) {
-            rb_plugins_close(&plugins);
-            return CLI_USAGE;
-        }
+        printf("\nshipped corpora (corpus/data/):\n");
+        for (size_t i = 0; i < rb_shipped_count(); i++) printf("  %s\n", rb_shipped_name(i));
+        status = CLI_OK;
     }
-    printf("routers:\n");
-    for (size_t i = 0; i < rb_registry_count(); i++)
-        print_router(rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
-    for (size_t i = 0; i < rb_plugins_count(&plugins); i++) {
-        const rb_router_ops *ops = rb_plugins_ops(&plugins, i);
-        char label[512];
-        snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(&plugins, i));
-        print_router(ops, label);
-    }
-    printf("\nshipped corpora (corpus/data/):\n");
-    for (size_t i = 0; i < rb_shipped_count(); i++) printf("  %s\n", rb_shipped_name(i));
-    rb_plugins_close(&plugins);
-    return CLI_OK;
+    rb_plugins_close(&o.plugins);
+    return status;
 }

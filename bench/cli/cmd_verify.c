@@ -1,8 +1,8 @@
 /*
  * cmd_verify.c — `routebench verify`: conformance of a router on a routes +
  * requests pair, or (--all) of every router on every shipped corpus whose
- * features it supports.  Exit 0 all agree, 1 any disagreement or refusal,
- * 2 usage or input error.
+ * features it supports (bench/verify.h does the work; this file prints).
+ * Exit 0 all agree, 1 any disagreement or refusal, 2 usage or input error.
  */
 #include "cli.h"
 #include "router.h"
@@ -10,26 +10,82 @@
 #include "table.h"
 #include "verify.h"
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-    "usage: routebench verify --router SPEC --routes FILE --requests FILE\n"
-    "       routebench verify --router SPEC --corpus SHIPPED_NAME\n"
-    "       routebench verify --all\n"
-    "  options: --router-lib LIB (repeatable) loads a plugin library first\n"
-    "\n"
-    "SPEC is a router name, or NAME@LIB for router NAME of plugin library LIB.\n"
-    "Looks up every request with the router and checks the answer twice: against\n"
-    "EXPECTED in the requests file, and against the reference router `linear`\n"
-    "(same route id, every capture span, the 405 allowed-methods mask).\n"
-    "Prints N/N agree and the first disagreements.  --all runs every router on\n"
-    "every shipped corpus (plugin routers too), skipping pairs whose features the\n"
-    "router lacks.  A peer's disagreements (an adapter around a third-party router,\n"
-    "e.g. r3) are printed but do not fail --all: peers are measured, not held to\n"
-    "our semantics.\n"
-    "\n"
-    "exit status: 0 all agree, 1 a disagreement or refused route, 2 usage/input error\n";
+typedef struct verify_options {
+    const char *router, *routes, *requests, *corpus;
+    bool all, json;
+    rb_plugins plugins;
+} verify_options;
+
+#define V(field) offsetof(verify_options, field)
+static const cli_option verify_table[] = {
+    {.name = "--router",
+     .type = CLI_STRING,
+     .metavar = "SPEC",
+     .offset = V(router),
+     .help = "the router: a name (routebench list), or NAME@LIB for router NAME of plugin "
+             "library LIB"},
+    {.name = "--routes",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = V(routes),
+     .requires = "--router --requests",
+     .help = "the route table ..."},
+    {.name = "--requests",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = V(requests),
+     .requires = "--router --routes",
+     .help = "... and the request table with EXPECTED answers"},
+    {.name = "--corpus",
+     .type = CLI_STRING,
+     .metavar = "NAME",
+     .offset = V(corpus),
+     .excludes = "--routes --requests",
+     .requires = "--router",
+     .help = "a shipped corpus instead of the two files (routebench list)"},
+    {.name = "--all",
+     .type = CLI_FLAG,
+     .offset = V(all),
+     .excludes = "--router --routes --requests --corpus",
+     .help = "every router (plugin routers too) on every shipped corpus, skipping pairs whose "
+             "features the router lacks"},
+    {.name = "--router-lib",
+     .type = CLI_CALL,
+     .metavar = "LIB",
+     .offset = V(plugins),
+     .call = cli_take_router_lib,
+     .flags = CLI_REPEAT,
+     .help = "load a plugin library first (repeatable)"},
+    {.name = "--json",
+     .type = CLI_FLAG,
+     .offset = V(json),
+     .help = "the results as JSON on stdout (schema routebench-verify, docs/measurement.md)"},
+    {0}};
+#undef V
+
+static const cli_command verify_command = {
+    .name = "verify",
+    .synopsis = "--router SPEC --routes FILE --requests FILE [--json]\n"
+                "--router SPEC --corpus NAME [--json]\n"
+                "--all [--router-lib LIB ...] [--json]\n",
+    .about = "Looks up every request with the router and checks the answer twice: against "
+             "EXPECTED in the requests file, and against the reference router `linear` (same "
+             "route id, every capture span, the 405 allowed-methods mask).  Prints N/N agree and "
+             "the first disagreements.  An empty route or request table is an error: nothing "
+             "would be checked.  A peer's disagreements (an adapter around a third-party router, "
+             "e.g. r3) are printed but do not fail --all: peers are measured, not held to our "
+             "semantics.\n",
+    .tables = {{"options", verify_table, 0}},
+    .epilog = "exit status: 0 all agree, 1 a disagreement or refused route,\n"
+              "             2 usage/input error\n",
+};
+
+/* ---- text ------------------------------------------------------------------------------------ */
 
 static void print_examples(const rb_verify_report *rep, const rb_request_table *reqs)
 {
@@ -45,168 +101,209 @@ static void print_examples(const rb_verify_report *rep, const rb_request_table *
     }
 }
 
-static bool report_ok(const rb_verify_report *rep)
+static void print_run(const rb_verify_run *r)
 {
-    return rep->refused == 0 && rep->agree_expected == rep->requests &&
-           rep->agree_linear == rep->requests;
+    if (r->skipped) {
+        printf("%-8s %-10s skipped: the corpus uses features the router lacks\n", r->router,
+               r->corpus);
+        return;
+    }
+    if (r->status < 0) {
+        cli_error("verify", "%s", r->err.message);
+        return;
+    }
+    const rb_verify_report *rep = &r->rep;
+    printf("%-8s %s: %zu/%zu agree with EXPECTED, %zu/%zu with linear", r->router, r->requests_path,
+           rep->agree_expected, rep->requests, rep->agree_linear, rep->requests);
+    if (rep->refused) printf("; %zu/%zu routes refused", rep->refused, rep->routes);
+    printf("\n");
+    if (rep->refused) printf("  first refusal: %s\n", rep->first_refusal.message);
+    print_examples(rep, r->requests);
 }
 
-static int verify_files(const rb_router_ops *ops, const char *router, const char *routes_path,
-                        const char *requests_path, bool quiet)
+/* ---- JSON ------------------------------------------------------------------------------------ */
+
+static cJSON *run_json(const rb_verify_run *r)
 {
-    rb_route_table routes;
-    rb_request_table reqs;
-    rb_error err;
-    if (rb_route_table_read(routes_path, &routes, &err) < 0) {
-        fprintf(stderr, "routebench verify: %s\n", err.message);
-        return CLI_USAGE;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "router", r->router);
+    if (r->corpus)
+        cJSON_AddStringToObject(o, "corpus", r->corpus);
+    else
+        cJSON_AddNullToObject(o, "corpus");
+    cJSON_AddStringToObject(o, "routes", r->routes_path);
+    cJSON_AddStringToObject(o, "requests", r->requests_path);
+    cJSON_AddBoolToObject(o, "peer", r->peer);
+    cJSON_AddBoolToObject(o, "skipped", r->skipped);
+    if (r->skipped) return o;
+    if (r->status < 0) {
+        cJSON_AddStringToObject(o, "error", r->err.message);
+        cJSON_AddBoolToObject(o, "ok", false);
+        return o;
     }
-    if (rb_request_table_read(requests_path, &reqs, &err) < 0) {
-        fprintf(stderr, "routebench verify: %s\n", err.message);
-        rb_route_table_free(&routes);
-        return CLI_USAGE;
-    }
-    rb_verify_report rep;
-    int rc = rb_verify(ops, &routes, routes_path, &reqs, &rep, &err);
-    int status = CLI_OK;
-    if (rc < 0) {
-        fprintf(stderr, "routebench verify: %s\n", err.message);
-        status = CLI_USAGE;
-    } else {
-        bool ok = report_ok(&rep);
-        if (!quiet || !ok) {
-            printf("%-8s %s: %zu/%zu agree with EXPECTED, %zu/%zu with linear", router,
-                   requests_path, rep.agree_expected, rep.requests, rep.agree_linear, rep.requests);
-            if (rep.refused) printf("; %zu/%zu routes refused", rep.refused, rep.routes);
-            printf("\n");
-            if (rep.refused) printf("  first refusal: %s\n", rep.first_refusal.message);
-            print_examples(&rep, &reqs);
+    const rb_verify_report *rep = &r->rep;
+    cJSON_AddNumberToObject(o, "route_count", (double)rep->routes);
+    cJSON_AddNumberToObject(o, "refused", (double)rep->refused);
+    if (rep->refused) cJSON_AddStringToObject(o, "first_refusal", rep->first_refusal.message);
+    cJSON_AddNumberToObject(o, "request_count", (double)rep->requests);
+    cJSON_AddNumberToObject(o, "agree_expected", (double)rep->agree_expected);
+    cJSON_AddNumberToObject(o, "agree_linear", (double)rep->agree_linear);
+    cJSON *ex = cJSON_AddArrayToObject(o, "disagreements");
+    for (size_t k = 0; k < rep->nexamples; k++) {
+        const rb_verify_example *x = &rep->examples[k];
+        const rb_request *q = &r->requests->reqs[x->request];
+        char got[300], want[300];
+        rb_match_format(&x->got, got, sizeof got);
+        rb_match_format(&x->want, want, sizeof want);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "line", (double)q->line);
+        cJSON_AddStringToObject(e, "method", rb_method_name(q->method));
+        char *path = malloc(q->len + 1);
+        if (path) {
+            memcpy(path, rb_request_path(r->requests, x->request), q->len);
+            path[q->len] = '\0';
+            cJSON_AddStringToObject(e, "path", path);
+            free(path);
         }
-        status = ok ? CLI_OK : CLI_FAILED;
+        cJSON_AddNumberToObject(e, "expected", q->expected);
+        cJSON_AddStringToObject(e, "got", got);
+        cJSON_AddStringToObject(e, "linear", want);
+        cJSON_AddItemToArray(ex, e);
     }
-    rb_route_table_free(&routes);
+    cJSON_AddBoolToObject(o, "ok", rb_verify_ok(rep));
+    return o;
+}
+
+static int print_json(cJSON *runs, const rb_verify_totals *t)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "schema", "routebench-verify");
+    cJSON_AddNumberToObject(o, "schema_version", 1);
+    cJSON_AddItemToObject(o, "runs", runs);
+    cJSON *tot = cJSON_AddObjectToObject(o, "totals");
+    cJSON_AddNumberToObject(tot, "runs", (double)t->runs);
+    cJSON_AddNumberToObject(tot, "failed", (double)t->failed);
+    cJSON_AddNumberToObject(tot, "skipped", (double)t->skipped);
+    cJSON_AddNumberToObject(tot, "peers_disagreeing", (double)t->peers_disagreeing);
+    cJSON_AddBoolToObject(o, "ok", t->failed == 0);
+    char *s = cJSON_Print(o);
+    cJSON_Delete(o);
+    if (!s) return cli_error("verify", "out of memory");
+    puts(s);
+    free(s);
+    return CLI_OK;
+}
+
+/* ---- the command ----------------------------------------------------------------------------- */
+
+typedef struct collector {
+    bool json;
+    cJSON *runs;
+    bool input_error; /* a run failed with an error, not a disagreement */
+} collector;
+
+static void each(void *ctx, const rb_verify_run *r)
+{
+    collector *c = ctx;
+    if (!r->skipped && r->status < 0) c->input_error = true;
+    if (c->json)
+        cJSON_AddItemToArray(c->runs, run_json(r));
+    else
+        print_run(r);
+}
+
+static int verify_all(const verify_options *o, collector *c)
+{
+    size_t n = rb_registry_count() + rb_plugins_count(&o->plugins);
+    rb_verify_subject *subjects = calloc(n + 1, sizeof *subjects);
+    char(*labels)[512] = calloc(n + 1, sizeof *labels);
+    if (!subjects || !labels) {
+        free(subjects);
+        free(labels);
+        return cli_error("verify", "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i < rb_registry_count()) {
+            subjects[i].ops = rb_registry_at(i);
+            snprintf(labels[i], sizeof labels[i], "%s", rb_ops_name(subjects[i].ops));
+        } else {
+            size_t k = i - rb_registry_count();
+            subjects[i].ops = rb_plugins_ops(&o->plugins, k);
+            snprintf(labels[i], sizeof labels[i], "%s@%s", rb_ops_name(subjects[i].ops),
+                     rb_plugins_lib(&o->plugins, k));
+        }
+        subjects[i].label = labels[i];
+    }
+    rb_verify_totals tot;
+    rb_error err;
+    int rc = rb_verify_all(subjects, n, each, c, &tot, &err);
+    free(subjects);
+    free(labels);
+    if (rc < 0) return cli_error("verify", "%s", err.message);
+    if (c->json) {
+        int s = print_json(c->runs, &tot);
+        c->runs = NULL;
+        if (s != CLI_OK) return s;
+    } else {
+        printf("verify --all: %zu runs, %zu failed, %zu skipped", tot.runs, tot.failed,
+               tot.skipped);
+        if (tot.peers_disagreeing)
+            printf(", %zu peer runs disagreeing (reported above, not failures)",
+                   tot.peers_disagreeing);
+        printf("\n");
+    }
+    return c->input_error ? CLI_USAGE : tot.failed ? CLI_FAILED : CLI_OK;
+}
+
+static int verify_one(verify_options *o, collector *c)
+{
+    char rpath[4096], qpath[4096];
+    const char *routes = o->routes, *requests = o->requests;
+    if (o->corpus) {
+        if (!rb_shipped_path(o->corpus, "routes", rpath, sizeof rpath) ||
+            !rb_shipped_path(o->corpus, "requests", qpath, sizeof qpath))
+            return cli_error("verify", "no shipped corpus '%s' (routebench list)", o->corpus);
+        routes = rpath;
+        requests = qpath;
+    }
+    if (!o->router || !routes)
+        return cli_error("verify",
+                         "needs --router with --routes and --requests (or --corpus), or --all "
+                         "(routebench verify --help)");
+    const rb_router_ops *ops = cli_router(&o->plugins, "verify", o->router);
+    if (!ops) return CLI_USAGE;
+    rb_request_table reqs;
+    rb_verify_run r = {.router = o->router,
+                       .corpus = o->corpus,
+                       .routes_path = routes,
+                       .requests_path = requests,
+                       .requests = &reqs,
+                       .peer = (rb_ops_features(ops) & RB_FEAT_PEER) != 0};
+    r.status = rb_verify_files(ops, routes, requests, &reqs, &r.rep, &r.err);
+    int status;
+    if (r.status < 0 && !c->json) {
+        status = cli_error("verify", "%s", r.err.message);
+    } else {
+        rb_verify_totals tot = {1, r.status < 0 || !rb_verify_ok(&r.rep), 0, 0};
+        each(c, &r);
+        status = r.status < 0 ? CLI_USAGE : tot.failed ? CLI_FAILED : CLI_OK;
+        if (c->json && print_json(c->runs, &tot) != CLI_OK) status = CLI_USAGE;
+        if (c->json) c->runs = NULL;
+    }
     rb_request_table_free(&reqs);
     return status;
 }
 
-/* The i-th router of --all: built-ins, then plugin routers (NAME@LIB). */
-static const rb_router_ops *all_router(const rb_plugins *p, size_t i, char *label, size_t cap)
-{
-    const rb_router_ops *ops;
-    if (i < rb_registry_count()) {
-        ops = rb_registry_at(i);
-        snprintf(label, cap, "%s", rb_ops_name(ops));
-    } else {
-        size_t k = i - rb_registry_count();
-        ops = rb_plugins_ops(p, k);
-        snprintf(label, cap, "%s@%s", rb_ops_name(ops), rb_plugins_lib(p, k));
-    }
-    return ops;
-}
-
-static int verify_all(const rb_plugins *plugins)
-{
-    int status = CLI_OK;
-    size_t runs = 0, skipped = 0, failed = 0, peers_disagreeing = 0;
-    size_t nrouters = rb_registry_count() + rb_plugins_count(plugins);
-    for (size_t c = 0; c < rb_shipped_count(); c++) {
-        char rpath[4096], qpath[4096];
-        const char *name = rb_shipped_name(c);
-        if (!rb_shipped_path(name, "routes", rpath, sizeof rpath) ||
-            !rb_shipped_path(name, "requests", qpath, sizeof qpath)) {
-            fprintf(stderr, "routebench verify: data path too long\n");
-            return CLI_USAGE;
-        }
-        rb_route_table routes;
-        rb_error err;
-        if (rb_route_table_read(rpath, &routes, &err) < 0) {
-            fprintf(stderr, "routebench verify: %s\n", err.message);
-            return CLI_USAGE;
-        }
-        unsigned need = rb_route_table_features(&routes);
-        rb_route_table_free(&routes);
-        for (size_t i = 0; i < nrouters; i++) {
-            char label[512];
-            const rb_router_ops *ops = all_router(plugins, i, label, sizeof label);
-            if (need & ~rb_ops_features(ops)) {
-                printf("%-8s %-10s skipped: the corpus uses features the router lacks\n", label,
-                       name);
-                skipped++;
-                continue;
-            }
-            int s = verify_files(ops, label, rpath, qpath, false);
-            runs++;
-            if (s == CLI_FAILED && (rb_ops_features(ops) & RB_FEAT_PEER)) {
-                peers_disagreeing++;
-                continue;
-            }
-            if (s != CLI_OK) failed++;
-            if (s > status) status = s;
-        }
-    }
-    printf("verify --all: %zu runs, %zu failed, %zu skipped", runs, failed, skipped);
-    if (peers_disagreeing)
-        printf(", %zu peer runs disagreeing (reported above, not failures)", peers_disagreeing);
-    printf("\n");
-    return status;
-}
-
-static int verify_main(int argc, char **argv, rb_plugins *plugins)
-{
-    const char *router = NULL, *routes = NULL, *requests = NULL, *corpus = NULL;
-    bool all = false;
-    for (int i = 1; i < argc; i++) {
-        const char *v = NULL;
-        if (cli_is_help(argv[i])) {
-            fputs(usage_text, stdout);
-            return CLI_OK;
-        } else if (cli_opt(argc, argv, &i, "--router", &v)) {
-            router = v;
-        } else if (cli_opt(argc, argv, &i, "--routes", &v)) {
-            routes = v;
-        } else if (cli_opt(argc, argv, &i, "--requests", &v)) {
-            requests = v;
-        } else if (cli_opt(argc, argv, &i, "--corpus", &v)) {
-            corpus = v;
-        } else if (cli_opt(argc, argv, &i, "--router-lib", &v)) {
-            if (v && !cli_router_lib(plugins, "verify", v)) return CLI_USAGE;
-        } else if (cli_flag(argv, i, "--all")) {
-            all = true;
-            continue;
-        } else {
-            return cli_unknown("verify", argv[i]);
-        }
-        if (!v) return CLI_USAGE;
-    }
-    if (all) return verify_all(plugins);
-    char rpath[4096], qpath[4096];
-    if (corpus) {
-        if (!rb_shipped_path(corpus, "routes", rpath, sizeof rpath) ||
-            !rb_shipped_path(corpus, "requests", qpath, sizeof qpath)) {
-            fprintf(stderr, "routebench verify: no shipped corpus '%s' (routebench list)\n",
-                    corpus);
-            return CLI_USAGE;
-        }
-        routes = rpath;
-        requests = qpath;
-    }
-    if (!router || !routes || !requests) {
-        fprintf(stderr,
-                "routebench verify: needs --router and --routes/--requests (or "
-                "--corpus), or --all\n\n%s",
-                usage_text);
-        return CLI_USAGE;
-    }
-    const rb_router_ops *ops = cli_router(plugins, "verify", router);
-    if (!ops) return CLI_USAGE;
-    return verify_files(ops, router, routes, requests, false);
-}
-
 int cmd_verify(int argc, char **argv)
 {
-    rb_plugins plugins;
-    rb_plugins_init(&plugins);
-    int status = verify_main(argc, argv, &plugins);
-    rb_plugins_close(&plugins);
+    verify_options o = {0};
+    rb_plugins_init(&o.plugins);
+    int status = cli_args(&verify_command, &o, argc, argv);
+    if (status == CLI_CONTINUE) {
+        collector c = {o.json, o.json ? cJSON_CreateArray() : NULL, false};
+        status = o.all ? verify_all(&o, &c) : verify_one(&o, &c);
+        cJSON_Delete(c.runs);
+    }
+    rb_plugins_close(&o.plugins);
     return status;
 }

@@ -1,7 +1,9 @@
 /*
- * main.c — `routebench`: dispatches to one subcommand (cmd_*.c).
+ * main.c — `routebench`: dispatches to one subcommand (cmd_*.c); --version,
+ * and `help CMD`, which is CMD --help.
  */
 #include "cli.h"
+#include "sysinfo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,14 +22,50 @@ static const command commands[] = {
     {"report", cmd_report, "re-render report.md and charts of a bundle from its JSON + CSV"},
     {"corpus", cmd_corpus, "generate, check and import route tables and request tables"},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: routebench COMMAND [options]   (routebench COMMAND --help for more)\n\n"
+    fprintf(out, "usage: routebench COMMAND [options]   (routebench help COMMAND for more)\n"
+                 "       routebench --version\n\n"
                  "routebench measures URL-router algorithms: in-process lookups, not HTTP\n"
                  "requests per second.\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+static const command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0) return &commands[i];
+    return NULL;
+}
+
+static int version(void)
+{
+    rb_bundle b;
+    rb_bundle_init(&b);
+    rb_sysinfo_tool(&b);
+    printf("routebench %s\ncommit %s\ncompiler %s\nbuild type %s%s%s\nflags %s\n", b.version,
+           b.commit, b.compiler, b.build_type, b.optimized ? " (optimised)" : " (NOT optimised)",
+           b.sanitized ? " with sanitizers" : "", b.flags);
+    rb_bundle_free(&b);
+    return CLI_OK;
+}
+
+/* `routebench help CMD [SUB]`: CMD [SUB] --help. */
+static int help(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    const command *c = find(argv[1]);
+    if (!c) {
+        return cli_error("help", "unknown command '%s' (routebench --help lists them)", argv[1]);
+    }
+    char *args[4] = {argv[1], argc > 2 ? argv[2] : "--help", "--help", NULL};
+    return c->run(argc > 2 ? 3 : 2, args);
 }
 
 int main(int argc, char **argv)
@@ -36,14 +74,13 @@ int main(int argc, char **argv)
         usage(stderr);
         return CLI_USAGE;
     }
-    if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
         return CLI_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-    }
-    fprintf(stderr, "routebench: unknown command '%s'\n\n", argv[1]);
-    usage(stderr);
-    return CLI_USAGE;
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) return version();
+    if (strcmp(argv[1], "help") == 0) return help(argc - 1, argv + 1);
+    const command *c = find(argv[1]);
+    if (c) return c->run(argc - 1, argv + 1);
+    return cli_error("", "unknown command '%s' (routebench --help lists them)", argv[1]);
 }

@@ -24,20 +24,21 @@ static void pct(double part, double whole, char *buf, size_t cap)
     snprintf(buf, cap, "%.0f%%", whole > 0 ? 100 * part / whole : 0);
 }
 
-static void print_case(const char *name, const rb_selftest_case *c)
+static void print_case(FILE *out, const char *name, const rb_selftest_case *c)
 {
     char sig[16], fail[16], inc[16], pass[16];
     pct(c->significant, c->runs, sig, sizeof sig);
     pct(c->failed, c->runs, fail, sizeof fail);
     pct(c->inconclusive, c->runs, inc, sizeof inc);
     pct(c->passed, c->runs, pass, sizeof pass);
-    printf("  %-34s %4u  %3u %-5s %3u %-5s %3u %-5s %3u %-5s  %.3f [%.3f, %.3f]\n", name, c->runs,
-           c->significant, sig, c->failed, fail, c->inconclusive, inc, c->passed, pass, c->median,
-           c->min, c->max);
+    fprintf(out, "  %-34s %4u  %3u %-5s %3u %-5s %3u %-5s %3u %-5s  %.3f [%.3f, %.3f]\n", name,
+            c->runs, c->significant, sig, c->failed, fail, c->inconclusive, inc, c->passed, pass,
+            c->median, c->min, c->max);
 }
 
 int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below)
 {
+    FILE *out = o->human;
     rb_error err;
     double threshold = gate ? fail_below : 1.0 - effect / 2.0;
     bool exact = rb_metric_exact(o->metric);
@@ -56,8 +57,8 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
             return CLI_USAGE;
         }
         if (loaded[n].features & ~rb_ops_features(o->routers[0])) {
-            printf("self-test: %s skipped (%s lacks a feature of its routes)\n",
-                   loaded[n].spec.name, o->labels[0]);
+            fprintf(out, "self-test: %s skipped (%s lacks a feature of its routes)\n",
+                    loaded[n].spec.name, o->labels[0]);
             rb_scenario_free(&loaded[n]);
             continue;
         }
@@ -71,20 +72,22 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     }
     double load_start = rb_sysinfo_loadavg();
     if (exact)
-        printf("self-test: can this machine gate %s at %.1f%%? %s; --metric %s (exact: one run "
-               "of each case decides); gate --fail-below %g%s\n",
-               o->labels[0], 100 * effect, names, rb_metric_name(o->metric), threshold,
-               gate ? "" : " (default: halfway to the effect)");
+        fprintf(out,
+                "self-test: can this machine gate %s at %.1f%%? %s; --metric %s (exact: one run "
+                "of each case decides); gate --fail-below %g%s\n",
+                o->labels[0], 100 * effect, names, rb_metric_name(o->metric), threshold,
+                gate ? "" : " (default: halfway to the effect)");
     else
-        printf("self-test: can this machine gate %s at %.1f%%? %s; %u trials (+%u warm-up) of >= "
-               "%g ms, %s; gate --fail-below %g%s; %u runs per case\n",
-               o->labels[0], 100 * effect, names, o->proto.trials, o->proto.warmup,
-               o->proto.min_trial_ms,
-               o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
-               : o->proto.clock == RB_BENCH_CLOCK_CPU ? "--clock cpu"
-                                                      : "--clock wall",
-               threshold, gate ? "" : " (default: halfway to the effect)", runs);
-    fflush(stdout);
+        fprintf(out,
+                "self-test: can this machine gate %s at %.1f%%? %s; %u trials (+%u warm-up) of >= "
+                "%g ms, %s; gate --fail-below %g%s; %u runs per case\n",
+                o->labels[0], 100 * effect, names, o->proto.trials, o->proto.warmup,
+                o->proto.min_trial_ms,
+                o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
+                : o->proto.clock == RB_BENCH_CLOCK_CPU ? "--clock cpu"
+                                                       : "--clock wall",
+                threshold, gate ? "" : " (default: halfway to the effect)", runs);
+    fflush(out);
 
     rb_selftest_opts so = {o->routers[0], o->metric, o->proto, o->seed, effect,
                            threshold,     runs,      &o->cg,   on_note};
@@ -98,35 +101,38 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     }
     for (size_t k = 0; k < n && k < 16; k++) {
         const rb_selftest_spin *s = &r.spins[k];
-        printf("slowed copy on %s: %llu iterations of busy work per lookup (A: %.2f %s per "
-               "lookup; calibration measured a slowdown of %.1f%%)\n",
-               loaded[k].spec.name, (unsigned long long)s->spin, s->base, rb_metric_unit(o->metric),
-               100 * (s->slowdown - 1));
+        fprintf(out,
+                "slowed copy on %s: %llu iterations of busy work per lookup (A: %.2f %s per "
+                "lookup; calibration measured a slowdown of %.1f%%)\n",
+                loaded[k].spec.name, (unsigned long long)s->spin, s->base,
+                rb_metric_unit(o->metric), 100 * (s->slowdown - 1));
     }
     char slowed[64];
     snprintf(slowed, sizeof slowed, "A slowed %.1f%% (measured %.1f%%)", 100 * effect,
              100 * r.measured_effect);
-    printf("\n  %-34s %4s  %-9s %-9s %-9s %-9s  %s\n", "case", "runs", "signif.", "failed",
-           "inconcl.", "passed", "speed ratio b/a: median [min, max]");
-    print_case("identical (A/A)", &r.aa);
-    print_case(slowed, &r.slowed);
-    printf("\nfalse-alarm rate: %u/%u (the gate failed on identical code)\n", r.aa.failed,
-           r.aa.runs);
-    printf("detection rate:   %u/%u (the gate failed on the copy slowed by %.1f%%)\n",
-           r.slowed.failed, r.slowed.runs, 100 * effect);
+    fprintf(out, "\n  %-34s %4s  %-9s %-9s %-9s %-9s  %s\n", "case", "runs", "signif.", "failed",
+            "inconcl.", "passed", "speed ratio b/a: median [min, max]");
+    print_case(out, "identical (A/A)", &r.aa);
+    print_case(out, slowed, &r.slowed);
+    fprintf(out, "\nfalse-alarm rate: %u/%u (the gate failed on identical code)\n", r.aa.failed,
+            r.aa.runs);
+    fprintf(out, "detection rate:   %u/%u (the gate failed on the copy slowed by %.1f%%)\n",
+            r.slowed.failed, r.slowed.runs, 100 * effect);
     if (r.trials_for_power == SIZE_MAX)
-        printf("trials for 90%% detection: never: a %.1f%% regression is not past the threshold "
-               "%g (choose --fail-below above %.4f)\n",
-               100 * effect, threshold, 1.0 / (1.0 + effect));
+        fprintf(out,
+                "trials for 90%% detection: never: a %.1f%% regression is not past the threshold "
+                "%g (choose --fail-below above %.4f)\n",
+                100 * effect, threshold, 1.0 / (1.0 + effect));
     else if (r.trials_for_power == 0)
-        printf("trials for 90%% detection: unknown (the A/A runs gave no interval)\n");
+        fprintf(out, "trials for 90%% detection: unknown (the A/A runs gave no interval)\n");
     else if (exact)
-        printf("trials for 90%% detection: 1 (counts are exact)\n");
+        fprintf(out, "trials for 90%% detection: 1 (counts are exact)\n");
     else
-        printf("trials for 90%% detection: about %zu (from the A/A spread; %u now)%s\n",
-               r.trials_for_power, o->proto.trials,
-               r.trials_for_power > 200 ? "; --metric instructions is exact" : "");
+        fprintf(out, "trials for 90%% detection: about %zu (from the A/A spread; %u now)%s\n",
+                r.trials_for_power, o->proto.trials,
+                r.trials_for_power > 200 ? "; --metric instructions is exact" : "");
     if (load_start >= 0)
-        printf("load average (1 min): %.2f at the start, %.2f at the end\n", load_start, load_end);
+        fprintf(out, "load average (1 min): %.2f at the start, %.2f at the end\n", load_start,
+                load_end);
     return CLI_OK;
 }

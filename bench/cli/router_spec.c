@@ -6,12 +6,9 @@
 
 #include <stdio.h>
 
-bool cli_router_lib(rb_plugins *p, const char *cmd, const char *path)
+int cli_take_router_lib(void *plugins, const char *path, rb_error *err)
 {
-    rb_error err;
-    if (rb_plugins_load(p, path, &err) == RB_OK) return true;
-    fprintf(stderr, "routebench %s: --router-lib %s: %s\n", cmd, path, err.message);
-    return false;
+    return rb_plugins_load(plugins, path, err);
 }
 
 const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec)
@@ -19,6 +16,6 @@ const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec
     const rb_router_ops *ops;
     rb_error err;
     if (rb_router_spec_resolve(p, spec, &ops, &err) == RB_OK) return ops;
-    fprintf(stderr, "routebench %s: %s\n", cmd, err.message);
+    cli_error(cmd, "%s", err.message);
     return NULL;
 }

@@ -4,11 +4,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "session.h"
 
+#include "bundle_run.h"
 #include "cli.h"
 #include "library_id.h"
 #include "router_impl.h"
 #include "sysinfo.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@ void session_options_init(session_options *o, const char *cmd)
     o->metric = RB_METRIC_TIME;
     o->seed = RB_SCENARIO_DEFAULT_SEED;
     o->cpu = -1;
+    o->human = stdout;
     rb_plugins_init(&o->plugins);
 }
 
@@ -56,92 +59,167 @@ int session_add_router(session_options *o, const char *spec)
     return session_add_ops(o, ops, builtin ? rb_ops_name(ops) : spec);
 }
 
-int session_option(session_options *o, int argc, char **argv, int *i)
+static int take_scenarios(void *list, const char *v, rb_error *err)
 {
-    const char *v = NULL;
-    unsigned long long u;
-    double d;
-    rb_error err;
-    if (cli_opt(argc, argv, i, "--scenarios", &v) || cli_opt(argc, argv, i, "--scenario", &v)) {
-        if (!v) return -1;
-        if (rb_scenario_list_parse(&o->scenarios, v, &err) < 0) {
-            fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
-            return -1;
-        }
-        o->scenarios_given = true;
-    } else if (cli_opt(argc, argv, i, "--routes", &v)) {
-        if (!v) return -1;
-        o->routes_file = v;
-    } else if (cli_opt(argc, argv, i, "--requests", &v)) {
-        if (!v) return -1;
-        o->requests_file = v;
-    } else if (cli_opt(argc, argv, i, "--trials", &v)) {
-        if (!v || !cli_parse_u64("--trials", v, 1, 100000, &u)) return -1;
-        o->proto.trials = (unsigned)u;
-        o->trials_given = true;
-    } else if (cli_opt(argc, argv, i, "--warmup", &v)) {
-        if (!v || !cli_parse_u64("--warmup", v, 0, 1000, &u)) return -1;
-        o->proto.warmup = (unsigned)u;
-    } else if (cli_opt(argc, argv, i, "--min-trial-ms", &v)) {
-        if (!v || !cli_parse_double("--min-trial-ms", v, 0.001, 600000, &d)) return -1;
-        o->proto.min_trial_ms = d;
-    } else if (cli_opt(argc, argv, i, "--seed", &v)) {
-        /* seeds are JSON numbers in summary.json: at most 2^53 - 1 */
-        if (!v || !cli_parse_u64("--seed", v, 0, (1ull << 53) - 1, &u)) return -1;
-        o->seed = u;
-    } else if (cli_opt(argc, argv, i, "--cpu", &v)) {
-        if (!v || !cli_parse_u64("--cpu", v, 0, 4095, &u)) return -1;
-        o->cpu = (int)u;
-    } else if (cli_opt(argc, argv, i, "--clock", &v)) {
-        if (!v) return -1;
-        if (strcmp(v, "wall") == 0) {
-            o->proto.clock = RB_BENCH_CLOCK_WALL;
-        } else if (strcmp(v, "cpu") == 0) {
-            o->proto.clock = RB_BENCH_CLOCK_CPU;
-        } else {
-            fprintf(stderr, "routebench %s: --clock is wall or cpu, not '%s'\n", o->cmd, v);
-            return -1;
-        }
-    } else if (cli_opt(argc, argv, i, "--metric", &v)) {
-        if (!v) return -1;
-        int m = rb_metric_parse(v);
-        if (m < 0) {
-            fprintf(stderr,
-                    "routebench %s: --metric is time, instructions, cycles-est or "
-                    "hw-instructions, not '%s'\n",
-                    o->cmd, v);
-            return -1;
-        }
-        o->metric = m;
-    } else if (cli_opt(argc, argv, i, "--router-lib", &v)) {
-        if (!v || !cli_router_lib(&o->plugins, o->cmd, v)) return -1;
-    } else if (cli_opt(argc, argv, i, "--out", &v)) {
-        if (!v) return -1;
-        o->out = v;
-    } else {
-        return 0;
-    }
-    return 1;
+    return rb_scenario_list_parse(list, v, err);
 }
+
+/* --shape S[,S]: each shape at 100, 1,000 and 10,000 routes. */
+static int take_shapes(void *list, const char *v, rb_error *err)
+{
+    for (const char *p = v;;) {
+        size_t n = strcspn(p, ",");
+        char shape[16];
+        if (n == 0 || n >= sizeof shape ||
+            (snprintf(shape, sizeof shape, "%.*s", (int)n, p),
+             rb_scenario_list_add_shape(list, shape, err) < 0))
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                             "'%s' is not a list of shapes (static, params, mixed, catchall, glob)",
+                             v);
+        if (!p[n]) return RB_OK;
+        p += n + 1;
+    }
+}
+
+static const cli_choice clocks[] = {
+    {"wall", RB_BENCH_CLOCK_WALL}, {"cpu", RB_BENCH_CLOCK_CPU}, {0}};
+
+static const cli_choice metrics[] = {{"time", RB_METRIC_TIME},
+                                     {"instructions", RB_METRIC_INSTRUCTIONS},
+                                     {"cycles-est", RB_METRIC_CYCLES_EST},
+                                     {"hw-instructions", RB_METRIC_HW_INSTRUCTIONS},
+                                     {0}};
+
+#define S(field) offsetof(session_options, field)
+const cli_option session_option_table[] = {
+    {.name = "--scenarios",
+     .alias = "--scenario",
+     .type = CLI_CALL,
+     .metavar = "LIST",
+     .offset = S(scenarios),
+     .call = take_scenarios,
+     .flags = CLI_REPEAT,
+     .help = "comma-separated: SHAPE-N (e.g. params-1000; SHAPE-nc-N: without static/param "
+             "conflicts, for peers), SHAPE (at 100, 1000, 10000 routes), default, shipped, or a "
+             "shipped corpus name (routebench list); default: the default suite"},
+    {.name = "--shape",
+     .type = CLI_CALL,
+     .metavar = "S[,S]",
+     .offset = S(scenarios),
+     .call = take_shapes,
+     .flags = CLI_REPEAT,
+     .help = "the suite of shape S at 100, 1000, 10000 routes (static, params, mixed, catchall, "
+             "glob)"},
+    {.name = "--routes",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = S(routes_file),
+     .requires = "--requests",
+     .help = "a scenario from your own route table ..."},
+    {.name = "--requests",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = S(requests_file),
+     .requires = "--routes",
+     .help = "... and request table (routebench corpus requests)"},
+    {.name = "--trials",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = S(proto.trials),
+     .min = 1,
+     .max = 100000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "measured trials per router (the 95% sign-test interval of 9 pairs covers 96.1%; "
+             "15 for a gate; counted metrics need none: one replay decides)"},
+    {.name = "--warmup",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = S(proto.warmup),
+     .min = 0,
+     .max = 1000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "discarded warm-up rounds"},
+    {.name = "--min-trial-ms",
+     .type = CLI_DOUBLE,
+     .metavar = "X",
+     .offset = S(proto.min_trial_ms),
+     .dmin = 0.001,
+     .dmax = 600000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "a trial lasts at least X ms"},
+    CLI_SEED(S(seed), CLI_SHOW_DEFAULT, "corpus generator seed"),
+    {.name = "--cpu",
+     .type = CLI_INT,
+     .metavar = "N",
+     .offset = S(cpu),
+     .min = 0,
+     .max = 4095,
+     .help = "pin to CPU N (sched_setaffinity; default: not pinned)"},
+    {.name = "--clock",
+     .type = CLI_CHOICE,
+     .metavar = "wall|cpu",
+     .offset = S(proto.clock),
+     .choices = clocks,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
+             "(CLOCK_THREAD_CPUTIME_ID: leaves out time other processes held the core; for busy "
+             "machines)"},
+    {.name = "--metric",
+     .type = CLI_CHOICE,
+     .metavar = "M",
+     .offset = S(metric),
+     .choices = metrics,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "what a lookup costs: time (on --clock), instructions (counted by Callgrind: "
+             "exact, the same for two builds of the same code), cycles-est (Callgrind's cache "
+             "simulation: L1 hits + 5 x LL hits + 35 x RAM accesses), hw-instructions (the "
+             "hardware counter, where the machine has one)"},
+    {.name = "--router-lib",
+     .type = CLI_CALL,
+     .metavar = "LIB",
+     .offset = S(plugins),
+     .call = cli_take_router_lib,
+     .flags = CLI_REPEAT,
+     .help = "load a plugin library of routers (repeatable); its routers are NAME@LIB"},
+    {.name = "--out",
+     .type = CLI_STRING,
+     .metavar = "DIR",
+     .offset = S(out),
+     .help = "write the bundle: summary.json, trials.csv, report.md and the charts (created "
+             "and checked before measuring)"},
+    {.name = "--json",
+     .type = CLI_FLAG,
+     .offset = S(json),
+     .help = "print summary.json's document on stdout (the tables go to stderr)"},
+    {.name = "--export-json",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = S(export_json),
+     .help = "write summary.json's document to FILE"},
+    {.name = "--export-csv",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = S(export_csv),
+     .help = "write trials.csv's rows (one per measured trial) to FILE"},
+    {0}};
+#undef S
 
 int session_finish_scenarios(session_options *o)
 {
     rb_error err;
-    if (!o->routes_file != !o->requests_file) {
-        fprintf(stderr, "routebench %s: --routes and --requests go together\n", o->cmd);
+    if (o->routes_file &&
+        rb_scenario_list_add_files(&o->scenarios, o->routes_file, o->requests_file, &err) < 0)
+        return cli_error(o->cmd, "%s", err.message);
+    if (o->scenarios.n == 0 && rb_scenario_list_parse(&o->scenarios, "default", &err) < 0)
+        return cli_error(o->cmd, "%s", err.message);
+    if (o->json) o->human = stderr;
+    /* fail before measuring, not after */
+    if (o->out && rb_bundle_prepare_dir(o->out, &err) < 0)
+        return cli_error(o->cmd, "--out: %s", err.message);
+    if (o->export_json && cli_check_output_file(o->cmd, "--export-json", o->export_json) != CLI_OK)
         return CLI_USAGE;
-    }
-    if (o->routes_file) {
-        if (rb_scenario_list_add_files(&o->scenarios, o->routes_file, o->requests_file, &err) < 0) {
-            fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
-            return CLI_USAGE;
-        }
-        o->scenarios_given = true;
-    }
-    if (!o->scenarios_given && rb_scenario_list_parse(&o->scenarios, "default", &err) < 0) {
-        fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
+    if (o->export_csv && cli_check_output_file(o->cmd, "--export-csv", o->export_csv) != CLI_OK)
         return CLI_USAGE;
-    }
     return CLI_OK;
 }
 
@@ -152,32 +230,26 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
     if (o->metric == RB_METRIC_HW_INSTRUCTIONS) {
         rb_perf_counter c;
         if (rb_perf_open(&c, &err) < 0) {
-            fprintf(stderr,
-                    "routebench %s: --metric hw-instructions: %s; --metric instructions counts "
-                    "instructions exactly with Callgrind instead\n",
-                    o->cmd, err.message);
             *handled = true;
-            return CLI_USAGE;
+            return cli_error(o->cmd,
+                             "--metric hw-instructions: %s; --metric instructions counts "
+                             "instructions exactly with Callgrind instead",
+                             err.message);
         }
         rb_perf_close(&c);
         return CLI_OK;
     }
     if (!rb_metric_exact(o->metric) || rb_callgrind_child()) return CLI_OK;
     *handled = true;
-    if (rb_callgrind_under_valgrind()) {
-        fprintf(stderr,
-                "routebench %s: --metric %s starts Callgrind itself; run routebench without "
-                "valgrind\n",
-                o->cmd, rb_metric_name(o->metric));
-        return CLI_USAGE;
-    }
+    if (rb_callgrind_under_valgrind())
+        return cli_error(o->cmd,
+                         "--metric %s starts Callgrind itself; run routebench without "
+                         "valgrind",
+                         rb_metric_name(o->metric));
     int status = CLI_USAGE;
     fflush(stdout);
-    if (rb_callgrind_run(argc, argv, o->metric == RB_METRIC_CYCLES_EST, &status, &err) < 0) {
-        fprintf(stderr, "routebench %s: --metric %s: %s\n", o->cmd, rb_metric_name(o->metric),
-                err.message);
-        return CLI_USAGE;
-    }
+    if (rb_callgrind_run(argc, argv, o->metric == RB_METRIC_CYCLES_EST, &status, &err) < 0)
+        return cli_error(o->cmd, "--metric %s: %s", rb_metric_name(o->metric), err.message);
     return status;
 }
 
@@ -211,13 +283,22 @@ static void on_progress(void *ctx, const char *what, const rb_bench_subject *s, 
                         size_t total)
 {
     progress *p = ctx;
+    bool build = strcmp(what, "build") == 0;
     if (!p->tty) {
-        /* in a log, one line per phase is enough */
-        if (done == 0 && total != 0) progress_note(p, "measuring");
+        /* in a log: a line per router built (linear on a large table is
+         * slow), then one line for the measuring phase */
+        char line[256];
+        if (build) {
+            snprintf(line, sizeof line, "building %s (%zu/%zu)", label_of(p->o, s->ops), done + 1,
+                     total);
+            progress_note(p, line);
+        } else if (done == 0 && total != 0) {
+            progress_note(p, "measuring");
+        }
         return;
     }
     uint64_t now = rb_bench_now_ns();
-    if (now - p->last_ns < 100000000ull && done != 0) return;
+    if (now - p->last_ns < 100000000ull && done != 0 && !build) return;
     p->last_ns = now;
     char line[256];
     if (total)
@@ -245,10 +326,8 @@ static int add_libraries(const session_options *o, rb_bundle *b)
         rb_error err;
         if (rb_library_identify(o->labels[k], o->plugins.libs[lib].path,
                                 o->plugins.libs[lib].commit, &id, &err) < 0 ||
-            rb_bundle_add_library(b, &id) < 0) {
-            fprintf(stderr, "routebench %s: %s: %s\n", o->cmd, o->labels[k], err.message);
-            return CLI_USAGE;
-        }
+            rb_bundle_add_library(b, &id) < 0)
+            return cli_error(o->cmd, "%s: %s", o->labels[k], err.message);
     }
     return CLI_OK;
 }
@@ -263,40 +342,38 @@ static void command_line(rb_bundle *b, int argc, char **argv)
     }
 }
 
-static void print_header_line(const rb_bundle *b, const char *anchor)
+static void print_header_line(FILE *out, const rb_bundle *b, const char *anchor)
 {
     char ratio[96];
     if (b->metric == RB_METRIC_INSTRUCTIONS) {
-        snprintf(ratio, sizeof ratio, "speed vs %s", anchor);
-        printf("  %-20s %14s %11s %9s  %s\n", "router", "instr/lookup", "bytes/route", "build",
-               ratio);
+        fprintf(out, "  %-20s %14s %11s %9s  speed vs %s\n", "router", "instr/lookup",
+                "bytes/route", "build", anchor);
         return;
     }
     if (b->metric == RB_METRIC_CYCLES_EST) {
-        snprintf(ratio, sizeof ratio, "speed vs %s", anchor);
-        printf("  %-20s %12s %12s %10s %10s %11s %9s  %s\n", "router", "cycles-est", "instr",
-               "L1 miss", "LL miss", "bytes/route", "build", ratio);
+        fprintf(out, "  %-20s %12s %12s %10s %10s %11s %9s  speed vs %s\n", "router", "cycles-est",
+                "instr", "L1 miss", "LL miss", "bytes/route", "build", anchor);
         return;
     }
     snprintf(ratio, sizeof ratio, "speed vs %s [95%% CI] MDE", anchor);
-    printf("  %-20s %10s %19s %10s %11s %9s  %-36s %5s\n", "router",
-           b->metric == RB_METRIC_HW_INSTRUCTIONS ? "hw instr" : "ns/lookup", "min - max",
-           "lookups/s", "bytes/route", "build", ratio, "wins");
+    fprintf(out, "  %-20s %10s %19s %10s %11s %9s  %-36s %5s\n", "router",
+            b->metric == RB_METRIC_HW_INSTRUCTIONS ? "hw instr" : "ns/lookup", "min - max",
+            "lookups/s", "bytes/route", "build", ratio, "wins");
 }
 
 /* The per-lookup columns of one result row, by metric. */
-static void print_values(const rb_bundle *b, const rb_bundle_result *r, const char *name)
+static void print_values(FILE *out, const rb_bundle *b, const rb_bundle_result *r, const char *name)
 {
     char build[32];
     rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
     if (b->metric == RB_METRIC_INSTRUCTIONS) {
-        printf("  %-20s %14.2f %11.1f %9s  ", name, r->median_ns, r->bytes_per_route, build);
+        fprintf(out, "  %-20s %14.2f %11.1f %9s  ", name, r->median_ns, r->bytes_per_route, build);
         return;
     }
     if (b->metric == RB_METRIC_CYCLES_EST) {
-        printf("  %-20s %12.2f %12.2f %10.3f %10.3f %11.1f %9s  ", name, r->median_ns,
-               r->ir_per_lookup, r->l1_misses_per_lookup, r->ll_misses_per_lookup,
-               r->bytes_per_route, build);
+        fprintf(out, "  %-20s %12.2f %12.2f %10.3f %10.3f %11.1f %9s  ", name, r->median_ns,
+                r->ir_per_lookup, r->l1_misses_per_lookup, r->ll_misses_per_lookup,
+                r->bytes_per_route, build);
         return;
     }
     char med[32], mn[32], mx[32], range[80], rate[32];
@@ -308,97 +385,29 @@ static void print_values(const rb_bundle *b, const rb_bundle_result *r, const ch
         rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
     else
         snprintf(rate, sizeof rate, "-");
-    printf("  %-20s %10s %19s %10s %11.1f %9s  ", name, med, range, rate, r->bytes_per_route,
-           build);
+    fprintf(out, "  %-20s %10s %19s %10s %11.1f %9s  ", name, med, range, rate, r->bytes_per_route,
+            build);
 }
 
-void session_print_ratio(const rb_bundle *b, const rb_paired_result *r)
+void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *r)
 {
     char m[32], lo[32], hi[32], mde[32], cell[128];
     if (rb_metric_exact(b->metric)) {
         rb_bundle_fmt_exact_ratio(r->median, m, sizeof m);
-        printf("%s exact", m);
+        fprintf(out, "%s exact", m);
         return;
     }
     rb_bundle_fmt_ratio(r->median, m, sizeof m);
     if (r->too_few) {
         snprintf(cell, sizeof cell, "%s (too few pairs)", m);
-        printf("%-36s %2zu/%zu", cell, r->wins, r->n);
+        fprintf(out, "%-36s %2zu/%zu", cell, r->wins, r->n);
         return;
     }
     rb_bundle_fmt_ratio(r->lo, lo, sizeof lo);
     rb_bundle_fmt_ratio(r->hi, hi, sizeof hi);
     rb_gate_fmt_mde(r->mde, false, mde, sizeof mde);
     snprintf(cell, sizeof cell, "%s%s [%s, %s] %s", m, r->excludes_one ? "" : "~", lo, hi, mde);
-    printf("%-36s %2zu/%zu", cell, r->wins, r->n);
-}
-
-static void print_scenario(const rb_bundle *b, const rb_bundle_scenario *s)
-{
-    printf("\n%s: %zu routes, %zu requests (fingerprints %016llx %016llx)\n", s->name, s->routes,
-           s->requests, (unsigned long long)s->routes_fp, (unsigned long long)s->requests_fp);
-    if (*s->skipped) printf("  not run (a route feature they lack): %s\n", s->skipped);
-    if (!s->nresults) return;
-    print_header_line(b, s->results[0].router);
-    for (size_t i = 0; i < s->nresults; i++) {
-        const rb_bundle_result *r = &s->results[i];
-        char name[RB_BUNDLE_NAME + 16];
-        rb_bundle_label(b, r->router, true, name, sizeof name);
-        print_values(b, r, name);
-        const rb_bundle_pair *p =
-            i ? rb_bundle_find_pair(s, s->results[0].router, r->router) : NULL;
-        if (p)
-            session_print_ratio(b, &p->r);
-        else
-            printf("%s",
-                   strcmp(r->router, b->baseline) == 0 ? "baseline" : "(first: ratios vs it)");
-        printf("\n");
-        if (r->disagreements)
-            printf("  ** %s disagreed with the expected answer on %llu requests%s **\n", r->router,
-                   (unsigned long long)r->disagreements,
-                   rb_bundle_router_info(b, r->router) && rb_bundle_router_info(b, r->router)->peer
-                       ? " (a peer: not held to our semantics)"
-                       : "");
-    }
-    bool same = true;
-    for (size_t i = 1; i < s->nresults; i++)
-        same = same && s->results[i].checksum == s->results[0].checksum;
-    if (same)
-        printf("  checksum %016llx (every router gave the same answers)\n",
-               (unsigned long long)s->results[0].checksum);
-    else {
-        /* group the routers by checksum */
-        printf("  checksums differ (the routers' answers differ):\n");
-        for (size_t i = 0; i < s->nresults; i++) {
-            bool first = true;
-            for (size_t k = 0; k < i; k++)
-                first = first && s->results[k].checksum != s->results[i].checksum;
-            if (!first) continue;
-            printf("    %016llx", (unsigned long long)s->results[i].checksum);
-            for (size_t k = i; k < s->nresults; k++) {
-                if (s->results[k].checksum != s->results[i].checksum) continue;
-                char name[RB_BUNDLE_NAME + 16];
-                printf(" %s", rb_bundle_label(b, s->results[k].router, true, name, sizeof name));
-            }
-            printf("\n");
-        }
-    }
-}
-
-static void print_geomeans(const rb_bundle *b)
-{
-    if (!b->ngeomeans) return;
-    printf("\nacross scenarios: geometric mean of the median speed ratios vs %s (above 1: "
-           "faster)\n",
-           b->baseline);
-    for (size_t i = 0; i < b->ngeomeans; i++) {
-        const rb_bundle_geomean *g = &b->geomeans[i];
-        char name[RB_BUNDLE_NAME + 16], cell[128];
-        rb_bundle_label(b, g->router, true, name, sizeof name);
-        session_geomean_cell(b, &g->g, cell, sizeof cell);
-        printf("  %-20s %s over %zu scenario%s\n", name, cell, g->g.scenarios,
-               g->g.scenarios == 1 ? "" : "s");
-    }
+    fprintf(out, "%-36s %2zu/%zu", cell, r->wins, r->n);
 }
 
 void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap)
@@ -420,71 +429,145 @@ void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *
     snprintf(buf, cap, "%s%s [%s, %s] %s", m, g->excludes_one ? "" : "~", lo, hi, mde);
 }
 
-/* Put one loaded, measured scenario into the bundle. */
-static int bundle_scenario(const session_options *o, rb_bundle *b, const rb_scenario *sc,
-                           const rb_bench_run *run, const char *skipped, rb_error *err)
+static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenario *s)
 {
-    rb_bundle_scenario *s = rb_bundle_add_scenario(b);
-    if (!s) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    size_t si = b->nscenarios - 1;
-    snprintf(s->name, sizeof s->name, "%s", sc->spec.name);
-    static const char *const kinds[] = {"generated", "shipped", "files"};
-    snprintf(s->kind, sizeof s->kind, "%s", kinds[sc->spec.kind]);
-    if (sc->spec.kind == RB_SCENARIO_GENERATED) {
-        snprintf(s->shape, sizeof s->shape, "%s", sc->spec.shape);
-        s->seed = sc->seed;
-        snprintf(s->routes_source, sizeof s->routes_source,
-                 "generated: routebench corpus gen --shape %s --routes %zu --seed %llu --out "
-                 "PREFIX",
-                 sc->spec.shape, sc->spec.nroutes, (unsigned long long)sc->seed);
-        snprintf(s->requests_source, sizeof s->requests_source,
-                 "generated with the routes: %u requests, %.0f%% misses, 5%% of hits with "
-                 "another method, EXPECTED from linear",
-                 RB_SCENARIO_REQUESTS, RB_SCENARIO_MISS * 100);
-    } else if (sc->spec.kind == RB_SCENARIO_SHIPPED) {
-        /* the project's own files: a path that means the same on every machine */
-        snprintf(s->routes_source, sizeof s->routes_source, "corpus/data/%s.routes", sc->spec.name);
-        snprintf(s->requests_source, sizeof s->requests_source, "corpus/data/%s.requests",
-                 sc->spec.name);
-    } else {
-        snprintf(s->routes_source, sizeof s->routes_source, "%s", sc->spec.routes_path);
-        snprintf(s->requests_source, sizeof s->requests_source, "%s", sc->spec.requests_path);
+    fprintf(out, "\n%s: %zu routes, %zu requests (fingerprints %016llx %016llx)\n", s->name,
+            s->routes, s->requests, (unsigned long long)s->routes_fp,
+            (unsigned long long)s->requests_fp);
+    if (*s->skipped) fprintf(out, "  not run (a route feature they lack): %s\n", s->skipped);
+    if (!s->nresults) return;
+    print_header_line(out, b, s->results[0].router);
+    for (size_t i = 0; i < s->nresults; i++) {
+        const rb_bundle_result *r = &s->results[i];
+        char name[RB_BUNDLE_NAME + 16];
+        rb_bundle_label(b, r->router, true, name, sizeof name);
+        print_values(out, b, r, name);
+        const rb_bundle_pair *p =
+            i ? rb_bundle_find_pair(s, s->results[0].router, r->router) : NULL;
+        if (p)
+            session_print_ratio(out, b, &p->r);
+        else
+            fprintf(out, "%s",
+                    strcmp(r->router, b->baseline) == 0 ? "baseline" : "(first: ratios vs it)");
+        fprintf(out, "\n");
+        if (r->disagreements)
+            fprintf(out, "  ** %s disagreed with the expected answer on %llu requests%s **\n",
+                    r->router, (unsigned long long)r->disagreements,
+                    rb_bundle_router_info(b, r->router) && rb_bundle_router_info(b, r->router)->peer
+                        ? " (a peer: not held to our semantics)"
+                        : "");
     }
-    s->routes = sc->routes.count;
-    s->requests = sc->requests.count;
-    s->routes_fp = sc->routes_fp;
-    s->requests_fp = sc->requests_fp;
-    s->features = sc->features;
-    snprintf(s->skipped, sizeof s->skipped, "%s", skipped);
-    for (size_t k = 0; k < run->nsubjects; k++) {
-        const rb_bench_subject *sub = &run->subjects[k];
-        rb_bundle_result *r = rb_bundle_add_result(s, label_of(o, sub->ops));
-        if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-        r->memory_bytes = sub->memory;
-        r->build_ns = sub->build_ns;
-        r->replays_per_trial = sub->reps;
-        r->lookups_per_trial = sub->reps * run->nqueries;
-        r->checksum = sub->checksum;
-        r->disagreements = sub->disagree;
-        r->short_trials = sub->short_trials;
-        r->recalibrated = sub->recalibrated;
+    bool same = true;
+    for (size_t i = 1; i < s->nresults; i++)
+        same = same && s->results[i].checksum == s->results[0].checksum;
+    if (same)
+        fprintf(out, "  checksum %016llx (every router gave the same answers)\n",
+                (unsigned long long)s->results[0].checksum);
+    else {
+        /* group the routers by checksum */
+        fprintf(out, "  checksums differ (the routers' answers differ):\n");
+        for (size_t i = 0; i < s->nresults; i++) {
+            bool first = true;
+            for (size_t k = 0; k < i; k++)
+                first = first && s->results[k].checksum != s->results[i].checksum;
+            if (!first) continue;
+            fprintf(out, "    %016llx", (unsigned long long)s->results[i].checksum);
+            for (size_t k = i; k < s->nresults; k++) {
+                if (s->results[k].checksum != s->results[i].checksum) continue;
+                char name[RB_BUNDLE_NAME + 16];
+                fprintf(out, " %s",
+                        rb_bundle_label(b, s->results[k].router, true, name, sizeof name));
+            }
+            fprintf(out, "\n");
+        }
     }
-    bool counted = rb_metric_exact(b->metric);
-    for (size_t t = 0; t < run->ntrials; t++) {
-        const rb_bench_trial *x = &run->trials[t];
-        rb_bundle_trial bt = {si,    x->subject, x->trial + 1, x->position + 1, x->lookups,
-                              x->ns, x->ir,      x->data_refs, x->l1_misses,    x->ll_misses};
-        if (!counted && rb_bench_trial_disturbed(x)) s->results[x->subject].disturbed_trials++;
-        if (rb_bundle_add_trial(b, &bt) < 0)
-            return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+}
+
+static void print_geomeans(FILE *out, const rb_bundle *b)
+{
+    if (!b->ngeomeans) return;
+    fprintf(out,
+            "\nacross scenarios: geometric mean of the median speed ratios vs %s (above 1: "
+            "faster)\n",
+            b->baseline);
+    for (size_t i = 0; i < b->ngeomeans; i++) {
+        const rb_bundle_geomean *g = &b->geomeans[i];
+        char name[RB_BUNDLE_NAME + 16], cell[128];
+        rb_bundle_label(b, g->router, true, name, sizeof name);
+        session_geomean_cell(b, &g->g, cell, sizeof cell);
+        fprintf(out, "  %-20s %s over %zu scenario%s\n", name, cell, g->g.scenarios,
+                g->g.scenarios == 1 ? "" : "s");
     }
-    return rb_bundle_compute_scenario(b, si, err);
+}
+
+/* ---- before the work: how long, and what will be slow ---------------------------------------- */
+
+#define LINEAR_WARN_ROUTES 10000
+
+static bool has_linear(const session_options *o)
+{
+    for (size_t k = 0; k < o->nrouters; k++)
+        if (strcmp(rb_ops_name(o->routers[k]), "linear") == 0) return true;
+    return false;
+}
+
+/* linear tries every route of a table on each lookup: on 10k+ routes its
+ * build check and its trials take long; say so, and how to leave it out. */
+static void warn_linear(const session_options *o, const char *scenario, size_t routes)
+{
+    if (routes < LINEAR_WARN_ROUTES || !has_linear(o)) return;
+    char others[1024] = "";
+    size_t n = 0;
+    for (size_t k = 0; k < o->nrouters; k++) {
+        if (strcmp(rb_ops_name(o->routers[k]), "linear") == 0) continue;
+        int w = snprintf(others + n, sizeof others - n, "%s%s", n ? "," : "", o->labels[k]);
+        if (w > 0 && (size_t)w < sizeof others - n) n += (size_t)w;
+    }
+    fprintf(stderr,
+            "routebench %s: warning: %s has %zu routes, and linear (the reference) tries every "
+            "route on each lookup: its checks and trials grow with the table (seconds per "
+            "replay at 100,000 routes); %s%s\n",
+            o->cmd, scenario, routes, n ? "leave it out with --routers " : "choose another router",
+            others);
+}
+
+static void fmt_seconds(double s, char *buf, size_t cap)
+{
+    if (s < 60)
+        snprintf(buf, cap, "%.0f s", s < 1 ? 1 : s);
+    else if (s < 3600)
+        snprintf(buf, cap, "%.0f min %02.0f s", floor(s / 60), fmod(s, 60));
+    else
+        snprintf(buf, cap, "%.0f h %02.0f min", floor(s / 3600), fmod(s, 3600) / 60);
+}
+
+/* A lower bound of the run's duration: every router of every scenario runs
+ * warm-up + measured trials of at least min_trial_ms, and calibration costs
+ * about a quarter trial; building, generating and trials that last longer
+ * (one replay above min_trial_ms) come on top. */
+static void print_estimate(const session_options *o)
+{
+    if (rb_metric_exact(o->metric)) return; /* counting: seconds, not trials */
+    double rounds = o->proto.trials + o->proto.warmup + 0.25;
+    double seconds =
+        (double)o->scenarios.n * (double)o->nrouters * rounds * o->proto.min_trial_ms / 1e3;
+    char t[64];
+    fmt_seconds(seconds, t, sizeof t);
+    fprintf(stderr,
+            "routebench %s: estimated duration at least %s (%zu scenario%s x %zu router%s x "
+            "%u+%u trials of >= %g ms, plus building and generating)\n",
+            o->cmd, t, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
+            o->nrouters == 1 ? "" : "s", o->proto.warmup, o->proto.trials, o->proto.min_trial_ms);
+    for (size_t i = 0; i < o->scenarios.n; i++)
+        if (o->scenarios.v[i].kind == RB_SCENARIO_GENERATED)
+            warn_linear(o, o->scenarios.v[i].name, o->scenarios.v[i].nroutes);
 }
 
 /* Measure one scenario.  Returns a CLI status. */
 static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec *spec,
                         progress *pg)
 {
+    FILE *out = o->human;
     rb_error err;
     rb_scenario sc;
     progress_note(pg, spec->kind == RB_SCENARIO_GENERATED ? "generating" : "loading");
@@ -508,19 +591,19 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     }
     if (nops == 0 || (o->all_or_nothing && nops != o->nrouters)) {
         progress_done(pg);
-        printf("\n%s: skipped (%s lack%s a feature of its routes)\n", spec->name, skipped,
-               strchr(skipped, ',') ? "" : "s");
+        fprintf(out, "\n%s: skipped (%s lack%s a feature of its routes)\n", spec->name, skipped,
+                strchr(skipped, ',') ? "" : "s");
         rb_scenario_free(&sc);
         return CLI_OK;
     }
     rb_bench_run run;
-    progress_note(pg, "building");
+    if (sc.spec.kind != RB_SCENARIO_GENERATED) warn_linear(o, sc.spec.name, sc.routes.count);
     int rc;
     if (rb_metric_exact(o->metric)) {
         const char *labels[64];
         for (size_t k = 0; k < nops; k++) labels[k] = label_of(o, ops[k]);
         rc = rb_bench_prepare_pinned(&run, &sc.routes, &sc.requests, ops, nops,
-                                     RB_CALLGRIND_HASH_SEED, &err);
+                                     RB_CALLGRIND_HASH_SEED, on_progress, pg, &err);
         if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
         if (rc == RB_OK)
             rc =
@@ -529,22 +612,27 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
         rb_bench_protocol proto = o->proto;
         proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
         if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
-        rc = rb_bench_prepare(&run, &sc.routes, &sc.requests, ops, nops, NULL, &err);
+        rc = rb_bench_prepare_progress(&run, &sc.routes, &sc.requests, ops, nops, NULL, on_progress,
+                                       pg, &err);
         if (rc == RB_OK) rc = rb_bench_measure(&run, &proto, on_progress, pg, &err);
     }
-    if (rc == RB_OK) rc = bundle_scenario(o, b, &sc, &run, skipped, &err);
+    if (rc == RB_OK) {
+        const char *labels[64];
+        for (size_t k = 0; k < run.nsubjects; k++) labels[k] = label_of(o, run.subjects[k].ops);
+        rc = rb_bundle_add_run(b, &sc, &run, labels, skipped, &err);
+    }
     progress_done(pg);
     int status = CLI_OK;
     if (rc < 0) {
         fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, spec->name, err.message);
         status = rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
     } else {
-        print_scenario(b, &b->scenarios[b->nscenarios - 1]);
+        print_scenario(out, b, &b->scenarios[b->nscenarios - 1]);
         /* a peer is measured, not held to our semantics (router.h, RB_FEAT_PEER) */
         for (size_t k = 0; k < run.nsubjects; k++)
             if (run.subjects[k].disagree && !(rb_ops_features(run.subjects[k].ops) & RB_FEAT_PEER))
                 status = CLI_FAILED;
-        fflush(stdout);
+        fflush(out);
     }
     rb_bench_run_free(&run);
     rb_scenario_free(&sc);
@@ -553,6 +641,7 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
 
 int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
 {
+    FILE *out = o->human;
     rb_error err;
     rb_bundle_init(b);
     rb_sysinfo_fill(b);
@@ -572,10 +661,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
             return CLI_USAGE;
     if (rb_bundle_add_standard_limitations(b) < 0) return CLI_USAGE;
     if (add_libraries(o, b) != CLI_OK) return CLI_USAGE;
-    if (counted && rb_callgrind_open(&o->cg, &err) < 0) {
-        fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
-        return CLI_USAGE;
-    }
+    if (counted && rb_callgrind_open(&o->cg, &err) < 0) return cli_error(o->cmd, "%s", err.message);
     if (o->cpu >= 0) {
         if (rb_sysinfo_pin_cpu(o->cpu, &err) < 0) {
             fprintf(stderr, "routebench %s: --cpu: %s\n", o->cmd, err.message);
@@ -584,30 +670,33 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         b->pinned_cpu = o->cpu;
     }
 
-    if (counted) {
-        printf("routebench %s: %zu scenario%s, %zu router%s, --metric %s: Callgrind counts one "
-               "replay of each router (after one uncounted), seed %llu\n",
-               o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-               o->nrouters == 1 ? "" : "s", rb_metric_name(o->metric), (unsigned long long)o->seed);
-        if (o->trials_given)
-            printf("note: --trials is ignored: instruction counts are exact, one replay decides\n");
-    } else {
-        printf("routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g ms "
-               "(%s), balanced shuffled order, seed %llu\n",
-               o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-               o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup, o->proto.min_trial_ms,
-               o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
-               : b->cpu_clock                         ? "thread CPU clock"
-                                                      : "wall clock",
-               (unsigned long long)o->seed);
-    }
-    printf("in-process lookups on this machine (%s, %ld cores), not HTTP requests per second\n",
-           b->cpu_model, b->cores);
+    if (counted)
+        fprintf(out,
+                "routebench %s: %zu scenario%s, %zu router%s, --metric %s: Callgrind counts one "
+                "replay of each router (after one uncounted), seed %llu\n",
+                o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
+                o->nrouters == 1 ? "" : "s", rb_metric_name(o->metric),
+                (unsigned long long)o->seed);
+    else
+        fprintf(out,
+                "routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g "
+                "ms (%s), balanced shuffled order, seed %llu\n",
+                o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
+                o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup,
+                o->proto.min_trial_ms,
+                o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
+                : b->cpu_clock                         ? "thread CPU clock"
+                                                       : "wall clock",
+                (unsigned long long)o->seed);
+    fprintf(out,
+            "in-process lookups on this machine (%s, %ld cores), not HTTP requests per second\n",
+            b->cpu_model, b->cores);
     if (!b->optimized || b->sanitized)
-        printf("WARNING: %s build: these numbers do not show what the routers can do\n",
-               b->sanitized ? "sanitized" : "unoptimised");
-    fflush(stdout);
+        fprintf(out, "WARNING: %s build: these numbers do not show what the routers can do\n",
+                b->sanitized ? "sanitized" : "unoptimised");
+    fflush(out);
 
+    print_estimate(o);
     int status = CLI_OK;
     struct timespec run_start, run_end;
     clock_gettime(CLOCK_MONOTONIC, &run_start);
@@ -662,26 +751,39 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     }
     if (o->gate.on) {
         b->gate = o->gate;
-        if (rb_bundle_decide_gate(b, &err) < 0) {
-            fprintf(stderr, "routebench %s: the gate: %s\n", o->cmd, err.message);
-            return CLI_USAGE;
-        }
+        if (rb_bundle_decide_gate(b, &err) < 0)
+            return cli_error(o->cmd, "the gate: %s", err.message);
     }
-    if (strcmp(o->cmd, "pair") == 0 && o->nrouters == 2 && rb_bundle_noise_note(b) < 0) {
-        fprintf(stderr, "routebench %s: %s\n", o->cmd, "out of memory summarising");
-        return CLI_USAGE;
-    }
-    print_geomeans(b);
-    for (size_t i = 0; i < b->nwarnings; i++) printf("\nWARNING: %s\n", b->warnings[i]);
+    if (strcmp(o->cmd, "pair") == 0 && o->nrouters == 2 && rb_bundle_noise_note(b) < 0)
+        return cli_error(o->cmd, "out of memory summarising");
+    print_geomeans(out, b);
+    for (size_t i = 0; i < b->nwarnings; i++) fprintf(out, "\nWARNING: %s\n", b->warnings[i]);
     if (o->out) {
-        if (rb_bundle_write_dir(b, o->out, &err) < 0) {
-            fprintf(stderr, "routebench %s: writing the bundle: %s\n", o->cmd, err.message);
-            return CLI_USAGE;
-        }
-        printf("\nbundle: %s/{summary.json, trials.csv, report.md, chart.svg, scaling.svg}\n",
-               o->out);
-    } else {
-        printf("\n(--out DIR writes the bundle: summary.json, trials.csv, report.md, charts)\n");
+        if (rb_bundle_write_dir(b, o->out, &err) < 0)
+            return cli_error(o->cmd, "writing the bundle: %s", err.message);
+        fprintf(out, "\n");
+        cli_print_bundle_files(out, o->out, b);
+    } else if (!o->json && !o->export_json && !o->export_csv) {
+        fprintf(out,
+                "\n(--out DIR writes the bundle: summary.json, trials.csv, report.md, charts)\n");
+    }
+    if (o->json || o->export_json) {
+        rb_buf j = {0};
+        int rc =
+            rb_bundle_json_write(b, &j, &err) < 0 ? cli_error(o->cmd, "%s", err.message) : CLI_OK;
+        if (rc == CLI_OK && o->export_json)
+            rc = cli_write_output(o->cmd, o->export_json, j.data, j.len);
+        if (rc == CLI_OK && o->json) rc = cli_write_output(o->cmd, "-", j.data, j.len);
+        rb_buf_free(&j);
+        if (rc != CLI_OK) return rc;
+    }
+    if (o->export_csv) {
+        rb_buf c = {0};
+        int rc = rb_bundle_csv_write(b, &c, &err) < 0
+                     ? cli_error(o->cmd, "%s", err.message)
+                     : cli_write_output(o->cmd, o->export_csv, c.data, c.len);
+        rb_buf_free(&c);
+        if (rc != CLI_OK) return rc;
     }
     return status;
 }

@@ -9,40 +9,42 @@
 #include "bundle.h"
 #include "callgrind.h"
 #include "harness.h"
+#include "options.h"
 #include "plugins.h"
 #include "scenario.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 
 typedef struct session_options {
-    const char *cmd; /* "run" or "pair", for messages */
-    rb_scenario_list scenarios;
-    bool scenarios_given;
+    const char *cmd;            /* "run" or "pair", for messages */
+    rb_scenario_list scenarios; /* --scenarios, --shape, then --routes/--requests */
     rb_bench_protocol proto;
     uint64_t seed;
     int cpu;         /* < 0: not pinned */
     const char *out; /* bundle directory, or NULL */
     const char *routes_file, *requests_file;
-    const rb_router_ops *routers[64]; /* baseline first */
-    char labels[64][RB_BUNDLE_NAME];  /* their names in tables and the bundle */
+    bool json;                            /* --json: summary.json's document on stdout */
+    const char *export_json, *export_csv; /* files for summary.json's and trials.csv's texts */
+    FILE *human;                          /* tables: stdout, or stderr with --json */
+    const rb_router_ops *routers[64];     /* baseline first */
+    char labels[64][RB_BUNDLE_NAME];      /* their names in tables and the bundle */
     size_t nrouters;
     rb_plugins plugins;  /* --router-lib, NAME@LIB */
     bool all_or_nothing; /* skip a scenario unless every router supports it (pair) */
     int metric;          /* rb_metric (--metric) */
-    bool trials_given;   /* --trials was on the command line */
     rb_callgrind cg;     /* counted metrics, in the Callgrind child */
     rb_bundle_gate gate; /* pair --fail-below: on, a, b, threshold; decided by session_run */
 } session_options;
 
-/* Defaults: 9 trials, 1 warm-up, 100 ms, seed 42, not pinned. */
+/* Defaults: 9 trials, 1 warm-up, 100 ms, wall clock, the time metric, seed
+ * 42, not pinned. */
 void session_options_init(session_options *o, const char *cmd);
 void session_options_free(session_options *o);
 
-/* Try the options both commands share at argv[*i]: --scenarios/--scenario,
- * --routes, --requests, --trials, --warmup, --min-trial-ms, --seed, --cpu,
- * --clock, --metric, --out, --router-lib.  Returns 1 when consumed, 0 when not one of them, -1 on a bad
- * value (message printed). */
-int session_option(session_options *o, int argc, char **argv, int *i);
+/* The options both commands take (scenarios, protocol, outputs, plugins),
+ * their destinations in session_options. */
+extern const cli_option session_option_table[];
 /* Resolve a router spec (NAME or NAME@LIB) and append it, labelled NAME for
  * a built-in router and NAME@LIB otherwise; a router already in the list
  * is not added twice.  Returns CLI_OK or CLI_USAGE (message printed). */
@@ -51,7 +53,8 @@ int session_add_router(session_options *o, const char *spec);
 int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label);
 
 /* After parsing: add --routes/--requests, or the default suite when no
- * scenario was named.  Returns CLI_OK or CLI_USAGE (message printed). */
+ * scenario was named; check that every output can be written.  Returns
+ * CLI_OK or CLI_USAGE (message printed). */
 int session_finish_scenarios(session_options *o);
 
 /* Measure every scenario with the routers in o (baseline o->routers[0]),
@@ -75,7 +78,7 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
 
 /* Print one ratio cell set: "1.234~ [1.200, 1.250] ±2.1%  7/7" (or
  * "too few pairs", or "1.000 exact"). */
-void session_print_ratio(const rb_bundle *b, const rb_paired_result *r);
+void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *r);
 /* A geometric mean as one cell: "1.012~ [0.995, 1.030] ±1.8%" (or exact). */
 void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap);
 

@@ -16,15 +16,15 @@
 // --benchmark_repetitions and --benchmark_enable_random_interleaving for some
 // of that, and read `routebench pair` for a comparison you can trust.
 //
-// Options (besides every --benchmark_* option of google-benchmark):
-//   --scenarios LIST   as `routebench run --scenarios` (default: the default suite)
-//   --routers a,b      routers to register (default: every registered router)
-//   --seed S           corpus generator seed (default 42)
+// Options (besides every --benchmark_* option of google-benchmark): see
+// usage() below; --help prints them first, then google-benchmark's.
 #include "router_impl.h"
 
 // bench/ and corpus/ headers are C without extern "C" guards.
 extern "C" {
 #include "harness.h"
+#include "options.h"
+#include "plugins.h"
 #include "scenario.h"
 #include "table.h"
 }
@@ -112,38 +112,77 @@ const char *option(int *i, int argc, char **argv, const char *name)
 
 void usage()
 {
-    std::fprintf(stderr, "usage: routebench-gbench [--scenarios LIST] [--routers a,b] [--seed S]\n"
-                         "                         [--benchmark_* options of google-benchmark]\n"
-                         "One benchmark per SCENARIO/ROUTER; one iteration is one lookup.\n"
-                         "In-process lookups, not HTTP requests per second.\n");
+    std::printf(
+        "usage: routebench-gbench [--scenarios LIST] [--routers a,b] [--seed S]\n"
+        "                         [--router-lib LIB ...] [--benchmark_* options]\n"
+        "\n"
+        "The routebench scenarios and routers as google-benchmark benchmarks: one per\n"
+        "SCENARIO/ROUTER, one iteration is one lookup (in-process lookups, not HTTP\n"
+        "requests per second).  For paired trials and ratios with intervals use\n"
+        "`routebench pair`.\n"
+        "\n"
+        "routebench-gbench options:\n"
+        "  --scenarios LIST      as routebench run --scenarios (default: the default suite)\n"
+        "  --routers a,b         routers to register (default: every registered router and\n"
+        "                        every --router-lib router; NAME@LIB for a plugin's)\n"
+        "  --seed S              corpus generator seed, 0..2^53-1 (default 42)\n"
+        "  --router-lib LIB      load a plugin library of routers (repeatable)\n"
+        "  -h, --help            this help, then google-benchmark's\n"
+        "\n"
+        "Note: Debian's libbenchmark is built without NDEBUG, so google-benchmark prints\n"
+        "\"***WARNING*** Library was built as DEBUG. Timings may be affected.\"  That is\n"
+        "about google-benchmark's own library: routebench's routers and timed loop are\n"
+        "compiled with this build's flags (routebench --version shows them).\n"
+        "\n"
+        "google-benchmark options:\n");
+    std::fflush(stdout);
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) {
+            usage();
+            char help[] = "--help";
+            char *args[] = {argv[0], help, nullptr};
+            int n = 2;
+            benchmark::Initialize(&n, args); // prints google-benchmark's options and exits
+            return 0;
+        }
     benchmark::Initialize(&argc, argv);
     const char *scenarios = "default", *routers = nullptr;
     uint64_t seed = RB_SCENARIO_DEFAULT_SEED;
+    rb_plugins plugins;
+    rb_plugins_init(&plugins);
+    rb_error err;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0) {
-            usage();
-            return 0;
-        } else if ((v = option(&i, argc, argv, "--scenarios")) != nullptr) {
+        if ((v = option(&i, argc, argv, "--scenarios")) != nullptr) {
             scenarios = v;
         } else if ((v = option(&i, argc, argv, "--routers")) != nullptr) {
             routers = v;
         } else if ((v = option(&i, argc, argv, "--seed")) != nullptr) {
-            seed = std::strtoull(v, nullptr, 10);
+            unsigned long long u;
+            if (cli_parse_u64("--seed", v, 0, CLI_SEED_MAX, &u, &err) < 0) {
+                std::fprintf(stderr, "routebench-gbench: %s\n", err.message);
+                return 2;
+            }
+            seed = u;
+        } else if ((v = option(&i, argc, argv, "--router-lib")) != nullptr) {
+            if (rb_plugins_load(&plugins, v, &err) < 0) {
+                std::fprintf(stderr, "routebench-gbench: --router-lib %s: %s\n", v, err.message);
+                return 2;
+            }
         } else {
-            std::fprintf(stderr, "routebench-gbench: unknown argument '%s'\n", argv[i]);
-            usage();
+            std::fprintf(stderr,
+                         "routebench-gbench: unknown argument '%s' (routebench-gbench --help)\n",
+                         argv[i]);
             return 2;
         }
     }
     rb_scenario_list list{};
-    rb_error err;
     if (rb_scenario_list_parse(&list, scenarios, &err) < 0) {
         std::fprintf(stderr, "routebench-gbench: %s\n", err.message);
         return 2;
@@ -159,9 +198,13 @@ int main(int argc, char **argv)
             return 2;
         }
         sc->loaded = true;
-        for (size_t r = 0; r < rb_registry_count(); r++) {
-            const rb_router_ops *ops = rb_registry_at(r);
-            if (!in_list(routers, rb_ops_name(ops))) continue;
+        size_t nbuiltin = rb_registry_count(), nall = nbuiltin + rb_plugins_count(&plugins);
+        for (size_t r = 0; r < nall; r++) {
+            const rb_router_ops *ops =
+                r < nbuiltin ? rb_registry_at(r) : rb_plugins_ops(&plugins, r - nbuiltin);
+            std::string label = rb_ops_name(ops);
+            if (r >= nbuiltin) label += std::string("@") + rb_plugins_lib(&plugins, r - nbuiltin);
+            if (!in_list(routers, label.c_str())) continue;
             if (sc->s.features & ~rb_ops_features(ops)) continue;
             auto sub = std::make_unique<Subject>();
             sub->scenario = list.v[k].name;
@@ -169,14 +212,14 @@ int main(int argc, char **argv)
             if (rb_route_table_build_router(&sc->s.routes, list.v[k].name, ops, nullptr,
                                             &sub->router, &err) < 0) {
                 std::fprintf(stderr, "routebench-gbench: %s/%s: %s\n", list.v[k].name,
-                             rb_ops_name(ops), err.message);
+                             label.c_str(), err.message);
                 rb_scenario_list_free(&list);
                 return 2;
             }
             const rb_request_table *q = &sc->s.requests;
             for (size_t i = 0; i < q->count; i++)
                 sub->queries.push_back({rb_request_path(q, i), q->reqs[i].len, q->reqs[i].method});
-            std::string name = sub->scenario + "/" + rb_ops_name(ops);
+            std::string name = sub->scenario + "/" + label;
             benchmark::RegisterBenchmark(name.c_str(), run_lookups, sub.get());
             subjects.push_back(std::move(sub));
         }
@@ -185,9 +228,13 @@ int main(int argc, char **argv)
     rb_scenario_list_free(&list);
     benchmark::AddCustomContext("routebench", "in-process lookups, not HTTP requests per second");
     benchmark::AddCustomContext("routebench_seed", std::to_string(seed));
+    benchmark::AddCustomContext("routebench_note",
+                                "a 'Library was built as DEBUG' warning below is about Debian's "
+                                "libbenchmark, not routebench's code (routebench --version)");
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     subjects.clear();
     loaded.clear();
+    rb_plugins_close(&plugins);
     return 0;
 }

@@ -1,0 +1,380 @@
+/*
+ * test_cli.c — the routebench command line as a user meets it (issue 17):
+ * conflicting or ignored flags are usage errors, empty inputs are errors,
+ * outputs are checked before any measuring, every message starts
+ * "routebench CMD:", --json documents parse, --version and `help CMD`,
+ * --scenario and --scenarios on both run and pair, a duration estimate and
+ * a line per router built, import and requests agree on --out, every --help
+ * fits 79 columns.  Runs the built binary.
+ */
+#include "file.h"
+#include "router_impl.h"
+
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct result {
+    int status;
+    char *out, *err; /* stdout, stderr */
+} result;
+
+static char tmpdir[64];
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/rb_test_cli.XXXXXX");
+    cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+static char *slurp_path(const char *path)
+{
+    char *data;
+    size_t len;
+    rb_error err;
+    cr_assert_eq(rb_file_read(path, &data, &len, &err), RB_OK, "%s", err.message);
+    return data;
+}
+
+/* Run `routebench ARGS` (a shell word list) in tmpdir. */
+static result rb(const char *args)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/routebench' %s >out.txt 2>err.txt </dev/null", tmpdir,
+             RB_BINARY_DIR, args);
+    int st = system(cmd);
+    cr_assert(st != -1 && WIFEXITED(st), "%s did not exit", cmd);
+    char path[256];
+    result r = {WEXITSTATUS(st), NULL, NULL};
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    r.out = slurp_path(path);
+    snprintf(path, sizeof path, "%s/err.txt", tmpdir);
+    r.err = slurp_path(path);
+    return r;
+}
+
+static void done(result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[256];
+    rb_error err;
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    cr_assert_eq(rb_file_write_atomic(path, text, strlen(text), &err), RB_OK, "%s", err.message);
+}
+
+/* Every line of stderr that is not indented starts "routebench CMD:". */
+static void expect_prefix(const result *r, const char *cmd)
+{
+    char want[64];
+    snprintf(want, sizeof want, "routebench %s: ", cmd);
+    cr_expect(r->err[0] != '\0', "an error is printed for %s", cmd);
+    for (const char *line = r->err; *line;) {
+        size_t n = strcspn(line, "\n");
+        if (n && line[0] != ' ')
+            cr_expect(strncmp(line, want, strlen(want)) == 0, "'%.*s' lacks '%s'", (int)n, line,
+                      want);
+        line += n + (line[n] == '\n');
+    }
+}
+
+#define RUN_FAST "--trials 2 --warmup 0 --min-trial-ms 0.05"
+
+TestSuite(cli, .init = setup, .fini = teardown, .timeout = 120);
+
+Test(cli, conflicting_and_ignored_flags_are_usage_errors)
+{
+    static const struct {
+        const char *args, *cmd, *says;
+    } cases[] = {
+        {"verify --corpus github --routes a --requests b --router radix", "verify",
+         "--corpus and --routes cannot be used together"},
+        {"verify --all --router hashseg", "verify", "--all and --router cannot be used together"},
+        {"verify --router radix --routes a", "verify", "--routes needs --requests as well"},
+        {"run --routes a", "run", "--routes needs --requests as well"},
+        {"run --trials 3 --trials 4", "run", "--trials is given twice"},
+        {"pair --a radix", "pair", "needs --b SPEC"},
+        {"pair --a radix --b radix --scenarios static-100", "pair", "name the same router"},
+        {"run --json=yes", "run", "--json takes no value"},
+        {"run --trails 3", "run", "did you mean --trials?"},
+        {"report a b", "report", "one DIR only"},
+        {"corpus check", "corpus check", "needs FILE.routes"},
+        {"corpus gen --routes 10 --seed 1 --shape nope --out x", "corpus gen",
+         "--shape: must be static, params"},
+        {"corpus requests x.routes --count ' -1'", "corpus requests",
+         "--count needs a whole number from 1 to"},
+        {"corpus check x.routes --seed 9007199254740992", "corpus check",
+         "--seed needs a whole number from 0 to 9007199254740991"},
+        {"list stray", "list", "unexpected argument 'stray'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        result r = rb(cases[i].args);
+        cr_expect_eq(r.status, 2, "%s: exit %d", cases[i].args, r.status);
+        cr_expect(strstr(r.err, cases[i].says) != NULL, "%s: '%s' lacks '%s'", cases[i].args, r.err,
+                  cases[i].says);
+        expect_prefix(&r, cases[i].cmd);
+        cr_expect_eq(r.out[0], '\0', "%s: nothing on stdout", cases[i].args);
+        done(&r);
+    }
+}
+
+Test(cli, empty_inputs_are_errors)
+{
+    write_file("empty.routes", "# no routes\n");
+    write_file("empty.requests", "");
+    write_file("one.routes", "GET /a\n");
+    write_file("one.requests", "GET /a 0\n");
+    result r = rb("verify --router hashseg --routes empty.routes --requests one.requests");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "no routes: nothing to verify") != NULL, "%s", r.err);
+    cr_expect(strstr(r.out, "0/0") == NULL, "no 0/0 agree: %s", r.out);
+    done(&r);
+    r = rb("verify --router hashseg --routes one.routes --requests empty.requests");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "no requests: nothing to verify") != NULL, "%s", r.err);
+    done(&r);
+    r = rb("verify --router hashseg --routes one.routes --requests one.requests");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    done(&r);
+    r = rb("corpus check empty.routes");
+    cr_expect_eq(r.status, 1, "an empty table is not clean");
+    cr_expect(strstr(r.out, "not clean") != NULL && strstr(r.out, "\nclean") == NULL, "%s", r.out);
+    expect_prefix(&r, "corpus check");
+    done(&r);
+    r = rb("corpus check empty.routes --json");
+    cr_expect_eq(r.status, 1);
+    cJSON *j = cJSON_Parse(r.out);
+    cr_assert_not_null(j, "%s", r.out);
+    cr_expect(cJSON_IsFalse(cJSON_GetObjectItem(j, "ok")));
+    cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(j, "empty")));
+    cJSON_Delete(j);
+    done(&r);
+}
+
+Test(cli, outputs_are_checked_before_anything_is_measured)
+{
+    write_file("afile", "x");
+    static const char *const bad[] = {"run --out afile " RUN_FAST, "run --out afile/sub " RUN_FAST,
+                                      "pair --a radix --b hashseg --out afile " RUN_FAST,
+                                      "run --export-json nodir/x.json " RUN_FAST,
+                                      "run --export-csv . " RUN_FAST};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        result r = rb(bad[i]);
+        cr_expect_eq(r.status, 2, "%s", bad[i]);
+        cr_expect(strstr(r.out, "ns/lookup") == NULL && strstr(r.err, "measuring") == NULL,
+                  "%s measured before failing: %s", bad[i], r.out);
+        expect_prefix(&r, strncmp(bad[i], "pair", 4) == 0 ? "pair" : "run");
+        done(&r);
+    }
+    /* a missing directory is created, before the work */
+    result r =
+        rb("run --routers floor --baseline floor --scenarios static-100 --out new/dir " RUN_FAST);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    char path[256];
+    snprintf(path, sizeof path, "%s/new/dir/summary.json", tmpdir);
+    cr_expect_eq(access(path, R_OK), 0);
+    done(&r);
+}
+
+Test(cli, json_documents_parse_and_name_their_schema)
+{
+    result r = rb("list --json");
+    cr_expect_eq(r.status, 0);
+    cJSON *j = cJSON_Parse(r.out);
+    cr_assert_not_null(j, "%s", r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(j, "schema")->valuestring, "routebench-list");
+    cJSON *routers = cJSON_GetObjectItem(j, "routers");
+    cr_expect_geq(cJSON_GetArraySize(routers), 6);
+    bool linear_ref = false;
+    for (cJSON *x = routers->child; x; x = x->next)
+        if (strcmp(cJSON_GetObjectItem(x, "name")->valuestring, "linear") == 0)
+            linear_ref = cJSON_IsTrue(cJSON_GetObjectItem(x, "reference"));
+    cr_expect(linear_ref);
+    cr_expect_geq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "corpora")), 5);
+    cJSON_Delete(j);
+    done(&r);
+
+    r = rb("verify --router hashseg --corpus github --json");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    j = cJSON_Parse(r.out);
+    cr_assert_not_null(j, "%s", r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(j, "schema")->valuestring, "routebench-verify");
+    cJSON *run = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "runs"), 0);
+    cr_assert_not_null(run);
+    cr_expect_eq(cJSON_GetObjectItem(run, "agree_linear")->valuedouble,
+                 cJSON_GetObjectItem(run, "request_count")->valuedouble);
+    cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(j, "ok")));
+    cJSON_Delete(j);
+    done(&r);
+
+    /* run --json: summary.json's document on stdout, the tables on stderr;
+     * --export-json and --export-csv write what --out writes */
+    r = rb("run --routers floor --baseline floor --scenarios static-100 --json --out b "
+           "--export-json e.json --export-csv e.csv " RUN_FAST);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    j = cJSON_Parse(r.out);
+    cr_assert_not_null(j, "stdout is one JSON document: %s", r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(j, "schema")->valuestring, "routebench-summary");
+    cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "scenarios")), 1);
+    cJSON_Delete(j);
+    cr_expect(strstr(r.err, "ns/lookup") != NULL, "the table went to stderr");
+    char a[256], b[256];
+    snprintf(a, sizeof a, "%s/b/summary.json", tmpdir);
+    snprintf(b, sizeof b, "%s/e.json", tmpdir);
+    char *x = slurp_path(a), *y = slurp_path(b);
+    cr_expect_str_eq(x, y, "--export-json is summary.json");
+    cr_expect_str_eq(x, r.out, "--json is summary.json");
+    free(x), free(y);
+    snprintf(a, sizeof a, "%s/b/trials.csv", tmpdir);
+    snprintf(b, sizeof b, "%s/e.csv", tmpdir);
+    x = slurp_path(a), y = slurp_path(b);
+    cr_expect_str_eq(x, y, "--export-csv is trials.csv");
+    free(x), free(y);
+    done(&r);
+
+    r = rb("pair --a linear --b floor --scenario static-100 --json " RUN_FAST);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    j = cJSON_Parse(r.out);
+    cr_assert_not_null(j, "%s", r.out);
+    cr_expect_str_eq(cJSON_GetObjectItem(j, "baseline")->valuestring, "linear");
+    cJSON_Delete(j);
+    cr_expect(strstr(r.err, "pair: speed ratio b/a") != NULL, "%s", r.err);
+    done(&r);
+}
+
+Test(cli, version_and_help_cmd)
+{
+    result r = rb("--version");
+    cr_expect_eq(r.status, 0);
+    cr_expect(strncmp(r.out, "routebench 0.", 13) == 0, "%s", r.out);
+    cr_expect(strstr(r.out, "\ncommit ") && strstr(r.out, "\ncompiler ") &&
+                  strstr(r.out, "\nbuild type "),
+              "%s", r.out);
+    done(&r);
+    static const char *const cmds[] = {
+        "list",       "verify",          "run",          "pair",         "report", "corpus",
+        "corpus gen", "corpus requests", "corpus check", "corpus import"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "help %s", cmds[i]);
+        result h = rb(args);
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        result d = rb(args);
+        cr_expect_eq(h.status, 0, "%s", args);
+        cr_expect_eq(d.status, 0, "%s", args);
+        cr_expect_str_eq(h.out, d.out, "help %s is %s --help", cmds[i], cmds[i]);
+        cr_expect(strstr(d.out, "usage: routebench ") == d.out, "%s", d.out);
+        for (const char *line = d.out; *line;) {
+            size_t n = strcspn(line, "\n");
+            cr_expect_leq(n, 79, "%s: a %zu-column line: %.*s", args, n, (int)n, line);
+            line += n + (line[n] == '\n');
+        }
+        done(&h);
+        done(&d);
+    }
+    r = rb("help nosuch");
+    cr_expect_eq(r.status, 2);
+    expect_prefix(&r, "help");
+    done(&r);
+}
+
+Test(cli, run_and_pair_take_scenario_and_scenarios)
+{
+    static const char *const cmds[] = {"run --routers floor --baseline floor",
+                                       "pair --a linear --b floor"};
+    static const char *const opts[] = {"--scenario", "--scenarios"};
+    for (size_t c = 0; c < 2; c++) {
+        char args[512];
+        snprintf(args, sizeof args, "%s --help", cmds[c]);
+        result h = rb(args);
+        cr_expect(strstr(h.out, "--scenarios, --scenario LIST") != NULL, "%s", h.out);
+        done(&h);
+        for (size_t o = 0; o < 2; o++) {
+            snprintf(args, sizeof args, "%s %s static-100 " RUN_FAST, cmds[c], opts[o]);
+            result r = rb(args);
+            cr_expect_eq(r.status, 0, "%s: %s", args, r.err);
+            cr_expect(strstr(r.out, "static-100: 100 routes") != NULL, "%s", args);
+            done(&r);
+        }
+    }
+}
+
+Test(cli, an_estimate_first_then_a_line_per_router_and_linear_warned_about)
+{
+    result r =
+        rb("run --routers linear,hashseg --baseline hashseg --scenarios static-10000 " RUN_FAST);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    const char *est = strstr(r.err, "routebench run: estimated duration at least ");
+    const char *warn = strstr(r.err, "routebench run: warning: static-10000 has 10000 routes");
+    const char *b1 = strstr(r.err, "building hashseg (1/2)");
+    const char *b2 = strstr(r.err, "building linear (2/2)");
+    cr_expect(est && warn && b1 && b2, "%s", r.err);
+    cr_expect(est < b1 && warn < b1 && b1 < b2, "estimate and warning before the work: %s", r.err);
+    cr_expect(strstr(r.err, "leave it out with --routers hashseg") != NULL, "%s", r.err);
+    done(&r);
+    r = rb("run --routers hashseg --baseline hashseg --scenarios static-10000 " RUN_FAST);
+    cr_expect(strstr(r.err, "warning") == NULL, "no linear, no warning: %s", r.err);
+    done(&r);
+}
+
+Test(cli, import_and_requests_agree_on_out)
+{
+    char args[1024];
+    snprintf(args, sizeof args,
+             "corpus import --openapi '%s/tests/fuzz/corpus/fuzz_openapi/pets.yaml'",
+             RB_SOURCE_DIR);
+    result r = rb(args);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strncmp(r.out, "GET /pets\n", 10) == 0, "routes on stdout: %s", r.out);
+    cr_expect(strstr(r.err, "routes from") != NULL, "the summary on stderr: %s", r.err);
+    write_file("p.routes", r.out);
+    done(&r);
+    r = rb("corpus requests p.routes --count 20");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    size_t lines = 0;
+    for (const char *p = r.out; *p; p++) lines += *p == '\n';
+    cr_expect_eq(lines, 20, "requests on stdout: %s", r.out);
+    cr_expect(strstr(r.err, "20 requests") != NULL, "%s", r.err);
+    done(&r);
+    r = rb("corpus requests p.routes --count 20 --out p.requests");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "-> p.requests") != NULL, "%s", r.out);
+    done(&r);
+    r = rb("verify --router glob --routes p.routes --requests p.requests");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    done(&r);
+}
+
+Test(cli, gbench_help_shows_its_own_options_first)
+{
+    char exe[512], cmd[1200], path[256];
+    snprintf(exe, sizeof exe, "%s/routebench-gbench", RB_BINARY_DIR);
+    if (access(exe, X_OK) != 0) cr_skip_test("routebench-gbench is not built (libbenchmark-dev)");
+    snprintf(path, sizeof path, "%s/gbench.txt", tmpdir);
+    snprintf(cmd, sizeof cmd, "'%s' --help >'%s' 2>&1", exe, path);
+    int st = system(cmd);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char *h = slurp_path(path);
+    const char *ours = strstr(h, "routebench-gbench options:");
+    const char *theirs = strstr(h, "--benchmark_filter");
+    cr_expect(ours && theirs && ours < theirs, "%s", h);
+    cr_expect(strstr(h, "--scenarios") && strstr(h, "--routers") && strstr(h, "--router-lib"), "%s",
+              h);
+    cr_expect(strstr(h, "Library was built as DEBUG") != NULL, "the Debian note: %s", h);
+    free(h);
+}
