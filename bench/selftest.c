@@ -244,12 +244,8 @@ int rb_selftest_run(const rb_selftest_opts *o, const rb_scenario *scenarios, siz
             if (rc < 0 && c == 1) rb_bench_run_free(&t.aa[si]);
         }
         if (rc == RB_OK) prepared = si + 1;
-        if (rc == RB_OK && si < 16)
-            rc = calibrate_spin(&t, si, &out->spins[si], err);
-        else if (rc == RB_OK) {
-            rb_selftest_spin ignored;
-            rc = calibrate_spin(&t, si, &ignored, err);
-        }
+        rb_selftest_spin beyond; /* scenarios past the 16 reported */
+        if (rc == RB_OK) rc = calibrate_spin(&t, si, si < 16 ? &out->spins[si] : &beyond, err);
     }
     double *aa_r = ratios, *aa_se = ratios + runs, *as_r = ratios + 2 * runs,
            *as_se = ratios + 3 * runs;
