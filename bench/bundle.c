@@ -4,7 +4,9 @@
  */
 #include "bundle.h"
 
+#include "generate.h"
 #include "router_impl.h"
+#include "scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,9 +71,41 @@ int rb_bundle_add_router(rb_bundle *b, const char *name, const char *summary, un
     return RB_OK;
 }
 
+_Static_assert(RB_BUNDLE_DEPTHS == RB_SCENARIO_DEPTHS, "depth histograms are copied");
+
 rb_bundle_scenario *rb_bundle_add_scenario(rb_bundle *b)
 {
     return grow((void **)&b->scenarios, &b->nscenarios, sizeof(rb_bundle_scenario));
+}
+
+void rb_bundle_gen_command(const rb_bundle_scenario *s, char *buf, size_t cap)
+{
+    bool nc;
+    uint32_t generator;
+    int shape = rb_scenario_shape_parse(s->shape, &nc, &generator);
+    snprintf(buf, cap,
+             "routebench corpus gen --shape %s%s --generator %s --routes %zu --seed %llu --out "
+             "PREFIX",
+             rb_gen_shape_name(shape), nc ? " --no-conflicts" : "",
+             *s->generator ? s->generator : "v1", s->routes, (unsigned long long)s->seed);
+}
+
+void rb_bundle_depth_text(const rb_bundle_scenario *s, char *buf, size_t cap)
+{
+    size_t total = 0, n = 0;
+    buf[0] = '\0';
+    for (int d = 0; d < RB_BUNDLE_DEPTHS; d++) total += s->depth[d];
+    if (!total) return;
+    for (int d = 0; d < RB_BUNDLE_DEPTHS && n < cap; d++) {
+        if (!s->depth[d]) continue;
+        double pct = 100.0 * (double)s->depth[d] / (double)total;
+        const char *more = d == RB_BUNDLE_DEPTHS - 1 ? "+" : "";
+        if (pct < 0.1)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%d%s <0.1%%", n ? ", " : "", d, more);
+        else
+            n += (size_t)snprintf(buf + n, cap - n, "%s%d%s %.*f%%", n ? ", " : "", d, more,
+                                  pct < 1 ? 1 : 0, pct);
+    }
 }
 
 rb_bundle_result *rb_bundle_add_result(rb_bundle_scenario *s, const char *router)

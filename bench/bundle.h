@@ -35,7 +35,8 @@
  *                ratio}
  *   baseline    router name
  *   routers     [{name, summary, features, reference, peer}]
- *   scenarios   [{name, kind, shape|null, seed|null, routes, requests,
+ *   scenarios   [{name, kind, shape|null, seed|null, generator|null, depth,
+ *                 routes, requests,
  *                 routes_source, requests_source, routes_fingerprint,
  *                 requests_fingerprint, features, skipped: [router],
  *                 results: [{router, trials, median_ns, min_ns, max_ns, mad_ns,
@@ -47,6 +48,9 @@
  *   geomeans    [{router, baseline, scenarios, geomean, lo, hi, excludes_one}]
  *   warnings    [text]
  *   limitations [text]
+ * generator ("v1", "v2") and depth (routes at depth 1, 2, ..., the last
+ * entry 16 or more) were added later: a bundle without them is read as
+ * generator v1 (the only one before) and depths not recorded.
  * Fingerprints and checksums are 16 hex digits (64-bit values do not fit a
  * JSON number exactly).  Ratios are speed ratios b/a = median over trials of
  * (ns/lookup of a) / (ns/lookup of b): above 1 means b is faster.
@@ -66,6 +70,7 @@
 #define RB_BUNDLE_SCHEMA_VERSION 2
 #define RB_BUNDLE_NAME           64
 #define RB_BUNDLE_TEXT           512
+#define RB_BUNDLE_DEPTHS         17 /* routes by depth: [1..15], [16] 16 or more */
 
 typedef struct rb_bundle_router {
     char name[RB_BUNDLE_NAME];
@@ -107,9 +112,11 @@ typedef struct rb_bundle_pair {
 
 typedef struct rb_bundle_scenario {
     char name[RB_BUNDLE_NAME * 2];
-    char kind[16];  /* generated, shipped, files */
-    char shape[16]; /* generated: the shape; else "" */
-    uint64_t seed;  /* generated: the generator seed */
+    char kind[16];                  /* generated, shipped, files */
+    char shape[16];                 /* generated: the shape; else "" */
+    uint64_t seed;                  /* generated: the generator seed */
+    char generator[8];              /* generated: "v1" or "v2" (generate.h) */
+    size_t depth[RB_BUNDLE_DEPTHS]; /* routes by depth (segments); all 0 if not recorded */
     size_t routes, requests;
     char routes_source[RB_BUNDLE_TEXT], requests_source[RB_BUNDLE_TEXT];
     uint64_t routes_fp, requests_fp;
@@ -245,6 +252,14 @@ int rb_bundle_decide_gate(rb_bundle *b, rb_error *err);
  * warning saying how much of that noise alone can produce, with this run's
  * noise (disturbed and short trials, load, MDE).  RB_ENOMEM. */
 int rb_bundle_noise_note(rb_bundle *b);
+
+/* Rendering hooks for report.md, scaling.svg and the CLI (bundle.c):
+ * the `routebench corpus gen` command that writes a generated scenario's
+ * tables, and its routes by depth as shares ("1 2%, 2 9%, 3 22%"),
+ * "" when not recorded, so a reader can tell deeper paths from a slower
+ * router. */
+void rb_bundle_gen_command(const rb_bundle_scenario *s, char *buf, size_t cap);
+void rb_bundle_depth_text(const rb_bundle_scenario *s, char *buf, size_t cap);
 
 /* "NAME (reference)", "NAME (peer)" or "NAME" (brief: "(ref)") into buf. */
 const char *rb_bundle_label(const rb_bundle *b, const char *router, bool brief, char *buf,

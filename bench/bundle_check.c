@@ -67,7 +67,7 @@ static int scenario(rb_bundle *b, size_t si, rb_bundle_recheck *rep, rb_error *e
         /* the coverage and the MDE go through log, exp and erfc */
         compare(rep, where, "coverage", x->r.coverage, y ? y->r.coverage : NAN, 1e-12);
         compare(rep, where, "mde", x->r.mde, y ? y->r.mde : NAN, 1e-12);
-        compare(rep, where, "too_few", x->r.too_few, y ? y->r.too_few : NAN, 0);
+        compare(rep, where, "too_few", (double)x->r.too_few, y ? (double)y->r.too_few : NAN, 0);
     }
     free(stored);
     free(pairs);

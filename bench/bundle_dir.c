@@ -3,7 +3,7 @@
  * data; report.md and the charts are rendered from those two
  * files (after a run and by `routebench report DIR` alike), so the rendering
  * is a function of the files.  Every file is written atomically (temp file +
- * rename, corpus/files.h).
+ * rename, base/file.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bundle.h"

@@ -168,6 +168,11 @@ static void write_scenario(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundl
     add_str(w, o, "kind", s->kind);
     add(w, o, "shape", str_or_null(s->shape));
     add(w, o, "seed", *s->shape ? num((double)s->seed) : cJSON_CreateNull());
+    add(w, o, "generator", str_or_null(s->generator));
+    cJSON *depth = add(w, o, "depth", cJSON_CreateArray());
+    int last = RB_BUNDLE_DEPTHS - 1;
+    while (last > 0 && !s->depth[last]) last--;
+    for (int d = 1; depth && d <= last; d++) push(w, depth, num((double)s->depth[d]));
     add_num(w, o, "routes", (double)s->routes);
     add_num(w, o, "requests", (double)s->requests);
     add_str(w, o, "routes_source", s->routes_source);
@@ -520,6 +525,18 @@ static void read_scenario(jr *r, const cJSON *o, rb_bundle *b)
     get_str(r, o, "kind", s->kind, sizeof s->kind);
     get_str(r, o, "shape", s->shape, sizeof s->shape);
     s->seed = (uint64_t)get_num_or(r, o, "seed", 0);
+    /* added later: absent means generator v1 and depths not recorded */
+    if (cJSON_GetObjectItemCaseSensitive(o, "generator"))
+        get_str(r, o, "generator", s->generator, sizeof s->generator);
+    else if (strcmp(s->kind, "generated") == 0)
+        snprintf(s->generator, sizeof s->generator, "v1");
+    const cJSON *depth = cJSON_GetObjectItemCaseSensitive(o, "depth"), *dv;
+    int d = 1;
+    cJSON_ArrayForEach(dv, depth)
+    {
+        if (d < RB_BUNDLE_DEPTHS && cJSON_IsNumber(dv) && dv->valuedouble >= 0)
+            s->depth[d++] = (size_t)dv->valuedouble;
+    }
     s->routes = (size_t)get_u64(r, o, "routes");
     s->requests = (size_t)get_u64(r, o, "requests");
     get_str(r, o, "routes_source", s->routes_source, sizeof s->routes_source);

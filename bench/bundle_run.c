@@ -8,6 +8,7 @@
 #include "router_impl.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int rb_bundle_add_run(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *run,
                       const char *const *labels, const char *skipped, rb_error *err)
@@ -18,13 +19,14 @@ int rb_bundle_add_run(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *r
     snprintf(s->name, sizeof s->name, "%s", sc->spec.name);
     static const char *const kinds[] = {"generated", "shipped", "files"};
     snprintf(s->kind, sizeof s->kind, "%s", kinds[sc->spec.kind]);
+    memcpy(s->depth, sc->depth, sizeof s->depth); /* RB_BUNDLE_DEPTHS == RB_SCENARIO_DEPTHS */
     if (sc->spec.kind == RB_SCENARIO_GENERATED) {
         snprintf(s->shape, sizeof s->shape, "%s", sc->spec.shape);
         s->seed = sc->seed;
-        snprintf(s->routes_source, sizeof s->routes_source,
-                 "generated: routebench corpus gen --shape %s --routes %zu --seed %llu --out "
-                 "PREFIX",
-                 sc->spec.shape, sc->spec.nroutes, (unsigned long long)sc->seed);
+        snprintf(s->generator, sizeof s->generator, "v%u", sc->generator);
+        char cmd[300];
+        rb_scenario_gen_command(sc->spec.shape, sc->spec.nroutes, sc->seed, cmd, sizeof cmd);
+        snprintf(s->routes_source, sizeof s->routes_source, "generated: %s", cmd);
         snprintf(s->requests_source, sizeof s->requests_source,
                  "generated with the routes: %u requests, %.0f%% misses, 5%% of hits with "
                  "another method, EXPECTED from linear",

@@ -445,9 +445,10 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
 /* ---- scaling.svg ------------------------------------------------------------------------------ */
 
 #define PANEL_W     480.0
-#define PANEL_H     330.0
+#define PANEL_H     400.0
 #define PANEL_PAD_L 70.0
-#define PANEL_PAD_B 50.0
+#define PANEL_PAD_B 120.0 /* the x axis, then the routes by depth (DEPTH_LINES at most) */
+#define DEPTH_LINES 5
 #define PANEL_PAD_T 30.0
 #define PANEL_PAD_R 130.0
 
@@ -555,6 +556,16 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, size_t index
         rb_buf_free(&points);
     }
     rb_buf_puts(o, "</g>\n");
+    /* the routes by depth of each route count, beside the figure: deeper
+     * paths explain a slowdown as much as the router does */
+    for (size_t i = 0; i < n && i < DEPTH_LINES; i++) {
+        char depth[400], caption[480];
+        rb_bundle_depth_text(sc[i], depth, sizeof depth);
+        if (!*depth) continue;
+        snprintf(caption, sizeof caption, "%zu routes, by depth: %s", sc[i]->routes, depth);
+        text(o, x0 + 10, bt + 52 + 13 * (double)i, "start", "font-size=\"10\" fill=\"#555\"",
+             caption);
+    }
 }
 
 static int scaling_chart(const rb_bundle *b, rb_buf *o)

@@ -2,7 +2,7 @@
  * harness.h — the measurement core: paired, interleaved trials of several
  * routers on one scenario (a route table + a request table).
  *
- * Protocol (DESIGN.md, "Measurement protocol", as amended by issue 12):
+ * Protocol (docs/design.md, "Measurement protocol", as amended by issue 12):
  *
  *   prepare   every router is built from the routes (create + add + build,
  *             timed once), its memory() read, and one replay of the request

@@ -37,17 +37,21 @@ size_t rb_plugins_lib_of(const rb_plugins *p, const rb_router_ops *ops)
     return SIZE_MAX;
 }
 
-/* The commit a library says it was built from, into buf ("" when it does
- * not say). */
-static void lib_commit(void *handle, char *buf, size_t cap)
+const char *rb_plugins_build(const rb_plugins *p, size_t i)
 {
-    buf[0] = '\0';
-    void *sym = dlsym(handle, RB_PLUGIN_COMMIT_SYMBOL);
+    return p && i < p->count ? p->libs[p->routers[i].lib].build : NULL;
+}
+
+/* What the library's optional RB_PLUGIN_BUILD_SYMBOL says, into lib. */
+static void read_build(rb_plugin_lib *lib)
+{
+    lib->build[0] = '\0';
+    void *sym = dlsym(lib->handle, RB_PLUGIN_BUILD_SYMBOL);
     if (!sym) return;
-    const char *(*commit)(void);
-    memcpy(&commit, &sym, sizeof commit);
-    const char *c = commit();
-    if (c) snprintf(buf, cap, "%s", c);
+    rb_plugin_build_fn fn;
+    memcpy(&fn, &sym, sizeof fn); /* POSIX: dlsym's result is the function's address */
+    const char *build = fn();
+    if (build) snprintf(lib->build, sizeof lib->build, "%s", build);
 }
 
 /* Why ops (router i of the library at path) cannot be used, or RB_OK: the
@@ -122,7 +126,7 @@ static int load(rb_plugins *p, const char *path, size_t *lib, rb_error *err)
     }
     strcpy(copy, path);
     p->libs[p->nlibs] = (rb_plugin_lib){copy, h, ""};
-    lib_commit(h, p->libs[p->nlibs].commit, sizeof p->libs[p->nlibs].commit);
+    read_build(&p->libs[p->nlibs]);
     for (size_t i = 0; i < n; i++) p->routers[p->count++] = (rb_plugin_router){table[i], p->nlibs};
     *lib = p->nlibs++;
     return RB_OK;

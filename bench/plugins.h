@@ -32,15 +32,10 @@
 #include "router_impl.h"
 
 typedef struct rb_plugin_lib {
-    char *path;      /* as given (after the "./" lookup rule) */
-    void *handle;    /* dlopen handle */
-    char commit[64]; /* what RB_PLUGIN_COMMIT_SYMBOL says, or "" when absent */
+    char *path;     /* as given (after the "./" lookup rule) */
+    void *handle;   /* dlopen handle */
+    char build[64]; /* what RB_PLUGIN_BUILD_SYMBOL said, or "" */
 } rb_plugin_lib;
-
-/* Optional: a plugin may export `const char *routebench_plugin_commit(void)`
- * returning the commit it was built from (librouters.so does); result
- * bundles record it beside the library's path, size and hash. */
-#define RB_PLUGIN_COMMIT_SYMBOL "routebench_plugin_commit"
 
 typedef struct rb_plugin_router {
     const rb_router_ops *ops;
@@ -67,6 +62,10 @@ size_t rb_plugins_count(const rb_plugins *p);
 const rb_router_ops *rb_plugins_ops(const rb_plugins *p, size_t i);
 /* The library router i came from. */
 const char *rb_plugins_lib(const rb_plugins *p, size_t i);
+/* The build of that library, as its RB_PLUGIN_BUILD_SYMBOL says (for a
+ * librouters.so: the commit it was built from, "-dirty" when its tree had
+ * changes), truncated to 63 bytes; "" when it does not say. */
+const char *rb_plugins_build(const rb_plugins *p, size_t i);
 /* The library that gave ops (its index in libs), or SIZE_MAX for an ops
  * table no loaded library gave (a built-in router). */
 size_t rb_plugins_lib_of(const rb_plugins *p, const rb_router_ops *ops);

@@ -225,12 +225,12 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
     char f[64];
     features_words(s->features, f, sizeof f);
     rb_buf_printf(o, "### %s\n\n", s->name);
+    char cmd[400], depth[400];
+    rb_bundle_gen_command(s, cmd, sizeof cmd);
+    rb_bundle_depth_text(s, depth, sizeof depth);
     if (strcmp(s->kind, "generated") == 0)
-        rb_buf_printf(o,
-                      "Generated, shape %s, seed %llu (the same tables: `routebench corpus gen "
-                      "--shape %s --routes %zu --seed %llu --out PREFIX`). ",
-                      s->shape, (unsigned long long)s->seed, s->shape, s->routes,
-                      (unsigned long long)s->seed);
+        rb_buf_printf(o, "Generated, shape %s, seed %llu, generator %s (the same tables: `%s`). ",
+                      s->shape, (unsigned long long)s->seed, s->generator, cmd);
     else
         rb_buf_printf(o, "From `%s` and `%s`. ", s->routes_source, s->requests_source);
     rb_buf_printf(o,
@@ -239,6 +239,7 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
                   s->routes, f, (unsigned long long)s->routes_fp, s->requests,
                   (unsigned long long)s->requests_fp);
     if (*s->skipped) rb_buf_printf(o, " Not run (a route feature they lack): %s.", s->skipped);
+    if (*depth) rb_buf_printf(o, " Routes by depth (segments): %s.", depth);
     rb_buf_puts(o, "\n\n");
     if (!s->nresults) return;
     const char *anchor = s->results[0].router;

@@ -16,21 +16,33 @@ static const char *const shapes[] = {"static", "params", "mixed", "catchall", "g
 static const char *const default_shapes[] = {"static", "params", "mixed", "catchall"};
 static const size_t default_sizes[] = {100, 1000, 10000};
 
-/* Length of shape without a "-nc" (no conflicts) suffix. */
-static size_t base_shape_len(const char *shape, bool *no_conflicts)
+/* Length of shape without its "-v1" (generator v1) and "-nc" (no
+ * conflicts) suffixes, in that order from the end. */
+static size_t base_shape_len(const char *shape, bool *no_conflicts, uint32_t *generator)
 {
     size_t n = strlen(shape);
-    *no_conflicts = n > 3 && strcmp(shape + n - 3, "-nc") == 0;
+    *generator = RB_GEN_DEFAULT;
+    if (n > 3 && strncmp(shape + n - 3, "-v1", 3) == 0) {
+        *generator = RB_GEN_V1;
+        n -= 3;
+    }
+    *no_conflicts = n > 3 && strncmp(shape + n - 3, "-nc", 3) == 0;
     return *no_conflicts ? n - 3 : n;
+}
+
+int rb_scenario_shape_parse(const char *shape, bool *no_conflicts, uint32_t *generator)
+{
+    size_t n = base_shape_len(shape, no_conflicts, generator);
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        if (strlen(shapes[i]) == n && strncmp(shapes[i], shape, n) == 0) return (int)i;
+    return -1;
 }
 
 bool rb_scenario_shape_known(const char *shape)
 {
     bool nc;
-    size_t n = base_shape_len(shape, &nc);
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        if (strlen(shapes[i]) == n && strncmp(shapes[i], shape, n) == 0) return true;
-    return false;
+    uint32_t generator;
+    return rb_scenario_shape_parse(shape, &nc, &generator) >= 0;
 }
 
 void rb_scenario_list_free(rb_scenario_list *l)
@@ -66,7 +78,8 @@ int rb_scenario_list_add_shape(rb_scenario_list *l, const char *shape, rb_error 
     if (!rb_scenario_shape_known(shape))
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                          "unknown shape '%s' (static, params, mixed, catchall, glob; a "
-                         "'-nc' suffix for no static/param conflicts)",
+                         "'-nc' suffix for no static/param conflicts, then '-v1' for "
+                         "generator v1)",
                          shape);
     for (size_t k = 0; k < sizeof default_sizes / sizeof default_sizes[0]; k++) {
         int rc = add_generated(l, shape, default_sizes[k], err);
@@ -183,9 +196,7 @@ int rb_scenario_generate(const char *shape, size_t nroutes, uint64_t seed, size_
     rb_gen_config g = {0};
     g.routes = nroutes;
     g.seed = seed;
-    char base[16];
-    snprintf(base, sizeof base, "%.*s", (int)base_shape_len(shape, &g.no_conflicts), shape);
-    g.shape = rb_gen_shape_parse(base);
+    g.shape = rb_scenario_shape_parse(shape, &g.no_conflicts, &g.generator);
     if (g.shape < 0) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown shape '%s'", shape);
     rb_reqgen_config q;
     rb_reqgen_config_init(&q);
@@ -222,6 +233,11 @@ int rb_scenario_load(const rb_scenario_spec *spec, uint64_t seed, rb_scenario *o
         rb_scenario_free(out);
         return rc;
     }
+    if (spec->kind == RB_SCENARIO_GENERATED) {
+        bool nc;
+        rb_scenario_shape_parse(spec->shape, &nc, &out->generator);
+    }
+    rb_scenario_depths(&out->routes, out->depth, RB_SCENARIO_DEPTHS);
     out->routes_fp = rb_route_table_fingerprint(&out->routes);
     out->requests_fp = rb_request_table_fingerprint(&out->requests);
     out->features = rb_route_table_features(&out->routes);
@@ -232,4 +248,27 @@ void rb_scenario_free(rb_scenario *s)
 {
     rb_route_table_free(&s->routes);
     rb_request_table_free(&s->requests);
+}
+
+void rb_scenario_depths(const rb_route_table *t, size_t *depth, size_t cap)
+{
+    memset(depth, 0, cap * sizeof *depth);
+    for (size_t i = 0; i < t->count; i++) {
+        const char *p = rb_route_pattern(t, i);
+        size_t d = 0;
+        for (uint32_t k = 0; k < t->routes[i].len; k++) d += p[k] == '/';
+        depth[d < cap - 1 ? d : cap - 1]++;
+    }
+}
+
+int rb_scenario_gen_command(const char *shape, size_t nroutes, uint64_t seed, char *buf, size_t cap)
+{
+    bool nc;
+    uint32_t generator;
+    int k = rb_scenario_shape_parse(shape, &nc, &generator);
+    return snprintf(
+        buf, cap,
+        "routebench corpus gen --shape %s%s --generator v%u --routes %zu --seed %llu --out PREFIX",
+        rb_gen_shape_name(k), nc ? " --no-conflicts" : "", generator, nroutes,
+        (unsigned long long)seed);
 }

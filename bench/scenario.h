@@ -13,7 +13,9 @@
  * Names in a --scenarios list:
  *   SHAPE-N    one generated scenario (e.g. params-1000); SHAPE-nc-N is
  *              the --no-conflicts variant (e.g. mixed-nc-10000: no static
- *              and param siblings, for peers such as r3)
+ *              and param siblings, for peers such as r3); a "-v1" after
+ *              the shape (mixed-v1-10000, mixed-nc-v1-10000) uses generator
+ *              v1, to reproduce figures published before v2 (generate.h)
  *   SHAPE      that shape at 100, 1,000 and 10,000 routes (a shipped
  *              corpus of the same name wins: "static" is the shipped table;
  *              --shape static or static-N name the generated ones)
@@ -52,9 +54,13 @@ typedef struct rb_scenario_spec {
 } rb_scenario_spec;
 
 /* A loaded scenario. */
+#define RB_SCENARIO_DEPTHS 17 /* routes by depth: [1..15], [16] 16 or more */
+
 typedef struct rb_scenario {
     rb_scenario_spec spec;
-    uint64_t seed; /* generated: the generator seed */
+    uint64_t seed;                    /* generated: the generator seed */
+    uint32_t generator;               /* generated: RB_GEN_V1 or RB_GEN_V2; else 0 */
+    size_t depth[RB_SCENARIO_DEPTHS]; /* routes by depth (segments) */
     rb_route_table routes;
     rb_request_table requests;
     uint64_t routes_fp, requests_fp;
@@ -69,8 +75,18 @@ typedef struct rb_scenario_list {
 
 void rb_scenario_list_free(rb_scenario_list *l);
 
-/* Is shape one the generator knows (static, params, mixed, catchall, glob)? */
+/* Is shape one the generator knows (static, params, mixed, catchall, glob,
+ * each with the suffixes -nc, -v1)? */
 bool rb_scenario_shape_known(const char *shape);
+/* shape ("mixed-nc-v1") -> rb_gen_shape, *no_conflicts, *generator; -1 if
+ * unknown. */
+int rb_scenario_shape_parse(const char *shape, bool *no_conflicts, uint32_t *generator);
+/* The `routebench corpus gen` command that writes the tables of a
+ * generated scenario (snprintf's result). */
+int rb_scenario_gen_command(const char *shape, size_t nroutes, uint64_t seed, char *buf,
+                            size_t cap);
+/* Routes of t by depth (segments), the last entry for cap - 1 or more. */
+void rb_scenario_depths(const rb_route_table *t, size_t *depth, size_t cap);
 
 /* Append the specs a comma-separated list names (see the top).  RB_EINVAL
  * names an unknown entry. */
@@ -90,8 +106,9 @@ void rb_scenario_free(rb_scenario *s);
  * seed (corpus/generate.h), and a request table of nrequests requests with
  * the given miss share and 5% wrong-method hits, uniform over the routes,
  * seeded with the same seed, EXPECTED computed with the reference router
- * (corpus/reqgen.h).  The same tables as `routebench corpus gen --shape S
- * --routes N --seed SEED` (with --no-conflicts for a shape "S-nc"). */
+ * (corpus/reqgen.h).  The same tables as rb_scenario_gen_command's
+ * `routebench corpus gen --shape S [--no-conflicts] --generator vG --routes
+ * N --seed SEED`. */
 int rb_scenario_generate(const char *shape, size_t nroutes, uint64_t seed, size_t nrequests,
                          double miss, rb_route_table *routes, rb_request_table *requests,
                          rb_error *err);

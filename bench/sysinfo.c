@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "sysinfo.h"
 
+#include "build_stamp.h"
 #include "router_impl.h"
 
 #include <errno.h>
@@ -18,9 +19,6 @@
 
 #ifndef RB_VERSION
 #define RB_VERSION "unknown"
-#endif
-#ifndef RB_COMMIT
-#define RB_COMMIT "unknown"
 #endif
 #ifndef RB_C_COMPILER
 #define RB_C_COMPILER "unknown"
@@ -82,7 +80,7 @@ double rb_sysinfo_loadavg(void)
 void rb_sysinfo_tool(rb_bundle *b)
 {
     copy(b->version, sizeof b->version, RB_VERSION);
-    copy(b->commit, sizeof b->commit, RB_COMMIT);
+    copy(b->commit, sizeof b->commit, rb__build_commit());
     copy(b->compiler, sizeof b->compiler, RB_C_COMPILER);
     copy(b->flags, sizeof b->flags, RB_C_FLAGS);
     copy(b->build_type, sizeof b->build_type, RB_BUILD_TYPE);
@@ -123,9 +121,10 @@ int rb_sysinfo_pin_cpu(int cpu, rb_error *err)
 {
     if (cpu < 0 || cpu >= CPU_SETSIZE)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "no CPU %d", cpu);
+    size_t index = (size_t)cpu; /* in range: checked above */
     cpu_set_t set;
     CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
+    CPU_SET(index, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "cannot pin to CPU %d: %s", cpu,
                          strerror(errno));

@@ -1,6 +1,6 @@
 /*
  * sysinfo.h — facts about the build and the machine that travel with every
- * result (DESIGN.md: workload, hardware, protocol), and the warnings that
+ * result (docs/design.md: workload, hardware, protocol), and the warnings that
  * say when a measurement should not be trusted: an unoptimised build,
  * sanitizers, a busy machine.
  */

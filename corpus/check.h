@@ -24,7 +24,7 @@
  *   fingerprint        rb_route_table_fingerprint (XXH3 of the canonical list).
  *
  * Shadowing.  R is shadowed when for every path R matches and every method R
- * fits, some route with a better priority key (DESIGN.md) matches the path
+ * fits, some route with a better priority key (docs/design.md) matches the path
  * and fits the method — so R is never the answer.  For a route with a
  * specific method M the better routes must have method M or '*'; for a '*'
  * route each of the nine methods must be covered separately (GET /a beats

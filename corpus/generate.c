@@ -162,9 +162,15 @@ typedef struct child_rule {
     uint32_t fanout;
 } child_rule;
 
+struct kid;
+
 typedef struct gen {
     const rb_gen_config *cfg;
+    bool v2;        /* generator v2 (generate.h) */
+    uint32_t widen; /* v2: how many times the growing roles' fan-outs are widened */
     uint32_t max_depth;
+    struct kid *kid_pool; /* the children being planned, max_kids per depth */
+    size_t max_kids;
     rb_rng rng;
     rb_route_table *out;
     int rc;
@@ -198,9 +204,12 @@ static uint32_t own_max(const gen *g, int r, int hp)
     return n;
 }
 
-static uint32_t fanout(const gen *g, uint32_t role_default)
+/* A role's fan-out: the one given, else the role's default; v2 widens the
+ * roles that grow in real tables (grows) by g->widen. */
+static uint32_t fanout(const gen *g, uint32_t role_default, bool grows)
 {
-    return g->cfg->fanout ? g->cfg->fanout : role_default;
+    if (g->cfg->fanout) return g->cfg->fanout;
+    return g->v2 && grows ? role_default * g->widen : role_default;
 }
 
 static void set_rules(gen *g)
@@ -213,8 +222,9 @@ static void set_rules(gen *g)
     child_rule *r = g->rules;
     memset(r, 0, sizeof g->rules);
 
-    r[R_ROOT] = (child_rule){
-        .statics = 1u << R_NS | 1u << R_COLL, .param = params && !nc, .fanout = fanout(g, 32)};
+    r[R_ROOT] = (child_rule){.statics = 1u << R_NS | 1u << R_COLL,
+                             .param = params && !nc,
+                             .fanout = fanout(g, 32, true)};
     r[R_ROOT].weight[R_NS] = 1;
     r[R_ROOT].weight[R_COLL] = 5;
 
@@ -222,19 +232,19 @@ static void set_rules(gen *g)
                            .catchall = catchall,
                            .glob = glob,
                            .gstar = glob,
-                           .fanout = fanout(g, 24)};
+                           .fanout = fanout(g, 24, true)};
     r[R_NS].weight[R_NS] = 1;
     r[R_NS].weight[R_COLL] = 8;
     r[R_NS].weight[R_SINGLE] = 1;
 
     if (params) {
-        r[R_COLL] =
-            (child_rule){.statics = nc ? 0u : 1u << R_VIEW, .param = true, .fanout = fanout(g, 4)};
+        r[R_COLL] = (child_rule){
+            .statics = nc ? 0u : 1u << R_VIEW, .param = true, .fanout = fanout(g, 4, false)};
         r[R_COLL].weight[R_VIEW] = 1;
     } else {
         r[R_COLL] =
             (child_rule){.statics = 1u << R_VIEW | 1u << R_SINGLE | 1u << R_ACTION | 1u << R_COLL,
-                         .fanout = fanout(g, 12)};
+                         .fanout = fanout(g, 12, true)};
         r[R_COLL].weight[R_VIEW] = 3;
         r[R_COLL].weight[R_SINGLE] = 2;
         r[R_COLL].weight[R_ACTION] = 2;
@@ -245,7 +255,7 @@ static void set_rules(gen *g)
                              .catchall = catchall,
                              .glob = glob,
                              .gstar = glob,
-                             .fanout = fanout(g, 24)};
+                             .fanout = fanout(g, 24, true)};
     r[R_ITEM].weight[R_COLL] = 5;
     r[R_ITEM].weight[R_SINGLE] = 2;
     r[R_ITEM].weight[R_ACTION] = 3;
@@ -254,13 +264,13 @@ static void set_rules(gen *g)
                                .catchall = catchall,
                                .glob = glob,
                                .gstar = glob,
-                               .fanout = fanout(g, 12)};
+                               .fanout = fanout(g, 12, true)};
     r[R_SINGLE].weight[R_SINGLE] = 2;
     r[R_SINGLE].weight[R_ACTION] = 3;
     r[R_SINGLE].weight[R_COLL] = 2;
 
     r[R_VIEW] = (child_rule){.statics = 1u << R_COLL | 1u << R_SINGLE | 1u << R_ACTION,
-                             .fanout = fanout(g, 4)};
+                             .fanout = fanout(g, 4, true)};
     r[R_VIEW].weight[R_COLL] = 2;
     r[R_VIEW].weight[R_SINGLE] = 1;
     r[R_VIEW].weight[R_ACTION] = 2;
@@ -268,10 +278,12 @@ static void set_rules(gen *g)
     /* Below '**' the tree is two levels deep at most, and leaf words differ
      * from the words right below the '**': P/ ** /w would otherwise take
      * every path of a longer P/ ** /x/w (its key is a proper prefix). */
-    r[R_GSTAR] = (child_rule){.statics = 1u << R_GTAIL, .fanout = fanout(g, 6)};
+    r[R_GSTAR] = (child_rule){.statics = 1u << R_GTAIL, .fanout = fanout(g, 6, false)};
     r[R_GSTAR].weight[R_GTAIL] = 1;
-    r[R_GTAIL] = (child_rule){
-        .statics = 1u << R_GLEAF, .param = params, .param_role = R_GITEM, .fanout = fanout(g, 4)};
+    r[R_GTAIL] = (child_rule){.statics = 1u << R_GLEAF,
+                              .param = params,
+                              .param_role = R_GITEM,
+                              .fanout = fanout(g, 4, false)};
     r[R_GTAIL].weight[R_GLEAF] = 1;
     for (int k = 0; k < R_COUNT; k++)
         if (!r[k].param_role) r[k].param_role = R_ITEM;
@@ -315,12 +327,22 @@ static void compute_caps(gen *g, uint32_t limit)
     }
 }
 
+static uint32_t isqrt(uint64_t x);
+
 static int init(gen *g, const rb_gen_config *cfg, rb_error *err)
 {
     memset(g, 0, sizeof *g);
     g->cfg = cfg;
     if (cfg->shape < 0 || cfg->shape >= RB_GEN_SHAPE_COUNT)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown shape %d", cfg->shape);
+    uint32_t version = rb_gen_generator(cfg);
+    if (version == 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown generator v%u (v1 or v2)",
+                         cfg->generator);
+    g->v2 = version == RB_GEN_V2;
+    /* v2: sqrt(N / 1,000), 1 .. 32 */
+    uint32_t w = isqrt(cfg->routes / 1000);
+    g->widen = w < 1 ? 1 : w > 32 ? 32 : w;
     g->max_depth = cfg->max_depth ? cfg->max_depth : RB_GEN_MAX_DEPTH;
     if (g->max_depth > RB_GEN_MAX_DEPTH)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "depth %u is above the maximum %u",
@@ -355,14 +377,9 @@ static uint32_t isqrt(uint64_t x)
 
 static bool path_push(gen *g, const char *seg, size_t len)
 {
-    if (g->path_len + 1 + len >= sizeof g->path) {
-        g->rc = RB_ELIMIT;
-        return false;
-    }
-    g->path[g->path_len++] = '/';
-    memcpy(g->path + g->path_len, seg, len);
-    g->path_len += len;
-    return true;
+    bool ok = rb__path_push(g->path, sizeof g->path, &g->path_len, seg, len);
+    if (!ok) g->rc = RB_ELIMIT;
+    return ok;
 }
 
 static void emit(gen *g, int method)
@@ -373,7 +390,7 @@ static void emit(gen *g, int method)
 
 /* ---- children ------------------------------------------------------------------- */
 
-#define MAX_KIDS 72
+#define MAX_KIDS 72 /* v1; v2 sizes the pool by its fan-outs */
 
 typedef struct kid {
     int role;
@@ -532,7 +549,12 @@ static uint64_t capacity(const gen *g, uint32_t limit, int r, uint32_t d, int hp
 static uint32_t pick_limit(gen *g, uint32_t cd)
 {
     uint32_t limit = cd + below(g, 3);
-    if (below(g, 4) == 0) limit += below(g, 4);
+    if (g->v2) {
+        /* v2: one level in eight is planned deeper, by one level */
+        if (below(g, 8) == 0) limit++;
+    } else if (below(g, 4) == 0) {
+        limit += below(g, 4);
+    }
     return limit < g->max_depth ? limit : g->max_depth;
 }
 
@@ -540,7 +562,7 @@ static uint32_t pick_limit(gen *g, uint32_t cd)
  * budget. */
 static uint64_t skewed(gen *g)
 {
-    uint64_t x = below(g, 8) + 1;
+    uint64_t x = below(g, g->v2 ? 5 : 8) + 1; /* v2: 2..26, a thinner deep tail */
     return 1 + x * x;
 }
 
@@ -586,6 +608,27 @@ static void split(gen *g, kid *kids, size_t n, uint64_t budget)
         kids[i].budget = 1 + spare * kids[i].weight / wsum;
         if (kids[i].budget > kids[i].cap) kids[i].budget = kids[i].cap;
         given += kids[i].budget;
+    }
+    if (g->v2) {
+        /* v2: what is left goes by weight to the children with room, so no
+         * child takes a large share only because it came next */
+        bool added = true;
+        while (given < budget && added) {
+            uint64_t w = 0, want = budget - given;
+            for (size_t i = 0; i < n; i++)
+                if (kids[i].budget < kids[i].cap) w += kids[i].weight;
+            added = false;
+            for (size_t i = 0; i < n && w; i++) {
+                kid *k = &kids[i];
+                if (k->budget >= k->cap) continue;
+                uint64_t add = want * k->weight / w, room = k->cap - k->budget;
+                if (add > room) add = room;
+                if (add > budget - given) add = budget - given;
+                k->budget += add;
+                given += add;
+                added = added || add > 0;
+            }
+        }
     }
     /* hand out what is left (rounding, clamping) from a random start */
     size_t at = below(g, (uint32_t)n);
@@ -699,7 +742,7 @@ static void place_children(gen *g, int r, uint32_t d, int hp, uint64_t budget,
 {
     const child_rule *cr = &g->rules[r];
     uint32_t cd = d + 1;
-    kid kids[MAX_KIDS];
+    kid *kids = g->kid_pool + (size_t)cd * g->max_kids;
     size_t n = 0;
     bool nc = g->cfg->no_conflicts;
     /* children start shallow (cover() lets them grow deep when the budget
@@ -754,9 +797,10 @@ static void place_children(gen *g, int r, uint32_t d, int hp, uint64_t budget,
         uint64_t hi = soft < room ? soft : room;
         if (hi < need) hi = need;
         uint64_t lo = need ? need : (n == 0 ? 1 : 0);
+        if (g->v2 && lo < hi / 2) lo = hi / 2; /* v2: no few children with huge budgets */
         if (lo > hi) lo = hi;
         uint64_t count = lo + below(g, (uint32_t)(hi - lo + 1));
-        for (uint64_t i = 0; i < count && n < MAX_KIDS; i++) {
+        for (uint64_t i = 0; i < count && n < g->max_kids; i++) {
             int role = pick_static_role(g, cr, cd, hp, budget / (count + nparam));
             if (role < 0) break;
             kid *k = new_kid(kids, &n, role, pick_limit(g, cd));
@@ -857,6 +901,19 @@ const char *rb_gen_shape_name(int shape)
     return shape >= 0 && shape < RB_GEN_SHAPE_COUNT ? shape_names[shape] : "?";
 }
 
+uint32_t rb_gen_generator_parse(const char *name)
+{
+    if (strcmp(name, "v1") == 0) return RB_GEN_V1;
+    if (strcmp(name, "v2") == 0) return RB_GEN_V2;
+    return 0;
+}
+
+uint32_t rb_gen_generator(const rb_gen_config *cfg)
+{
+    if (cfg->generator == 0) return RB_GEN_DEFAULT;
+    return cfg->generator == RB_GEN_V1 || cfg->generator == RB_GEN_V2 ? cfg->generator : 0;
+}
+
 int rb_corpus_generate(const rb_gen_config *cfg, rb_route_table *out, rb_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -875,6 +932,14 @@ int rb_corpus_generate(const rb_gen_config *cfg, rb_route_table *out, rb_error *
                        cfg->fanout ? "as given" : "defaults",
                        (unsigned long long)g->cap[g->max_depth][R_ROOT][0][0]);
     if (rc == RB_OK) {
+        uint32_t most = 0;
+        for (int r = 0; r < R_COUNT; r++)
+            if (g->rules[r].fanout > most) most = g->rules[r].fanout;
+        g->max_kids = g->v2 ? (size_t)most + 24 : MAX_KIDS; /* + extras (add_extras) */
+        g->kid_pool = malloc((g->max_depth + 2) * g->max_kids * sizeof *g->kid_pool);
+        if (!g->kid_pool) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+    }
+    if (rc == RB_OK) {
         g->out = out;
         rb_rng_seed(&g->rng, cfg->seed);
         place(g, R_ROOT, 0, 0, g->max_depth, cfg->routes, NULL);
@@ -885,6 +950,7 @@ int rb_corpus_generate(const rb_gen_config *cfg, rb_route_table *out, rb_error *
             rc = rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
                            "internal error: generated %zu of %zu routes", out->count, cfg->routes);
     }
+    free(g->kid_pool);
     free(g);
     if (rc < 0) rb_route_table_free(out);
     return rc;

@@ -44,9 +44,20 @@
  * unlike the words right below it (P/ ** /w has a key that is a proper
  * prefix of P/ ** /x/w's and matches all its paths).
  *
- * Depth and size: with bounded fan-out a large table must be deep; at
- * 10,000 routes depths spread over 1..8, at 1,000,000 most routes sit at
- * depth 7-8.
+ * Generators (rb_gen_config.generator).  Corpora are identified by their
+ * fingerprint, so a generator, once published, never changes its output:
+ *   v1  the original calibration: fixed fan-outs (32 at the root), so a
+ *       large table can only grow deeper; at 10,000 routes depths spread
+ *       flat over 4..8, at 1,000,000 85% of the routes sit at depth 8.
+ *       Kept byte-identical to reproduce published figures.
+ *   v2  (the default) calibrated against the shipped public tables (GitHub,
+ *       Discord, Twilio: depth peaks at 3-6, fan-out up to 30-50): the
+ *       fan-outs of the root, namespaces, items and singular resources
+ *       grow with N (by sqrt(N / 1,000), from 1x at 1,000 routes to 32x at
+ *       1,000,000), the way large real tables grow wide (more resources,
+ *       more pages, more versions) instead of deep, and children are
+ *       planned one to two levels deep.  Depth peaks at 4-5 at every size,
+ *       and at 1,000,000 routes no depth holds more than a third of them.
  *
  * --no-conflicts (no_conflicts): the children of one node are of one kind:
  * static words only, or exactly one param, or exactly one catch-all, or
@@ -79,6 +90,10 @@ typedef enum rb_gen_shape {
 #define RB_GEN_MAX_ROUTES 1000000u
 #define RB_GEN_MAX_DEPTH  8u
 
+#define RB_GEN_V1      1u
+#define RB_GEN_V2      2u
+#define RB_GEN_DEFAULT RB_GEN_V2
+
 typedef struct rb_gen_config {
     size_t routes; /* 1 .. RB_GEN_MAX_ROUTES */
     uint64_t seed;
@@ -86,7 +101,13 @@ typedef struct rb_gen_config {
     bool no_conflicts;
     uint32_t max_depth; /* 1 .. RB_GEN_MAX_DEPTH; 0 means RB_GEN_MAX_DEPTH */
     uint32_t fanout;    /* most children of one node, 2..64; 0 means the role's default */
+    uint32_t generator; /* RB_GEN_V1, RB_GEN_V2; 0 means RB_GEN_DEFAULT */
 } rb_gen_config;
+
+/* "v1", "v2" -> RB_GEN_V1, RB_GEN_V2, or 0. */
+uint32_t rb_gen_generator_parse(const char *name);
+/* The generator cfg selects (the default resolved): RB_GEN_V1 or RB_GEN_V2. */
+uint32_t rb_gen_generator(const rb_gen_config *cfg);
 
 /* "static", "params", ... -> rb_gen_shape, or -1. */
 int rb_gen_shape_parse(const char *name);

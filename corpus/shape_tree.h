@@ -96,7 +96,7 @@ uint32_t rb_st_child(const rb_shape_tree *st, uint32_t node, int kind, const cha
 /* Is w a static segment of some route? */
 bool rb_st_is_word(const rb_shape_tree *st, const char *w, size_t len);
 
-/* The priority key of route r (DESIGN.md), pointing into the tree. */
+/* The priority key of route r (docs/design.md), pointing into the tree. */
 rb_priority rb_st_priority(const rb_shape_tree *st, uint32_t r);
 
 /* The routes that may match path[0, len): a superset of those that do,

@@ -1,6 +1,6 @@
 /*
  * table.c — readers, writers and fingerprints of route and request tables
- * (formats in table.h and DESIGN.md).
+ * (formats in table.h and docs/design.md).
  */
 #include "table.h"
 
@@ -369,4 +369,13 @@ int rb_route_table_build_router(const rb_route_table *t, const char *name, const
     }
     *out = r;
     return RB_OK;
+}
+
+bool rb__path_push(char *path, size_t cap, size_t *len, const char *seg, size_t n)
+{
+    if (*len + 1 + n >= cap) return false;
+    path[(*len)++] = '/';
+    memcpy(path + *len, seg, n);
+    *len += n;
+    return true;
 }

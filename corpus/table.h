@@ -1,6 +1,6 @@
 /*
  * table.h — route tables and request tables: the two file formats of
- * DESIGN.md, in memory, with readers, writers and fingerprints.
+ * docs/design.md, in memory, with readers, writers and fingerprints.
  *
  * Routes file:   one route a line, "METHOD PATTERN"; '#' comment lines and
  *                blank lines are skipped; the route id is the 0-based index
@@ -93,6 +93,11 @@ void rb_request_table_text(const rb_request_table *t, rb_buf *b);
  * blank lines and spacing in the source file. */
 uint64_t rb_route_table_fingerprint(const rb_route_table *t);
 uint64_t rb_request_table_fingerprint(const rb_request_table *t);
+
+/* Append "/" and seg[0, n) to path[0, *len) when the result stays below
+ * cap bytes (room for a NUL); false, path unchanged, when it does not.
+ * For the generators, which build patterns a segment at a time. */
+bool rb__path_push(char *path, size_t cap, size_t *len, const char *seg, size_t n);
 
 /* Union of RB_FEAT_* used by the table's patterns. */
 unsigned rb_route_table_features(const rb_route_table *t);

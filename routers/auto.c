@@ -32,8 +32,8 @@
  * call; memory = the chosen router's + this struct.
  * Invariants: before build chosen == NULL and pending holds every added
  * route; after build pending is empty.  Once the table has globs, every
- * route is within glob's limits (checked at add, RB_ELIMIT), so the build
- * cannot fail on them.  A failed build leaves the pending
+ * route is within glob's limits (checked at add by glob's own admission
+ * function, rb__glob_admit, RB_ELIMIT), so the build cannot fail on them.  A failed build leaves the pending
  * routes in place, so build may be retried.  Thread safety: lookup only
  * reads (and the chosen router's lookup is thread-safe).
  */
@@ -58,8 +58,7 @@ typedef struct auto_router {
     size_t count, cap;
     size_t static_routes;
     unsigned features;
-    uint32_t max_segs;     /* of any pattern added */
-    uint32_t nested_stars; /* '**' after the first of each pattern, summed */
+    rb__glob_budget budget; /* glob's limits, counted over the routes added */
     const rb_router_ops *chosen;
     void *chosen_impl;
     char why[200];
@@ -74,67 +73,27 @@ static int auto_create(const rb_config *config, void **out, rb_error *err)
     return RB_OK;
 }
 
-/* '**' segments after the first one of a pattern (glob's limit counts them). */
-static uint32_t nested_stars(const rb_pattern *p)
-{
-    uint32_t stars = 0;
-    for (uint32_t i = 0; i < p->nsegs; i++) stars += p->segs[i].kind == RB_SEG_GLOBSTAR;
-    return stars ? stars - 1 : 0;
-}
-
-static size_t first_glob_offset(const rb_pattern *p)
-{
-    for (uint32_t i = 0; i < p->nsegs; i++)
-        if (p->segs[i].kind == RB_SEG_GLOB || p->segs[i].kind == RB_SEG_GLOBSTAR)
-            return p->segs[i].offset;
-    return 0;
-}
-
-/* A table with globs goes to glob at build, so its limits apply from the
- * add that makes (or keeps) the table a glob table: refuse here rather than
- * fail the build later. */
-static int check_glob_limits(const auto_router *r, const rb_pattern *p, rb_error *err)
-{
-    if (!((r->features | p->features) & RB_FEAT_GLOB)) return RB_OK;
-    if (p->nsegs > RB__GLOB_MAX_DEPTH) {
-        size_t off = p->segs[RB__GLOB_MAX_DEPTH].offset;
-        return rb__error(err, RB_ELIMIT, off,
-                         "segment at byte %zu: auto hands tables with globs to glob, which "
-                         "takes at most %d segments a pattern",
-                         off, RB__GLOB_MAX_DEPTH);
-    }
-    if (r->max_segs > RB__GLOB_MAX_DEPTH) {
-        size_t off = first_glob_offset(p);
-        return rb__error(err, RB_ELIMIT, off,
-                         "glob at byte %zu: with it auto would hand the table to glob, which "
-                         "cannot take an earlier route of %u segments (at most %d)",
-                         off, r->max_segs, RB__GLOB_MAX_DEPTH);
-    }
-    if (r->nested_stars + nested_stars(p) > RB__GLOB_MAX_NESTED_STARS)
-        return rb__error(err, RB_ELIMIT, first_glob_offset(p),
-                         "'**': the glob router takes at most %d '**' segments that follow "
-                         "another '**', over all routes",
-                         RB__GLOB_MAX_NESTED_STARS);
-    return RB_OK;
-}
-
 static int auto_add(void *impl, const rb_route *route, rb_error *err)
 {
     auto_router *r = impl;
     const rb_allocator *a = r->config.allocator;
-    int rc = check_glob_limits(r, route->pattern, err);
-    if (rc < 0) return rc;
+    const rb_pattern *p = route->pattern;
+    /* a table with globs goes to glob at build, so glob's limits apply from
+     * the add that makes (or keeps) it a glob table: refuse here what glob
+     * would refuse at build */
+    if ((r->features | p->features) & RB_FEAT_GLOB) {
+        int rc = rb__glob_admit(&r->budget, p, err);
+        if (rc < 0) return rc;
+    }
     if (rb_grow(a, &r->pending, &r->cap, r->count + 1, sizeof *r->pending, 16) < 0)
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in auto");
-    const rb_pattern *p = route->pattern;
     char *text = rb_alloc(a, p->len);
     if (!text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in auto");
     memcpy(text, p->text, p->len);
     r->pending[r->count++] = (auto_pending){route->method, route->id, text, p->len};
     r->features |= p->features;
     r->static_routes += p->features == 0;
-    if (p->nsegs > r->max_segs) r->max_segs = p->nsegs;
-    r->nested_stars += nested_stars(p);
+    rb__glob_budget_add(&r->budget, p);
     return RB_OK;
 }
 

@@ -2,7 +2,7 @@
  * glob.c — the glob-aware router: a segment trie that indexes static parts
  * and tries glob segments only where their literal anchors fit.
  *
- * It supports every form of DESIGN.md (static, params, catch-all, glob
+ * It supports every form of docs/design.md (static, params, catch-all, glob
  * segments with '*', '?', '[set]', '[!set]', and '**' anywhere, several
  * per pattern) and gives exactly linear's answers: the same winner by the
  * priority key, the same 405 mask and the same capture spans.
@@ -201,8 +201,7 @@ typedef struct glob_router {
     const rb_allocator *allocator;
     glob_route *routes; /* as added; freed by build */
     size_t count, cap;
-    uint64_t total_segs;   /* over all routes */
-    uint32_t nested_stars; /* '**' after the first, summed over routes */
+    rb__glob_budget budget; /* what the limits count, over the routes added */
     bool built;
     /* the lookup form (build) */
     glob_node *nodes;
@@ -296,11 +295,24 @@ static int glob_create(const rb_config *config, void **out, rb_error *err)
     return RB_OK;
 }
 
-static int glob_add(void *impl, const rb_route *route, rb_error *err)
+/* '**' segments after the first one of p (the visited set holds them). */
+static uint32_t nested_stars(const rb_pattern *p)
 {
-    glob_router *r = impl;
-    const rb_pattern *p = route->pattern;
-    if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "add after build");
+    uint32_t stars = 0;
+    for (uint32_t i = 0; i < p->nsegs; i++) stars += p->segs[i].kind == RB_SEG_GLOBSTAR;
+    return stars ? stars - 1 : 0;
+}
+
+static size_t first_glob_offset(const rb_pattern *p)
+{
+    for (uint32_t i = 0; i < p->nsegs; i++)
+        if (p->segs[i].kind == RB_SEG_GLOB || p->segs[i].kind == RB_SEG_GLOBSTAR)
+            return p->segs[i].offset;
+    return 0;
+}
+
+int rb__glob_admit(const rb__glob_budget *b, const rb_pattern *p, rb_error *err)
+{
     if (p->nsegs > RB__GLOB_MAX_DEPTH) {
         size_t off = p->segs[RB__GLOB_MAX_DEPTH].offset;
         return rb__error(err, RB_ELIMIT, off,
@@ -308,11 +320,20 @@ static int glob_add(void *impl, const rb_route *route, rb_error *err)
                          "pattern",
                          off, RB__GLOB_MAX_DEPTH);
     }
+    /* only auto's tables can get here: a route admitted before the table
+     * had globs, now that this one would hand the table to glob */
+    if (b->max_segs > RB__GLOB_MAX_DEPTH) {
+        size_t off = first_glob_offset(p);
+        return rb__error(err, RB_ELIMIT, off,
+                         "glob at byte %zu: with it the table goes to the glob router, which "
+                         "cannot take an earlier route of %u segments (at most %d)",
+                         off, b->max_segs, RB__GLOB_MAX_DEPTH);
+    }
     uint32_t nested = 0;
     for (uint32_t i = 0, stars = 0; i < p->nsegs; i++) {
         if (p->segs[i].kind != RB_SEG_GLOBSTAR || stars++ == 0) continue;
         nested++;
-        if (r->nested_stars + nested > RB__GLOB_MAX_NESTED_STARS) {
+        if (b->nested_stars + nested > RB__GLOB_MAX_NESTED_STARS) {
             size_t off = p->segs[i].offset;
             return rb__error(err, RB_ELIMIT, off,
                              "'**' at byte %zu: the glob router takes at most %d '**' "
@@ -320,8 +341,25 @@ static int glob_add(void *impl, const rb_route *route, rb_error *err)
                              off, RB__GLOB_MAX_NESTED_STARS);
         }
     }
-    if (r->total_segs + p->nsegs >= UINT32_MAX / 2)
+    if (b->total_segs + p->nsegs >= UINT32_MAX / 2)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "too many segments in the glob router");
+    return RB_OK;
+}
+
+void rb__glob_budget_add(rb__glob_budget *b, const rb_pattern *p)
+{
+    b->total_segs += p->nsegs;
+    if (p->nsegs > b->max_segs) b->max_segs = p->nsegs;
+    b->nested_stars += nested_stars(p);
+}
+
+static int glob_add(void *impl, const rb_route *route, rb_error *err)
+{
+    glob_router *r = impl;
+    const rb_pattern *p = route->pattern;
+    if (r->built) return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "add after build");
+    int rc = rb__glob_admit(&r->budget, p, err);
+    if (rc < 0) return rc;
     size_t old_cap = r->cap;
     if (rb_grow(r->allocator, &r->routes, &r->cap, r->count + 1, sizeof *r->routes, 16) < 0)
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in glob");
@@ -330,7 +368,7 @@ static int glob_add(void *impl, const rb_route *route, rb_error *err)
     gr->text = rb_alloc(r->allocator, p->len);
     if (!gr->text) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in glob");
     memcpy(gr->text, p->text, p->len);
-    int rc = rb_pattern_parse(gr->text, p->len, r->allocator, &gr->pattern, err);
+    rc = rb_pattern_parse(gr->text, p->len, r->allocator, &gr->pattern, err);
     if (rc < 0) {
         rb_free(r->allocator, gr->text, p->len);
         return rc;
@@ -339,8 +377,7 @@ static int glob_add(void *impl, const rb_route *route, rb_error *err)
     gr->id = route->id;
     gr->node = 0;
     r->bytes += p->len + rb_pattern_bytes(&gr->pattern);
-    r->total_segs += p->nsegs;
-    r->nested_stars += nested;
+    rb__glob_budget_add(&r->budget, p);
     r->count++;
     return RB_OK;
 }
@@ -387,7 +424,7 @@ static uint32_t index_slot(const glob_builder *b, uint32_t parent, uint8_t kind,
 static int index_grow(glob_builder *b)
 {
     const glob_router *r = b->r;
-    uint32_t first = pow2_at_least(r->total_segs < 128 ? 256 : r->total_segs + 1);
+    uint32_t first = pow2_at_least(r->budget.total_segs < 128 ? 256 : r->budget.total_segs + 1);
     glob_builder g = {b->r, NULL, b->index_cap ? b->index_cap * 2 : first, b->index_used};
     g.index = rb_calloc(r->allocator, (size_t)g.index_cap * sizeof *g.index);
     if (!g.index) return RB_ENOMEM;
@@ -475,7 +512,7 @@ static int build_trie(glob_router *r)
 {
     const rb_allocator *a = r->allocator;
     glob_builder b = {r, NULL, 0, 0};
-    r->nodes_cap = (uint32_t)r->total_segs + 1;
+    r->nodes_cap = (uint32_t)r->budget.total_segs + 1;
     r->nodes = rb_alloc(a, (size_t)r->nodes_cap * sizeof *r->nodes);
     if (!r->nodes) return RB_ENOMEM;
     r->nnodes = 1;

@@ -1,8 +1,10 @@
 /*
- * pattern.c — the one pattern parser every router uses, and the priority key.
+ * pattern.c — the one pattern parser every router uses; it computes the parts
+ * of the priority key (ranks, literal bytes), which rb_priority_compare
+ * (router_plugin.h) orders.
  *
  * A pattern is '/' followed by segments separated by '/'.  Each segment is
- * classified (DESIGN.md, "Route semantics"):
+ * classified (docs/design.md, "Route semantics"):
  *
  *     users          static     exact bytes (may be empty: "/" or "/a/")
  *     :id  {id}      param      one whole segment of 1+ bytes

@@ -73,7 +73,7 @@
  * child whose first byte matches, then the param child, then the catch-all
  * child, and stops at the first node that ends the path and holds a route
  * whose method fits (a specific method before '*').  Why that is exactly
- * the priority order of DESIGN.md when routes have only static, param and
+ * the priority order of docs/design.md when routes have only static, param and
  * catch-all segments:
  *   - two routes that match the same path take the same bytes for every
  *     segment both have static, so they share tree nodes up to the first

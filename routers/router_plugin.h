@@ -30,7 +30,8 @@
  * Plugins (shared libraries) export one symbol, RB_PLUGIN_SYMBOL (declare
  * it with RB_PLUGIN_EXPORT and build with -fvisibility=hidden, or with
  * cmake/plugin.map, so that it is the only one), of type
- * rb_plugin_entry_fn: it returns the library's ops tables.
+ * rb_plugin_entry_fn: it returns the library's ops tables.  They may also
+ * export RB_PLUGIN_BUILD_SYMBOL, naming their build.
  */
 #ifndef RB_ROUTER_PLUGIN_H
 #define RB_ROUTER_PLUGIN_H
@@ -167,6 +168,14 @@ struct rb_router_ops {
 #define RB_PLUGIN_SYMBOL "routebench_plugin_routers"
 /* Returns an array of *count ops tables, valid for the library's lifetime. */
 typedef const rb_router_ops *const *(*rb_plugin_entry_fn)(size_t *count);
+
+/* Optional second symbol: what build of the code this library is, as a
+ * NUL-terminated string valid for the library's lifetime (routebench's own
+ * librouters.so answers the commit it was built from, e.g.
+ * "3a3a462f1c2d-dirty").  The host records it with the library
+ * (rb_plugins_build), so that a comparison of two builds can name them. */
+#define RB_PLUGIN_BUILD_SYMBOL "routebench_plugin_build"
+typedef const char *(*rb_plugin_build_fn)(void);
 
 /* Put before the definition of the entry function: it is exported even
  * when the rest of the plugin is built with -fvisibility=hidden. */

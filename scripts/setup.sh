@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # Install the Debian packages routebench needs, only those that are missing.
 # Runs apt-get as root (directly, or through sudo when not root).
+#   scripts/setup.sh           what the default job needs
+#   scripts/setup.sh --http    also libmicrohttpd-dev and wrk, for `routebench http`
+#                              (opt-in: the default job never needs them)
 set -euo pipefail
 packages=(cmake ninja-build pkg-config gcc g++ libxxhash-dev libcriterion-dev libcjson-dev
           libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind)
+for arg in "$@"; do
+  case "$arg" in
+    --http) packages+=(libmicrohttpd-dev wrk) ;;
+    *) echo "setup: unknown option $arg (known: --http)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -84,7 +84,7 @@ PUT /users/7 -> 405 Allow: GET
 GET /nope -> 404
 OUT
 cc=${CC:-cc}
-warn="-std=c11 -Wall -Wextra -Wstrict-prototypes -Werror"
+warn="-std=c11 -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wconversion -Wshadow -Wcast-qual -Werror"
 # shellcheck disable=SC2086
 "$cc" $warn $cflags "$src/examples/server/server.c" \
   $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs routebench) -o "$tmp/server_pc"

@@ -19,7 +19,7 @@ static const char *const table[] = {
 #define NTABLE (sizeof table / sizeof table[0])
 
 /* Returns true when the whole table was added and built. */
-static bool try_build(const rb_router_ops *ops, unsigned long fail_at, rbt_failing_allocator *fa)
+static bool try_build(const rb_router_ops *ops, size_t fail_at, rbt_failing_allocator *fa)
 {
     rbt_failing_allocator_init(fa, fail_at);
     rb_config cfg = {&fa->base, 0};
@@ -52,7 +52,7 @@ static bool try_build(const rb_router_ops *ops, unsigned long fail_at, rbt_faili
         complete = false;
         rc = rb_router_build(r, &err); /* a failed build may be retried */
     }
-    cr_expect_eq(rc, RB_OK, "%s build after failure at %lu: %s", rb_ops_name(ops), fail_at,
+    cr_expect_eq(rc, RB_OK, "%s build after failure at %zu: %s", rb_ops_name(ops), fail_at,
                  err.message);
     if (rc == RB_OK) {
         rb_match m;
@@ -61,7 +61,7 @@ static bool try_build(const rb_router_ops *ops, unsigned long fail_at, rbt_faili
         cr_expect_eq(m.route_id, 0u);
     }
     rb_router_destroy(r);
-    cr_expect_eq(fa->live_blocks, 0ul, "%s: fail at %lu leaked %lu blocks", rb_ops_name(ops),
+    cr_expect_eq(fa->live_blocks, 0u, "%s: fail at %zu leaked %zu blocks", rb_ops_name(ops),
                  fail_at, fa->live_blocks);
     return complete && fa->calls < fail_at;
 }
@@ -70,9 +70,9 @@ Test(alloc_failure, every_router_fails_cleanly_at_every_allocation, .timeout = 3
 {
     for (size_t i = 0; i < rb_registry_count(); i++) {
         const rb_router_ops *ops = rb_registry_at(i);
-        unsigned long n = 1;
+        size_t n = 1;
         rbt_failing_allocator fa;
         while (!try_build(ops, n, &fa) && n < 100000) n++;
-        cr_expect_lt(n, 100000ul, "%s never completed", rb_ops_name(ops));
+        cr_expect_lt(n, 100000u, "%s never completed", rb_ops_name(ops));
     }
 }

@@ -38,7 +38,7 @@ Test(auto_router, chooses_glob_when_the_table_has_globs)
 Test(auto_router, allocation_failure_during_build_can_be_retried)
 {
     const char *pats[] = {"/a", "/a/:id", "/b/*rest", "/c/x/y"};
-    for (unsigned long fail = 1; fail < 200; fail++) {
+    for (size_t fail = 1; fail < 200; fail++) {
         rbt_failing_allocator fa;
         rbt_failing_allocator_init(&fa, 0);
         rb_config cfg = {&fa.base, 0};
@@ -51,19 +51,21 @@ Test(auto_router, allocation_failure_during_build_can_be_retried)
         fa.fail_at = fa.calls + fail; /* fail somewhere inside build */
         int rc = rb_router_build(r, &err);
         if (rc == RB_ENOMEM) rc = rb_router_build(r, &err);
-        cr_expect_eq(rc, RB_OK, "fail at build call %lu: %s", fail, err.message);
+        cr_expect_eq(rc, RB_OK, "fail at build call %zu: %s", fail, err.message);
         rb_match m;
         cr_expect_eq(rbt_lookup(r, "GET", "/b/x/y", &m), RB_FOUND);
         cr_expect_eq(m.route_id, 2u);
         rb_router_destroy(r);
-        cr_expect_eq(fa.live_blocks, 0ul, "fail at %lu: leaked", fail);
+        cr_expect_eq(fa.live_blocks, 0u, "fail at %zu: leaked", fail);
     }
 }
 
-/* Regression (fuzz_differential): auto accepted a 129-segment pattern in a
- * table with globs, then its build failed because glob refuses it.  Cause:
- * glob's limits were only checked when glob itself was added to. */
-Test(auto_router, glob_limits_are_checked_at_add_not_at_build)
+/* ---- regressions (numbered project-wide: tests/README.md) -------------------- */
+
+/* Regression 2.  auto accepted a 129-segment pattern in a table with globs,
+ * then its build failed because glob refuses it (fuzz_differential).
+ * Cause: glob's limits were only checked when glob itself was added to. */
+Test(auto_router, regression_2_glob_limits_are_checked_at_add_not_at_build)
 {
     char pat[600];
     size_t n = 0;
@@ -85,4 +87,40 @@ Test(auto_router, glob_limits_are_checked_at_add_not_at_build)
     cr_assert_eq(rb_router_build(r, &err), RB_OK, "%s", err.message);
     cr_expect(strstr(rb_router_describe(r), "chose hashseg") != NULL);
     rb_router_destroy(r);
+}
+
+/* Regression 3.  auto reported glob's '**' limit at the pattern's first
+ * glob, not at the '**' that broke it, and skipped glob's total-segments
+ * limit.  Cause: auto kept its own copy of glob's limits, which drifted;
+ * now both call rb__glob_admit, so on tables with globs auto refuses
+ * exactly the routes glob refuses, with the same code and byte offset. */
+Test(auto_router, regression_3_auto_refuses_at_add_exactly_what_glob_refuses)
+{
+    rb_router *g, *a;
+    rb_error eg, ea;
+    cr_assert_eq(rb_router_create("glob", NULL, &g, &eg), RB_OK);
+    cr_assert_eq(rb_router_create("auto", NULL, &a, &ea), RB_OK);
+    char pat[2048];
+    size_t refused = 0;
+    for (uint32_t id = 0; id < 41; id++) {
+        /* 40 routes of 32 '**' (31 nested each: 33 routes fit in 1024), then
+         * one of 129 segments */
+        size_t n = (size_t)snprintf(pat, sizeof pat, "/r%u", id);
+        for (int k = 0; k < (id < 40 ? 32 : 128); k++)
+            n += (size_t)snprintf(pat + n, sizeof pat - n, id < 40 ? "/**" : "/s");
+        int rg = rb_router_add(g, RB_GET, pat, n, id, &eg);
+        int ra = rb_router_add(a, RB_GET, pat, n, id, &ea);
+        cr_expect_eq(ra, rg, "route %u: auto %d (%s), glob %d (%s)", id, ra, ea.message, rg,
+                     eg.message);
+        if (rg == RB_OK) continue;
+        refused++;
+        cr_expect_eq(rg, RB_ELIMIT, "%s", eg.message);
+        cr_expect_eq(ea.offset, eg.offset, "route %u: auto at byte %zu (%s), glob at %zu (%s)", id,
+                     ea.offset, ea.message, eg.offset, eg.message);
+    }
+    cr_expect_eq(refused, 8u, "routes 33..39 ('**' budget) and 40 (depth)");
+    cr_assert_eq(rb_router_build(g, &eg), RB_OK, "%s", eg.message);
+    cr_assert_eq(rb_router_build(a, &ea), RB_OK, "%s", ea.message);
+    rb_router_destroy(g);
+    rb_router_destroy(a);
 }

@@ -2,11 +2,15 @@
  * test_corpus_gen.c — the corpus generator (corpus/generate.h).
  *
  * Rules checked: the same arguments give the same bytes (in process and
- * through the CLI); exactly N routes come out, every (method, shape)
- * distinct; every shape at 10,000 routes passes the check (no duplicates,
- * nothing shadowed), is diverse (skeletons, depth 1..8, bounded fan-out)
- * and has the features its name promises; linear agrees with the generated
- * requests; arguments that cannot hold N routes fail with a message.
+ * through the CLI); generator v1 still makes every corpus whose fingerprint
+ * was published (README, bench/RESULTS.md); exactly N routes come out,
+ * every (method, shape) distinct; every shape at 10,000 routes passes the
+ * check (no duplicates, nothing shadowed), is diverse (skeletons, depths,
+ * bounded fan-out) and has the features its name promises, with both
+ * generators; v2's depth peaks where the public tables' do and, at
+ * 1,000,000 routes, no depth holds more than a third of the routes (v1
+ * piles them at depth 8); linear agrees with the generated requests;
+ * arguments that cannot hold N routes fail with a message.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
@@ -27,15 +31,21 @@
 
 extern const rb_router_ops rb__linear_ops;
 
-static rb_route_table gen(size_t n, uint64_t seed, int shape, bool nc)
+static rb_route_table gen_with(uint32_t generator, size_t n, uint64_t seed, int shape, bool nc)
 {
-    rb_gen_config c = {.routes = n, .seed = seed, .shape = shape, .no_conflicts = nc};
+    rb_gen_config c = {
+        .routes = n, .seed = seed, .shape = shape, .no_conflicts = nc, .generator = generator};
     rb_route_table t;
     rb_error err;
     int rc = rb_corpus_generate(&c, &t, &err);
-    cr_assert_eq(rc, RB_OK, "generate %zu %s%s: %s", n, rb_gen_shape_name(shape), nc ? " nc" : "",
-                 err.message);
+    cr_assert_eq(rc, RB_OK, "generate v%u %zu %s%s: %s", rb_gen_generator(&c), n,
+                 rb_gen_shape_name(shape), nc ? " nc" : "", err.message);
     return t;
+}
+
+static rb_route_table gen(size_t n, uint64_t seed, int shape, bool nc)
+{
+    return gen_with(0, n, seed, shape, nc);
 }
 
 static bool tables_equal(const rb_route_table *a, const rb_route_table *b)
@@ -62,6 +72,49 @@ Test(corpus_gen, same_arguments_give_the_same_routes)
             rb_route_table_free(&b);
         }
     }
+}
+
+/* The fingerprints below were published (README "Corpora", bench/RESULTS.md
+ * at commit 2915c948ea63) from the generator that is v1 now: v1 must make
+ * the same bytes forever. */
+Test(corpus_gen, v1_reproduces_published_fingerprints)
+{
+    static const struct {
+        int shape;
+        bool nc;
+        size_t routes;
+        uint64_t seed, fingerprint;
+    } published[] = {
+        {RB_GEN_MIXED, false, 10000, 1, UINT64_C(0xfe873c8132d2ac1b)},   /* README */
+        {RB_GEN_STATIC, false, 10000, 42, UINT64_C(0x77f7cead7cdda10a)}, /* RESULTS.md */
+        {RB_GEN_MIXED, false, 10000, 42, UINT64_C(0x16611a89b5c2dc5e)},
+        {RB_GEN_MIXED, true, 10000, 42, UINT64_C(0x2e173d045d9ea706)},
+        {RB_GEN_PARAMS, false, 10000, 42, UINT64_C(0x7d0cad0651742456)},
+        {RB_GEN_MIXED, false, 100, 42, UINT64_C(0xa98c05444cf28f95)},
+        {RB_GEN_MIXED, false, 1000, 42, UINT64_C(0x4030d2a0a8aacb4d)},
+        {RB_GEN_MIXED, false, 100000, 42, UINT64_C(0xaaeae2493a8535b6)},
+    };
+    for (size_t i = 0; i < sizeof published / sizeof published[0]; i++) {
+        rb_route_table t = gen_with(RB_GEN_V1, published[i].routes, published[i].seed,
+                                    published[i].shape, published[i].nc);
+        cr_expect_eq(rb_route_table_fingerprint(&t), published[i].fingerprint,
+                     "v1 %s%s %zu seed %llu: xxh3:%016llx, published xxh3:%016llx",
+                     rb_gen_shape_name(published[i].shape), published[i].nc ? " nc" : "",
+                     published[i].routes, (unsigned long long)published[i].seed,
+                     (unsigned long long)rb_route_table_fingerprint(&t),
+                     (unsigned long long)published[i].fingerprint);
+        rb_route_table_free(&t);
+    }
+    /* and the default is v2, a different table */
+    rb_route_table t = gen(10000, 1, RB_GEN_MIXED, false);
+    cr_expect_neq(rb_route_table_fingerprint(&t), UINT64_C(0xfe873c8132d2ac1b));
+    rb_route_table_free(&t);
+    rb_gen_config c = {.generator = 0};
+    cr_expect_eq(rb_gen_generator(&c), RB_GEN_V2);
+    c.generator = 3;
+    cr_expect_eq(rb_gen_generator(&c), 0);
+    cr_expect_eq(rb_gen_generator_parse("v1"), RB_GEN_V1);
+    cr_expect_eq(rb_gen_generator_parse("v3"), 0);
 }
 
 Test(corpus_gen, different_seeds_give_different_routes)
@@ -261,10 +314,16 @@ static features survey(const rb_route_table *t)
     return f;
 }
 
-static void check_shape_10k(int shape, bool nc)
+/* The rule of the *_10k_* tests: `corpus gen --routes 10000` of each shape
+ * (seed 1, with and without static/param conflicts, generators v1 and v2)
+ * gives 10,000 distinct (method, shape) routes, none shadowed, thousands
+ * of shapes, bounded fan-out and depth 1..8 (v2: peaking at 3-5), the
+ * features the shape promises, and requests on which linear agrees with
+ * EXPECTED. */
+static void check_shape_10k(int shape, bool nc, uint32_t generator)
 {
     const char *name = rb_gen_shape_name(shape);
-    rb_route_table t = gen(10000, 1, shape, nc);
+    rb_route_table t = gen_with(generator, 10000, 1, shape, nc);
     cr_assert_eq(t.count, 10000);
 
     /* the check: unique, nothing shadowed, diverse */
@@ -282,14 +341,29 @@ static void check_shape_10k(int shape, bool nc)
     cr_expect_geq(rep.distinct_skeletons, floor, "%s nc %d: %zu skeletons", name, nc,
                   rep.distinct_skeletons);
     cr_expect_geq(rep.distinct_shapes, 3000, "%s nc %d: %zu shapes", name, nc, rep.distinct_shapes);
-    /* bounded: at most 32 children of a prefix, at most 4 methods each */
-    cr_expect_leq(rep.max_fanout, 32, "%s nc %d: fan-out %zu", name, nc, rep.max_fanout);
-    cr_expect_leq(rep.max_behind, 128, "%s nc %d: %zu behind one prefix", name, nc, rep.max_behind);
+    /* bounded: at most 32 children of a prefix (v2 at 10,000 routes widens
+     * by floor(sqrt(10,000 / 1,000)) = 3: 96), at most 4 methods each */
+    size_t fan = generator == RB_GEN_V1 ? 32 : 96;
+    cr_expect_leq(rep.max_fanout, fan, "%s nc %d: fan-out %zu", name, nc, rep.max_fanout);
+    cr_expect_leq(rep.max_behind, 4 * fan, "%s nc %d: %zu behind one prefix", name, nc,
+                  rep.max_behind);
     size_t min_depth = shape == RB_GEN_PARAMS ? 2 : 1;
     cr_expect_leq(rep.min_depth, min_depth, "%s nc %d: min depth %zu", name, nc, rep.min_depth);
-    cr_expect_eq(rep.max_depth, 8, "%s nc %d: max depth %zu", name, nc, rep.max_depth);
-    for (size_t d = min_depth + 1; d <= 8; d++)
+    cr_expect_leq(rep.max_depth, 8, "%s nc %d: max depth %zu", name, nc, rep.max_depth);
+    /* v1 reaches depth 8 with every depth in between; v2 every depth up to 7 */
+    size_t deepest = generator == RB_GEN_V1 ? 8 : 7;
+    for (size_t d = min_depth + 1; d <= deepest; d++)
         cr_expect_gt(rep.depth[d], 0, "%s nc %d: no route of depth %zu", name, nc, d);
+    if (generator != RB_GEN_V1) {
+        /* v2 peaks where the public tables do (GitHub 4, Discord 3-4,
+         * Twilio 5-6), with a thin tail at depth 8 */
+        size_t mode = 1;
+        for (size_t d = 1; d < RB_CHECK_DEPTHS; d++)
+            if (rep.depth[d] > rep.depth[mode]) mode = d;
+        cr_expect(mode >= 3 && mode <= 5, "%s nc %d: most routes at depth %zu", name, nc, mode);
+        cr_expect_lt(rep.depth[8], 10000 / 5, "%s nc %d: %zu routes at depth 8", name, nc,
+                     rep.depth[8]);
+    }
     rb_check_report_free(&rep);
 
     /* what the shape promises */
@@ -347,41 +421,77 @@ static void check_shape_10k(int shape, bool nc)
     rb_route_table_free(&t);
 }
 
-Test(corpus_gen, static_10k)
+Test(corpus_gen, static_10k_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_STATIC, false);
+    check_shape_10k(RB_GEN_STATIC, false, RB_GEN_V2);
 }
-Test(corpus_gen, params_10k)
+Test(corpus_gen, static_10k_v1_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_PARAMS, false);
+    check_shape_10k(RB_GEN_STATIC, false, RB_GEN_V1);
 }
-Test(corpus_gen, params_10k_no_conflicts)
+Test(corpus_gen, params_10k_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_PARAMS, true);
+    check_shape_10k(RB_GEN_PARAMS, false, RB_GEN_V2);
 }
-Test(corpus_gen, mixed_10k)
+Test(corpus_gen, params_10k_v1_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_MIXED, false);
+    check_shape_10k(RB_GEN_PARAMS, false, RB_GEN_V1);
 }
-Test(corpus_gen, mixed_10k_no_conflicts)
+Test(corpus_gen, params_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_MIXED, true);
+    check_shape_10k(RB_GEN_PARAMS, true, RB_GEN_V2);
 }
-Test(corpus_gen, catchall_10k)
+Test(corpus_gen, params_10k_no_conflicts_v1_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_CATCHALL, false);
+    check_shape_10k(RB_GEN_PARAMS, true, RB_GEN_V1);
 }
-Test(corpus_gen, catchall_10k_no_conflicts)
+Test(corpus_gen, mixed_10k_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_CATCHALL, true);
+    check_shape_10k(RB_GEN_MIXED, false, RB_GEN_V2);
 }
-Test(corpus_gen, glob_10k)
+Test(corpus_gen, mixed_10k_v1_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_GLOB, false);
+    check_shape_10k(RB_GEN_MIXED, false, RB_GEN_V1);
 }
-Test(corpus_gen, glob_10k_no_conflicts)
+Test(corpus_gen, mixed_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_GLOB, true);
+    check_shape_10k(RB_GEN_MIXED, true, RB_GEN_V2);
+}
+Test(corpus_gen, mixed_10k_no_conflicts_v1_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_MIXED, true, RB_GEN_V1);
+}
+Test(corpus_gen, catchall_10k_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_CATCHALL, false, RB_GEN_V2);
+}
+Test(corpus_gen, catchall_10k_v1_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_CATCHALL, false, RB_GEN_V1);
+}
+Test(corpus_gen, catchall_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_CATCHALL, true, RB_GEN_V2);
+}
+Test(corpus_gen, catchall_10k_no_conflicts_v1_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_CATCHALL, true, RB_GEN_V1);
+}
+Test(corpus_gen, glob_10k_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_GLOB, false, RB_GEN_V2);
+}
+Test(corpus_gen, glob_10k_v1_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_GLOB, false, RB_GEN_V1);
+}
+Test(corpus_gen, glob_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_GLOB, true, RB_GEN_V2);
+}
+Test(corpus_gen, glob_10k_no_conflicts_v1_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_GLOB, true, RB_GEN_V1);
 }
 
 Test(corpus_gen, other_seeds_stay_clean)
@@ -403,4 +513,35 @@ Test(corpus_gen, other_seeds_stay_clean)
             }
         }
     }
+}
+
+/* Counts routes by depth (segments = '/' bytes of the pattern). */
+static void depth_histogram(const rb_route_table *t, size_t *depth, size_t cap)
+{
+    memset(depth, 0, cap * sizeof *depth);
+    for (size_t i = 0; i < t->count; i++) {
+        const char *p = rb_route_pattern(t, i);
+        size_t d = 0;
+        for (uint32_t k = 0; k < t->routes[i].len; k++) d += p[k] == '/';
+        depth[d < cap ? d : cap - 1]++;
+    }
+}
+
+Test(corpus_gen, v2_at_1m_no_depth_holds_a_third)
+{
+    for (int shape = 0; shape < RB_GEN_SHAPE_COUNT; shape++) {
+        rb_route_table t = gen(RB_GEN_MAX_ROUTES, 1, shape, false);
+        size_t depth[16];
+        depth_histogram(&t, depth, 16);
+        for (size_t d = 0; d < 16; d++)
+            cr_expect_leq(depth[d], RB_GEN_MAX_ROUTES / 3, "v2 %s at 1M: %zu routes at depth %zu",
+                          rb_gen_shape_name(shape), depth[d], d);
+        rb_route_table_free(&t);
+    }
+    /* what v2 fixes: v1 puts most of a 1M mixed table at its depth limit */
+    rb_route_table t = gen_with(RB_GEN_V1, RB_GEN_MAX_ROUTES, 1, RB_GEN_MIXED, false);
+    size_t depth[16];
+    depth_histogram(&t, depth, 16);
+    cr_expect_gt(depth[8], RB_GEN_MAX_ROUTES * 8 / 10, "v1 at 1M: %zu at depth 8", depth[8]);
+    rb_route_table_free(&t);
 }

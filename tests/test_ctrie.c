@@ -3,7 +3,7 @@
  * invariants (rb__ctrie_check) and shape after build, and its answers,
  * which must equal linear's (outcome, route id, every span, the 405 mask)
  * — compared through the public API rather than hard-coded where possible;
- * the hand expectations that remain are worked out from DESIGN.md's rules.
+ * the hand expectations that remain are worked out from docs/design.md's rules.
  *
  * Every lookup goes through a heap copy of exactly the path's bytes (no
  * NUL, nothing after it), so the sanitizer build catches any read past the
@@ -11,6 +11,7 @@
  */
 #include "ctrie.h"
 #include "rb_test.h"
+#include "shipped.h"
 #include "rng.h"
 #include "verify.h"
 
@@ -22,23 +23,6 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- helpers ------------------------------------------------------------- */
-
-/* Look path[0, len) up through an exact-size heap copy. */
-static int lookup_exact(const rb_router *r, int method, const char *path, size_t len, rb_match *m)
-{
-    char *copy = malloc(len ? len : 1);
-    cr_assert_not_null(copy);
-    memcpy(copy, path, len);
-    memset(m, 0, sizeof *m);
-    int rc = rb_router_lookup(r, method, copy, len, m);
-    /* spans must stay inside the path */
-    if (rc == RB_FOUND) {
-        for (uint32_t i = 0; i < m->nparams; i++)
-            cr_expect_leq((uint64_t)m->params[i].offset + m->params[i].len, (uint64_t)len);
-    }
-    free(copy);
-    return rc;
-}
 
 static int method_of(const char *name)
 {
@@ -82,15 +66,9 @@ static void free_pair(pair *p)
 static void expect_same_len(const pair *p, int method, const char *path, size_t len)
 {
     rb_match a, b;
-    lookup_exact(p->ct, method, path, len, &a);
-    lookup_exact(p->lin, method, path, len, &b);
-    if (!rb_match_equal(&a, &b)) {
-        char x[256], y[256];
-        rb_match_format(&a, x, sizeof x);
-        rb_match_format(&b, y, sizeof y);
-        cr_expect_fail("%s %.*s: ctrie says %s, linear says %s", rb_method_name(method),
-                       (int)(len > 200 ? 200 : len), path, x, y);
-    }
+    rbt_lookup_exact(p->ct, method, path, len, &a);
+    rbt_lookup_exact(p->lin, method, path, len, &b);
+    rbt_expect_same_match("ctrie", method, path, len, &a, &b);
 }
 
 static void expect_same(const pair *p, const char *method, const char *path)
@@ -102,7 +80,7 @@ static void expect_same(const pair *p, const char *method, const char *path)
 static void expect_route(const pair *p, const char *method, const char *path, int want)
 {
     rb_match m;
-    int got = lookup_exact(p->ct, method_of(method), path, strlen(path), &m);
+    int got = rbt_lookup_exact(p->ct, method_of(method), path, strlen(path), &m);
     if (want >= 0) {
         cr_expect_eq(got, RB_FOUND, "%s %s: outcome %d, want route %d", method, path, got, want);
         cr_expect_eq(m.route_id, (uint32_t)want, "%s %s: route %u, want %d", method, path,
@@ -119,7 +97,7 @@ static void expect_span(const pair *p, const char *method, const char *path, uin
                         const char *text)
 {
     rb_match m;
-    cr_assert_eq(lookup_exact(p->ct, method_of(method), path, strlen(path), &m), RB_FOUND,
+    cr_assert_eq(rbt_lookup_exact(p->ct, method_of(method), path, strlen(path), &m), RB_FOUND,
                  "%s %s not found", method, path);
     cr_assert_lt(i, m.nparams, "%s %s: capture %u of %u", method, path, i, m.nparams);
     const rb_span *s = &m.params[i];
@@ -131,7 +109,7 @@ static void expect_span(const pair *p, const char *method, const char *path, uin
 static void expect_allowed(const pair *p, const char *method, const char *path, uint32_t mask)
 {
     rb_match m;
-    int got = lookup_exact(p->ct, method_of(method), path, strlen(path), &m);
+    int got = rbt_lookup_exact(p->ct, method_of(method), path, strlen(path), &m);
     cr_expect_eq(got, RB_METHOD_NOT_ALLOWED, "%s %s: outcome %d, want 405", method, path, got);
     cr_expect_eq(m.allowed, mask, "%s %s: allowed 0x%x, want 0x%x", method, path, m.allowed, mask);
     expect_same(p, method, path);
@@ -410,15 +388,15 @@ Test(ctrie, more_siblings_than_a_hash_table_holds, .timeout = 60)
     rb_match m;
     for (uint32_t i = 0; i < 70000; i += 997) {
         int n = snprintf(pat, sizeof pat, "/r%u", i);
-        cr_expect_eq(lookup_exact(r, RB_GET, pat, (size_t)n, &m), RB_FOUND, "%s", pat);
+        cr_expect_eq(rbt_lookup_exact(r, RB_GET, pat, (size_t)n, &m), RB_FOUND, "%s", pat);
         cr_expect_eq(m.route_id, i, "%s", pat);
         n = snprintf(pat, sizeof pat, "/r%ux", i);
-        cr_expect_eq(lookup_exact(r, RB_GET, pat, (size_t)n, &m), RB_NOT_FOUND, "%s", pat);
+        cr_expect_eq(rbt_lookup_exact(r, RB_GET, pat, (size_t)n, &m), RB_NOT_FOUND, "%s", pat);
     }
-    cr_expect_eq(lookup_exact(r, RB_GET, "/r1/y", 5, &m), RB_FOUND);
+    cr_expect_eq(rbt_lookup_exact(r, RB_GET, "/r1/y", 5, &m), RB_FOUND);
     cr_expect_eq(m.route_id, 70000u);
-    cr_expect_eq(lookup_exact(r, RB_GET, "/r70000", 7, &m), RB_NOT_FOUND);
-    cr_expect_eq(lookup_exact(r, RB_POST, "/r5", 3, &m), RB_METHOD_NOT_ALLOWED);
+    cr_expect_eq(rbt_lookup_exact(r, RB_GET, "/r70000", 7, &m), RB_NOT_FOUND);
+    cr_expect_eq(rbt_lookup_exact(r, RB_POST, "/r5", 3, &m), RB_METHOD_NOT_ALLOWED);
     rb_router_destroy(r);
 }
 
@@ -543,35 +521,35 @@ Test(ctrie, random_tables_agree_with_linear, .timeout = 120)
 
 Test(ctrie, shipped_corpora_agree_with_expected_and_linear_and_stay_compact)
 {
-    const char *names[] = {"github", "discord", "gplus", "parse", "static"};
-    for (size_t c = 0; c < N(names); c++) {
+    for (size_t c = 0; c < rb_shipped_count(); c++) {
+        if (!rbt_shipped_fits(c, rb_ops_features(rb_registry_find("ctrie")))) continue;
+        const char *name = rb_shipped_name(c);
         char rp[512], qp[512];
         rb_route_table rt = {0};
         rb_request_table qt = {0};
         rb_error err;
+        cr_assert_eq(rb_route_table_read(rbt_data_path(name, "routes", rp, sizeof rp), &rt, &err),
+                     RB_OK, "%s", err.message);
         cr_assert_eq(
-            rb_route_table_read(rbt_data_path(names[c], "routes", rp, sizeof rp), &rt, &err), RB_OK,
+            rb_request_table_read(rbt_data_path(name, "requests", qp, sizeof qp), &qt, &err), RB_OK,
             "%s", err.message);
-        cr_assert_eq(
-            rb_request_table_read(rbt_data_path(names[c], "requests", qp, sizeof qp), &qt, &err),
-            RB_OK, "%s", err.message);
         rb_verify_report rep;
-        cr_assert_eq(rb_verify(rb_registry_find("ctrie"), &rt, names[c], &qt, &rep, &err), RB_OK,
-                     "%s", err.message);
-        cr_expect_eq(rep.refused, 0u, "%s: refused routes", names[c]);
-        cr_expect_eq(rep.agree_expected, rep.requests, "%s: EXPECTED", names[c]);
-        cr_expect_eq(rep.agree_linear, rep.requests, "%s: linear", names[c]);
+        cr_assert_eq(rb_verify(rb_registry_find("ctrie"), &rt, name, &qt, &rep, &err), RB_OK, "%s",
+                     err.message);
+        cr_expect_eq(rep.refused, 0u, "%s: refused routes", name);
+        cr_expect_eq(rep.agree_expected, rep.requests, "%s: EXPECTED", name);
+        cr_expect_eq(rep.agree_linear, rep.requests, "%s: linear", name);
 
         rb_router *r;
         cr_assert_eq(
-            rb_route_table_build_router(&rt, names[c], rb_registry_find("ctrie"), NULL, &r, &err),
+            rb_route_table_build_router(&rt, name, rb_registry_find("ctrie"), NULL, &r, &err),
             RB_OK, "%s", err.message);
         rb__ctrie_stats st = check(r);
         size_t mem = rb_router_memory(r);
-        cr_expect_geq(mem, st.block_bytes, "%s: memory() below the block size", names[c]);
-        cr_expect_leq(mem, st.block_bytes + 512, "%s: memory() %zu, block %zu", names[c], mem,
+        cr_expect_geq(mem, st.block_bytes, "%s: memory() below the block size", name);
+        cr_expect_leq(mem, st.block_bytes + 512, "%s: memory() %zu, block %zu", name, mem,
                       st.block_bytes);
-        cr_expect_leq(mem, 100 * rt.count, "%s: %zu bytes for %zu routes", names[c], mem, rt.count);
+        cr_expect_leq(mem, 100 * rt.count, "%s: %zu bytes for %zu routes", name, mem, rt.count);
         rb_router_destroy(r);
         rb_route_table_free(&rt);
         rb_request_table_free(&qt);
@@ -622,7 +600,7 @@ Test(ctrie, memory_is_reported_before_and_after_build_and_stays_compact_at_10k)
     cr_expect_leq(mem, 100u * added, "%zu bytes for %zu routes", mem, added);
     cr_expect_eq(st.routes, added);
     rb_match m;
-    cr_expect_eq(lookup_exact(r, RB_GET, "/api/v2/res1/42", 15, &m), RB_FOUND);
+    cr_expect_eq(rbt_lookup_exact(r, RB_GET, "/api/v2/res1/42", 15, &m), RB_FOUND);
     rb_router_destroy(r);
 }
 
@@ -643,7 +621,7 @@ static const char *const fail_paths[] = {
 
 /* Add fail_table to a ctrie whose allocator fails its fail_at-th call;
  * retry each failed call once.  Returns true when nothing failed. */
-static bool build_under_failure(unsigned long fail_at, rbt_failing_allocator *fa)
+static bool build_under_failure(size_t fail_at, rbt_failing_allocator *fa)
 {
     rbt_failing_allocator_init(fa, fail_at);
     rb_config cfg = {&fa->base, 0};
@@ -651,7 +629,7 @@ static bool build_under_failure(unsigned long fail_at, rbt_failing_allocator *fa
     rb_error err;
     int rc = rb_router_create("ctrie", &cfg, &r, &err);
     if (rc < 0) {
-        cr_expect_eq(rc, RB_ENOMEM, "create at %lu: %s", fail_at, err.message);
+        cr_expect_eq(rc, RB_ENOMEM, "create at %zu: %s", fail_at, err.message);
         return false;
     }
     bool clean = true;
@@ -661,7 +639,7 @@ static bool build_under_failure(unsigned long fail_at, rbt_failing_allocator *fa
         size_t before = rb_router_count(r);
         rc = rb_router_add(r, m, sp + 1, strlen(sp + 1), (uint32_t)i, &err);
         if (rc < 0) {
-            cr_expect_eq(rc, RB_ENOMEM, "add %s at %lu: %s", fail_table[i], fail_at, err.message);
+            cr_expect_eq(rc, RB_ENOMEM, "add %s at %zu: %s", fail_table[i], fail_at, err.message);
             cr_expect_eq(rb_router_count(r), before, "a failed add changed the router");
             clean = false;
             rc = rb_router_add(r, m, sp + 1, strlen(sp + 1), (uint32_t)i, &err);
@@ -670,11 +648,11 @@ static bool build_under_failure(unsigned long fail_at, rbt_failing_allocator *fa
     }
     rc = rb_router_build(r, &err);
     if (rc < 0) {
-        cr_expect_eq(rc, RB_ENOMEM, "build at %lu: %s", fail_at, err.message);
+        cr_expect_eq(rc, RB_ENOMEM, "build at %zu: %s", fail_at, err.message);
         clean = false;
         rc = rb_router_build(r, &err);
     }
-    cr_expect_eq(rc, RB_OK, "build retry at %lu: %s", fail_at, err.message);
+    cr_expect_eq(rc, RB_OK, "build retry at %zu: %s", fail_at, err.message);
     if (rc == RB_OK) { /* the recovered router answers like linear */
         pair p = {r, rbt_build("linear", fail_table, N(fail_table)), check(r)};
         for (size_t i = 0; i < N(fail_paths); i++) {
@@ -684,18 +662,18 @@ static bool build_under_failure(unsigned long fail_at, rbt_failing_allocator *fa
         rb_router_destroy(p.lin);
     }
     rb_router_destroy(r);
-    cr_expect_eq(fa->live_blocks, 0ul, "fail at %lu leaked %lu blocks", fail_at, fa->live_blocks);
-    cr_expect_eq(fa->live_bytes, 0ll, "fail at %lu leaked %lld bytes", fail_at, fa->live_bytes);
+    cr_expect_eq(fa->live_blocks, 0u, "fail at %zu leaked %zu blocks", fail_at, fa->live_blocks);
+    cr_expect_eq(fa->live_bytes, 0u, "fail at %zu leaked %zu bytes", fail_at, fa->live_bytes);
     return clean && fa->calls < fail_at;
 }
 
 Test(ctrie, allocation_failure_at_every_call_is_clean_and_recoverable, .timeout = 120)
 {
     rbt_failing_allocator fa;
-    unsigned long n = 1;
+    size_t n = 1;
     while (!build_under_failure(n, &fa) && n < 10000) n++;
-    cr_expect_lt(n, 10000ul, "never completed");
-    cr_expect_gt(n, 20ul, "the table takes more than a few allocations");
+    cr_expect_lt(n, 10000u, "never completed");
+    cr_expect_gt(n, 20u, "the table takes more than a few allocations");
 }
 
 Test(ctrie, refused_add_leaves_the_router_unchanged)
@@ -731,13 +709,13 @@ Test(ctrie, empty_router_and_lookup_before_build)
     rb_error err;
     cr_assert_eq(rb_router_create("ctrie", NULL, &r, &err), RB_OK);
     rb_match m;
-    cr_expect_eq(lookup_exact(r, RB_GET, "/", 1, &m), RB_NOT_FOUND);
+    cr_expect_eq(rbt_lookup_exact(r, RB_GET, "/", 1, &m), RB_NOT_FOUND);
     cr_expect_eq(rb__ctrie_check(rb__router_impl(r), NULL, &err), RB_ESTATE);
     cr_assert_eq(rb_router_build(r, &err), RB_OK);
     rb__ctrie_stats st = check(r);
     cr_expect_eq(st.nodes, 1u);
-    cr_expect_eq(lookup_exact(r, RB_GET, "/", 1, &m), RB_NOT_FOUND);
-    cr_expect_eq(lookup_exact(r, RB_GET, "/x/y", 4, &m), RB_NOT_FOUND);
+    cr_expect_eq(rbt_lookup_exact(r, RB_GET, "/", 1, &m), RB_NOT_FOUND);
+    cr_expect_eq(rbt_lookup_exact(r, RB_GET, "/x/y", 4, &m), RB_NOT_FOUND);
     cr_expect_eq(m.allowed, 0u);
     cr_expect_str_neq(rb_router_describe(r), "");
     rb_router_destroy(r);

@@ -103,7 +103,7 @@ Test(floor, allocation_failure_is_clean_for_every_call)
 {
     const char *pats[] = {"/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h", "/i", "/j"};
     size_t npats = sizeof pats / sizeof pats[0];
-    for (unsigned long fail = 1; fail < 60; fail++) {
+    for (size_t fail = 1; fail < 60; fail++) {
         rbt_failing_allocator fa;
         rbt_failing_allocator_init(&fa, fail);
         rb_config cfg = {&fa.base, 0};
@@ -127,6 +127,6 @@ Test(floor, allocation_failure_is_clean_for_every_call)
             }
             rb_router_destroy(r);
         }
-        cr_expect_eq(fa.live_blocks, 0ul, "fail at %lu: %lu blocks leaked", fail, fa.live_blocks);
+        cr_expect_eq(fa.live_blocks, 0u, "fail at %zu: %zu blocks leaked", fail, fa.live_blocks);
     }
 }

@@ -211,18 +211,6 @@ static int fickle_lookup(const void *impl, int method, const char *path, size_t 
     return RB_FOUND;
 }
 
-static int nothing_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
-{
-    (void)impl;
-    (void)method;
-    (void)path;
-    (void)len;
-    m->outcome = RB_NOT_FOUND;
-    m->nparams = 0;
-    m->allowed = 0;
-    return RB_NOT_FOUND;
-}
-
 static int fake_create(const rb_config *config, void **out, rb_error *err)
 {
     (void)err;
@@ -265,15 +253,6 @@ static const rb_router_ops fickle_ops = {.abi_version = RB_ROUTER_ABI_VERSION,
                                          .lookup = fickle_lookup,
                                          .memory = fake_memory,
                                          .destroy = fake_destroy};
-static const rb_router_ops nothing_ops = {.abi_version = RB_ROUTER_ABI_VERSION,
-                                          .name = "nothing",
-                                          .summary = "test",
-                                          .create = fake_create,
-                                          .add = fake_add,
-                                          .build = fake_build,
-                                          .lookup = nothing_lookup,
-                                          .memory = fake_memory,
-                                          .destroy = fake_destroy};
 
 Test(harness, a_router_whose_answers_change_between_replays_fails_the_run)
 {
@@ -299,7 +278,7 @@ Test(harness, wrong_answers_are_counted_against_expected)
     size_t hits = 0;
     for (size_t i = 0; i < reqs.count; i++) hits += reqs.reqs[i].expected != RB_EXPECT_NOT_FOUND;
     cr_assert_gt(hits, 0u);
-    const rb_router_ops *ops[1] = {&nothing_ops};
+    const rb_router_ops *ops[1] = {&rbt_nothing_ops};
     rb_bench_run run;
     rb_error err;
     cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 1, NULL, &err), RB_OK);

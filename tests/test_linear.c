@@ -1,5 +1,5 @@
 /*
- * test_linear.c — the reference router against DESIGN.md's route semantics,
+ * test_linear.c — the reference router against docs/design.md's route semantics,
  * one test per rule.  Every expectation is worked out by hand from the
  * rules (the comment says which), never taken from the code.
  */

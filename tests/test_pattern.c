@@ -2,7 +2,7 @@
  * test_pattern.c — the shared pattern parser: valid patterns with their
  * segments, shape and priority-key parts; malformed ones with the error
  * code and the byte offset it must name.  Expectations are written by hand
- * from DESIGN.md's route semantics.
+ * from docs/design.md's route semantics.
  */
 #include "rb_test.h"
 

@@ -111,7 +111,7 @@ Test(router_api, every_router_refuses_features_it_lacks_with_an_offset)
 Test(router_api, allocation_failure_in_linear_is_clean_for_every_call)
 {
     const char *pats[] = {"/a", "/a/:id", "/b/**/c", "/c/*rest"};
-    for (unsigned long fail = 1; fail < 40; fail++) {
+    for (size_t fail = 1; fail < 40; fail++) {
         rbt_failing_allocator fa;
         rbt_failing_allocator_init(&fa, fail);
         rb_config cfg = {&fa.base, 0};
@@ -129,6 +129,6 @@ Test(router_api, allocation_failure_in_linear_is_clean_for_every_call)
         if (rc == RB_OK) rc = rb_router_build(r, &err);
         if (r) rb_router_destroy(r);
         cr_expect(rc == RB_OK || rc == RB_ENOMEM);
-        cr_expect_eq(fa.live_blocks, 0ul, "fail at %lu: %lu blocks leaked", fail, fa.live_blocks);
+        cr_expect_eq(fa.live_blocks, 0u, "fail at %zu: %zu blocks leaked", fail, fa.live_blocks);
     }
 }

@@ -5,8 +5,10 @@
  */
 #include "file.h"
 #include "rb_test.h"
+#include "shipped.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +159,9 @@ Test(tables, shipped_corpora_load)
 {
     const char *names[] = {"github", "static", "gplus", "parse", "discord", "semantics"};
     const size_t counts[] = {203, 157, 13, 26, 242, 28};
+    cr_assert_eq(rb_shipped_count(), 6u, "a corpus was added: give its route count here");
     for (size_t i = 0; i < 6; i++) {
+        cr_expect_str_eq(rb_shipped_name(i), names[i]);
         char path[4096];
         rb_route_table t;
         rb_error err;
@@ -166,5 +170,33 @@ Test(tables, shipped_corpora_load)
             RB_OK, "%s", err.message);
         cr_expect_eq(t.count, counts[i], "%s has %zu routes", names[i], t.count);
         rb_route_table_free(&t);
+    }
+}
+
+/* Rule: the registry of shipped corpora (corpus/shipped.c), which the tests
+ * loop over, names every table in corpus/data and nothing else, so a new
+ * corpus cannot be skipped silently. */
+Test(tables, shipped_registry_lists_every_table_in_corpus_data)
+{
+    DIR *d = opendir(RB_SOURCE_DIR "/corpus/data");
+    cr_assert_not_null(d);
+    size_t files = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n <= 7 || strcmp(e->d_name + n - 7, ".routes") != 0) continue;
+        files++;
+        bool listed = false;
+        for (size_t i = 0; i < rb_shipped_count(); i++)
+            listed |= strlen(rb_shipped_name(i)) == n - 7 &&
+                      memcmp(rb_shipped_name(i), e->d_name, n - 7) == 0;
+        cr_expect(listed, "corpus/data/%s is not in corpus/shipped.c", e->d_name);
+    }
+    closedir(d);
+    cr_expect_eq(files, rb_shipped_count(), "the registry names tables that are not there");
+    for (size_t i = 0; i < rb_shipped_count(); i++) {
+        char path[4096];
+        FILE *f = fopen(rbt_data_path(rb_shipped_name(i), "requests", path, sizeof path), "r");
+        cr_expect_not_null(f, "%s has no requests file", rb_shipped_name(i));
+        if (f) fclose(f);
     }
 }

@@ -60,5 +60,6 @@ int cmd_run(int argc, char **argv);
 int cmd_pair(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
+int cmd_http(int argc, char **argv);
 
 #endif

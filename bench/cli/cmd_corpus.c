@@ -1,13 +1,17 @@
 /*
- * cmd_corpus.c — `routebench corpus`: generate corpora and request tables,
- * check route tables for duplicates and shadowed routes, import OpenAPI
- * documents.  The work is done by the corpus library (generate.h,
+ * cmd_corpus.c — `routebench corpus`: generate corpora (by shape or like a
+ * profile) and request tables, check route tables for duplicates and
+ * shadowed routes, import OpenAPI documents, profile and compare tables.
+ * The work is done by the corpus library (generate.h, like.h, profile.h,
  * reqgen.h, check.h, openapi.h); this file parses arguments and prints.
  */
 #include "check.h"
 #include "cli.h"
+#include "file.h"
 #include "generate.h"
+#include "like.h"
 #include "openapi.h"
+#include "profile.h"
 #include "reqgen.h"
 #include "table.h"
 
@@ -17,14 +21,19 @@
 
 static const char corpus_usage[] =
     "usage: routebench corpus gen --routes N --seed S --shape SHAPE --out PREFIX\n"
+    "       routebench corpus gen --routes N --seed S --like FILE --out PREFIX\n"
     "       routebench corpus requests FILE.routes [--out FILE.requests] [...]\n"
-    "       routebench corpus check FILE.routes [--min-unique K] [--json]\n"
+    "       routebench corpus check FILE.routes [--against B] [--json] [...]\n"
     "       routebench corpus import --openapi FILE [--out FILE.routes]\n"
+    "       routebench corpus profile FILE.routes [--out FILE.json]\n"
+    "       routebench corpus compare A B [--json]\n"
     "\n"
     "gen writes a route table of N routes with distinct (method, shape) and a\n"
-    "request table for it; requests makes a request table for any route table;\n"
-    "check reports duplicate, shadowed and repeated-shape routes; import turns an\n"
-    "OpenAPI 3 document (YAML or JSON) into a route table.\n"
+    "request table for it, by shape or like a table or profile (--like);\n"
+    "requests makes a request table for any route table; check reports duplicate,\n"
+    "shadowed and repeated-shape routes; import turns an OpenAPI 3 document (YAML\n"
+    "or JSON) into a route table; profile describes a table without its words;\n"
+    "compare puts two profiles side by side.\n"
     "routebench corpus COMMAND --help (or routebench help corpus COMMAND) for more.\n";
 
 static size_t line_of(const rb_route_table *t, uint32_t r)
@@ -117,8 +126,16 @@ static int write_requests(const char *cmd, const rb_route_table *routes,
 typedef struct gen_options {
     rb_gen_config g;
     rb_reqgen_config q;
-    const char *out;
+    const char *out, *like;
 } gen_options;
+
+static int take_generator(void *field, const char *v, rb_error *err)
+{
+    uint32_t g = rb_gen_generator_parse(v);
+    if (!g) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "must be v1 or v2, got '%s'", v);
+    *(uint32_t *)field = g;
+    return RB_OK;
+}
 
 static const cli_option gen_table[] = {
     {.name = "--routes",
@@ -136,8 +153,27 @@ static const cli_option gen_table[] = {
      .metavar = "SHAPE",
      .offset = offsetof(gen_options, g.shape),
      .call = take_shape,
-     .flags = CLI_REQUIRED,
-     .help = "static, params, mixed, catchall or glob"},
+     .excludes = "--like",
+     .help = "static, params, mixed, catchall or glob (this or --like)"},
+    {.name = "--like",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(gen_options, like),
+     .excludes = "--shape --no-conflicts --generator",
+     .help = "instead of a shape: a table like FILE (a routes file, yours or an imported one, "
+             "or a profile from `corpus profile`): its depths, segment kinds per depth, fan-out "
+             "below the root, static and param siblings, methods, methods per path, word "
+             "lengths, versions, extensions and trailing slashes; synthetic words, never "
+             "FILE's.  More routes than FILE holds widen the root (the output says so); "
+             "`corpus compare FILE PREFIX.routes` shows how alike they are"},
+    {.name = "--generator",
+     .type = CLI_CALL,
+     .metavar = "v1|v2",
+     .offset = offsetof(gen_options, g.generator),
+     .call = take_generator,
+     .help = "v2 (the default): depth peaks at 4-5 and fan-out grows with N, like the public "
+             "tables; v1: the original generator (fan-out 32, so large tables pile up at depth "
+             "8), kept byte-identical to reproduce published corpora and figures"},
     {.name = "--out",
      .type = CLI_STRING,
      .metavar = "PREFIX",
@@ -162,8 +198,11 @@ static const cli_option gen_table[] = {
 static const cli_command gen_command = {
     .name = "corpus gen",
     .synopsis = "--routes N --seed S --shape SHAPE --out PREFIX\n"
-                " [--no-conflicts] [--requests C] [--miss M]\n"
-                " [--wrong-method W] [--dist uniform|zipf]\n",
+                " [--no-conflicts] [--generator v1|v2]\n"
+                " [--requests C] [--miss M]\n"
+                " [--wrong-method W] [--dist uniform|zipf]\n"
+                "--routes N --seed S --like FILE --out PREFIX\n"
+                " [--requests C] [...]\n",
     .about = "Writes PREFIX.routes (N routes, every (method, shape) distinct) and PREFIX.requests "
              "(as `corpus requests` makes them, with the same seed).  The same arguments give "
              "byte-identical files on every machine.\n"
@@ -181,12 +220,61 @@ static const cli_command gen_command = {
     .epilog = "exit status: 0 written, 2 usage error or the arguments cannot hold N routes\n",
 };
 
+static void print_like_report(const rb_like_report *r, size_t routes)
+{
+    printf("  a profile of %llu routes: its depths (1..%u), kinds, methods and fan-out below "
+           "the root\n",
+           (unsigned long long)r->profile_routes, r->max_depth);
+    if (r->root_fanout > r->profile_root_fanout)
+        printf("  fan-out widened at the root to hold %zu routes at the profile's depths: %u "
+               "children of / (the profile has %u), at most %u under one prefix\n",
+               routes, r->root_fanout, r->profile_root_fanout, r->max_fanout);
+    else
+        printf("  %u children of / (the profile has %u), at most %u under one prefix\n",
+               r->root_fanout, r->profile_root_fanout, r->max_fanout);
+    if (r->demoted)
+        printf("  %llu catch-alls, '**' or globs made static words (no room for them as leaves)\n",
+               (unsigned long long)r->demoted);
+}
+
+/* The routes by shape or like a profile; the header of the routes file and
+ * the summary line's description into header and what. */
+static int generate(const gen_options *o, rb_route_table *routes, char *header, size_t hcap,
+                    char *what, size_t wcap, rb_like_report *lrep, rb_error *err)
+{
+    if (!o->like) {
+        int rc = rb_corpus_generate(&o->g, routes, err);
+        unsigned version = rb_gen_generator(&o->g);
+        snprintf(header, hcap,
+                 "routebench corpus gen --routes %zu --seed %llu --shape %s%s --generator v%u",
+                 o->g.routes, (unsigned long long)o->g.seed, rb_gen_shape_name(o->g.shape),
+                 o->g.no_conflicts ? " --no-conflicts" : "", version);
+        snprintf(what, wcap, "shape %s%s, generator v%u, seed %llu", rb_gen_shape_name(o->g.shape),
+                 o->g.no_conflicts ? ", no conflicts" : "", version, (unsigned long long)o->g.seed);
+        return rc;
+    }
+    rb_profile profile;
+    int rc = rb_profile_load(o->like, &profile, NULL, err);
+    if (rc < 0) return rc;
+    rb_like_config lc = {o->g.routes, o->g.seed};
+    rc = rb_corpus_generate_like(&profile, &lc, routes, lrep, err);
+    snprintf(header, hcap,
+             "routebench corpus gen --routes %zu --seed %llu --like %s\n"
+             "(a profile of %llu routes, xxh3:%016llx; synthetic words)",
+             o->g.routes, (unsigned long long)o->g.seed, o->like,
+             (unsigned long long)profile.routes, (unsigned long long)profile.fingerprint);
+    snprintf(what, wcap, "like %s, seed %llu", o->like, (unsigned long long)o->g.seed);
+    return rc;
+}
+
 static int corpus_gen(int argc, char **argv)
 {
     gen_options o = {0};
+    o.g.shape = -1;
     rb_reqgen_config_init(&o.q);
     int status = cli_args(&gen_command, &o, argc, argv);
     if (status != CLI_CONTINUE) return status;
+    if (o.g.shape < 0 && !o.like) return cli_error("corpus gen", "needs --shape or --like");
     o.q.seed = o.g.seed;
     char rpath[4096], qpath[4096];
     if ((size_t)snprintf(rpath, sizeof rpath, "%s.routes", o.out) >= sizeof rpath ||
@@ -195,21 +283,19 @@ static int corpus_gen(int argc, char **argv)
     if (cli_check_output_file("corpus gen", "--out", rpath) != CLI_OK) return CLI_USAGE;
     rb_route_table routes;
     rb_error err;
-    if (rb_corpus_generate(&o.g, &routes, &err) < 0)
+    rb_like_report lrep;
+    char command[600], what[300], header[800];
+    if (generate(&o, &routes, command, sizeof command, what, sizeof what, &lrep, &err) < 0)
         return cli_error("corpus gen", "%s", err.message);
     uint64_t fp = rb_route_table_fingerprint(&routes);
-    char header[512];
     snprintf(header, sizeof header,
-             "routebench corpus gen --routes %zu --seed %llu --shape %s%s\n"
-             "%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx",
-             o.g.routes, (unsigned long long)o.g.seed, rb_gen_shape_name(o.g.shape),
-             o.g.no_conflicts ? " --no-conflicts" : "", routes.count, (unsigned long long)fp);
+             "%s\n%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx", command,
+             routes.count, (unsigned long long)fp);
     if (rb_route_table_write(rpath, &routes, header, &err) < 0) {
         status = cli_error("corpus gen", "%s", err.message);
     } else {
-        printf("%zu routes (shape %s%s, seed %llu) -> %s\n", routes.count,
-               rb_gen_shape_name(o.g.shape), o.g.no_conflicts ? ", no conflicts" : "",
-               (unsigned long long)o.g.seed, rpath);
+        printf("%zu routes (%s) -> %s\n", routes.count, what, rpath);
+        if (o.like) print_like_report(&lrep, o.g.routes);
         printf("  fingerprint routes xxh3:%016llx\n", (unsigned long long)fp);
         status = write_requests("gen", &routes, &o.q, qpath);
     }
@@ -340,7 +426,7 @@ typedef struct check_options {
     rb_check_options opt;
     size_t min_unique;
     bool json;
-    const char *in;
+    const char *in, *against;
 } check_options;
 
 static const cli_option check_table[] = {
@@ -364,12 +450,19 @@ static const cli_option check_table[] = {
      .flags = CLI_SHOW_DEFAULT,
      .help = "paths sampled per glob route to decide shadowing"},
     CLI_SEED(offsetof(check_options, opt.seed), CLI_SHOW_DEFAULT, "seed of the sampling"),
+    {.name = "--against",
+     .type = CLI_STRING,
+     .metavar = "B",
+     .offset = offsetof(check_options, against),
+     .help = "then the table's profile beside B's (a routes file or a profile), as `corpus "
+             "compare FILE.routes B` prints it; with --json the output is {\"check\": ..., "
+             "\"against\": ...}"},
     {0}};
 
 static const cli_command check_command = {
     .name = "corpus check",
     .synopsis = "FILE.routes [--min-unique K] [--json]\n"
-                " [--samples N] [--seed S]\n",
+                " [--samples N] [--seed S] [--against B]\n",
     .about = "Reports: routes; exact duplicate lines; shape duplicates (same method and shape, "
              "with both line numbers); shadowed routes (can never win: every path they match is "
              "taken by a higher-priority route; exact for static, param, catch-all, '**' and '*' "
@@ -403,12 +496,33 @@ static int corpus_check(int argc, char **argv)
     }
     bool ok = rb_check_clean(&rep, o.min_unique);
     status = ok ? CLI_OK : CLI_FAILED;
+    rb_buf cmp = {0};
+    if (o.against) {
+        rb_profile pa, pb;
+        int rc = rb_profile_fit(&t, &pa, &err);
+        if (rc == RB_OK) rc = rb_profile_load(o.against, &pb, NULL, &err);
+        if (rc == RB_OK)
+            rc = o.json ? rb_profile_compare_json(&pa, o.in, &pb, o.against, &cmp, &err)
+                        : rb_profile_compare_text(&pa, o.in, &pb, o.against, &cmp, &err);
+        if (rc < 0) {
+            rb_buf_free(&cmp);
+            rb_check_report_free(&rep);
+            rb_route_table_free(&t);
+            return cli_error("corpus check", "--against: %s", err.message);
+        }
+    }
     if (o.json) {
         rb_buf j = {0};
-        if (rb_check_report_json(o.in, &t, &rep, o.min_unique, &j, &err) < 0)
+        if (o.against) rb_buf_puts(&j, "{\n\"check\": ");
+        if (rb_check_report_json(o.in, &t, &rep, o.min_unique, &j, &err) < 0) {
             status = cli_error("corpus check", "%s", err.message);
-        else if (cli_write_output("corpus check", "-", j.data, j.len) != CLI_OK)
-            status = CLI_USAGE;
+        } else {
+            if (o.against) rb_buf_printf(&j, ",\n\"against\": %s}\n", cmp.data);
+            if (j.failed)
+                status = cli_error("corpus check", "out of memory");
+            else if (cli_write_output("corpus check", "-", j.data, j.len) != CLI_OK)
+                status = CLI_USAGE;
+        }
         rb_buf_free(&j);
     } else {
         print_check(o.in, &t, &rep);
@@ -419,7 +533,9 @@ static int corpus_check(int argc, char **argv)
             printf("no routes: an empty table is not clean (it proves nothing)\n");
         else
             printf("%s\n", ok ? "clean" : "problems found");
+        if (o.against) printf("\nprofile against %s\n%s", o.against, cmp.data);
     }
+    rb_buf_free(&cmp);
     if (rep.routes == 0) cli_error("corpus check", "%s has no routes", o.in);
     rb_check_report_free(&rep);
     rb_route_table_free(&t);
@@ -499,6 +615,113 @@ static int corpus_import(int argc, char **argv)
     return status;
 }
 
+/* ---- profile --------------------------------------------------------------------------------- */
+
+typedef struct profile_options {
+    const char *in, *out;
+} profile_options;
+
+static const cli_option profile_table[] = {
+    {.name = "--out",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(profile_options, out),
+     .help = "write the profile to FILE, atomically (default: stdout)"},
+    {0}};
+
+static const cli_command profile_command = {
+    .name = "corpus profile",
+    .synopsis = "FILE.routes [--out FILE.json]\n",
+    .about = "Writes the profile of a route table as JSON (schema routebench-profile, "
+             "corpus/profile.h): routes by depth; per depth the prefixes by kind (static, param, "
+             "template, glob, '**', catch-all), with and without children and routes, their "
+             "fan-out, static and param siblings, versions, extensions, trailing slashes; "
+             "methods; methods per path; static word lengths.  Counts only: no word of the "
+             "table is in it, so it can be shared instead of the routes.  `corpus gen --like` "
+             "and `corpus compare` read it as they read a routes file.\n",
+    .tables = {{"options", profile_table, 0}},
+    .operand = "FILE.routes",
+    .operand_offset = offsetof(profile_options, in),
+    .operand_required = true,
+    .epilog = "exit status: 0 written, 2 usage or input error\n",
+};
+
+static int corpus_profile(int argc, char **argv)
+{
+    profile_options o = {0};
+    int status = cli_args(&profile_command, &o, argc, argv);
+    if (status != CLI_CONTINUE) return status;
+    const char *out = o.out ? o.out : "-";
+    if (cli_check_output_file("corpus profile", "--out", out) != CLI_OK) return CLI_USAGE;
+    rb_profile p;
+    rb_error err;
+    rb_buf b = {0};
+    int rc = rb_profile_load(o.in, &p, NULL, &err);
+    if (rc == RB_OK) rc = rb_profile_json_write(&p, &b, &err);
+    status = rc < 0 ? cli_error("corpus profile", "%s", err.message)
+                    : cli_write_output("corpus profile", out, b.data, b.len);
+    rb_buf_free(&b);
+    if (status == CLI_OK && o.out)
+        printf("profile of %s (%llu routes) -> %s\n", o.in, (unsigned long long)p.routes, o.out);
+    return status;
+}
+
+/* ---- compare --------------------------------------------------------------------------------- */
+
+typedef struct compare_options {
+    bool json;
+} compare_options;
+
+static const cli_option compare_table[] = {
+    {.name = "--json",
+     .type = CLI_FLAG,
+     .offset = offsetof(compare_options, json),
+     .help = "the comparison as JSON (counts and totals per bin; fields: corpus/profile.h)"},
+    {0}};
+
+static const cli_command compare_command = {
+    .name = "corpus compare",
+    .synopsis = "A B [--json]\n",
+    .about = "Puts the profiles of A and B side by side (each a routes file or a profile from "
+             "`corpus profile`): per histogram (routes by depth; prefixes by depth and kind; "
+             "fan-out by depth; methods; methods per path; static word lengths; static and "
+             "param siblings; trailing slashes, versions, extensions) the shares of A and B and "
+             "one distance, the total variation (half the sum of the absolute differences of "
+             "the shares: 0 the same distribution, 1 disjoint), and the mean distance.\n",
+    .tables = {{"options", compare_table, 0}},
+    .epilog = "exit status: 0 compared, 2 usage or input error\n",
+};
+
+static int corpus_compare(int argc, char **argv)
+{
+    /* two operands, A and B; the parser takes the options around them */
+    const char *in[2] = {NULL, NULL};
+    char *rest[64];
+    int nrest = 0, nin = 0;
+    for (int i = 0; i < argc && nrest < 64; i++) {
+        if (i > 0 && argv[i][0] != '-' && nin < 2)
+            in[nin++] = argv[i];
+        else
+            rest[nrest++] = argv[i];
+    }
+    compare_options o = {0};
+    int status = cli_args(&compare_command, &o, nrest, rest);
+    if (status != CLI_CONTINUE) return status;
+    if (nin < 2) return cli_error("corpus compare", "needs A and B (routes files or profiles)");
+    rb_profile p[2];
+    rb_error err;
+    rb_buf b = {0};
+    int rc = rb_profile_load(in[0], &p[0], NULL, &err);
+    if (rc == RB_OK) rc = rb_profile_load(in[1], &p[1], NULL, &err);
+    if (rc == RB_OK)
+        rc = o.json ? rb_profile_compare_json(&p[0], in[0], &p[1], in[1], &b, &err)
+                    : rb_profile_compare_text(&p[0], in[0], &p[1], in[1], &b, &err);
+    status = rc < 0 ? cli_error("corpus compare", "%s", err.message)
+                    : cli_write_output("corpus compare", "-", b.data, b.len);
+    rb_buf_free(&b);
+    return status;
+}
+
 /* ---- dispatch -------------------------------------------------------------------------------- */
 
 int cmd_corpus(int argc, char **argv)
@@ -516,5 +739,7 @@ int cmd_corpus(int argc, char **argv)
     if (strcmp(sub, "requests") == 0) return corpus_requests(argc - 1, argv + 1);
     if (strcmp(sub, "check") == 0) return corpus_check(argc - 1, argv + 1);
     if (strcmp(sub, "import") == 0) return corpus_import(argc - 1, argv + 1);
+    if (strcmp(sub, "profile") == 0) return corpus_profile(argc - 1, argv + 1);
+    if (strcmp(sub, "compare") == 0) return corpus_compare(argc - 1, argv + 1);
     return cli_error("corpus", "unknown command '%s' (routebench corpus --help lists them)", sub);
 }

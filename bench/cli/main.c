@@ -20,6 +20,7 @@ static const command commands[] = {
     {"run", cmd_run, "benchmark suite: paired trials, table, result bundle (--out DIR)"},
     {"pair", cmd_pair, "two routers paired: speed ratio, interval, CI gate (--fail-below)"},
     {"report", cmd_report, "re-render report.md and charts of a bundle from its JSON + CSV"},
+    {"http", cmd_http, "routers inside a real HTTP server: gate, capacity, latency (loopback)"},
     {"corpus", cmd_corpus, "generate, check and import route tables and request tables"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -100,8 +100,9 @@ const cli_option session_option_table[] = {
      .call = take_scenarios,
      .flags = CLI_REPEAT,
      .help = "comma-separated: SHAPE-N (e.g. params-1000; SHAPE-nc-N: without static/param "
-             "conflicts, for peers), SHAPE (at 100, 1000, 10000 routes), default, shipped, or a "
-             "shipped corpus name (routebench list); default: the default suite"},
+             "conflicts, for peers; SHAPE-v1-N or SHAPE-nc-v1-N: generator v1, which made the "
+             "figures published before v2), SHAPE (at 100, 1000, 10000 routes), default, "
+             "shipped, or a shipped corpus name (routebench list); default: the default suite"},
     {.name = "--shape",
      .type = CLI_CALL,
      .metavar = "S[,S]",
@@ -324,8 +325,8 @@ static int add_libraries(const session_options *o, rb_bundle *b)
         if (lib == SIZE_MAX) continue;
         rb_bundle_library id;
         rb_error err;
-        if (rb_library_identify(o->labels[k], o->plugins.libs[lib].path,
-                                o->plugins.libs[lib].commit, &id, &err) < 0 ||
+        if (rb_library_identify(o->labels[k], o->plugins.libs[lib].path, o->plugins.libs[lib].build,
+                                &id, &err) < 0 ||
             rb_bundle_add_library(b, &id) < 0)
             return cli_error(o->cmd, "%s: %s", o->labels[k], err.message);
     }

@@ -643,7 +643,9 @@ static void r3peer_destroy(void *impl)
 }
 
 /* r3 leaks by design (r3_slug_compile's strings at compile, the edge
- * strings it replaces); LeakSanitizer builds are told so. */
+ * strings it replaces); LeakSanitizer builds are told so.  The sanitizer
+ * runtime finds the hook by its dynamic symbol, so it is exported although
+ * the routers are built with hidden visibility. */
 #if defined(__SANITIZE_ADDRESS__)
 #define R3PEER_LSAN 1
 #elif defined(__has_feature)
@@ -652,7 +654,7 @@ static void r3peer_destroy(void *impl)
 #endif
 #endif
 #ifdef R3PEER_LSAN
-const char *__lsan_default_suppressions(void);
+__attribute__((visibility("default"))) const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void)
 {
     return "leak:libr3.so\n";

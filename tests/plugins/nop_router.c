@@ -6,7 +6,7 @@
  * catches one of about 5% (30 instructions on hashseg's ~570 on github).
  * Test code: the ops table is filled once at load (plugin state).
  */
-#include "router_impl.h"
+#include "router_plugin.h"
 
 #ifndef RB_TEST_NOPS
 #define RB_TEST_NOPS 0
@@ -14,7 +14,7 @@
 #define RB_STR2(x) #x
 #define RB_STR(x)  RB_STR2(x)
 
-const rb_router_ops *const *routebench_plugin_routers(size_t *count);
+RB_PLUGIN_EXPORT const rb_router_ops *const *routebench_plugin_routers(size_t *count);
 
 static const rb_router_ops *inner;
 static rb_router_ops ops;
@@ -29,8 +29,7 @@ static int nop_lookup(const void *impl, int method, const char *path, size_t len
     return outcome;
 }
 
-__attribute__((visibility("default"))) const rb_router_ops *const *
-routebench_plugin_routers(size_t *count)
+RB_PLUGIN_EXPORT const rb_router_ops *const *routebench_plugin_routers(size_t *count)
 {
     inner = rb_registry_find("hashseg");
     ops = *inner;

@@ -4,6 +4,8 @@
 #include "rb_test.h"
 
 #include "file.h"
+#include "shipped.h"
+#include "verify.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -17,6 +19,21 @@ const char *rbt_data_path(const char *name, const char *ext, char *buf, size_t c
     return buf;
 }
 
+rb_route_table rbt_parse_routes(const char *text)
+{
+    rb_route_table t;
+    rb_error err;
+    cr_assert_eq(rb_route_table_parse("test", text, strlen(text), &t, &err), RB_OK, "%s",
+                 err.message);
+    return t;
+}
+
+int rbt_run(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 void rbt_load_shipped(const char *name, rb_route_table *routes, rb_request_table *reqs, char *rpath,
                       size_t cap)
 {
@@ -27,6 +44,21 @@ void rbt_load_shipped(const char *name, rb_route_table *routes, rb_request_table
     cr_assert_eq(
         rb_request_table_read(rbt_data_path(name, "requests", qpath, sizeof qpath), reqs, &err),
         RB_OK, "%s", err.message);
+}
+
+bool rbt_shipped_fits(size_t i, unsigned features)
+{
+    char path[4096];
+    rb_route_table routes;
+    rb_error err;
+    const char *name = rb_shipped_name(i);
+    cr_assert(name, "no shipped corpus %zu", i);
+    cr_assert_eq(
+        rb_route_table_read(rbt_data_path(name, "routes", path, sizeof path), &routes, &err), RB_OK,
+        "%s", err.message);
+    unsigned need = rb_route_table_features(&routes);
+    rb_route_table_free(&routes);
+    return (need & ~features) == 0;
 }
 
 rb_router *rbt_build(const char *name, const char *const *lines, size_t n)
@@ -56,8 +88,139 @@ int rbt_lookup(const rb_router *r, const char *method, const char *path, rb_matc
     return rb_router_lookup(r, mm, path, strlen(path), m);
 }
 
+int rbt_lookup_exact(const rb_router *r, int method, const char *path, size_t len, rb_match *m)
+{
+    char *copy = malloc(len ? len : 1);
+    cr_assert_not_null(copy);
+    if (len) memcpy(copy, path, len);
+    memset(m, 0x5a, sizeof *m);
+    int rc = rb_router_lookup(r, method, copy, len, m);
+    free(copy);
+    cr_assert_eq(rc, m->outcome, "%s: returned %d, outcome %d", rb_router_name(r), rc, m->outcome);
+    for (uint32_t i = 0; rc == RB_FOUND && i < m->nparams; i++)
+        cr_assert_leq((uint64_t)m->params[i].offset + m->params[i].len, (uint64_t)len,
+                      "%s: capture %u ends past the path", rb_router_name(r), i);
+    return rc;
+}
+
+void rbt_expect_same_match(const char *label, int method, const char *path, size_t len,
+                           const rb_match *got, const rb_match *want)
+{
+    if (rb_match_equal(got, want)) return;
+    char g[300], w[300];
+    rb_match_format(got, g, sizeof g);
+    rb_match_format(want, w, sizeof w);
+    cr_assert_fail("%s: %s %.*s: got %s, linear %s", label, rb_method_name(method),
+                   (int)(len > 200 ? 200 : len), path, g, w);
+}
+
+void rbt_pair_init(rbt_pair *p, const rb_router_ops *ops, const rb_config *config,
+                   const char *label)
+{
+    rb_error err;
+    snprintf(p->label, sizeof p->label, "%s", label ? label : rb_ops_name(ops));
+    cr_assert_eq(rb_router_create_ops(ops, config, &p->r, &err), RB_OK, "%s: %s", p->label,
+                 err.message);
+    cr_assert_eq(rb_router_create("linear", NULL, &p->linear, &err), RB_OK, "%s", err.message);
+}
+
+int rbt_pair_add(rbt_pair *p, int method, const char *pattern, size_t len, uint32_t id)
+{
+    rb_error err, lerr;
+    int rc = rb_router_add(p->r, method, pattern, len, id, &err);
+    if (rc == RB_EUNSUPPORTED || rc == RB_ELIMIT) return rc; /* refused: left out */
+    int lrc = rb_router_add(p->linear, method, pattern, len, id, &lerr);
+    cr_assert_eq(rc, lrc, "%s: add %s %.*s: %d (%s), linear %d (%s)", p->label,
+                 rb_method_name(method), (int)len, pattern, rc, rc ? err.message : "", lrc,
+                 lrc ? lerr.message : "");
+    return rc;
+}
+
+void rbt_pair_build(rbt_pair *p)
+{
+    rb_error err;
+    cr_assert_eq(rb_router_build(p->r, &err), RB_OK, "%s: build: %s", p->label, err.message);
+    cr_assert_eq(rb_router_build(p->linear, &err), RB_OK, "linear: build: %s", err.message);
+    cr_assert_eq(rb_router_check(p->r, &err), RB_OK, "%s: invariant: %s", p->label, err.message);
+}
+
+rb_match rbt_pair_lookup(const rbt_pair *p, int method, const char *path, size_t len)
+{
+    rb_match got, want;
+    rbt_lookup_exact(p->r, method, path, len, &got);
+    rbt_lookup_exact(p->linear, method, path, len, &want);
+    rbt_expect_same_match(p->label, method, path, len, &got, &want);
+    return got;
+}
+
+void rbt_pair_free(rbt_pair *p)
+{
+    rb_router_destroy(p->r);
+    rb_router_destroy(p->linear);
+    p->r = p->linear = NULL;
+}
+
+static int nothing_create(const rb_config *config, void **out, rb_error *err)
+{
+    (void)config;
+    (void)err;
+    static int token;
+    *out = &token;
+    return RB_OK;
+}
+
+static int nothing_add(void *impl, const rb_route *route, rb_error *err)
+{
+    (void)impl;
+    (void)route;
+    (void)err;
+    return RB_OK;
+}
+
+static int nothing_build(void *impl, rb_error *err)
+{
+    (void)impl;
+    (void)err;
+    return RB_OK;
+}
+
+static int nothing_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    (void)impl;
+    (void)method;
+    (void)path;
+    (void)len;
+    m->outcome = RB_NOT_FOUND;
+    m->nparams = 0;
+    m->allowed = 0;
+    return RB_NOT_FOUND;
+}
+
+static size_t nothing_memory(const void *impl)
+{
+    (void)impl;
+    return 0;
+}
+
+static void nothing_destroy(void *impl)
+{
+    (void)impl;
+}
+
+const rb_router_ops rbt_nothing_ops = {
+    .abi_version = RB_ROUTER_ABI_VERSION,
+    .name = "nothing",
+    .summary = "test: holds nothing, answers 404",
+    .create = nothing_create,
+    .add = nothing_add,
+    .build = nothing_build,
+    .lookup = nothing_lookup,
+    .memory = nothing_memory,
+    .destroy = nothing_destroy,
+};
+
 /* Blocks carry their size in a header so the allocator can count live
- * bytes and check the size the router passes to free. */
+ * bytes and check the size the router passes to free and realloc. */
 typedef struct block_header {
     size_t size;
     size_t pad;
@@ -66,12 +229,14 @@ typedef struct block_header {
 static void *failing_alloc(void *ctx, size_t size)
 {
     rbt_failing_allocator *a = ctx;
-    a->calls++;
-    if (a->fail_at && a->calls == a->fail_at) return NULL;
+    if (++a->calls == a->fail_at) {
+        a->failed++;
+        return NULL;
+    }
     block_header *h = malloc(sizeof *h + size);
     if (!h) return NULL;
     h->size = size;
-    a->live_bytes += (long long)size;
+    a->live_bytes += size;
     a->live_blocks++;
     return h + 1;
 }
@@ -82,7 +247,7 @@ static void failing_free(void *ctx, void *ptr, size_t size)
     if (!ptr) return;
     block_header *h = (block_header *)ptr - 1;
     cr_expect_eq(h->size, size, "free with size %zu of a block of %zu bytes", size, h->size);
-    a->live_bytes -= (long long)h->size;
+    a->live_bytes -= h->size;
     a->live_blocks--;
     free(h);
 }
@@ -99,7 +264,7 @@ static void *failing_realloc(void *ctx, void *ptr, size_t old_size, size_t new_s
     return q;
 }
 
-void rbt_failing_allocator_init(rbt_failing_allocator *a, unsigned long fail_at)
+void rbt_failing_allocator_init(rbt_failing_allocator *a, size_t fail_at)
 {
     memset(a, 0, sizeof *a);
     a->base = (rb_allocator){failing_alloc, failing_realloc, failing_free, a};

@@ -1,0 +1,334 @@
+/*
+ * cmd_http.c — `routebench http`: the routers inside a real HTTP server,
+ * measured over loopback (the protocol is in bench/http.h; this file reads
+ * options, reports progress and prints the report).
+ */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "router_impl.h"
+#include "http.h"
+#include "shipped.h"
+
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What the table parser fills; copied into rb_http_options after. */
+typedef struct http_cli {
+    rb_http_options o;
+    const char *routers, *corpus, *out, *server, *wrk;
+    unsigned duration;
+    char routers_buf[1024];
+    char server_path[4096];
+    char rpath[4096], qpath[4096];
+} http_cli;
+
+#define H(f) offsetof(http_cli, f)
+
+/* --router-lib LIB: append to o.router_libs (the servers load them too). */
+static int take_router_lib(void *field, const char *v, rb_error *err)
+{
+    rb_http_options *o = field;
+    if (o->nlibs == RB_HTTP_MAX_ROUTERS)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "at most %d libraries", RB_HTTP_MAX_ROUTERS);
+    o->router_libs[o->nlibs++] = v;
+    return RB_OK;
+}
+
+static const cli_option tables_table[] = {
+    {.name = "--routes",
+     .type = CLI_STRING,
+     .metavar = "F",
+     .offset = H(o.routes_path),
+     .requires = "--requests",
+     .help = "the route table (METHOD PATTERN lines)"},
+    {.name = "--requests",
+     .type = CLI_STRING,
+     .metavar = "F",
+     .offset = H(o.requests_path),
+     .requires = "--routes",
+     .help = "the request table (METHOD PATH EXPECTED lines)"},
+    {.name = "--corpus",
+     .type = CLI_STRING,
+     .metavar = "NAME",
+     .offset = H(corpus),
+     .excludes = "--routes --requests",
+     .help = "a shipped corpus instead (routebench list)"},
+    {.name = "--routers",
+     .type = CLI_STRING,
+     .metavar = "LIST",
+     .offset = H(routers),
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "router specs, NAME or NAME@LIB, comma-separated; the first is the baseline of the "
+             "ratios"},
+    {.name = "--router-lib",
+     .type = CLI_CALL,
+     .metavar = "LIB",
+     .offset = H(o),
+     .call = take_router_lib,
+     .flags = CLI_REPEAT,
+     .help = "load a plugin library first (repeatable; the servers load it too)"},
+    {0}};
+
+static const cli_option protocol_table[] = {
+    {.name = "--trials",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.trials),
+     .min = 1,
+     .max = 1000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "measured wrk rounds per router"},
+    {.name = "--warmup",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.warmup),
+     .min = 0,
+     .max = 100,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "warm-up rounds, discarded"},
+    {.name = "--duration",
+     .type = CLI_UINT,
+     .metavar = "S",
+     .offset = H(duration),
+     .min = 1,
+     .max = 3600,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "seconds of one wrk run (whole seconds: wrk's -d)"},
+    {.name = "--connections",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.connections),
+     .min = 1,
+     .max = 1000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "keep-alive connections of wrk and of the latency generator"},
+    {.name = "--rate-fraction",
+     .type = CLI_DOUBLE,
+     .metavar = "F",
+     .offset = H(o.rate_fraction),
+     .dmin = 1e-6,
+     .dmax = 1,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "latency is measured at F x the slowest router's capacity, the same rate for all"},
+    {.name = "--latency-duration",
+     .type = CLI_DOUBLE,
+     .metavar = "S",
+     .offset = H(o.latency_s),
+     .dmin = 0.01,
+     .dmax = 3600,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "seconds of each open-loop latency run"},
+    {.name = "--timeout-ms",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.timeout_ms),
+     .min = 1,
+     .max = 3600000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "per request (a server that does not answer is killed), and for wrk"},
+    {.name = "--lookup-trials",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.lookup_trials),
+     .min = 1,
+     .max = 1000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "in-process lookup trials for the router's share"},
+    {0}};
+
+static const cli_option machine_table[] = {
+    {.name = "--server-cpu",
+     .type = CLI_INT,
+     .metavar = "N",
+     .offset = H(o.server_cpu),
+     .min = 0,
+     .max = 1023,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "the CPU the servers (and the in-process lookups) run on"},
+    {.name = "--client-cpu",
+     .type = CLI_INT,
+     .metavar = "N",
+     .offset = H(o.client_cpu),
+     .min = 0,
+     .max = 1023,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "the CPU wrk and the latency generator run on"},
+    {.name = "--port",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = H(o.port),
+     .min = 0,
+     .max = 65535,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "first server port, then N+1, ...; 0: free ports the kernel picks, never in use"},
+    {.name = "--server",
+     .type = CLI_STRING,
+     .metavar = "PATH",
+     .offset = H(server),
+     .help = "the server (default: routebench-http-server next to this executable)"},
+    {.name = "--wrk",
+     .type = CLI_STRING,
+     .metavar = "PATH",
+     .offset = H(wrk),
+     .help = "wrk (default: wrk on PATH)"},
+    {.name = "--out",
+     .type = CLI_STRING,
+     .metavar = "DIR",
+     .offset = H(out),
+     .help = "write http.json, http_trials.csv and http.md into DIR"},
+    {0}};
+
+static const cli_command http_command = {
+    .name = "http",
+    .synopsis = "--routes F --requests F [--routers a,b,...] [options]\n"
+                "--corpus NAME [--routers a,b,...] [options]\n",
+    .about = "Runs each router inside a real HTTP/1.1 server (routebench-http-server, "
+             "libmicrohttpd, one epoll thread, pinned to one CPU) on 127.0.0.1 and drives it with "
+             "wrk pinned to the other CPU.  First the validity gate: every request of the table "
+             "once over HTTP; status, route id, captures and Allow must equal linear's answer, or "
+             "the load phase is refused, naming the first wrong request.  Then a warm-up and "
+             "several measured wrk rounds, routers in balanced (Williams) order: capacity = median "
+             "HTTP requests/s, paired speed ratios against the first router with 95% bootstrap "
+             "intervals; then latency percentiles at one offered rate for every router (a "
+             "fraction of the slowest capacity, open loop, corrected for coordinated omission); "
+             "and the router's share of a request = its in-process lookup time on the same table "
+             "/ the time per HTTP request at capacity (and / the server's CPU time per "
+             "request).\n\n"
+             "Everything is HTTP requests per second over loopback on this machine, never a "
+             "lookup rate.  Needs the Debian packages libmicrohttpd-dev (at build time) and wrk: "
+             "bash scripts/setup.sh --http installs both.  docs/http.md has the details.\n",
+    .tables = {{"tables and routers", tables_table, 0},
+               {"protocol", protocol_table, 0},
+               {"machine and outputs", machine_table, 0}},
+    .epilog = "exit status: 0 ok, 1 a server failed the validity gate, crashed, hung or wrk\n"
+              "             failed, 2 usage/input error, a missing package, the port in use\n",
+};
+
+static void progress(void *ctx, const char *what, const char *spec, size_t done, size_t total)
+{
+    (void)ctx;
+    if (spec)
+        fprintf(stderr, "http: %-8s %-20s (%zu/%zu)\n", what, spec, done + 1, total);
+    else
+        fprintf(stderr, "http: %s\n", what);
+}
+
+/* routebench-http-server beside /proc/self/exe */
+static void default_server(http_cli *c)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(c->server_path, sizeof c->server_path, "routebench-http-server");
+        return;
+    }
+    exe[n] = '\0';
+    snprintf(c->server_path, sizeof c->server_path, "%s/routebench-http-server", dirname(exe));
+}
+
+static int split_routers(http_cli *c, const char *list)
+{
+    snprintf(c->routers_buf, sizeof c->routers_buf, "%s", list);
+    c->o.nspecs = 0;
+    for (char *save = NULL, *tok = strtok_r(c->routers_buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (c->o.nspecs == RB_HTTP_MAX_ROUTERS)
+            return cli_error("http", "at most %d routers", RB_HTTP_MAX_ROUTERS);
+        c->o.specs[c->o.nspecs++] = tok;
+    }
+    if (c->o.nspecs == 0) return cli_error("http", "--routers needs at least one router");
+    return CLI_OK;
+}
+
+/* Parse argv; CLI_CONTINUE to go on, else the exit status. */
+static int parse_args(http_cli *c, int argc, char **argv)
+{
+    rb_http_options *o = &c->o;
+    rb_http_options_init(o);
+    c->routers = "hashseg,radix,linear";
+    c->duration = (unsigned)o->trial_s;
+    default_server(c);
+    int status = cli_args(&http_command, c, argc, argv);
+    if (status != CLI_CONTINUE) return status;
+    o->trial_s = c->duration;
+    o->server_path = c->server ? c->server : c->server_path;
+    if (c->wrk) o->wrk_path = c->wrk;
+    if (split_routers(c, c->routers) != CLI_OK) return CLI_USAGE;
+    if (c->corpus) {
+        if (!rb_shipped_path(c->corpus, "routes", c->rpath, sizeof c->rpath) ||
+            !rb_shipped_path(c->corpus, "requests", c->qpath, sizeof c->qpath))
+            return cli_error("http", "no shipped corpus '%s' (routebench list)", c->corpus);
+        o->routes_path = c->rpath;
+        o->requests_path = c->qpath;
+    }
+    if (!o->routes_path || !o->requests_path)
+        return cli_error("http", "needs --routes F and --requests F, or --corpus NAME");
+    return CLI_CONTINUE;
+}
+
+static void command_line(int argc, char **argv, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "routebench");
+    for (int i = 0; i < argc && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, " %s", argv[i]);
+}
+
+int cmd_http(int argc, char **argv)
+{
+    http_cli *c = calloc(1, sizeof *c);
+    rb_http_result *res = calloc(1, sizeof *res);
+    if (!c || !res) {
+        free(c);
+        free(res);
+        fprintf(stderr, "routebench http: out of memory\n");
+        return CLI_FAILED;
+    }
+    int status = parse_args(c, argc, argv);
+    if (status != CLI_CONTINUE) {
+        free(c);
+        free(res);
+        return status;
+    }
+    status = CLI_OK;
+    char command[2048];
+    command_line(argc, argv, command, sizeof command);
+    rb_error err;
+    int rc = rb_http_run(&c->o, progress, NULL, res, &err);
+    if (rc < 0) {
+        fprintf(stderr, "routebench http: %s\n", err.message);
+        if (res->detail[0]) {
+            fprintf(stderr, "---- its stderr (last lines) ----\n%s", res->detail);
+            if (res->detail[strlen(res->detail) - 1] != '\n') fputc('\n', stderr);
+            fprintf(stderr, "----\n");
+        }
+        status = res->fault ? CLI_FAILED : CLI_USAGE;
+    } else {
+        rb_buf text = {0};
+        rb_http_report(&c->o, res, command, false, &text);
+        fwrite(text.data ? text.data : "", 1, text.len, stdout);
+        rb_buf_free(&text);
+        if (!res->gate_passed) {
+            const rb_http_router_result *x = &res->results[res->gate_failed];
+            fprintf(stderr,
+                    "routebench http: %s failed the validity gate (request %zu, %s); the load "
+                    "phase is refused\n",
+                    x->spec, x->gate.first_wrong + 1, x->gate.first_what);
+            status = CLI_FAILED;
+        }
+        if (c->out) {
+            if (rb_http_write_bundle(&c->o, res, command, c->out, &err) < 0) {
+                fprintf(stderr, "routebench http: --out %s: %s\n", c->out, err.message);
+                status = CLI_USAGE;
+            } else {
+                printf("\nbundle: %s/http.json, http_trials.csv, http.md\n", c->out);
+            }
+        }
+    }
+    rb_http_result_free(res);
+    free(res);
+    free(c);
+    return status;
+}

@@ -1,0 +1,80 @@
+/*
+ * like.h — `corpus gen --like`: N routes shaped like a profile (profile.h),
+ * every (method, shape) distinct, deterministic for a seed.
+ *
+ * The table is built level by level, as a tree of prefixes:
+ *
+ *   1. Routes per depth: N x the profile's share at each depth (largest
+ *      remainders, so they sum to N exactly).  Paths (prefixes with routes)
+ *      per depth: the profile's routes per path at that depth.
+ *   2. Prefixes per depth, bottom-up: the deepest level holds its paths;
+ *      each level above holds its paths plus the prefixes with children
+ *      the level below needs (its size over the profile's mean fan-out at
+ *      that depth), less those that are both; the root takes every prefix
+ *      of depth 1 as a child.  So the depth distribution and the fan-out
+ *      below the root are the profile's at any N: a table asked for more
+ *      routes than the profile holds grows wide at the top, never deep,
+ *      the way large real tables grow (more resources, pages, tenants side
+ *      by side: N x the profile's share of depth-1 routes need that many
+ *      prefixes at depth 1, whatever the rest does).  The report gives the
+ *      root's fan-out against the profile's.
+ *   3. Top-down, per level: the children of each prefix (counts drawn from
+ *      the profile's fan-out histogram at that depth, scaled to the level's
+ *      size), their kinds (the profile's shares at that depth: at most one
+ *      param, catch-all and '**' per parent; params alone or beside static
+ *      siblings as often as in the profile), which have children and which
+ *      routes (the profile's shares per kind), how many routes each path
+ *      has (the methods-per-path histogram, adjusted to the level's routes
+ *      exactly) and which methods (the method mix, distinct per path).
+ *   4. Words are synthetic, never the user's: consonant-vowel words with
+ *      lengths drawn from the profile ("bopetu"), distinct among siblings by
+ *      construction (an ordinal per parent and length, mapped through a
+ *      bijection of the words of that length); version words "v1", "v2";
+ *      extensions and globs from a fixed list of common extensions; param
+ *      names from the parent word ("bopetu_id").  Templates (issue 18) are
+ *      generated as the globs the OpenAPI importer writes for them (?*.json).
+ *   5. The tree is written depth-first: each prefix's routes, then its
+ *      children's.
+ *
+ * Nothing is shadowed, by construction: catch-alls, '**' and empty words
+ * (trailing slashes) are leaves; no catch-all beside a '**'; sibling globs
+ * have distinct extensions (one without) so none is covered by the others;
+ * a glob beside a param is a leaf and that param has no routes of its own
+ * (the param would take the glob's paths); at most 9 routes a path, so a
+ * '*' route always keeps a method.  `corpus check` confirms it (tests).
+ *
+ * Determinism: one rb_rng (stats/rng.h) from the seed, integer arithmetic
+ * only (fixed-point factors), no libc rand, no floating point: the same
+ * profile, N and seed give the same bytes on every machine.
+ *
+ * Cost: O(N) time; memory is the route table plus 24 bytes per prefix
+ * and 16 per prefix with children of the largest level.  The profile must hold at most 2^32 routes.
+ */
+#ifndef RB_CORPUS_LIKE_H
+#define RB_CORPUS_LIKE_H
+
+#include "profile.h"
+
+typedef struct rb_like_config {
+    size_t routes; /* 1 .. RB_GEN_MAX_ROUTES */
+    uint64_t seed;
+} rb_like_config;
+
+typedef struct rb_like_report {
+    uint64_t profile_routes;
+    uint32_t profile_root_fanout; /* children of "/" in the profile */
+    uint32_t root_fanout;         /* ... and here */
+    uint32_t max_fanout;          /* the most children of one prefix */
+    uint32_t max_depth;           /* deepest route */
+    uint64_t prefixes;            /* prefixes made (the shape tree's nodes, root excluded) */
+    uint64_t demoted; /* catch-alls, '**' or globs made static to keep the rules above */
+} rb_like_report;
+
+/* Generate cfg->routes routes like p into *out (initialised here; free with
+ * rb_route_table_free); rep may be NULL.  RB_EINVAL with a message when the
+ * arguments are out of range or p is inconsistent (rb_profile_validate);
+ * RB_ENOMEM.  On failure *out is empty. */
+int rb_corpus_generate_like(const rb_profile *p, const rb_like_config *cfg, rb_route_table *out,
+                            rb_like_report *rep, rb_error *err);
+
+#endif

@@ -1,0 +1,315 @@
+/*
+ * server.c — routebench-http-server: a small, real HTTP/1.1 server that
+ * routes every request with a routebench router, for `routebench http`
+ * (bench/http.c) and for anyone who wants to see a router inside a server.
+ *
+ *     routebench-http-server --router SPEC --routes FILE [--port N] [--cpu N]
+ *
+ * SPEC is a router name (`routebench list`) or NAME@LIB, router NAME of a
+ * plugin library LIB (bench/plugins.h).  The routes file is the usual
+ * "METHOD PATTERN" table; route ids are line indices among route lines.
+ *
+ * HTTP library: GNU libmicrohttpd (Debian libmicrohttpd-dev), because it is
+ * small, plain C, long maintained and packaged, and runs a whole server in
+ * ONE internal thread on epoll (MHD_USE_INTERNAL_POLLING_THREAD |
+ * MHD_USE_EPOLL): pinned to one core, the server is one thread parsing
+ * HTTP, calling the router and writing responses, which is what the
+ * measurement wants to see.  (libh2o is faster but brings an event loop,
+ * TLS and HTTP/2 machinery we would not measure.)
+ *
+ * Every request is answered with:
+ *   200  header  X-Route: ID OFF+LEN ...   (route id, then each capture as a
+ *                                          span into the path, in pattern order)
+ *        body    "route ID OFF+LEN ...\n"  (the same; HEAD gets no body)
+ *   404  body    "not found\n"
+ *   405  header  Allow: GET, POST          (built from the router's mask)
+ *        body    "method not allowed\n"
+ *   501  for a method routebench does not know.
+ * The path is routed byte for byte as it was sent: the unescape callback
+ * below turns libmicrohttpd's %-decoding off (routebench compares bytes as
+ * they are); the query string, if any, is not part of the path.
+ *
+ * Start-up protocol (bench/http_proc.c relies on it): after the socket is
+ * bound and the daemon runs, one line "listening 127.0.0.1:PORT (libmicrohttpd
+ * VERSION, one epoll thread)" goes to stdout; with --port 0 (the default) the kernel picks a free port, so no
+ * other program can race us for it.  Errors go to stderr; exit status 2 for
+ * a usage or input error, 3 when the port is in use, 1 for anything else.
+ * SIGTERM or SIGINT stop the daemon cleanly.
+ */
+#define _GNU_SOURCE
+#include "plugins.h"
+#include "router.h"
+#include "table.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_PORT_IN_USE = 3 };
+
+static const char usage_text[] =
+    "usage: routebench-http-server --router SPEC --routes FILE [options]\n"
+    "\n"
+    "A small HTTP/1.1 server (libmicrohttpd, one epoll thread) that routes every request\n"
+    "with a routebench router: 200 with X-Route: ID OFF+LEN... and the same body, 404, or\n"
+    "405 with an Allow header.  Prints \"listening 127.0.0.1:PORT\" once it accepts.\n"
+    "\n"
+    "options:\n"
+    "  --router SPEC       router NAME (routebench list) or NAME@LIB (a plugin library)\n"
+    "  --router-lib LIB    load a plugin library first (repeatable)\n"
+    "  --routes FILE       the route table (METHOD PATTERN lines)\n"
+    "  --port N            TCP port on 127.0.0.1 (default 0: a free port the kernel picks)\n"
+    "  --cpu N             pin the server (all its threads) to CPU N\n"
+    "\n"
+    "exit status: 0 stopped by SIGTERM/SIGINT, 1 runtime error, 2 usage/input error,\n"
+    "             3 the port is in use\n";
+
+typedef struct server {
+    rb_router *router;
+} server;
+
+/* Keep the path as sent: no %-decoding. */
+static size_t keep_bytes(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    return strlen(s);
+}
+
+/* "ID OFF+LEN ..." for a found route. */
+static size_t format_route(const rb_match *m, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%u", m->route_id);
+    for (uint32_t i = 0; i < m->nparams && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, " %u+%u", m->params[i].offset, m->params[i].len);
+    return n < cap ? n : cap - 1;
+}
+
+/* "GET, POST" from a 405 mask. */
+static void format_allow(uint32_t mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < RB_METHOD_COUNT; k++) {
+        if (!(mask & RB_METHOD_BIT(k)) || n >= cap) continue;
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "", rb_method_name(k));
+    }
+}
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *body,
+                             size_t len, const char *header, const char *value)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(len, (void *)(uintptr_t)body, MHD_RESPMEM_MUST_COPY);
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain");
+    if (header) MHD_add_response_header(r, header, value);
+    enum MHD_Result res = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    return res;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+                              const char *method, const char *version, const char *upload_data,
+                              size_t *upload_data_size, void **state)
+{
+    (void)version;
+    (void)upload_data;
+    static int seen;      /* address used as a per-request marker, never written */
+    if (*state == NULL) { /* headers are in; the body (if any) follows */
+        *state = &seen;
+        return MHD_YES;
+    }
+    if (*upload_data_size) { /* a body: read and ignore it */
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    const server *s = cls;
+    int m = rb_method_parse(method, strlen(method));
+    if (m < 0 || m >= RB_METHOD_COUNT) {
+        static const char msg[] = "method not implemented\n";
+        return reply(c, MHD_HTTP_NOT_IMPLEMENTED, msg, sizeof msg - 1, NULL, NULL);
+    }
+    rb_match match;
+    char text[64 + RB_MAX_CAPTURES * 24], body[sizeof text + 16];
+    switch (rb_router_lookup(s->router, m, url, strlen(url), &match)) {
+    case RB_FOUND: {
+        format_route(&match, text, sizeof text);
+        int n = snprintf(body, sizeof body, "route %s\n", text);
+        return reply(c, MHD_HTTP_OK, body, (size_t)n, "X-Route", text);
+    }
+    case RB_METHOD_NOT_ALLOWED: {
+        static const char msg[] = "method not allowed\n";
+        format_allow(match.allowed, text, sizeof text);
+        return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, msg, sizeof msg - 1, MHD_HTTP_HEADER_ALLOW,
+                     text);
+    }
+    default: {
+        static const char msg[] = "not found\n";
+        return reply(c, MHD_HTTP_NOT_FOUND, msg, sizeof msg - 1, NULL, NULL);
+    }
+    }
+}
+
+/* Bind and listen on 127.0.0.1:port; the port actually bound in *bound. */
+static int listen_on(unsigned port, unsigned *bound)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        fprintf(stderr, "routebench-http-server: socket: %s\n", strerror(errno));
+        return -EXIT_RUNTIME;
+    }
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in a = {0};
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        int e = errno;
+        fprintf(stderr, "routebench-http-server: cannot bind 127.0.0.1:%u: %s\n", port,
+                strerror(e));
+        close(fd);
+        return e == EADDRINUSE ? -EXIT_PORT_IN_USE : -EXIT_RUNTIME;
+    }
+    if (listen(fd, 1024) != 0) {
+        fprintf(stderr, "routebench-http-server: listen: %s\n", strerror(errno));
+        close(fd);
+        return -EXIT_RUNTIME;
+    }
+    socklen_t len = sizeof a;
+    getsockname(fd, (struct sockaddr *)&a, &len);
+    *bound = ntohs(a.sin_port);
+    return fd;
+}
+
+static int pin(unsigned cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) == 0) return 0;
+    fprintf(stderr, "routebench-http-server: cannot pin to CPU %u: %s\n", cpu, strerror(errno));
+    return -1;
+}
+
+static bool parse_uint(const char *opt, const char *v, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long x = v ? strtoul(v, &end, 10) : 0;
+    if (!v || !*v || *end || errno || x > max || v[0] == '-') {
+        fprintf(stderr, "routebench-http-server: %s needs a number 0..%lu, got '%s'\n", opt, max,
+                v ? v : "");
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+/* Serve until SIGTERM or SIGINT. */
+static int serve(rb_router *router, unsigned long port)
+{
+    unsigned bound = 0;
+    int fd = listen_on((unsigned)port, &bound);
+    if (fd < 0) return -fd;
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL); /* the daemon's thread inherits the mask */
+    server s = {router};
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, handle,
+        &s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_UNESCAPE_CALLBACK, keep_bytes, NULL,
+        MHD_OPTION_CONNECTION_TIMEOUT, 0u, MHD_OPTION_END);
+    if (!d) {
+        fprintf(stderr, "routebench-http-server: libmicrohttpd could not start\n");
+        close(fd);
+        return EXIT_RUNTIME;
+    }
+    printf("listening 127.0.0.1:%u (libmicrohttpd %s, one epoll thread)\n", bound,
+           MHD_get_version());
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    MHD_stop_daemon(d);
+    close(fd);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *spec = NULL, *routes_path = NULL;
+    unsigned long port = 0, cpu = 0;
+    bool pinned = false;
+    rb_plugins plugins;
+    rb_plugins_init(&plugins);
+    rb_error err;
+    int status = 0;
+    for (int i = 1; i < argc && !status; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            rb_plugins_close(&plugins);
+            return 0;
+        } else if (!strcmp(a, "--router") && v) {
+            spec = argv[++i];
+        } else if (!strcmp(a, "--routes") && v) {
+            routes_path = argv[++i];
+        } else if (!strcmp(a, "--router-lib") && v) {
+            if (rb_plugins_load(&plugins, argv[++i], &err) < 0) {
+                fprintf(stderr, "routebench-http-server: --router-lib %s: %s\n", v, err.message);
+                status = EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--port")) {
+            i++;
+            if (!parse_uint("--port", v, 65535, &port)) status = EXIT_USAGE;
+        } else if (!strcmp(a, "--cpu")) {
+            i++;
+            pinned = true;
+            if (!parse_uint("--cpu", v, CPU_SETSIZE - 1, &cpu)) status = EXIT_USAGE;
+        } else {
+            fprintf(stderr, "routebench-http-server: unknown option or missing value: %s\n\n%s", a,
+                    usage_text);
+            status = EXIT_USAGE;
+        }
+    }
+    if (!status && (!spec || !routes_path)) {
+        fprintf(stderr, "routebench-http-server: needs --router SPEC and --routes FILE\n\n%s",
+                usage_text);
+        status = EXIT_USAGE;
+    }
+    if (!status && pinned && pin((unsigned)cpu) < 0) status = EXIT_USAGE;
+
+    const rb_router_ops *ops = NULL;
+    rb_route_table routes = {0};
+    rb_router *router = NULL;
+    if (!status && rb_router_spec_resolve(&plugins, spec, &ops, &err) < 0) {
+        fprintf(stderr, "routebench-http-server: %s\n", err.message);
+        status = EXIT_USAGE;
+    }
+    if (!status && rb_route_table_read(routes_path, &routes, &err) < 0) {
+        fprintf(stderr, "routebench-http-server: %s\n", err.message);
+        status = EXIT_USAGE;
+    }
+    if (!status &&
+        rb_route_table_build_router(&routes, routes_path, ops, NULL, &router, &err) < 0) {
+        fprintf(stderr, "routebench-http-server: %s: %s\n", spec, err.message);
+        status = EXIT_USAGE;
+    }
+    if (!status) status = serve(router, port);
+    rb_router_destroy(router);
+    rb_route_table_free(&routes);
+    rb_plugins_close(&plugins);
+    return status;
+}
