@@ -8,7 +8,7 @@
  *   scaling.svg  one panel per generated shape run at two or more route
  *                counts: median ns per lookup against route count, log-log;
  *   ratio.svg    the paired speed ratio of each router against the
- *                scenario's baseline with its bootstrap interval (what a
+ *                scenario's baseline with its 95% interval (what a
  *                gate decides on), then the geometric means;
  *   cost.svg     bytes per route and build time of each router in each
  *                scenario.
@@ -628,7 +628,7 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
     size_t n = ratio_rows(b, rows, 512);
     char title[256];
     snprintf(title, sizeof title,
-             "speed ratio against %s, paired per trial, with its %.0f%% bootstrap interval "
+             "speed ratio against %s, paired per trial, with its %.0f%% interval "
              "(above 1: faster)",
              b->baseline, b->bootstrap.level * 100);
     static const char subtitle[] = "median over the pairs of (ns of the baseline) / (ns of the "
