@@ -59,13 +59,15 @@
 #define RB_BENCH_BUNDLE_H
 
 #include "buf.h"
+#include "gate.h"
+#include "metric.h"
 #include "stats.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #define RB_BUNDLE_SCHEMA         "routebench-summary"
-#define RB_BUNDLE_SCHEMA_VERSION 1
+#define RB_BUNDLE_SCHEMA_VERSION 2
 #define RB_BUNDLE_NAME           64
 #define RB_BUNDLE_TEXT           512
 #define RB_BUNDLE_DEPTHS         17 /* routes by depth: [1..15], [16] 16 or more */
@@ -89,11 +91,17 @@ typedef struct rb_bundle_result {
     uint64_t checksum;
     uint64_t disagreements;    /* answers that differ from EXPECTED */
     uint64_t disturbed_trials; /* trials in which the thread lost the CPU */
+    uint64_t short_trials;     /* trials shorter than min_trial_ms, after recalibration */
+    bool recalibrated;         /* its trials ran short once and were measured again */
     /* computed from the trials (rb_bundle_compute_scenario) */
     size_t trials;
-    double median_ns, min_ns, max_ns, mad_ns; /* per lookup */
-    double lookups_per_s;                     /* 1e9 / median_ns */
+    /* per lookup, in the bundle's metric (ns for time, instructions, est.
+     * cycles: rb_metric_unit); the names say ns for history's sake */
+    double median_ns, min_ns, max_ns, mad_ns;
+    double lookups_per_s; /* time: 1e9 / median_ns; else 0 */
     double bytes_per_route;
+    /* counted metrics: the raw counts per lookup (median over trials) */
+    double ir_per_lookup, data_refs_per_lookup, l1_misses_per_lookup, ll_misses_per_lookup;
 } rb_bundle_result;
 
 /* The paired comparison of two routers on one scenario: speed ratio b/a. */
@@ -126,13 +134,38 @@ typedef struct rb_bundle_trial {
     size_t result;     /* index into that scenario's results (its router) */
     uint32_t trial;    /* 1-based round */
     uint32_t position; /* 1-based place in the round's order */
-    uint64_t lookups, ns;
+    uint64_t lookups;
+    uint64_t ns; /* the trial's value in the bundle's metric (ns, instructions, est. cycles) */
+    /* counted metrics: the raw counts (instructions under both; the rest
+     * under cycles-est), else 0 */
+    uint64_t ir, data_refs, l1_misses, ll_misses;
 } rb_bundle_trial;
 
 typedef struct rb_bundle_geomean {
     char router[RB_BUNDLE_NAME], baseline[RB_BUNDLE_NAME];
     rb_geomean_result g;
 } rb_bundle_geomean;
+
+/* The gate of `pair --fail-below`, as decided and recorded. */
+typedef struct rb_bundle_gate {
+    bool on;                                   /* a gate was asked for */
+    char a[RB_BUNDLE_NAME], b[RB_BUNDLE_NAME]; /* the pair it judges: ratio b/a */
+    double threshold;                          /* R */
+    int outcome;                               /* rb_gate_outcome */
+    char decided_on[RB_BUNDLE_NAME * 2];       /* the scenario, or "geometric mean" */
+    rb_gate_evidence evidence;
+    size_t trials_needed; /* inconclusive: trials that would decide it */
+    char message[RB_BUNDLE_TEXT * 2];
+} rb_bundle_gate;
+
+/* The identity of a plugin library a NAME@LIB router came from. */
+typedef struct rb_bundle_library {
+    char router[RB_BUNDLE_NAME]; /* the NAME@LIB label */
+    char path[RB_BUNDLE_TEXT];   /* as resolved (absolute when it could be) */
+    uint64_t size;               /* bytes */
+    uint64_t hash;               /* XXH3-64 of the file's bytes */
+    char commit[RB_BUNDLE_NAME]; /* the commit it was built from, or "" when it carries none */
+} rb_bundle_library;
 
 typedef struct rb_bundle {
     /* tool */
@@ -148,7 +181,9 @@ typedef struct rb_bundle {
     char date[RB_BUNDLE_NAME];
     char command[RB_BUNDLE_TEXT * 2];
     /* protocol */
-    uint64_t seed; /* corpus generator */
+    int metric;          /* rb_metric */
+    uint64_t seed;       /* corpus generator */
+    uint64_t order_seed; /* the rounds' orders (scenario i: rb_bundle_order_seed) */
     unsigned trials, warmup;
     double min_trial_ms;
     bool cpu_clock; /* trials timed with the thread's CPU time, not wall time */
@@ -167,6 +202,9 @@ typedef struct rb_bundle {
     size_t nwarnings;
     char **limitations;
     size_t nlimitations;
+    rb_bundle_gate gate;
+    rb_bundle_library *libraries;
+    size_t nlibraries;
 } rb_bundle;
 
 /* ---- the model (bundle.c) ------------------------------------------------ */
@@ -182,6 +220,7 @@ rb_bundle_result *rb_bundle_add_result(rb_bundle_scenario *s, const char *router
 int rb_bundle_add_trial(rb_bundle *b, const rb_bundle_trial *t);
 int rb_bundle_add_warning(rb_bundle *b, const char *text);
 int rb_bundle_add_limitation(rb_bundle *b, const char *text);
+int rb_bundle_add_library(rb_bundle *b, const rb_bundle_library *lib);
 /* The standard limitations (what the numbers do not establish). */
 int rb_bundle_add_standard_limitations(rb_bundle *b);
 
@@ -196,6 +235,23 @@ int rb_bundle_compute_scenario(rb_bundle *b, size_t si, rb_error *err);
  * scenarios holding both of the per-scenario median ratio router/baseline
  * (speed of the router relative to the baseline), with its interval. */
 int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err);
+
+/* The order seed of scenario si of a run whose order seed is seed. */
+uint64_t rb_bundle_order_seed(uint64_t seed, size_t si);
+
+/* The gate's evidence for the pair (a, b): the pair result of the one
+ * scenario holding both, or the geometric mean of b against a when several
+ * do (RB_ENOTFOUND when none does).  what names it. */
+int rb_bundle_gate_evidence(const rb_bundle *b, const char *a, const char *bname,
+                            rb_gate_evidence *e, char *what, size_t cap, rb_error *err);
+/* Decide b->gate (on, a, b and threshold set) from the bundle's statistics:
+ * fills outcome, decided_on, evidence, trials_needed and message. */
+int rb_bundle_decide_gate(rb_bundle *b, rb_error *err);
+
+/* A pair run (two routers, a noisy metric) whose interval excludes 1 gets a
+ * warning saying how much of that noise alone can produce, with this run's
+ * noise (disturbed and short trials, load, MDE).  RB_ENOMEM. */
+int rb_bundle_noise_note(rb_bundle *b);
 
 /* Rendering hooks for report.md, scaling.svg and the CLI (bundle.c):
  * the `routebench corpus gen` command that writes a generated scenario's
@@ -226,6 +282,12 @@ void rb_bundle_fmt_rate(double per_s, char *buf, size_t cap);
 void rb_bundle_fmt_duration(double ns, char *buf, size_t cap);
 /* a ratio: "1.23x" style without the x: "1.234" below 10, "12.3" above */
 void rb_bundle_fmt_ratio(double r, char *buf, size_t cap);
+/* an exact ratio: as rb_bundle_fmt_ratio, with more digits when needed to
+ * tell it from 1 ("1.000" only when exactly 1; "0.99967") */
+void rb_bundle_fmt_exact_ratio(double r, char *buf, size_t cap);
+/* a per-lookup value in the bundle's metric: rb_bundle_fmt_ns for time,
+ * a count with 2 decimals ("312.45") for counted metrics */
+void rb_bundle_fmt_value(const rb_bundle *b, double v, char *buf, size_t cap);
 
 /* ---- files --------------------------------------------------------------- */
 
@@ -244,6 +306,13 @@ int rb_bundle_csv_read(const char *text, size_t len, rb_bundle *b, rb_error *err
 
 /* report.md text (report_md.c). */
 int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
+/* Its parts for counted metrics, the gate and the libraries (report_gate.c). */
+void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o);
+void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
+void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
+/* An interval cell: "[0.981, 1.012] ±1.4%", "too few pairs" or "exact". */
+void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,
+                             char *buf, size_t cap);
 
 /* The charts (chart_svg.c), in the order report.md shows them. */
 typedef enum rb_bundle_chart {

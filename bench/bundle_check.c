@@ -49,6 +49,13 @@ static int scenario(rb_bundle *b, size_t si, rb_bundle_recheck *rep, rb_error *e
         compare(rep, where, "min_ns", x->min_ns, y->min_ns, 0);
         compare(rep, where, "max_ns", x->max_ns, y->max_ns, 0);
         compare(rep, where, "mad_ns", x->mad_ns, y->mad_ns, 0);
+        compare(rep, where, "instructions_per_lookup", x->ir_per_lookup, y->ir_per_lookup, 0);
+        compare(rep, where, "data_refs_per_lookup", x->data_refs_per_lookup,
+                y->data_refs_per_lookup, 0);
+        compare(rep, where, "l1_misses_per_lookup", x->l1_misses_per_lookup,
+                y->l1_misses_per_lookup, 0);
+        compare(rep, where, "ll_misses_per_lookup", x->ll_misses_per_lookup,
+                y->ll_misses_per_lookup, 0);
     }
     for (size_t i = 0; rc == RB_OK && i < np; i++) {
         const rb_bundle_pair *x = &pairs[i], *y = rb_bundle_find_pair(s, x->a, x->b);
@@ -57,6 +64,10 @@ static int scenario(rb_bundle *b, size_t si, rb_bundle_recheck *rep, rb_error *e
         compare(rep, where, "lo", x->r.lo, y ? y->r.lo : NAN, 0);
         compare(rep, where, "hi", x->r.hi, y ? y->r.hi : NAN, 0);
         compare(rep, where, "wins", (double)x->r.wins, y ? (double)y->r.wins : NAN, 0);
+        /* the coverage and the MDE go through log, exp and erfc */
+        compare(rep, where, "coverage", x->r.coverage, y ? y->r.coverage : NAN, 1e-12);
+        compare(rep, where, "mde", x->r.mde, y ? y->r.mde : NAN, 1e-12);
+        compare(rep, where, "too_few", (double)x->r.too_few, y ? (double)y->r.too_few : NAN, 0);
     }
     free(stored);
     free(pairs);
@@ -85,7 +96,30 @@ int rb_bundle_recheck_stats(rb_bundle *b, rb_bundle_recheck *rep, rb_error *err)
         compare(rep, where, "geomean", gm[i].g.geomean, y ? y->g.geomean : NAN, tol);
         compare(rep, where, "lo", gm[i].g.lo, y ? y->g.lo : NAN, tol);
         compare(rep, where, "hi", gm[i].g.hi, y ? y->g.hi : NAN, tol);
+        compare(rep, where, "mde", gm[i].g.mde, y ? y->g.mde : NAN, tol);
     }
     free(gm);
     return rc;
+}
+
+static bool close_to(double x, double y)
+{
+    return x == y || fabs(x - y) <= 1e-12 * fabs(y);
+}
+
+int rb_bundle_recheck_gate(rb_bundle *b, rb_bundle_gate *recorded, bool *agree, rb_error *err)
+{
+    *agree = true;
+    *recorded = b->gate;
+    if (!b->gate.on) return RB_OK;
+    int rc = rb_bundle_decide_gate(b, err);
+    if (rc < 0) return rc;
+    const rb_bundle_gate *now = &b->gate;
+    *agree = now->outcome == recorded->outcome &&
+             strcmp(now->decided_on, recorded->decided_on) == 0 &&
+             now->evidence.median == recorded->evidence.median &&
+             close_to(now->evidence.lo, recorded->evidence.lo) &&
+             close_to(now->evidence.hi, recorded->evidence.hi) &&
+             close_to(now->evidence.mde, recorded->evidence.mde);
+    return RB_OK;
 }

@@ -102,17 +102,33 @@ static void add_bool(jw *w, cJSON *o, const char *k, bool v)
     if (o) add(w, o, k, cJSON_CreateBool(v));
 }
 
-static void write_result(jw *w, cJSON *arr, const rb_bundle_result *r)
+/* "median_ns", "median_instructions", ...: a per-lookup statistic named by
+ * the bundle's metric. */
+static const char *value_key(const rb_bundle *b, const char *stat, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s_%s", stat, rb_metric_key(b->metric));
+    return buf;
+}
+
+static void write_result(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundle_result *r)
 {
     cJSON *o = push(w, arr, cJSON_CreateObject());
     if (!o) return;
+    char key[64];
     add_str(w, o, "router", r->router);
     add_num(w, o, "trials", (double)r->trials);
-    add_num(w, o, "median_ns", r->median_ns);
-    add_num(w, o, "min_ns", r->min_ns);
-    add_num(w, o, "max_ns", r->max_ns);
-    add_num(w, o, "mad_ns", r->mad_ns);
-    add_num(w, o, "lookups_per_s", r->lookups_per_s);
+    add_num(w, o, value_key(b, "median", key, sizeof key), r->median_ns);
+    add_num(w, o, value_key(b, "min", key, sizeof key), r->min_ns);
+    add_num(w, o, value_key(b, "max", key, sizeof key), r->max_ns);
+    add_num(w, o, value_key(b, "mad", key, sizeof key), r->mad_ns);
+    add(w, o, "lookups_per_s",
+        b->metric == RB_METRIC_TIME ? num(r->lookups_per_s) : cJSON_CreateNull());
+    if (rb_metric_exact(b->metric)) add_num(w, o, "instructions_per_lookup", r->ir_per_lookup);
+    if (b->metric == RB_METRIC_CYCLES_EST) {
+        add_num(w, o, "data_refs_per_lookup", r->data_refs_per_lookup);
+        add_num(w, o, "l1_misses_per_lookup", r->l1_misses_per_lookup);
+        add_num(w, o, "ll_misses_per_lookup", r->ll_misses_per_lookup);
+    }
     add_num(w, o, "memory_bytes", (double)r->memory_bytes);
     add_num(w, o, "bytes_per_route", r->bytes_per_route);
     add_num(w, o, "build_ns", (double)r->build_ns);
@@ -121,6 +137,8 @@ static void write_result(jw *w, cJSON *arr, const rb_bundle_result *r)
     add(w, o, "checksum", hex64(r->checksum));
     add_num(w, o, "disagreements", (double)r->disagreements);
     add_num(w, o, "disturbed_trials", (double)r->disturbed_trials);
+    add_num(w, o, "short_trials", (double)r->short_trials);
+    add_bool(w, o, "recalibrated", r->recalibrated);
 }
 
 static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
@@ -133,12 +151,15 @@ static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
     add_num(w, o, "median", p->r.median);
     add_num(w, o, "lo", p->r.lo);
     add_num(w, o, "hi", p->r.hi);
+    add_num(w, o, "coverage", p->r.coverage);
+    add_num(w, o, "mde", p->r.mde); /* infinite: null */
+    add_bool(w, o, "too_few", p->r.too_few != 0);
     add_num(w, o, "wins", (double)p->r.wins);
     add_num(w, o, "losses", (double)p->r.losses);
     add_bool(w, o, "excludes_one", p->r.excludes_one != 0);
 }
 
-static void write_scenario(jw *w, cJSON *arr, const rb_bundle_scenario *s)
+static void write_scenario(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundle_scenario *s)
 {
     cJSON *o = push(w, arr, cJSON_CreateObject());
     if (!o) return;
@@ -170,9 +191,39 @@ static void write_scenario(jw *w, cJSON *arr, const rb_bundle_scenario *s)
         p += n + (e ? 1 : 0);
     }
     cJSON *results = add(w, o, "results", cJSON_CreateArray());
-    for (size_t i = 0; results && i < s->nresults; i++) write_result(w, results, &s->results[i]);
+    for (size_t i = 0; results && i < s->nresults; i++) write_result(w, results, b, &s->results[i]);
     cJSON *pairs = add(w, o, "pairs", cJSON_CreateArray());
     for (size_t i = 0; pairs && i < s->npairs; i++) write_pair(w, pairs, &s->pairs[i]);
+}
+
+static void write_gate(jw *w, cJSON *root, const rb_bundle *b)
+{
+    const rb_bundle_gate *g = &b->gate;
+    if (!g->on) {
+        if (root) add(w, root, "gate", cJSON_CreateNull());
+        return;
+    }
+    cJSON *o = add(w, root, "gate", cJSON_CreateObject());
+    add_str(w, o, "metric", rb_metric_name(b->metric));
+    if (o)
+        add(w, o, "clock",
+            b->metric == RB_METRIC_TIME ? cJSON_CreateString(b->cpu_clock ? "cpu" : "wall")
+                                        : cJSON_CreateNull());
+    add_str(w, o, "a", g->a);
+    add_str(w, o, "b", g->b);
+    add_num(w, o, "threshold", g->threshold);
+    add_str(w, o, "outcome", rb_gate_outcome_name(g->outcome));
+    add_str(w, o, "decided_on", g->decided_on);
+    add_bool(w, o, "exact", g->evidence.exact);
+    add_num(w, o, "pairs", (double)g->evidence.pairs);
+    add_bool(w, o, "too_few", g->evidence.too_few);
+    add_num(w, o, "median", g->evidence.median);
+    add_num(w, o, "lo", g->evidence.lo);
+    add_num(w, o, "hi", g->evidence.hi);
+    add_num(w, o, "coverage", g->evidence.coverage);
+    add_num(w, o, "mde", g->evidence.mde);
+    add_num(w, o, "trials_needed", (double)g->trials_needed);
+    add_str(w, o, "message", g->message);
 }
 
 static void write_strings(jw *w, cJSON *root, const char *key, char *const *v, size_t n)
@@ -215,17 +266,38 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     cJSON *seeds = add(w, root, "seeds", cJSON_CreateObject());
     add_num(w, seeds, "corpus", (double)b->seed);
     if (seeds) add(w, seeds, "bootstrap", hex64(b->bootstrap.seed));
+    if (seeds) add(w, seeds, "order", hex64(b->order_seed));
 
     cJSON *p = add(w, root, "protocol", cJSON_CreateObject());
     add_num(w, p, "trials", b->trials);
     add_num(w, p, "warmup", b->warmup);
     add_num(w, p, "min_trial_ms", b->min_trial_ms);
-    add_str(w, p, "order", "rotating: in round t, position p runs router (t + p) mod R");
-    add_str(w, p, "clock_id", b->cpu_clock ? "thread_cputime" : "monotonic");
+    add_str(w, p, "metric", rb_metric_name(b->metric));
+    add_str(w, p, "unit", rb_metric_unit(b->metric));
+    add_str(w, p, "order",
+            rb_metric_exact(b->metric)
+                ? "counted: one router at a time, in the order of results"
+                : "balanced, shuffled: round t runs the routers in order t mod 2R of the R "
+                  "forward and R backward rotations, the rounds shuffled from seeds.order "
+                  "(scenario i: seeds.order + i)");
+    add_str(w, p, "interval",
+            rb_metric_exact(b->metric)
+                ? "none: counts are exact, ratios exact"
+                : "pairs: sign-test interval of the median; geometric means: percentile "
+                  "bootstrap (one scenario: its sign-test interval)");
+    add_str(w, p, "clock_id",
+            rb_metric_exact(b->metric)               ? "callgrind"
+            : b->metric == RB_METRIC_HW_INSTRUCTIONS ? "perf_instructions"
+            : b->cpu_clock                           ? "thread_cputime"
+                                                     : "monotonic");
     add_str(w, p, "clock",
-            b->cpu_clock ? "clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each trial: the CPU "
-                           "time of the benchmark thread"
-                         : "clock_gettime(CLOCK_MONOTONIC) around each trial: elapsed time");
+            rb_metric_exact(b->metric)
+                ? "Callgrind client requests around each router's replays (bench/callgrind.h)"
+            : b->metric == RB_METRIC_HW_INSTRUCTIONS
+                ? "perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) around each trial"
+            : b->cpu_clock ? "clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each trial: the CPU "
+                             "time of the benchmark thread"
+                           : "clock_gettime(CLOCK_MONOTONIC) around each trial: elapsed time");
     add_num(w, p, "bootstrap_resamples", (double)b->bootstrap.resamples);
     add_num(w, p, "confidence_level", b->bootstrap.level);
     add_str(w, p, "ratio",
@@ -247,7 +319,7 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     }
     cJSON *scenarios = add(w, root, "scenarios", cJSON_CreateArray());
     for (size_t i = 0; scenarios && i < b->nscenarios; i++)
-        write_scenario(w, scenarios, &b->scenarios[i]);
+        write_scenario(w, scenarios, b, &b->scenarios[i]);
     cJSON *gms = add(w, root, "geomeans", cJSON_CreateArray());
     for (size_t i = 0; gms && i < b->ngeomeans; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
@@ -258,7 +330,21 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
         add_num(w, o, "geomean", g->g.geomean);
         add_num(w, o, "lo", g->g.lo);
         add_num(w, o, "hi", g->g.hi);
+        add_num(w, o, "coverage", g->g.coverage);
+        add_num(w, o, "mde", g->g.mde);
+        add_bool(w, o, "too_few", g->g.too_few != 0);
         add_bool(w, o, "excludes_one", g->g.excludes_one != 0);
+    }
+    write_gate(w, root, b);
+    cJSON *libs = add(w, root, "libraries", cJSON_CreateArray());
+    for (size_t i = 0; libs && i < b->nlibraries; i++) {
+        const rb_bundle_library *l = &b->libraries[i];
+        cJSON *o = push(w, libs, cJSON_CreateObject());
+        add_str(w, o, "router", l->router);
+        add_str(w, o, "path", l->path);
+        add_num(w, o, "size", (double)l->size);
+        if (o) add(w, o, "xxh3", hex64(l->hash));
+        if (o) add(w, o, "commit", str_or_null(l->commit));
     }
     write_strings(w, root, "warnings", b->warnings, b->nwarnings);
     write_strings(w, root, "limitations", b->limitations, b->nlimitations);
@@ -376,7 +462,7 @@ static void nomem(jr *r)
         r->rc = rb__error(r->err, RB_ENOMEM, RB_NO_OFFSET, "out of memory reading JSON");
 }
 
-static void read_result(jr *r, const cJSON *o, rb_bundle_scenario *s)
+static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_scenario *s)
 {
     char name[RB_BUNDLE_NAME];
     get_str(r, o, "router", name, sizeof name);
@@ -385,12 +471,19 @@ static void read_result(jr *r, const cJSON *o, rb_bundle_scenario *s)
         nomem(r);
         return;
     }
+    char key[64];
     x->trials = (size_t)get_u64(r, o, "trials");
-    x->median_ns = get_num(r, o, "median_ns");
-    x->min_ns = get_num(r, o, "min_ns");
-    x->max_ns = get_num(r, o, "max_ns");
-    x->mad_ns = get_num(r, o, "mad_ns");
-    x->lookups_per_s = get_num(r, o, "lookups_per_s");
+    x->median_ns = get_num(r, o, value_key(b, "median", key, sizeof key));
+    x->min_ns = get_num(r, o, value_key(b, "min", key, sizeof key));
+    x->max_ns = get_num(r, o, value_key(b, "max", key, sizeof key));
+    x->mad_ns = get_num(r, o, value_key(b, "mad", key, sizeof key));
+    x->lookups_per_s = get_num_or(r, o, "lookups_per_s", 0);
+    if (rb_metric_exact(b->metric)) x->ir_per_lookup = get_num(r, o, "instructions_per_lookup");
+    if (b->metric == RB_METRIC_CYCLES_EST) {
+        x->data_refs_per_lookup = get_num(r, o, "data_refs_per_lookup");
+        x->l1_misses_per_lookup = get_num(r, o, "l1_misses_per_lookup");
+        x->ll_misses_per_lookup = get_num(r, o, "ll_misses_per_lookup");
+    }
     x->memory_bytes = get_u64(r, o, "memory_bytes");
     x->bytes_per_route = get_num(r, o, "bytes_per_route");
     x->build_ns = get_u64(r, o, "build_ns");
@@ -398,7 +491,9 @@ static void read_result(jr *r, const cJSON *o, rb_bundle_scenario *s)
     x->lookups_per_trial = get_u64(r, o, "lookups_per_trial");
     x->checksum = get_hex(r, o, "checksum");
     x->disagreements = get_u64(r, o, "disagreements");
-    x->disturbed_trials = has(o, "disturbed_trials") ? get_u64(r, o, "disturbed_trials") : 0;
+    x->disturbed_trials = get_u64(r, o, "disturbed_trials");
+    x->short_trials = get_u64(r, o, "short_trials");
+    x->recalibrated = get_bool(r, o, "recalibrated");
 }
 
 static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
@@ -409,6 +504,9 @@ static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
     p->r.median = get_num(r, o, "median");
     p->r.lo = get_num(r, o, "lo");
     p->r.hi = get_num(r, o, "hi");
+    p->r.coverage = get_num(r, o, "coverage");
+    p->r.mde = get_num_or(r, o, "mde", INFINITY);
+    p->r.too_few = get_bool(r, o, "too_few");
     p->r.wins = (size_t)get_u64(r, o, "wins");
     p->r.losses = (size_t)get_u64(r, o, "losses");
     p->r.excludes_one = get_bool(r, o, "excludes_one");
@@ -460,7 +558,7 @@ static void read_scenario(jr *r, const cJSON *o, rb_bundle *b)
     const cJSON *results = get_array(r, o, "results");
     cJSON_ArrayForEach(v, results)
     {
-        if (r->rc == RB_OK) read_result(r, v, s);
+        if (r->rc == RB_OK) read_result(r, v, b, s);
     }
     const cJSON *pairs = get_array(r, o, "pairs");
     int np = pairs ? cJSON_GetArraySize(pairs) : 0;
@@ -472,6 +570,35 @@ static void read_scenario(jr *r, const cJSON *o, rb_bundle *b)
     {
         if (r->rc == RB_OK) read_pair(r, v, &s->pairs[s->npairs++]);
     }
+}
+
+static void read_gate(jr *r, const cJSON *o, rb_bundle *b)
+{
+    rb_bundle_gate *g = &b->gate;
+    memset(g, 0, sizeof *g);
+    if (!o || cJSON_IsNull(o)) return;
+    r->where = "gate";
+    g->on = true;
+    get_str(r, o, "a", g->a, sizeof g->a);
+    get_str(r, o, "b", g->b, sizeof g->b);
+    g->threshold = get_num(r, o, "threshold");
+    char outcome[32];
+    get_str(r, o, "outcome", outcome, sizeof outcome);
+    g->outcome = rb_gate_outcome_parse(outcome);
+    if (g->outcome < 0 && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: gate: unknown outcome \"%s\"", outcome);
+    get_str(r, o, "decided_on", g->decided_on, sizeof g->decided_on);
+    g->evidence.exact = get_bool(r, o, "exact");
+    g->evidence.pairs = (size_t)get_u64(r, o, "pairs");
+    g->evidence.too_few = get_bool(r, o, "too_few");
+    g->evidence.median = get_num(r, o, "median");
+    g->evidence.lo = get_num(r, o, "lo");
+    g->evidence.hi = get_num(r, o, "hi");
+    g->evidence.coverage = get_num(r, o, "coverage");
+    g->evidence.mde = get_num_or(r, o, "mde", INFINITY);
+    g->trials_needed = (size_t)get_u64(r, o, "trials_needed");
+    get_str(r, o, "message", g->message, sizeof g->message);
 }
 
 static void read_strings(jr *r, const cJSON *root, const char *key, rb_bundle *b, bool warnings)
@@ -529,14 +656,21 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
     r->where = "seeds";
     b->seed = get_u64(r, seeds, "corpus");
     b->bootstrap.seed = get_hex(r, seeds, "bootstrap");
+    b->order_seed = get_hex(r, seeds, "order");
 
     const cJSON *p = field(r, root, "protocol");
     r->where = "protocol";
     b->trials = (unsigned)get_u64(r, p, "trials");
     b->warmup = (unsigned)get_u64(r, p, "warmup");
     b->min_trial_ms = get_num(r, p, "min_trial_ms");
+    char metric[32];
+    get_str(r, p, "metric", metric, sizeof metric);
+    b->metric = rb_metric_parse(metric);
+    if (b->metric < 0 && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: protocol: unknown metric \"%s\"", metric);
     char clock_id[32] = "monotonic";
-    if (has(p, "clock_id")) get_str(r, p, "clock_id", clock_id, sizeof clock_id);
+    get_str(r, p, "clock_id", clock_id, sizeof clock_id);
     b->cpu_clock = strcmp(clock_id, "thread_cputime") == 0;
     b->bootstrap.resamples = (size_t)get_u64(r, p, "bootstrap_resamples");
     b->bootstrap.level = get_num(r, p, "confidence_level");
@@ -586,7 +720,27 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
         g->g.lo = get_num(r, v, "lo");
         g->g.hi = get_num(r, v, "hi");
         g->g.level = b->bootstrap.level;
+        g->g.coverage = get_num(r, v, "coverage");
+        g->g.mde = get_num_or(r, v, "mde", INFINITY);
+        g->g.too_few = get_bool(r, v, "too_few");
         g->g.excludes_one = get_bool(r, v, "excludes_one");
+    }
+    r->where = "the top level";
+    read_gate(r, field(r, root, "gate"), b);
+    r->where = "the top level";
+    const cJSON *libs = get_array(r, root, "libraries");
+    cJSON_ArrayForEach(v, libs)
+    {
+        if (r->rc != RB_OK) break;
+        r->where = "libraries[]";
+        rb_bundle_library l;
+        memset(&l, 0, sizeof l);
+        get_str(r, v, "router", l.router, sizeof l.router);
+        get_str(r, v, "path", l.path, sizeof l.path);
+        l.size = get_u64(r, v, "size");
+        l.hash = get_hex(r, v, "xxh3");
+        get_str(r, v, "commit", l.commit, sizeof l.commit);
+        if (r->rc == RB_OK && rb_bundle_add_library(b, &l) < 0) nomem(r);
     }
     r->where = "the top level";
     read_strings(r, root, "warnings", b, true);

@@ -56,11 +56,24 @@ int rb_bundle_add_run(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *r
         r->lookups_per_trial = sub->reps * run->nqueries;
         r->checksum = sub->checksum;
         r->disagreements = sub->disagree;
+        r->short_trials = sub->short_trials;
+        r->recalibrated = sub->recalibrated;
     }
+    bool counted = rb_metric_exact(b->metric);
     for (size_t t = 0; t < run->ntrials; t++) {
         const rb_bench_trial *x = &run->trials[t];
-        rb_bundle_trial bt = {si, x->subject, x->trial + 1, x->position + 1, x->lookups, x->ns};
-        if (rb_bench_trial_disturbed(x)) s->results[x->subject].disturbed_trials++;
+        rb_bundle_trial bt = {.scenario = si,
+                              .result = x->subject,
+                              .trial = x->trial + 1,
+                              .position = x->position + 1,
+                              .lookups = x->lookups,
+                              .ns = x->ns,
+                              .ir = x->ir,
+                              .data_refs = x->data_refs,
+                              .l1_misses = x->l1_misses,
+                              .ll_misses = x->ll_misses};
+        /* a counted trial runs under Callgrind: its clocks mean nothing */
+        if (!counted && rb_bench_trial_disturbed(x)) s->results[x->subject].disturbed_trials++;
         if (rb_bundle_add_trial(b, &bt) < 0)
             return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     }

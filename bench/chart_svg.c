@@ -8,7 +8,7 @@
  *   scaling.svg  one panel per generated shape run at two or more route
  *                counts: median ns per lookup against route count, log-log;
  *   ratio.svg    the paired speed ratio of each router against the
- *                scenario's baseline with its bootstrap interval (what a
+ *                scenario's baseline with its 95% interval (what a
  *                gate decides on), then the geometric means;
  *   cost.svg     bytes per route and build time of each router in each
  *                scenario.
@@ -297,16 +297,17 @@ static void grid(rb_buf *o, const log_axis *a, bool horizontal, double from, dou
 
 /* A value drawn on a horizontal axis: where it is, or an arrow at the edge
  * with the value when the axis does not hold it. */
-static void mark_off_scale(rb_buf *o, const log_axis *a, double v, double cy, const char *colour)
+static void mark_off_scale(rb_buf *o, const rb_bundle *b, const log_axis *a, double v, double cy,
+                           const char *colour)
 {
-    char t[32], label[48];
-    rb_bundle_fmt_ns(v, t, sizeof t);
+    char t[32], label[64];
+    rb_bundle_fmt_value(b, v, t, sizeof t);
     bool high = v > a->hi;
     double x = high ? a->p1 : a->p0;
     double d = high ? -7 : 7;
     rb_buf_printf(o, "<path d=\"M%.1f %.1f L%.1f %.1f L%.1f %.1f Z\" fill=\"%s\"/>\n", x, cy, x + d,
                   cy - 4, x + d, cy + 4, colour);
-    snprintf(label, sizeof label, "median %s ns (off scale)", t);
+    snprintf(label, sizeof label, "median %s %s (off scale)", t, rb_metric_unit(b->metric));
     text(o, high ? x - 10 : x + 10, cy + 4, high ? "end" : "start", "font-size=\"9\" fill=\"#333\"",
          label);
 }
@@ -351,10 +352,21 @@ static size_t ordered(const rb_bundle *b, const rb_bundle_scenario *s, size_t *i
     return n;
 }
 
+/* The value axis of chart.svg, in the bundle's unit. */
+static const char *axis_label_for(const rb_bundle *b, bool refs, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s per lookup (log scale%s)", rb_metric_unit(b->metric),
+             refs ? "; reference rows beyond it are marked at the edge" : "");
+    return buf;
+}
+
 static int ns_chart(const rb_bundle *b, rb_buf *o)
 {
-    static const char title[] = "ns per lookup of each router in each scenario (log scale; lower "
-                                "is faster): median bar, min-max line, a dot per trial";
+    char title[160], axis_label[128];
+    snprintf(title, sizeof title,
+             "%s per lookup of each router in each scenario (log scale; lower is faster): median "
+             "bar, min-max line, a dot per trial",
+             rb_metric_unit(b->metric));
     double min, max;
     span(b, 0, &min, &max);
     size_t rows = 0, refs = 0;
@@ -375,9 +387,7 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
     legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
     log_axis a = axis_for(min, max, LEFT, width - RIGHT);
     grid(o, &a, true, top, height - bottom, height - bottom + 14,
-         refs ? "ns per lookup (log scale; reference rows beyond it are marked at the edge)"
-              : "ns per lookup (log scale)",
-         height - bottom + 32);
+         axis_label_for(b, refs != 0, axis_label, sizeof axis_label), height - bottom + 32);
     rb_buf_puts(o, "<g class=\"axis y\">\n");
     double y = top;
     for (size_t i = 0; i < b->nscenarios; i++) {
@@ -416,14 +426,14 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
             if (r->median_ns > 0 && axis_holds(&a, r->median_ns)) {
                 double x = axis_at(&a, r->median_ns);
                 char v[32];
-                rb_bundle_fmt_ns(r->median_ns, v, sizeof v);
+                rb_bundle_fmt_value(b, r->median_ns, v, sizeof v);
                 rb_buf_printf(o,
                               "<rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"10\" "
                               "fill=\"%s\"/>\n",
                               x - 1.5, cy - 5, st.colour);
                 text(o, x + 6, cy - 2, "start", "font-size=\"9\" fill=\"#333\"", v);
             } else if (r->median_ns > 0) {
-                mark_off_scale(o, &a, r->median_ns, cy, st.colour);
+                mark_off_scale(o, b, &a, r->median_ns, cy, st.colour);
             }
             y += ROW_H;
         }
@@ -499,7 +509,9 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, size_t index
     snprintf(title, sizeof title, "shape %s", shape);
     text(o, l, y0 + 18, "start", "font-weight=\"bold\"", title);
     grid(o, &ax, true, t, bt, bt + 14, "routes (log scale)", bt + 32);
-    grid(o, &ay, false, l, r, l - 6, "median ns per lookup (log scale)", x0 + 16);
+    char ylabel[96];
+    snprintf(ylabel, sizeof ylabel, "median %s per lookup (log scale)", rb_metric_unit(b->metric));
+    grid(o, &ay, false, l, r, l - 6, ylabel, x0 + 16);
     rb_buf_printf(o,
                   "<clipPath id=\"plot%zu\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                   "height=\"%.1f\"/></clipPath>\n",
@@ -558,7 +570,9 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, size_t index
 
 static int scaling_chart(const rb_bundle *b, rb_buf *o)
 {
-    static const char title[] = "median ns per lookup against route count, per shape (log-log)";
+    char title[128];
+    snprintf(title, sizeof title, "median %s per lookup against route count, per shape (log-log)",
+             rb_metric_unit(b->metric));
     const char *shapes[16];
     size_t n = scaling_shapes(b, shapes, 16);
     size_t cols = n < 2 ? 1 : 2, nrows = (n + cols - 1) / cols;
@@ -614,7 +628,7 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
     size_t n = ratio_rows(b, rows, 512);
     char title[256];
     snprintf(title, sizeof title,
-             "speed ratio against %s, paired per trial, with its %.0f%% bootstrap interval "
+             "speed ratio against %s, paired per trial, with its %.0f%% interval "
              "(above 1: faster)",
              b->baseline, b->bootstrap.level * 100);
     static const char subtitle[] = "median over the pairs of (ns of the baseline) / (ns of the "
@@ -771,7 +785,7 @@ static const struct {
                      ns_chart},
     [RB_CHART_RATIO] = {"ratio.svg",
                         "paired speed ratio of each router against the baseline, with its "
-                        "bootstrap interval, per scenario and across scenarios",
+                        "95% interval, per scenario and across scenarios",
                         ratio_chart},
     [RB_CHART_SCALING] = {"scaling.svg",
                           "ns per lookup against route count, one line per router and shape",

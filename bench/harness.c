@@ -1,10 +1,12 @@
 /*
- * harness.c — calibration, interleaved trials and checksum folding (the
- * protocol is described in harness.h).
+ * harness.c — calibration, balanced shuffled rounds, the after-the-fact
+ * trial check and checksum folding (the protocol is described in
+ * harness.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 
+#include "rng.h"
 #include "router_impl.h"
 #include "verify.h"
 
@@ -57,12 +59,12 @@ uint64_t rb_bench_fold(const rb_match *m)
     return fold_answer(m);
 }
 
-/* The timed loop: reps replays of the table through the router's own
- * lookup, every answer folded into the returned sum. */
-static uint64_t replay(const rb_router_ops *ops, const void *impl, const rb_bench_query *q,
-                       size_t n, uint64_t reps)
+/* The timed loop: reps replays of the table through the subject's lookup,
+ * every answer folded into the returned sum. */
+static uint64_t replay(const rb_bench_subject *s, const rb_bench_query *q, size_t n, uint64_t reps)
 {
-    int (*lookup)(const void *, int, const char *, size_t, rb_match *) = ops->lookup;
+    int (*lookup)(const void *, int, const char *, size_t, rb_match *) = s->lookup;
+    const void *impl = s->lookup_impl;
     rb_match m;
     uint64_t acc = 0;
     for (uint64_t r = 0; r < reps; r++) {
@@ -77,10 +79,15 @@ static uint64_t replay(const rb_router_ops *ops, const void *impl, const rb_benc
 void rb_bench_run_free(rb_bench_run *run)
 {
     for (size_t i = 0; i < run->nsubjects; i++) rb_router_destroy(run->subjects[i].router);
+    if (run->arenas)
+        for (size_t i = 0; i < run->nsubjects; i++) rb_bench_arena_destroy(&run->arenas[i]);
+    rb_perf_close(&run->perf);
+    free(run->arenas);
     free(run->subjects);
     free(run->queries);
     free(run->trials);
     memset(run, 0, sizeof *run);
+    run->perf.fd = -1;
 }
 
 static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
@@ -94,6 +101,8 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
     s->build_ns = rb_bench_now_ns() - t0;
     if (rc < 0) return rc;
     s->memory = rb_router_memory(s->router);
+    s->lookup = rb__router_ops(s->router)->lookup;
+    s->lookup_impl = rb__router_impl(s->router);
     for (size_t i = 0; i < requests->count; i++) {
         const rb_request *q = &requests->reqs[i];
         rb_match m;
@@ -107,24 +116,20 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
     return RB_OK;
 }
 
-int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
-                     const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
-                     const rb_config *config, rb_error *err)
-{
-    return rb_bench_prepare_progress(run, routes, requests, ops, nops, config, NULL, NULL, err);
-}
-
-int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
-                              const rb_request_table *requests, const rb_router_ops *const *ops,
-                              size_t nops, const rb_config *config, rb_bench_progress_fn progress,
-                              void *ctx, rb_error *err)
+/* prepare with one config for every subject, or (pinned) an arena each. */
+static int prepare(rb_bench_run *run, const rb_route_table *routes,
+                   const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
+                   const rb_config *config, bool pinned, uint64_t seed,
+                   rb_bench_progress_fn progress, void *ctx, rb_error *err)
 {
     memset(run, 0, sizeof *run);
+    run->perf.fd = -1;
     if (requests->count == 0 || nops == 0)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "a scenario needs requests and routers");
     run->queries = calloc(requests->count, sizeof *run->queries);
     run->subjects = calloc(nops, sizeof *run->subjects);
-    if (!run->queries || !run->subjects) {
+    run->arenas = pinned ? calloc(nops, sizeof *run->arenas) : NULL;
+    if (!run->queries || !run->subjects || (pinned && !run->arenas)) {
         rb_bench_run_free(run);
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory preparing a scenario");
     }
@@ -137,6 +142,12 @@ int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
         if (progress) {
             rb_bench_subject next = {.ops = ops[k]};
             progress(ctx, "build", &next, k, nops);
+        }
+        rb_config pinned_config;
+        if (pinned) {
+            rb_bench_arena_init(&run->arenas[k]);
+            pinned_config = (rb_config){&run->arenas[k].allocator, seed};
+            config = &pinned_config;
         }
         int rc = prepare_subject(&run->subjects[k], ops[k], routes, requests, config, err);
         run->nsubjects = k + 1;
@@ -151,28 +162,87 @@ int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
     return RB_OK;
 }
 
+int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
+                     const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
+                     const rb_config *config, rb_error *err)
+{
+    return prepare(run, routes, requests, ops, nops, config, false, 0, NULL, NULL, err);
+}
+
+int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
+                              const rb_request_table *requests, const rb_router_ops *const *ops,
+                              size_t nops, const rb_config *config, rb_bench_progress_fn progress,
+                              void *ctx, rb_error *err)
+{
+    return prepare(run, routes, requests, ops, nops, config, false, 0, progress, ctx, err);
+}
+
+int rb_bench_prepare_pinned(rb_bench_run *run, const rb_route_table *routes,
+                            const rb_request_table *requests, const rb_router_ops *const *ops,
+                            size_t nops, uint64_t seed, rb_bench_progress_fn progress, void *ctx,
+                            rb_error *err)
+{
+    return prepare(run, routes, requests, ops, nops, NULL, true, seed, progress, ctx, err);
+}
+
+void rb_bench_slow_subject(rb_bench_run *run, size_t k, uint64_t spin)
+{
+    rb_bench_subject *s = &run->subjects[k];
+    s->slowed = (rb_bench_slowed){rb__router_ops(s->router), rb__router_impl(s->router), spin};
+    s->lookup = rb_bench_slowed_lookup;
+    s->lookup_impl = &s->slowed;
+}
+
+static int checksum_error(const rb_bench_subject *s, uint64_t sum, uint64_t reps, rb_error *err)
+{
+    return rb__error(err, RB_ESTATE, RB_NO_OFFSET,
+                     "router %s answered differently from one replay to the next "
+                     "(checksum %016llx over %llu replays, expected %llu x %016llx)",
+                     rb_ops_name(s->ops), (unsigned long long)sum, (unsigned long long)reps,
+                     (unsigned long long)reps, (unsigned long long)s->checksum);
+}
+
+int rb_bench_replay(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
+                    rb_error *err)
+{
+    uint64_t sum = replay(s, run->queries, run->nqueries, reps);
+    return sum == reps * s->checksum ? RB_OK : checksum_error(s, sum, reps, err);
+}
+
+/* The trial's duration, for calibration and the min-trial check: CPU time
+ * on the CPU clock, elapsed time otherwise. */
+static uint64_t duration_ns(const rb_bench_run *run, const rb_bench_trial *t)
+{
+    return run->clock == RB_BENCH_CLOCK_CPU ? t->cpu_ns : t->wall_ns;
+}
+
 /* Time reps replays of subject s; checks the sum against its checksum. */
 static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
                  rb_bench_trial *t, rb_error *err)
 {
-    const rb_router_ops *ops = rb__router_ops(s->router);
-    const void *impl = rb__router_impl(s->router);
+    bool hw = run->clock == RB_BENCH_CLOCK_HW_INSTRUCTIONS;
+    uint64_t i0 = hw ? rb_perf_read(&run->perf) : 0;
     uint64_t c0 = rb_bench_thread_cpu_ns();
     uint64_t t0 = rb_bench_now_ns();
-    uint64_t sum = replay(ops, impl, run->queries, run->nqueries, reps);
+    uint64_t sum = replay(s, run->queries, run->nqueries, reps);
     uint64_t t1 = rb_bench_now_ns();
     uint64_t c1 = rb_bench_thread_cpu_ns();
+    uint64_t i1 = hw ? rb_perf_read(&run->perf) : 0;
     t->wall_ns = t1 > t0 ? t1 - t0 : 1;
     t->cpu_ns = c1 > c0 ? c1 - c0 : 0;
-    t->ns = run->clock == RB_BENCH_CLOCK_CPU ? (t->cpu_ns ? t->cpu_ns : 1) : t->wall_ns;
+    if (hw)
+        t->ns = i1 > i0 ? i1 - i0 : 1;
+    else
+        t->ns = run->clock == RB_BENCH_CLOCK_CPU ? (t->cpu_ns ? t->cpu_ns : 1) : t->wall_ns;
     t->lookups = reps * run->nqueries;
-    if (sum != reps * s->checksum)
-        return rb__error(err, RB_ESTATE, RB_NO_OFFSET,
-                         "router %s answered differently from one replay to the next "
-                         "(checksum %016llx over %llu replays, expected %llu x %016llx)",
-                         rb_ops_name(s->ops), (unsigned long long)sum, (unsigned long long)reps,
-                         (unsigned long long)reps, (unsigned long long)s->checksum);
-    return RB_OK;
+    return sum == reps * s->checksum ? RB_OK : checksum_error(s, sum, reps, err);
+}
+
+/* reps for a trial of target_ns when one replay takes per_replay_ns. */
+static uint64_t reps_for(double target_ns, double per_replay_ns)
+{
+    double want = per_replay_ns > 0 ? target_ns / per_replay_ns : 1;
+    return want <= 1 ? 1 : want >= 1e15 ? UINT64_C(1000000000000000) : (uint64_t)want + 1u;
 }
 
 static int calibrate(const rb_bench_run *run, rb_bench_subject *s, double min_trial_ns,
@@ -183,54 +253,146 @@ static int calibrate(const rb_bench_run *run, rb_bench_subject *s, double min_tr
     for (;;) {
         int rc = timed(run, s, reps, &t, err);
         if (rc < 0) return rc;
-        if ((double)t.ns >= min_trial_ns / 8 || reps >= (UINT64_C(1) << 40)) break;
+        if ((double)duration_ns(run, &t) >= min_trial_ns / 8 || reps >= (UINT64_C(1) << 40)) break;
         reps *= 2;
     }
-    double per_replay = (double)t.ns / (double)reps;
-    double want = min_trial_ns / per_replay;
-    s->reps = want <= 1 ? 1 : (uint64_t)want + 1u;
+    double per_replay = (double)duration_ns(run, &t) / (double)reps;
+    s->reps = reps_for(RB_BENCH_CALIBRATION_MARGIN * min_trial_ns, per_replay);
     return RB_OK;
 }
 
-int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
-                     rb_bench_progress_fn progress, void *ctx, rb_error *err)
+/* ---- round orders -------------------------------------------------------- */
+
+size_t rb_bench_order_router(uint32_t order, size_t position, size_t nrouters)
 {
-    if (!proto || proto->trials == 0 || !(proto->min_trial_ms > 0) || run->nsubjects == 0 ||
-        (proto->clock != RB_BENCH_CLOCK_WALL && proto->clock != RB_BENCH_CLOCK_CPU) ||
-        run->nsubjects > UINT32_MAX)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                         "a measurement needs routers, trials >= 1 and a minimum trial time > 0");
-    size_t nr = run->nsubjects;
-    free(run->trials);
-    run->ntrials = 0;
-    run->trials = calloc(nr * proto->trials, sizeof *run->trials);
-    if (!run->trials)
-        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory for %zu trials",
-                         nr * proto->trials);
-    double min_ns = proto->min_trial_ms * 1e6;
-    run->clock = proto->clock;
-    for (size_t k = 0; k < nr; k++) {
-        if (progress) progress(ctx, "calibrate", &run->subjects[k], 0, 0);
-        int rc = calibrate(run, &run->subjects[k], min_ns, err);
-        if (rc < 0) return rc;
+    size_t r = order % nrouters;
+    if (order < nrouters) return (r + position) % nrouters; /* forward rotation */
+    return (r + nrouters - position % nrouters) % nrouters; /* backward rotation */
+}
+
+void rb_bench_round_orders(uint64_t seed, size_t rounds, size_t nrouters, uint32_t *order)
+{
+    size_t norders = 2 * nrouters;
+    for (size_t t = 0; t < rounds; t++) order[t] = (uint32_t)(t % norders);
+    rb_rng rng;
+    rb_rng_seed(&rng, seed);
+    for (size_t t = rounds; t > 1; t--) { /* Fisher-Yates */
+        size_t j = (size_t)rb_rng_below(&rng, t);
+        uint32_t x = order[t - 1];
+        order[t - 1] = order[j];
+        order[j] = x;
     }
-    size_t rounds = (size_t)proto->warmup + proto->trials, done = 0;
-    for (size_t round = 0; round < rounds; round++) {
-        bool measured = round >= proto->warmup;
-        size_t t = measured ? round - proto->warmup : round;
+}
+
+/* ---- measuring ------------------------------------------------------------ */
+
+/* The measured rounds, in the given orders. */
+static int measure_rounds(rb_bench_run *run, const rb_bench_protocol *proto, const uint32_t *order,
+                          const char *what, rb_bench_progress_fn progress, void *ctx, size_t *done,
+                          size_t total, rb_error *err)
+{
+    size_t nr = run->nsubjects;
+    run->ntrials = 0;
+    for (size_t t = 0; t < proto->trials; t++) {
         for (size_t p = 0; p < nr; p++) {
-            rb_bench_subject *s = &run->subjects[(t + p) % nr];
-            if (progress) progress(ctx, measured ? "trial" : "warm-up", s, done, rounds * nr);
+            size_t k = rb_bench_order_router(order[t], p, nr);
+            rb_bench_subject *s = &run->subjects[k];
+            if (progress) progress(ctx, what, s, *done, total);
             rb_bench_trial tr;
             int rc = timed(run, s, s->reps, &tr, err);
             if (rc < 0) return rc;
-            done++;
-            if (!measured) continue;
-            tr.subject = (uint32_t)((t + p) % nr);
+            (*done)++;
+            tr.subject = (uint32_t)k;
             tr.trial = (uint32_t)t;
             tr.position = (uint32_t)p;
             run->trials[run->ntrials++] = tr;
         }
     }
     return RB_OK;
+}
+
+/* Count each subject's trials shorter than min_ns; the total. */
+static size_t count_short(rb_bench_run *run, double min_ns)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < run->nsubjects; k++) run->subjects[k].short_trials = 0;
+    for (size_t i = 0; i < run->ntrials; i++) {
+        const rb_bench_trial *t = &run->trials[i];
+        if ((double)duration_ns(run, t) >= min_ns) continue;
+        run->subjects[t->subject].short_trials++;
+        total++;
+    }
+    return total;
+}
+
+/* Recalibrate the subjects with short trials from their fastest trial. */
+static void recalibrate(rb_bench_run *run, double min_ns)
+{
+    for (size_t k = 0; k < run->nsubjects; k++) {
+        rb_bench_subject *s = &run->subjects[k];
+        if (!s->short_trials) continue;
+        double fastest = 0;
+        for (size_t i = 0; i < run->ntrials; i++) {
+            const rb_bench_trial *t = &run->trials[i];
+            double per = (double)duration_ns(run, t) / (double)s->reps;
+            if (t->subject == k && (fastest == 0 || per < fastest)) fastest = per;
+        }
+        uint64_t reps = reps_for(RB_BENCH_RECALIBRATION_MARGIN * min_ns, fastest);
+        s->reps = reps > s->reps ? reps : s->reps + 1;
+        s->recalibrated = true;
+    }
+}
+
+int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
+                     rb_bench_progress_fn progress, void *ctx, rb_error *err)
+{
+    if (!proto || proto->trials == 0 || !(proto->min_trial_ms > 0) || run->nsubjects == 0 ||
+        (proto->clock != RB_BENCH_CLOCK_WALL && proto->clock != RB_BENCH_CLOCK_CPU &&
+         proto->clock != RB_BENCH_CLOCK_HW_INSTRUCTIONS) ||
+        run->nsubjects > UINT32_MAX / 2)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "a measurement needs routers, trials >= 1 and a minimum trial time > 0");
+    size_t nr = run->nsubjects;
+    free(run->trials);
+    run->ntrials = 0;
+    run->trials = calloc(nr * proto->trials, sizeof *run->trials);
+    uint32_t *order = calloc(proto->trials, sizeof *order);
+    if (!run->trials || !order) {
+        free(order);
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory for %zu trials",
+                         nr * proto->trials);
+    }
+    run->clock = proto->clock;
+    rb_perf_close(&run->perf);
+    int rc = RB_OK;
+    if (proto->clock == RB_BENCH_CLOCK_HW_INSTRUCTIONS) rc = rb_perf_open(&run->perf, err);
+    double min_ns = proto->min_trial_ms * 1e6;
+    for (size_t k = 0; rc == RB_OK && k < nr; k++) {
+        run->subjects[k].recalibrated = false;
+        run->subjects[k].short_trials = 0;
+        if (progress) progress(ctx, "calibrate", &run->subjects[k], 0, 0);
+        rc = calibrate(run, &run->subjects[k], min_ns, err);
+    }
+    size_t total = ((size_t)proto->warmup + proto->trials) * nr, done = 0;
+    for (size_t round = 0; rc == RB_OK && round < proto->warmup; round++) {
+        for (size_t p = 0; rc == RB_OK && p < nr; p++) {
+            rb_bench_subject *s = &run->subjects[(round + p) % nr];
+            if (progress) progress(ctx, "warm-up", s, done, total);
+            rb_bench_trial tr;
+            rc = timed(run, s, s->reps, &tr, err);
+            done++;
+        }
+    }
+    rb_bench_round_orders(proto->order_seed, proto->trials, nr, order);
+    if (rc == RB_OK)
+        rc = measure_rounds(run, proto, order, "trial", progress, ctx, &done, total, err);
+    if (rc == RB_OK && count_short(run, min_ns) > 0) {
+        recalibrate(run, min_ns);
+        size_t again = 0;
+        rc = measure_rounds(run, proto, order, "re-measure", progress, ctx, &again,
+                            (size_t)proto->trials * nr, err);
+        if (rc == RB_OK) count_short(run, min_ns);
+    }
+    free(order);
+    return rc;
 }

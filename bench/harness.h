@@ -1,8 +1,8 @@
 /*
- * harness.h — the measurement core: paired, interleaved timing trials of
- * several routers on one scenario (a route table + a request table).
+ * harness.h — the measurement core: paired, interleaved trials of several
+ * routers on one scenario (a route table + a request table).
  *
- * Protocol (docs/design.md, "Measurement protocol"):
+ * Protocol (docs/design.md, "Measurement protocol", as amended by issue 12):
  *
  *   prepare   every router is built from the routes (create + add + build,
  *             timed once), its memory() read, and one replay of the request
@@ -10,14 +10,30 @@
  *             compared with EXPECTED.
  *   calibrate per router: replay the table 1, 2, 4, ... times until a run
  *             lasts min_trial/8, then set reps so that one trial lasts about
- *             min_trial (at least one replay).  Every trial of that router
- *             does exactly reps replays, so its lookup count is fixed.
+ *             RB_BENCH_CALIBRATION_MARGIN x min_trial (at least one replay).
+ *             Every trial of that router does exactly reps replays, so its
+ *             lookup count is fixed.
  *   warm-up   `warmup` rounds of every router, discarded.
- *   trials    `trials` rounds.  In round t (0-based) the routers run in
- *             rotating order: position p runs router (t + p) mod R, so with
- *             two routers the order is AB, BA, AB, ...  Trial t of every
- *             router is one pair; a slow spell of the machine hits a round,
- *             and the pair ratio cancels much of it.
+ *   trials    `trials` rounds.  Each round runs every router once, in one of
+ *             the 2R balanced orders of R routers: forward rotation r
+ *             (position p runs router (r + p) mod R) or backward rotation r
+ *             (position p runs router (r - p) mod R).  Round t gets order
+ *             t mod 2R of a list that is then shuffled from order_seed
+ *             (rb_bench_round_orders), so every router holds every position
+ *             and precedes every other router equally often (to within one
+ *             round), but in an order that a periodic disturbance of the
+ *             machine cannot line up with.  With two routers: as many AB
+ *             rounds as BA rounds, in random order.  Trial t of every router
+ *             is one pair; a slow spell of the machine hits a round, and the
+ *             pair ratio cancels much of it.
+ *   check     after the rounds, every trial is checked against min_trial on
+ *             the protocol's clock.  If any ran shorter (calibration drift:
+ *             the machine ran faster than while calibrating), the routers
+ *             with short trials are recalibrated from their fastest trial
+ *             (aiming at RB_BENCH_RECALIBRATION_MARGIN x min_trial) and
+ *             every round is measured again, once.  Trials still short after
+ *             that are counted in subject->short_trials, never silently
+ *             kept: the caller reports them.
  *
  * The timed loop calls the router's ops->lookup(impl, ...) directly and
  * adds a fold of every answer (outcome, route id, 405 mask, each capture
@@ -27,16 +43,21 @@
  * differently from one replay to the next, and the run fails.  Routers that
  * give the same answers have the same checksum.
  *
- * Clock: clock_gettime(CLOCK_MONOTONIC) around each trial (the default), or
- * the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) when the protocol asks:
- * on a shared machine the thread's CPU time leaves out the time other
- * processes held the core (not their effect on caches).  Both are read for
- * every trial, so trials during which the thread lost the CPU are flagged.  Nothing here prints; progress goes through an
- * optional callback.
+ * Clock: clock_gettime(CLOCK_MONOTONIC) around each trial (the default), the
+ * thread's CPU time (CLOCK_THREAD_CPUTIME_ID), or the hardware counter of
+ * instructions retired (bench/perfcount.h) when the protocol asks.  Wall
+ * and CPU time are read for every trial, so trials during which the thread
+ * lost the CPU are flagged.  Counted metrics (Callgrind: exact instruction
+ * counts) do not go through rb_bench_measure: bench/callgrind.h replays
+ * each router with rb_bench_replay.  Nothing here prints; progress goes
+ * through an optional callback.
  */
 #ifndef RB_BENCH_HARNESS_H
 #define RB_BENCH_HARNESS_H
 
+#include "arena.h"
+#include "perfcount.h"
+#include "slowed.h"
 #include "table.h"
 
 #include <stdbool.h>
@@ -45,18 +66,26 @@
 #define RB_BENCH_DEFAULT_TRIALS       9u
 #define RB_BENCH_DEFAULT_WARMUP       1u
 #define RB_BENCH_DEFAULT_MIN_TRIAL_MS 100.0
+/* Calibration aims this far above the minimum, so that a machine up to 9%
+ * faster during the trials than during calibration still meets it. */
+#define RB_BENCH_CALIBRATION_MARGIN 1.1
+/* A recalibration (after short trials) aims this far above, from the
+ * fastest trial seen. */
+#define RB_BENCH_RECALIBRATION_MARGIN 1.25
 
-/* The clock a trial is timed with. */
+/* What a trial's value measures. */
 typedef enum rb_bench_clock {
-    RB_BENCH_CLOCK_WALL = 0, /* CLOCK_MONOTONIC: elapsed time (the default) */
-    RB_BENCH_CLOCK_CPU = 1,  /* CLOCK_THREAD_CPUTIME_ID: time the thread ran */
+    RB_BENCH_CLOCK_WALL = 0,            /* CLOCK_MONOTONIC: elapsed time (the default) */
+    RB_BENCH_CLOCK_CPU = 1,             /* CLOCK_THREAD_CPUTIME_ID: time the thread ran */
+    RB_BENCH_CLOCK_HW_INSTRUCTIONS = 2, /* instructions retired (perf_event_open) */
 } rb_bench_clock;
 
 typedef struct rb_bench_protocol {
     unsigned trials;     /* measured rounds, >= 1 */
     unsigned warmup;     /* discarded rounds before them */
     double min_trial_ms; /* calibrated minimum duration of one trial, > 0 */
-    int clock;           /* rb_bench_clock: what ns means, and what calibration aims at */
+    int clock;           /* rb_bench_clock: what a trial's value is */
+    uint64_t order_seed; /* shuffles the rounds' orders (any value) */
 } rb_bench_protocol;
 
 /* One router on the scenario. */
@@ -69,6 +98,12 @@ typedef struct rb_bench_subject {
     size_t disagree;       /* requests whose answer differs from EXPECTED */
     size_t first_disagree; /* index of the first such request */
     uint64_t reps;         /* table replays per trial (after calibration) */
+    bool recalibrated;     /* its trials ran short once and were measured again */
+    size_t short_trials;   /* measured trials still shorter than min_trial */
+    /* what the timed loop calls: the router's own lookup, or a slowed copy */
+    int (*lookup)(const void *impl, int method, const char *path, size_t len, rb_match *m);
+    const void *lookup_impl;
+    rb_bench_slowed slowed; /* the slowed copy's state (rb_bench_slow_subject) */
 } rb_bench_subject;
 
 /* One measured trial. */
@@ -77,9 +112,14 @@ typedef struct rb_bench_trial {
     uint32_t trial;    /* round, 0-based */
     uint32_t position; /* place in the round's order, 0-based */
     uint64_t lookups;  /* reps x requests */
-    uint64_t ns;       /* the trial's time on the protocol's clock */
+    uint64_t ns;       /* the trial's value on the protocol's clock (ns, or instructions) */
     uint64_t wall_ns;  /* elapsed (CLOCK_MONOTONIC) */
     uint64_t cpu_ns;   /* CPU time of the thread meanwhile (CLOCK_THREAD_CPUTIME_ID) */
+    /* counted measurements (bench/callgrind.h) only, else 0 */
+    uint64_t ir;        /* instructions */
+    uint64_t data_refs; /* data reads + writes (cache simulation) */
+    uint64_t l1_misses; /* L1 misses, instruction + data */
+    uint64_t ll_misses; /* last-level misses, instruction + data */
 } rb_bench_trial;
 
 /* A trial is disturbed when the thread had the CPU for less than this
@@ -98,21 +138,24 @@ typedef struct rb_bench_query {
 typedef struct rb_bench_run {
     rb_bench_subject *subjects;
     size_t nsubjects;
+    rb_bench_arena *arenas; /* one per subject when prepared pinned, else NULL */
     rb_bench_query *queries;
     size_t nqueries;
     rb_bench_trial *trials; /* measured trials in execution order */
     size_t ntrials;
-    int clock; /* the protocol's clock, set by rb_bench_measure */
+    int clock;            /* the protocol's clock, set by rb_bench_measure */
+    rb_perf_counter perf; /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
 } rb_bench_run;
 
 /* Progress: called before each timed step; what names it ("calibrate",
- * "warm-up", "trial"), subject the router, done/total count trials of the
- * scenario (calibration counts as none). */
+ * "warm-up", "trial", "re-measure"), subject the router, done/total count
+ * trials of the scenario (calibration counts as none). */
 typedef void (*rb_bench_progress_fn)(void *ctx, const char *what, const rb_bench_subject *subject,
                                      size_t done, size_t total);
 
 /* Build every router of ops[0..nops) on routes, and check it on requests.
  * requests must be non-empty and its paths must live as long as the run.
+ * The same ops may appear twice (two routers of one build: an A/A run).
  * A router that refuses a route fails the call (err names it); choose
  * routers whose features cover the table.  config may be NULL. */
 int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
@@ -127,12 +170,39 @@ int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
                               size_t nops, const rb_config *config, rb_bench_progress_fn progress,
                               void *ctx, rb_error *err);
 
-/* Calibrate, warm up and measure, as described at the top.  On success
- * run->trials holds nsubjects x proto->trials trials.  RB_EINVAL when the
- * protocol is invalid, RB_ESTATE when a router's answers changed between
- * replays (err names it), RB_ENOMEM. */
+/* The same for counted measurements: every router gets an arena of its own
+ * (bench/arena.h) and the hash seed `seed`, so two builds of the same code
+ * see the same addresses modulo RB_BENCH_ARENA_ALIGN and the same hashes;
+ * progress as for rb_bench_prepare_progress (may be NULL). */
+int rb_bench_prepare_pinned(rb_bench_run *run, const rb_route_table *routes,
+                            const rb_request_table *requests, const rb_router_ops *const *ops,
+                            size_t nops, uint64_t seed, rb_bench_progress_fn progress, void *ctx,
+                            rb_error *err);
+
+/* Make subject k a slowed copy of itself: `spin` iterations of busy work
+ * after each lookup (bench/slowed.h); spin is changed by calling again. */
+void rb_bench_slow_subject(rb_bench_run *run, size_t k, uint64_t spin);
+
+/* Calibrate, warm up, measure and check, as described at the top.  On
+ * success run->trials holds nsubjects x proto->trials trials.  RB_EINVAL
+ * when the protocol is invalid, RB_ESTATE when a router's answers changed
+ * between replays (err names it), RB_EUNSUPPORTED when the clock is the
+ * hardware counter and there is none (err says why), RB_ENOMEM. */
 int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
                      rb_bench_progress_fn progress, void *ctx, rb_error *err);
+
+/* reps replays of run's table through the lookup of s (a subject of run, or
+ * a copy of one, e.g. on the caller's stack), untimed; RB_ESTATE (err names
+ * the router) when the answers' fold is not reps x checksum.  The loop is
+ * the timed loop of rb_bench_measure. */
+int rb_bench_replay(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
+                    rb_error *err);
+
+/* The balanced, shuffled orders of `rounds` rounds of nrouters routers (see
+ * the top): order[t] in [0, 2 nrouters); rb_bench_order_router says which
+ * router runs at a position. */
+void rb_bench_round_orders(uint64_t seed, size_t rounds, size_t nrouters, uint32_t *order);
+size_t rb_bench_order_router(uint32_t order, size_t position, size_t nrouters);
 
 void rb_bench_run_free(rb_bench_run *run);
 

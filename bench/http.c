@@ -304,7 +304,7 @@ static int measure_lookups(http_run *r, rb_plugins *plugins, rb_error *err)
     if (rc < 0) return rc;
     /* the thread's CPU time: other processes on the core do not inflate it,
      * and the server's CPU time per request is the other side of the share */
-    rb_bench_protocol proto = {o->lookup_trials, 1, 50.0, RB_BENCH_CLOCK_CPU};
+    rb_bench_protocol proto = {o->lookup_trials, 1, 50.0, RB_BENCH_CLOCK_CPU, 0};
     rc = rb_bench_measure(&run, &proto, NULL, NULL, err);
     double *ns = malloc(o->lookup_trials * sizeof *ns);
     for (size_t i = 0; rc == RB_OK && ns && i < o->nspecs; i++) {

@@ -39,7 +39,7 @@
  *      median capacity, the same rate for every router, from our open-loop
  *      generator (http_load.c says why not wrk's delay());
  *   7. statistics: median capacity per router, paired speed ratios against
- *      the baseline with bootstrap intervals (stats.h; per-request times
+ *      the baseline with their intervals (stats.h; per-request times
  *      of one round are a pair), the router's share of a request = lookup
  *      ns / (1e9 / capacity).
  * Faults (a server that does not start, exits, crashes, hangs or answers

@@ -5,6 +5,7 @@
 #include "plugins.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,13 @@ const rb_router_ops *rb_plugins_ops(const rb_plugins *p, size_t i)
 const char *rb_plugins_lib(const rb_plugins *p, size_t i)
 {
     return p && i < p->count ? p->libs[p->routers[i].lib].path : NULL;
+}
+
+size_t rb_plugins_lib_of(const rb_plugins *p, const rb_router_ops *ops)
+{
+    for (size_t i = 0; p && i < p->count; i++)
+        if (p->routers[i].ops == ops) return p->routers[i].lib;
+    return SIZE_MAX;
 }
 
 const char *rb_plugins_build(const rb_plugins *p, size_t i)

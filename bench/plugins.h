@@ -66,6 +66,9 @@ const char *rb_plugins_lib(const rb_plugins *p, size_t i);
  * librouters.so: the commit it was built from, "-dirty" when its tree had
  * changes), truncated to 63 bytes; "" when it does not say. */
 const char *rb_plugins_build(const rb_plugins *p, size_t i);
+/* The library that gave ops (its index in libs), or SIZE_MAX for an ops
+ * table no loaded library gave (a built-in router). */
+size_t rb_plugins_lib_of(const rb_plugins *p, const rb_router_ops *ops);
 
 /* Resolve a spec (see above).  p may be NULL (built-ins only).  Loads LIB
  * for NAME@LIB.  RB_ENOTFOUND (with the names that do exist in the

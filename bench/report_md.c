@@ -101,6 +101,10 @@ static void how(const rb_bundle *b, rb_buf *o)
     char ms[32];
     rb_bundle_fmt_duration(b->min_trial_ms * 1e6, ms, sizeof ms);
     rb_buf_puts(o, "## What was measured, and how\n\n");
+    if (rb_metric_exact(b->metric)) {
+        rb_bundle_report_how_counted(b, o);
+        return;
+    }
     rb_buf_printf(
         o,
         "- Each **scenario** is a route table and a request table, identified by the "
@@ -115,22 +119,28 @@ static void how(const rb_bundle *b, rb_buf *o)
         "optimised away; each trial's checksum must equal the replays times the "
         "checksum of one replay.\n"
         "- %u warm-up round%s, then %u measured rounds. In every round each router "
-        "runs one trial, in **rotating order** (round t, position p runs router "
-        "(t + p) mod R), so trial t of every router forms a **pair**.\n"
+        "runs one trial, in a **balanced, shuffled order** (each router holds each "
+        "position, and precedes each other router, in as many rounds; the rounds are "
+        "shuffled from the seed, so a periodic disturbance cannot line up with one "
+        "router), so trial t of every router forms a **pair**. Trials shorter than the "
+        "minimum are recalibrated and measured again, or counted as short.\n"
         "- The **speed ratio** of router B against router A is the median over the "
-        "pairs of (ns per lookup of A) / (ns per lookup of B): above 1, B is faster. "
-        "Its interval is the %.0f%% percentile bootstrap interval of that median "
-        "(%zu resamples, fixed seed); **wins** counts the pairs B won. The difference "
-        "is called **real** when the interval excludes 1.\n"
+        "pairs of (%s per lookup of A) / (%s per lookup of B): above 1, B is faster. "
+        "Its interval is the %.0f%% sign-test interval of that median (an "
+        "order-statistic interval with exact coverage, shown beside it), and the "
+        "**MDE** is the smallest change this run would detect in 80%% of runs "
+        "(docs/measurement.md); **wins** counts the pairs B won. The difference is "
+        "called **real** when the interval excludes 1; fewer than 5 pairs claim nothing.\n"
         "- Across scenarios: the geometric mean of the scenario median ratios, with "
-        "its own bootstrap interval (each scenario resampled within itself).\n\n",
+        "a bootstrap interval (%zu resamples, fixed seed; each scenario resampled "
+        "within itself).\n\n",
         ms,
         b->cpu_clock ? "the CPU time of the benchmark thread "
                        "(CLOCK_THREAD_CPUTIME_ID: time other processes held the core "
                        "is left out, their effect on caches is not)"
                      : "the elapsed time (CLOCK_MONOTONIC)",
-        b->warmup, b->warmup == 1 ? "" : "s", b->trials, b->bootstrap.level * 100,
-        b->bootstrap.resamples);
+        b->warmup, b->warmup == 1 ? "" : "s", b->trials, rb_metric_unit(b->metric),
+        rb_metric_unit(b->metric), b->bootstrap.level * 100, b->bootstrap.resamples);
 }
 
 static void machine(const rb_bundle *b, rb_buf *o)
@@ -151,11 +161,18 @@ static void machine(const rb_bundle *b, rb_buf *o)
     rb_buf_printf(o, "| date (UTC) | %s |\n", b->date);
     if (b->duration_s >= 0) rb_buf_printf(o, "| duration of the run | %.0f s |\n", b->duration_s);
     rb_buf_printf(o, "| command | `%s` |\n", b->command);
-    rb_buf_printf(o, "| seeds | corpus %llu, bootstrap %016llx |\n", (unsigned long long)b->seed,
-                  (unsigned long long)b->bootstrap.seed);
-    rb_buf_printf(
-        o, "| protocol | %u trials after %u warm-up, each >= %g ms of %s, rotating order |\n\n",
-        b->trials, b->warmup, b->min_trial_ms, b->cpu_clock ? "thread CPU time" : "elapsed time");
+    rb_buf_printf(o, "| seeds | corpus %llu, bootstrap %016llx, order %016llx |\n",
+                  (unsigned long long)b->seed, (unsigned long long)b->bootstrap.seed,
+                  (unsigned long long)b->order_seed);
+    if (rb_metric_exact(b->metric))
+        rb_buf_printf(o, "| protocol | --metric %s: Callgrind counts one replay per router |\n\n",
+                      rb_metric_name(b->metric));
+    else
+        rb_buf_printf(o,
+                      "| protocol | --metric %s, %u trials after %u warm-up, each >= %g ms of "
+                      "%s, balanced shuffled order |\n\n",
+                      rb_metric_name(b->metric), b->trials, b->warmup, b->min_trial_ms,
+                      b->cpu_clock ? "thread CPU time" : "elapsed time");
 }
 
 static void geomeans(const rb_bundle *b, rb_buf *o)
@@ -165,17 +182,19 @@ static void geomeans(const rb_bundle *b, rb_buf *o)
                   "## Summary: speed relative to %s across scenarios\n\n"
                   "Geometric mean of the per-scenario median speed ratios (above 1: faster than "
                   "%s), over the scenarios both ran.\n\n"
-                  "| router | scenarios | speed vs %s | %.0f%% interval | real difference |\n"
+                  "| router | scenarios | speed vs %s | %.0f%% interval, MDE | real difference |\n"
                   "|---|---:|---:|---|---|\n",
                   b->baseline, b->baseline, b->baseline, b->bootstrap.level * 100);
     for (size_t i = 0; i < b->ngeomeans; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
-        char name[RB_BUNDLE_NAME + 16], m[32], lo[32], hi[32];
-        rb_bundle_fmt_ratio(g->g.geomean, m, sizeof m);
-        rb_bundle_fmt_ratio(g->g.lo, lo, sizeof lo);
-        rb_bundle_fmt_ratio(g->g.hi, hi, sizeof hi);
-        rb_buf_printf(o, "| %s | %zu | %s | [%s, %s] | %s |\n",
-                      label(b, g->router, name, sizeof name), g->g.scenarios, m, lo, hi,
+        char name[RB_BUNDLE_NAME + 16], m[32], cell[96];
+        if (rb_metric_exact(b->metric))
+            rb_bundle_fmt_exact_ratio(g->g.geomean, m, sizeof m);
+        else
+            rb_bundle_fmt_ratio(g->g.geomean, m, sizeof m);
+        rb_bundle_interval_cell(b, g->g.lo, g->g.hi, g->g.mde, g->g.too_few, cell, sizeof cell);
+        rb_buf_printf(o, "| %s | %zu | %s | %s | %s |\n", label(b, g->router, name, sizeof name),
+                      g->g.scenarios, m, cell,
                       g->g.excludes_one ? (g->g.geomean > 1 ? "yes, faster" : "yes, slower")
                                         : "no");
     }
@@ -227,31 +246,39 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
     if (strcmp(anchor, b->baseline) != 0)
         rb_buf_printf(o, "The baseline %s did not run here; ratios are against %s.\n\n",
                       b->baseline, anchor);
+    if (rb_metric_exact(b->metric)) {
+        rb_bundle_report_counted_table(b, s, o);
+        checksums(s, o);
+        rb_buf_puts(o, "\n");
+        return;
+    }
     rb_buf_printf(o,
-                  "| router | ns/lookup | min - max | MAD | lookups/s | bytes/route | build | "
-                  "speed vs %s | %.0f%% interval | wins |\n"
+                  "| router | %s/lookup | min - max | MAD | lookups/s | bytes/route | build | "
+                  "speed vs %s | %.0f%% interval, MDE | wins |\n"
                   "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n",
-                  anchor, b->bootstrap.level * 100);
+                  rb_metric_unit(b->metric), anchor, b->bootstrap.level * 100);
     for (size_t i = 0; i < s->nresults; i++) {
         const rb_bundle_result *r = &s->results[i];
         char name[RB_BUNDLE_NAME + 16], med[32], mn[32], mx[32], mad[32], rate[32], build[32];
-        rb_bundle_fmt_ns(r->median_ns, med, sizeof med);
-        rb_bundle_fmt_ns(r->min_ns, mn, sizeof mn);
-        rb_bundle_fmt_ns(r->max_ns, mx, sizeof mx);
-        rb_bundle_fmt_ns(r->mad_ns, mad, sizeof mad);
-        rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
+        rb_bundle_fmt_value(b, r->median_ns, med, sizeof med);
+        rb_bundle_fmt_value(b, r->min_ns, mn, sizeof mn);
+        rb_bundle_fmt_value(b, r->max_ns, mx, sizeof mx);
+        rb_bundle_fmt_value(b, r->mad_ns, mad, sizeof mad);
+        if (b->metric == RB_METRIC_TIME)
+            rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
+        else
+            snprintf(rate, sizeof rate, "-");
         rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
         rb_buf_printf(o, "| %s | %s | %s - %s | %s | %s | %.1f | %s | ",
                       label(b, r->router, name, sizeof name), med, mn, mx, mad, rate,
                       r->bytes_per_route, build);
         const rb_bundle_pair *p = i ? rb_bundle_find_pair(s, anchor, r->router) : NULL;
         if (p) {
-            char m[32], lo[32], hi[32];
+            char m[32], cell[96];
             rb_bundle_fmt_ratio(p->r.median, m, sizeof m);
-            rb_bundle_fmt_ratio(p->r.lo, lo, sizeof lo);
-            rb_bundle_fmt_ratio(p->r.hi, hi, sizeof hi);
-            rb_buf_printf(o, "%s%s | [%s, %s] | %zu/%zu |\n", m, p->r.excludes_one ? "" : " (~)",
-                          lo, hi, p->r.wins, p->r.n);
+            rb_bundle_interval_cell(b, p->r.lo, p->r.hi, p->r.mde, p->r.too_few, cell, sizeof cell);
+            rb_buf_printf(o, "%s%s | %s | %zu/%zu |\n", m, p->r.excludes_one ? "" : " (~)", cell,
+                          p->r.wins, p->r.n);
         } else {
             rb_buf_puts(o, i ? "- | | |\n" : "1 (baseline) | | |\n");
         }
@@ -283,11 +310,20 @@ int rb_bundle_report_md(const rb_bundle *b, rb_buf *o, rb_error *err)
     header(b, o);
     how(b, o);
     machine(b, o);
+    rb_bundle_report_gate(b, o);
     geomeans(b, o);
-    rb_buf_puts(o, "## Scenarios\n\n"
-                   "ns/lookup is the median over the trials; min - max and MAD (median absolute "
-                   "deviation, unscaled) show the spread; lookups/s = 1e9 / median. (~) marks a "
-                   "ratio whose interval includes 1: no real difference shown.\n\n");
+    if (rb_metric_exact(b->metric))
+        rb_buf_printf(o,
+                      "## Scenarios\n\n%s per lookup counted by Callgrind over one replay "
+                      "of the request table; ratios are exact.\n\n",
+                      rb_metric_unit(b->metric));
+    else
+        rb_buf_printf(o,
+                      "## Scenarios\n\n%s/lookup is the median over the trials; min - max and "
+                      "MAD (median absolute deviation, unscaled) show the spread%s. (~) marks a "
+                      "ratio whose interval includes 1: no real difference shown.\n\n",
+                      rb_metric_unit(b->metric),
+                      b->metric == RB_METRIC_TIME ? "; lookups/s = 1e9 / median" : "");
     for (size_t i = 0; i < b->nscenarios; i++) scenario(b, &b->scenarios[i], o);
     rb_buf_puts(o, "## Charts\n\n");
     bool any = false;

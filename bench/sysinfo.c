@@ -148,6 +148,7 @@ int rb_sysinfo_warnings(rb_bundle *b)
                                                "for instrumentation; do not compare these "
                                                "numbers with an ordinary build.");
     double cores = b->cores > 0 ? (double)b->cores : 1;
+    if (rb_metric_exact(b->metric)) return rc; /* counts do not depend on the load */
     if (b->loadavg_start > cores / 2) {
         snprintf(text, sizeof text,
                  "The machine looked busy at the start: load average %.2f on %ld cores. Other "

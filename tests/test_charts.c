@@ -67,8 +67,12 @@ static void make_bundle(rb_bundle *b, const size_t *order, size_t nsizes)
             for (size_t i = 0; i < NSUBJECTS; i++) {
                 const subject *sub = &subjects[order[i]];
                 double ns = sub->ns * pow(sub->growth, (double)z) * (1 + 0.01 * t);
-                rb_bundle_trial tr = {
-                    z, i, t + 1, (uint32_t)i + 1, 1000000, (uint64_t)(ns * 1000000)};
+                rb_bundle_trial tr = {.scenario = z,
+                                      .result = i,
+                                      .trial = t + 1,
+                                      .position = (uint32_t)i + 1,
+                                      .lookups = 1000000,
+                                      .ns = (uint64_t)(ns * 1000000)};
                 cr_assert_eq(rb_bundle_add_trial(b, &tr), RB_OK);
             }
         cr_assert_eq(rb_bundle_compute_scenario(b, z, &err), RB_OK, "%s", err.message);

@@ -36,11 +36,11 @@ static void load_shipped(const char *name, rb_route_table *routes, rb_request_ta
         RB_OK, "%s", err.message);
 }
 
-static const rb_bench_protocol tiny = {5, 1, 0.05, RB_BENCH_CLOCK_WALL};
+static const rb_bench_protocol tiny = {5, 1, 0.05, RB_BENCH_CLOCK_WALL, 0};
 
 /* ---- the measurement core -------------------------------------------------- */
 
-Test(harness, every_router_gets_every_trial_once_in_rotating_order)
+Test(harness, every_router_gets_every_trial_once_in_the_rounds_order)
 {
     rb_route_table routes;
     rb_request_table reqs;
@@ -62,39 +62,61 @@ Test(harness, every_router_gets_every_trial_once_in_rotating_order)
         cr_expect_not(seen[t->subject][t->trial], "subject %u trial %u twice", t->subject,
                       t->trial);
         seen[t->subject][t->trial] = true;
-        /* rotating order: round t, position p runs subject (t + p) mod R */
-        cr_expect_eq(t->subject, (t->trial + t->position) % nr);
+        /* round t runs the routers in the order rb_bench_round_orders gave it */
+        uint32_t order[5];
+        rb_bench_round_orders(tiny.order_seed, tiny.trials, nr, order);
+        cr_expect_eq(t->subject, rb_bench_order_router(order[t->trial], t->position, nr));
         /* trials run in execution order: round by round, position by position */
         cr_expect_eq(i, t->trial * nr + t->position);
         cr_expect_eq(t->lookups, run.subjects[t->subject].reps * reqs.count);
         cr_expect_gt(t->ns, 0u);
     }
-    /* with two routers the order alternates AB, BA, AB, ... */
     for (size_t k = 0; k < nr; k++) cr_expect_geq(run.subjects[k].reps, 1u);
     rb_bench_run_free(&run);
     rb_route_table_free(&routes);
     rb_request_table_free(&reqs);
 }
 
-Test(harness, two_routers_alternate_ab_ba)
+Test(harness, round_orders_are_balanced_and_shuffled_from_the_seed)
 {
-    rb_route_table routes;
-    rb_request_table reqs;
-    load_shipped("static", &routes, &reqs);
-    const rb_router_ops *ops[2] = {rb_registry_find("floor"), rb_registry_find("linear")};
-    rb_bench_run run;
-    rb_error err;
-    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 2, NULL, &err), RB_OK);
-    cr_assert_eq(rb_bench_measure(&run, &tiny, NULL, NULL, &err), RB_OK, "%s", err.message);
-    for (size_t i = 0; i < run.ntrials; i++) {
-        const rb_bench_trial *t = &run.trials[i];
-        uint32_t first = t->trial % 2 == 0 ? 0u : 1u; /* AB, BA, AB, ... */
-        cr_expect_eq(t->subject, t->position == 0 ? first : 1u - first, "trial %u position %u",
-                     t->trial, t->position);
+    /* Every order is a permutation; with R routers each router holds each
+     * position, and precedes each other router, in as many rounds (to
+     * within the remainder of rounds / 2R); the sequence is not the old
+     * strict rotation, and it is a function of the seed. */
+    enum { ROUNDS = 48 };
+    for (size_t nr = 2; nr <= 4; nr++) {
+        uint32_t order[ROUNDS], again[ROUNDS], other[ROUNDS];
+        rb_bench_round_orders(7, ROUNDS, nr, order);
+        rb_bench_round_orders(7, ROUNDS, nr, again);
+        rb_bench_round_orders(8, ROUNDS, nr, other);
+        cr_expect_eq(memcmp(order, again, sizeof order), 0, "same seed, same orders");
+        cr_expect_neq(memcmp(order, other, sizeof order), 0, "another seed, other orders");
+        size_t at[4][4] = {{0}}, before[4][4] = {{0}}, rotation_like = 0;
+        for (size_t t = 0; t < ROUNDS; t++) {
+            cr_assert_lt(order[t], 2 * nr);
+            bool used[4] = {false};
+            size_t pos_of[4];
+            for (size_t p = 0; p < nr; p++) {
+                size_t k = rb_bench_order_router(order[t], p, nr);
+                cr_assert_lt(k, nr);
+                cr_expect_not(used[k], "router %zu twice in round %zu", k, t);
+                used[k] = true;
+                pos_of[k] = p;
+                at[k][p]++;
+            }
+            for (size_t x = 0; x < nr; x++)
+                for (size_t y = 0; y < nr; y++)
+                    if (pos_of[x] < pos_of[y]) before[x][y]++;
+            rotation_like += rb_bench_order_router(order[t], 0, nr) == t % nr;
+        }
+        for (size_t k = 0; k < nr; k++)
+            for (size_t p = 0; p < nr; p++)
+                cr_expect_eq(at[k][p], ROUNDS / nr, "%zu routers: router %zu at %zu", nr, k, p);
+        for (size_t x = 0; x < nr; x++)
+            for (size_t y = 0; y < nr; y++)
+                if (x != y) cr_expect_eq(before[x][y], ROUNDS / 2, "%zu before %zu", x, y);
+        cr_expect_lt(rotation_like, ROUNDS, "the rounds are shuffled, not rotated in turn");
     }
-    rb_bench_run_free(&run);
-    rb_route_table_free(&routes);
-    rb_request_table_free(&reqs);
 }
 
 Test(harness, the_protocol_clock_decides_what_a_trial_time_is)
@@ -350,43 +372,6 @@ Test(scenario, generated_scenarios_are_deterministic)
 
 /* ---- the bundle written by the CLI ---------------------------------------- */
 
-static char *slurp(const char *dir, const char *file, size_t *len)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    char *data;
-    size_t n;
-    rb_error err;
-    cr_assert_eq(rb_file_read(path, &data, &n, &err), RB_OK, "%s", err.message);
-    if (len) *len = n;
-    return data;
-}
-
-/* Run routebench with args (a shell word list); returns the exit status. */
-static int routebench(const char *args, const char *log)
-{
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "%s/routebench %s >%s 2>&1", RB_BINARY_DIR, args, log);
-    int rc = system(cmd);
-    cr_assert(rc != -1 && WIFEXITED(rc), "%s did not exit", cmd);
-    return WEXITSTATUS(rc);
-}
-
-static char *make_tmpdir(void)
-{
-    char *dir = malloc(64);
-    snprintf(dir, 64, "/tmp/rb_test_harness.XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    return dir;
-}
-
-static void remove_tree(const char *dir)
-{
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
-}
-
 /* One measured run shared by the bundle tests:
  * static (linear, floor) + gplus (linear only: floor lacks params). */
 static void bundle_run(const char *dir)
@@ -397,7 +382,7 @@ static void bundle_run(const char *dir)
              "--warmup 1 --min-trial-ms 0.05 --seed 9 --out %s/b",
              dir);
     snprintf(log, sizeof log, "%s/log", dir);
-    cr_assert_eq(routebench(args, log), 0, "routebench %s failed (see %s)", args, log);
+    cr_assert_eq(rbt_routebench(args, log), 0, "routebench %s failed (see %s)", args, log);
 }
 
 typedef struct csv_row {
@@ -408,7 +393,7 @@ typedef struct csv_row {
 
 static size_t read_csv(const char *dir, csv_row *rows, size_t cap)
 {
-    char *text = slurp(dir, "trials.csv", NULL);
+    char *text = rbt_slurp(dir, "trials.csv", NULL);
     char *save = NULL;
     char *line = strtok_r(text, "\n", &save);
     cr_assert_str_eq(line, "scenario,router,trial,position,lookups,ns");
@@ -433,7 +418,7 @@ static const cJSON *item(const cJSON *o, const char *key)
 
 Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .timeout = 120)
 {
-    char *tmp = make_tmpdir();
+    char *tmp = rbt_tmpdir();
     bundle_run(tmp);
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/b", tmp);
@@ -445,7 +430,7 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     const char *files[] = {"summary.json", "trials.csv", "report.md", "chart.svg", "cost.svg"};
     for (size_t i = 0; i < 5; i++) {
         size_t len;
-        free(slurp(dir, files[i], &len));
+        free(rbt_slurp(dir, files[i], &len));
         cr_expect_gt(len, 0u, "%s is empty", files[i]);
     }
     DIR *d = opendir(dir);
@@ -460,11 +445,11 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
     cr_expect_eq(entries, 5u);
 
     /* summary.json parses, with the schema and the protocol we asked for */
-    char *json = slurp(dir, "summary.json", NULL);
+    char *json = rbt_slurp(dir, "summary.json", NULL);
     cJSON *root = cJSON_Parse(json);
     cr_assert_not_null(root, "summary.json does not parse");
     cr_expect_str_eq(item(root, "schema")->valuestring, "routebench-summary");
-    cr_expect_eq(item(root, "schema_version")->valueint, 1);
+    cr_expect_eq(item(root, "schema_version")->valueint, 2);
     const cJSON *proto = item(root, "protocol");
     cr_expect_eq(item(proto, "trials")->valueint, 3);
     cr_expect_eq(item(proto, "warmup")->valueint, 1);
@@ -546,40 +531,40 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
 
     /* `routebench report DIR` renders byte-identical files and finds the
      * statistics equal to trials.csv */
-    char *md1 = slurp(dir, "report.md", NULL), *svg1 = slurp(dir, "chart.svg", NULL);
-    char *sc1 = slurp(dir, "cost.svg", NULL);
+    char *md1 = rbt_slurp(dir, "report.md", NULL), *svg1 = rbt_slurp(dir, "chart.svg", NULL);
+    char *sc1 = rbt_slurp(dir, "cost.svg", NULL);
     cr_expect(strstr(md1, "(chart.svg)") && strstr(md1, "(cost.svg)"), "report.md links them");
     cr_expect(!strstr(md1, "scaling.svg") && !strstr(md1, "ratio.svg"),
               "report.md links no chart that was not written");
     char args[4200], log[4200];
     snprintf(args, sizeof args, "report %s", dir);
     snprintf(log, sizeof log, "%s/report.log", tmp);
-    cr_expect_eq(routebench(args, log), 0);
-    char *md2 = slurp(dir, "report.md", NULL), *svg2 = slurp(dir, "chart.svg", NULL);
-    char *sc2 = slurp(dir, "cost.svg", NULL);
+    cr_expect_eq(rbt_routebench(args, log), 0);
+    char *md2 = rbt_slurp(dir, "report.md", NULL), *svg2 = rbt_slurp(dir, "chart.svg", NULL);
+    char *sc2 = rbt_slurp(dir, "cost.svg", NULL);
     cr_expect_str_eq(md2, md1);
     cr_expect_str_eq(svg2, svg1);
     cr_expect_str_eq(sc2, sc1);
     cr_expect(strstr(md1, "not HTTP requests per second") || strstr(md1, "Not HTTP requests"),
               "report.md says what it does not measure");
     cr_expect(strstr(md1, "floor (reference)") != NULL, "the floor is labelled a reference");
-    char *rlog = slurp(tmp, "report.log", NULL);
+    char *rlog = rbt_slurp(tmp, "report.log", NULL);
     cr_expect(strstr(rlog, ": 0 differ") != NULL, "%s", rlog);
     free(rlog);
     free(md1), free(md2), free(svg1), free(svg2), free(sc1), free(sc2);
-    remove_tree(tmp);
+    rbt_remove_tree(tmp);
     free(tmp);
 }
 
 Test(bundle, report_finds_a_summary_that_disagrees_with_trials_csv, .timeout = 120)
 {
-    char *tmp = make_tmpdir();
+    char *tmp = rbt_tmpdir();
     bundle_run(tmp);
     char dir[4096], path[4200];
     snprintf(dir, sizeof dir, "%s/b", tmp);
     /* double every ns of the first row: the medians no longer match */
     size_t len;
-    char *csv = slurp(dir, "trials.csv", &len);
+    char *csv = rbt_slurp(dir, "trials.csv", &len);
     char *row = strchr(csv, '\n') + 1, *end = strchr(row, '\n');
     char *last = end;
     while (last[-1] != ',') last--;
@@ -594,21 +579,21 @@ Test(bundle, report_finds_a_summary_that_disagrees_with_trials_csv, .timeout = 1
     char args[4200], log[4200];
     snprintf(args, sizeof args, "report %s", dir);
     snprintf(log, sizeof log, "%s/report.log", tmp);
-    char *md_before = slurp(dir, "report.md", NULL);
+    char *md_before = rbt_slurp(dir, "report.md", NULL);
     snprintf(path, sizeof path, "%s/report.md", dir);
     struct stat st_before, st_after;
     cr_assert_eq(stat(path, &st_before), 0);
-    cr_expect_eq(routebench(args, log), 1, "exit 1: summary.json disagrees with trials.csv");
+    cr_expect_eq(rbt_routebench(args, log), 1, "exit 1: summary.json disagrees with trials.csv");
     /* regression 13 (issue 17): report said only how many statistics
      * differed, and rewrote report.md from the tampered bundle anyway */
-    char *rlog = slurp(tmp, "report.log", NULL);
+    char *rlog = rbt_slurp(tmp, "report.log", NULL);
     cr_expect(strstr(rlog, "routebench report: ") == rlog, "%s", rlog);
     cr_expect(strstr(rlog, "_ns is ") && strstr(rlog, " in summary.json, ") &&
                   strstr(rlog, " from trials.csv"),
               "the first differing statistic with both values: %s", rlog);
     cr_expect(strstr(rlog, "router linear") || strstr(rlog, "router floor"), "%s", rlog);
     cr_expect(strstr(rlog, "left as they were") != NULL, "%s", rlog);
-    char *md_after = slurp(dir, "report.md", NULL);
+    char *md_after = rbt_slurp(dir, "report.md", NULL);
     cr_assert_eq(stat(path, &st_after), 0);
     cr_expect_str_eq(md_after, md_before, "report.md is not rewritten");
     cr_expect_eq(st_after.st_ino, st_before.st_ino, "report.md is not replaced");
@@ -617,7 +602,7 @@ Test(bundle, report_finds_a_summary_that_disagrees_with_trials_csv, .timeout = 1
     free(md_after);
     rb_buf_free(&out);
     free(csv);
-    remove_tree(tmp);
+    rbt_remove_tree(tmp);
     free(tmp);
 }
 
@@ -646,7 +631,12 @@ Test(bundle, json_and_csv_round_trip_exactly)
     uint64_t ns[2][3] = {{1000001, 1000003, 999999}, {333337, 333331, 333333}};
     for (uint32_t t = 0; t < 3; t++)
         for (size_t r = 0; r < 2; r++) {
-            rb_bundle_trial tr = {0, r, t + 1, (uint32_t)((t + r) % 2) + 1, 3, ns[r][t]};
+            rb_bundle_trial tr = {.scenario = 0,
+                                  .result = r,
+                                  .trial = t + 1,
+                                  .position = (uint32_t)((t + r) % 2) + 1,
+                                  .lookups = 3,
+                                  .ns = ns[r][t]};
             cr_assert_eq(rb_bundle_add_trial(&b, &tr), RB_OK);
         }
     rb_error err;
@@ -714,31 +704,36 @@ Test(bundle, malformed_csv_rows_name_their_line)
 
 Test(cli, usage_errors_exit_2_and_the_pair_gate_exits_1, .timeout = 120)
 {
-    char *tmp = make_tmpdir();
+    char *tmp = rbt_tmpdir();
     char log[4200];
     snprintf(log, sizeof log, "%s/log", tmp);
-    cr_expect_eq(routebench("run --no-such-option", log), 2);
-    cr_expect_eq(routebench("run --routers nosuch", log), 2);
-    cr_expect_eq(routebench("run --routes /dev/null", log), 2, "--routes without --requests");
-    cr_expect_eq(routebench("run --scenarios nosuch", log), 2);
-    cr_expect_eq(routebench("run --trials 0", log), 2);
-    cr_expect_eq(routebench("run --clock sundial", log), 2);
-    cr_expect_eq(routebench("pair --a linear", log), 2);
-    cr_expect_eq(routebench("pair --a linear --b linear", log), 2);
-    cr_expect_eq(routebench("report", log), 2);
-    cr_expect_eq(routebench("report /nonexistent/dir", log), 2);
+    cr_expect_eq(rbt_routebench("run --no-such-option", log), 2);
+    cr_expect_eq(rbt_routebench("run --routers nosuch", log), 2);
+    cr_expect_eq(rbt_routebench("run --routes /dev/null", log), 2, "--routes without --requests");
+    cr_expect_eq(rbt_routebench("run --scenarios nosuch", log), 2);
+    cr_expect_eq(rbt_routebench("run --trials 0", log), 2);
+    cr_expect_eq(rbt_routebench("run --clock sundial", log), 2);
+    cr_expect_eq(rbt_routebench("pair --a linear", log), 2);
+    cr_expect_eq(rbt_routebench("pair --a linear --b linear", log), 2);
+    cr_expect_eq(rbt_routebench("report", log), 2);
+    cr_expect_eq(rbt_routebench("report /nonexistent/dir", log), 2);
     /* floor vs linear on a static table: the speed ratio b/a lies far from
      * both bounds (it is a ratio of a hash lookup to a scan of 157 routes),
      * so these gates do not depend on the timing of the machine */
-    const char *pair = "pair --a linear --b floor --scenario static --trials 3 --min-trial-ms 0.05";
+    cr_expect_eq(rbt_routebench("run --metric furlongs", log), 2);
+    cr_expect_eq(rbt_routebench("pair --a linear --b floor --scenario static --trials 6 "
+                                "--fail-below 0.97",
+                                log),
+                 2, "a gate of fewer than 7 pairs is a usage error");
+    const char *pair = "pair --a linear --b floor --scenario static --trials 7 --min-trial-ms 0.05";
     char args[512];
     snprintf(args, sizeof args, "%s --fail-below 1e-6", pair);
-    cr_expect_eq(routebench(args, log), 0, "an interval above the gate passes");
+    cr_expect_eq(rbt_routebench(args, log), 0, "an interval above the gate passes");
     snprintf(args, sizeof args, "%s --fail-below 1e6", pair);
-    cr_expect_eq(routebench(args, log), 1, "an interval wholly below the gate fails");
-    char *out = slurp(tmp, "log", NULL);
+    cr_expect_eq(rbt_routebench(args, log), 1, "an interval wholly below the gate fails");
+    char *out = rbt_slurp(tmp, "log", NULL);
     cr_expect(strstr(out, "FAILED") != NULL, "%s", out);
     free(out);
-    remove_tree(tmp);
+    rbt_remove_tree(tmp);
     free(tmp);
 }

@@ -195,27 +195,31 @@ static void expect_same_paired(const rb_paired_result *x, const rb_paired_result
     cr_expect_eq(x->wins, y->wins);
     cr_expect_eq(x->losses, y->losses);
     cr_expect_eq(x->excludes_one, y->excludes_one);
+    cr_expect_eq(x->coverage, y->coverage);
+    cr_expect(x->mde == y->mde);
+    cr_expect_eq(x->too_few, y->too_few);
 }
 
 Test(stats_paired, ratio_is_time_a_over_time_b_and_above_one_means_b_faster)
 {
     /* A needs 2 ns per lookup, B 1 ns: B is twice as fast, r = 2 in every
-     * pair, so B wins all 3 and the interval is [2, 2]. */
-    const double slow[] = {2, 2, 2}, fast[] = {1, 1, 1};
+     * pair, so B wins all 5 and the interval is [2, 2]. */
+    const double slow[] = {2, 2, 2, 2, 2}, fast[] = {1, 1, 1, 1, 1};
     rb_paired_result r;
-    cr_assert_eq(rb_stats_paired(slow, fast, 3, NULL, &r), 0);
-    cr_expect_eq(r.n, 3u);
+    cr_assert_eq(rb_stats_paired(slow, fast, 5, NULL, &r), 0);
+    cr_expect_eq(r.n, 5u);
     cr_expect_eq(r.median, 2.0);
     cr_expect(r.lo == 2.0 && r.hi == 2.0);
-    cr_expect_eq(r.wins, 3u);
+    cr_expect_eq(r.wins, 5u);
     cr_expect_eq(r.losses, 0u);
     cr_expect_eq(r.excludes_one, 1);
+    cr_expect_eq(r.too_few, 0);
     cr_expect_eq(r.level, RB_BOOTSTRAP_LEVEL);
     /* Swapped: B is half as fast, r = 0.5, B loses every pair. */
-    cr_assert_eq(rb_stats_paired(fast, slow, 3, NULL, &r), 0);
+    cr_assert_eq(rb_stats_paired(fast, slow, 5, NULL, &r), 0);
     cr_expect_eq(r.median, 0.5);
     cr_expect_eq(r.wins, 0u);
-    cr_expect_eq(r.losses, 3u);
+    cr_expect_eq(r.losses, 5u);
     cr_expect_eq(r.excludes_one, 1);
 }
 
@@ -230,92 +234,140 @@ Test(stats_paired, constant_ratio_gives_zero_width_interval_at_the_constant)
     cr_expect_eq(r.hi, 1.25);
     cr_expect_eq(r.wins, 5u);
     cr_expect_eq(r.excludes_one, 1);
+    cr_expect_eq(r.mde, 0.0, "no spread: any change would show");
 }
 
-Test(stats_paired, all_ties_at_one_do_not_exclude_one)
+Test(stats_paired, fewer_than_five_pairs_claim_nothing)
 {
-    const double ones[] = {1, 1, 1, 1};
+    /* Rule: an interval from fewer than RB_STATS_MIN_PAIRS pairs is never
+     * significant, however far from 1 the ratios are. */
+    const double ones[] = {1, 1, 1, 1}, twos[] = {2, 2, 2, 2};
     rb_paired_result r;
     cr_assert_eq(rb_stats_paired_ratios(ones, 4, NULL, &r), 0);
     cr_expect(r.median == 1.0 && r.lo == 1.0 && r.hi == 1.0);
     cr_expect_eq(r.wins, 0u);
     cr_expect_eq(r.losses, 0u);
     cr_expect_eq(r.excludes_one, 0);
+    cr_assert_eq(rb_stats_paired_ratios(twos, 4, NULL, &r), 0);
+    cr_expect_eq(r.median, 2.0);
+    cr_expect_eq(r.too_few, 1);
+    cr_expect_eq(r.excludes_one, 0, "4 pairs: too few to claim a difference");
+    cr_expect(isinf(r.mde));
+    const double ratio[] = {1.1};
+    cr_assert_eq(rb_stats_paired_ratios(ratio, 1, NULL, &r), 0);
+    cr_expect(r.median == 1.1 && r.lo == 1.1 && r.hi == 1.1);
+    cr_expect_eq(r.too_few, 1);
+    cr_expect_eq(r.excludes_one, 0);
 }
 
-Test(stats_paired, seven_pairs_give_second_and_sixth_order_statistics)
+Test(stats_paired, the_interval_is_the_sign_test_order_statistics)
 {
-    /* Sorted ratios x(1..7) = .90 .95 .99 1.00 1.02 1.05 1.20; median 1.00.
-     * A bootstrap median of 7 draws is <= x(k) when 4+ draws are <= x(k):
-     * P = P(Binomial(7, k/7) >= 4) = 1.0% for k = 1, 10.8% for k = 2.  Of
-     * 10,000 resample medians about 102 (sd 10) equal x(1), so the type-7
-     * 2.5% point (h = 9999 * .025 = 249.975, between sorted 249 and 250) is
-     * x(2) = 0.95; by symmetry the 97.5% point is x(6) = 1.05.  Three wins
-     * (1.02, 1.05, 1.20), three losses, one tie; the interval covers 1. */
-    const double ratios[] = {1.20, 0.90, 1.02, 0.99, 1.05, 1.00, 0.95};
+    /* 7 pairs: P(Bin(7, 1/2) <= 1) = 8/128 > 2.5%, so k = 1 and the
+     * interval is [x(1), x(7)], coverage 1 - 2/128 = 98.4375%.  Sorted
+     * ratios .90 .95 .99 1.00 1.02 1.05 1.20; median 1.00. */
+    const double seven[] = {1.20, 0.90, 1.02, 0.99, 1.05, 1.00, 0.95};
     rb_paired_result r;
-    cr_assert_eq(rb_stats_paired_ratios(ratios, LEN(ratios), NULL, &r), 0);
+    cr_assert_eq(rb_stats_paired_ratios(seven, LEN(seven), NULL, &r), 0);
     cr_expect_eq(r.median, 1.00);
-    cr_expect_eq(r.lo, 0.95);
-    cr_expect_eq(r.hi, 1.05);
+    cr_expect_eq(r.lo, 0.90);
+    cr_expect_eq(r.hi, 1.20);
+    EXPECT_CLOSE(r.coverage, 0.984375);
     cr_expect_eq(r.wins, 3u);
     cr_expect_eq(r.losses, 3u);
     cr_expect_eq(r.excludes_one, 0);
 
-    /* Same rule, one losing pair: sorted .98 1.03 1.04 1.05 1.06 1.07 1.10
-     * gives [x(2), x(6)] = [1.03, 1.07], which excludes 1 (B faster). */
-    const double mostly_faster[] = {1.05, 0.98, 1.10, 1.03, 1.07, 1.04, 1.06};
-    cr_assert_eq(rb_stats_paired_ratios(mostly_faster, 7, NULL, &r), 0);
-    cr_expect_eq(r.median, 1.05);
+    /* 9 pairs: k = 2, [x(2), x(8)], coverage 1 - 2 * 10/512 = 96.09%.
+     * One losing pair: sorted .98 1.03 ... 1.10 1.12 gives [1.03, 1.10],
+     * which excludes 1 (B faster). */
+    const double nine[] = {1.05, 0.98, 1.10, 1.03, 1.07, 1.04, 1.06, 1.12, 1.08};
+    cr_assert_eq(rb_stats_paired_ratios(nine, 9, NULL, &r), 0);
+    cr_expect_eq(r.median, 1.06);
     cr_expect_eq(r.lo, 1.03);
-    cr_expect_eq(r.hi, 1.07);
-    cr_expect_eq(r.wins, 6u);
-    cr_expect_eq(r.losses, 1u);
+    cr_expect_eq(r.hi, 1.10);
+    EXPECT_CLOSE(r.coverage, 0.9609375);
     cr_expect_eq(r.excludes_one, 1);
+
+    /* 15 pairs: k = 4: [x(4), x(12)] of the sorted spread below, coverage
+     * 1 - 2 (1 + 15 + 105 + 455) / 2^15 = 96.484375%. */
+    const double fifteen[] = {0.97, 1.01, 1.04, 0.99, 1.00, 1.03, 0.96, 1.02,
+                              1.05, 0.98, 1.06, 0.95, 1.07, 0.94, 1.08};
+    cr_assert_eq(rb_stats_paired_ratios(fifteen, 15, NULL, &r), 0);
+    cr_expect_eq(r.lo, 0.97); /* .94 .95 .96 [.97] */
+    cr_expect_eq(r.hi, 1.05); /* [1.05] 1.06 1.07 1.08 */
+    EXPECT_CLOSE(r.coverage, 0.96484375);
 }
 
-Test(stats_paired, one_pair_is_its_own_interval)
+Test(stats_paired, interval_rank_and_coverage_table)
 {
-    const double ratio[] = {1.1};
+    /* Hand-computed from the binomial distribution (stats.h). */
+    const struct {
+        size_t n, k;
+        double coverage;
+    } rows[] = {{5, 1, 0.9375},
+                {6, 1, 0.96875},
+                {7, 1, 0.984375},
+                {8, 1, 0.9921875},
+                {9, 2, 0.9609375},
+                {10, 2, 0.978515625},
+                {20, 6, 0.958610534667969},
+                {30, 10, 0.957226054742932}};
+    for (size_t i = 0; i < LEN(rows); i++) {
+        size_t k;
+        double c;
+        cr_assert_eq(rb_stats_median_interval_rank(rows[i].n, 0.95, &k, &c), 0);
+        cr_expect_eq(k, rows[i].k, "n = %zu", rows[i].n);
+        cr_expect(fabs(c - rows[i].coverage) < 1e-12, "n = %zu: %.15f", rows[i].n, c);
+    }
+    size_t k;
+    double c;
+    cr_expect_eq(rb_stats_median_interval_rank(0, 0.95, &k, &c), RB_EINVAL);
+    cr_expect_eq(rb_stats_median_interval_rank(9, 1.0, &k, &c), RB_EINVAL);
+    /* large n stays finite and near the level (no underflow of 2^-n) */
+    cr_assert_eq(rb_stats_median_interval_rank(100000, 0.95, &k, &c), 0);
+    cr_expect(c >= 0.95 && c < 0.951, "%.6f", c);
+}
+
+Test(stats_paired, normal_quantiles_and_the_minimum_detectable_effect)
+{
+    /* Reference values from Python's statistics.NormalDist().inv_cdf. */
+    cr_expect(fabs(rb_stats_normal_quantile(0.975) - 1.959963984540054) < 1e-9);
+    cr_expect(fabs(rb_stats_normal_quantile(0.8) - 0.8416212335729143) < 1e-9);
+    cr_expect(fabs(rb_stats_normal_quantile(0.5)) < 1e-9);
+    cr_expect(isnan(rb_stats_normal_quantile(0.0)) && isnan(rb_stats_normal_quantile(1.0)));
+    /* The interval [0.98, 1.02] of 15 pairs (coverage 96.484375%, z =
+     * 2.1065540881628135): SE = ln(1.02/0.98) / (2 z) = 0.0094954444;
+     * MDE = exp(2.8015852 SE) - 1 = 2.6959%. */
+    double se = rb_stats_log_se(0.98, 1.02, 0.96484375);
+    cr_expect(fabs(se - 0.009495444441350425) < 1e-9, "%.12f", se);
+    cr_expect(fabs(rb_stats_mde(se, 0.95) - 0.02695929652418516) < 1e-9);
+    cr_expect(isnan(rb_stats_log_se(1.1, 1.0, 0.95)), "hi below lo");
+    /* and the paired result carries the same number */
+    double ratios[15];
+    for (size_t i = 0; i < 15; i++) ratios[i] = i < 4 ? 0.98 : i > 10 ? 1.02 : 1.0;
     rb_paired_result r;
-    cr_assert_eq(rb_stats_paired_ratios(ratio, 1, NULL, &r), 0);
-    cr_expect(r.median == 1.1 && r.lo == 1.1 && r.hi == 1.1);
-    cr_expect_eq(r.excludes_one, 1);
+    cr_assert_eq(rb_stats_paired_ratios(ratios, 15, NULL, &r), 0);
+    cr_expect(r.lo == 0.98 && r.hi == 1.02);
+    cr_expect(fabs(r.mde - 0.02695929652418516) < 1e-9, "%.12f", r.mde);
 }
 
 /* 15 distinct ratios around 1 for the seed tests. */
 static const double spread[] = {0.97, 1.01, 1.04, 0.99, 1.00, 1.03, 0.96, 1.02,
                                 1.05, 0.98, 1.06, 0.95, 1.07, 0.94, 1.08};
 
-Test(stats_paired, same_seed_same_interval)
+Test(stats_paired, the_interval_needs_no_seed)
 {
+    /* Unlike a bootstrap interval, the sign-test interval does not depend
+     * on the seed or the number of resamples. */
     rb_bootstrap_opts o = RB_BOOTSTRAP_OPTS_DEFAULT;
-    o.seed = 77;
-    rb_paired_result x, y;
-    cr_assert_eq(rb_stats_paired_ratios(spread, LEN(spread), &o, &x), 0);
-    cr_assert_eq(rb_stats_paired_ratios(spread, LEN(spread), &o, &y), 0);
-    expect_same_paired(&x, &y);
-    cr_expect(x.lo <= x.median && x.median <= x.hi);
-}
-
-Test(stats_paired, different_seeds_usually_move_the_interval)
-{
-    /* With 200 resamples the interval ends fall between order statistics
-     * and move with the seed.  (With 10,000 they mostly sit on the same
-     * order statistics whatever the seed: see the seven-pair test.) */
-    rb_bootstrap_opts o = RB_BOOTSTRAP_OPTS_DEFAULT;
-    o.resamples = 200;
-    o.seed = 0;
     rb_paired_result first, r;
     cr_assert_eq(rb_stats_paired_ratios(spread, LEN(spread), &o, &first), 0);
-    int moved = 0;
     for (uint64_t seed = 1; seed <= 10; seed++) {
         o.seed = seed;
+        o.resamples = 10 * (size_t)seed;
         cr_assert_eq(rb_stats_paired_ratios(spread, LEN(spread), &o, &r), 0);
-        cr_expect_eq(r.median, first.median); /* the point estimate never moves */
-        moved += r.lo != first.lo || r.hi != first.hi;
+        expect_same_paired(&first, &r);
     }
-    cr_expect_geq(moved, 5, "only %d of 10 seeds moved the interval", moved);
+    cr_expect(first.lo <= first.median && first.median <= first.hi);
 }
 
 Test(stats_paired, null_options_mean_the_defaults)
@@ -397,7 +449,7 @@ Test(stats_geomean, constant_scenarios_give_exact_geomean_and_zero_width)
     /* Scenario medians 2 and 8: geometric mean sqrt(16) = 4.  Every
      * resample of a constant scenario has the same median, so every
      * resample statistic is bit-identical to the point estimate. */
-    const double two[] = {2, 2, 2, 2, 2}, eight[] = {8, 8, 8};
+    const double two[] = {2, 2, 2, 2, 2}, eight[] = {8, 8, 8, 8, 8};
     const rb_ratio_set sets[] = {{two, LEN(two)}, {eight, LEN(eight)}};
     rb_geomean_result g;
     cr_assert_eq(rb_stats_geomean_medians(sets, 2, NULL, &g), 0);
@@ -407,6 +459,13 @@ Test(stats_geomean, constant_scenarios_give_exact_geomean_and_zero_width)
     cr_expect_eq(g.hi, g.geomean);
     cr_expect_eq(g.excludes_one, 1);
     cr_expect_eq(g.level, RB_BOOTSTRAP_LEVEL);
+    cr_expect_eq(g.mde, 0.0);
+    /* a scenario of fewer than 5 pairs: the geometric mean claims nothing */
+    const rb_ratio_set short_sets[] = {{two, LEN(two)}, {eight, 3}};
+    cr_assert_eq(rb_stats_geomean_medians(short_sets, 2, NULL, &g), 0);
+    cr_expect_eq(g.too_few, 1);
+    cr_expect_eq(g.excludes_one, 0);
+    cr_expect(isinf(g.mde));
 }
 
 Test(stats_geomean, point_estimate_is_geomean_of_scenario_medians)
@@ -422,18 +481,19 @@ Test(stats_geomean, point_estimate_is_geomean_of_scenario_medians)
     cr_expect_eq(g.excludes_one, g.lo > 1.0 || g.hi < 1.0);
 }
 
-Test(stats_geomean, one_scenario_matches_the_paired_interval)
+Test(stats_geomean, one_scenario_is_the_paired_interval)
 {
-    /* Same seed, same draws: the geomean of one median is that median up
-     * to exp(log(x)) rounding. */
+    /* One scenario: no bootstrap, its sign-test interval exactly. */
     const rb_ratio_set set = {spread, LEN(spread)};
     rb_geomean_result g;
     rb_paired_result p;
     cr_assert_eq(rb_stats_geomean_medians(&set, 1, NULL, &g), 0);
     cr_assert_eq(rb_stats_paired_ratios(spread, LEN(spread), NULL, &p), 0);
-    EXPECT_CLOSE(g.geomean, p.median);
-    EXPECT_CLOSE(g.lo, p.lo);
-    EXPECT_CLOSE(g.hi, p.hi);
+    cr_expect_eq(g.geomean, p.median);
+    cr_expect_eq(g.lo, p.lo);
+    cr_expect_eq(g.hi, p.hi);
+    cr_expect_eq(g.coverage, p.coverage);
+    cr_expect_eq(g.mde, p.mde);
 }
 
 Test(stats_geomean, same_seed_same_interval)

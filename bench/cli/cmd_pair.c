@@ -1,21 +1,46 @@
 /*
  * cmd_pair.c — `routebench pair --a A --b B`: two routers, paired trials in
- * alternating order (AB, BA, ...), the median speed ratio b/a with its
- * bootstrap interval and wins; with --fail-below R a regression gate for
- * CI: exit 1 when the whole interval lies below R.
+ * balanced shuffled order, the median speed ratio b/a with its interval,
+ * minimum detectable effect and wins; with --fail-below R a regression gate
+ * for CI (bench/gate.h: passed 0, failed 1, inconclusive 3); with
+ * --self-test the gate's own false-alarm and detection rates
+ * (bench/selftest.h).
  */
 #include "cli.h"
 #include "router.h"
+#include "selftest.h"
 #include "session.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* --fail-below with a noisy metric needs this many pairs. */
+#define RB_PAIR_GATE_MIN_TRIALS 7
+
 typedef struct pair_options {
     const char *a, *b;
     double fail_below; /* 0: no gate */
+    bool self_test;
+    double effect; /* the self-test's slowdown, 0.05 for 5% */
+    unsigned runs; /* the self-test's runs per case */
     session_options s;
 } pair_options;
+
+/* --effect P or P%: a percentage, 0.01 to 999. */
+static int take_percent(void *field, const char *v, rb_error *err)
+{
+    char text[64];
+    size_t n = strlen(v);
+    if (n == 0 || n >= sizeof text)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "--effect needs a percentage, e.g. 3%%");
+    memcpy(text, v, n + 1);
+    if (text[n - 1] == '%') text[n - 1] = '\0';
+    double p;
+    int rc = cli_parse_double("--effect (a percentage, e.g. 3%)", text, 0.01, 999, &p, err);
+    if (rc < 0) return rc;
+    *(double *)field = p / 100.0;
+    return RB_OK;
+}
 
 static const cli_option pair_table[] = {
     {.name = "--a",
@@ -30,39 +55,100 @@ static const cli_option pair_table[] = {
      .type = CLI_STRING,
      .metavar = "SPEC",
      .offset = offsetof(pair_options, b),
-     .flags = CLI_REQUIRED,
-     .help = "router B, the same way"},
+     .excludes = "--self-test",
+     .help = "router B, the same way (required, except with --self-test)"},
     {.name = "--fail-below",
      .type = CLI_DOUBLE,
      .metavar = "R",
      .offset = offsetof(pair_options, fail_below),
      .dmin = 1e-6,
      .dmax = 1e6,
-     .help = "exit 1 when the interval lies wholly below R: the interval of the one scenario, or "
-             "of the geometric mean of several (e.g. 0.95: fail when B is surely more than 5% "
-             "slower); use more --trials for a gate"},
+     .help = "the gate, on the interval of the one scenario or of the geometric mean of several "
+             "(0.97: fail when B is surely more than 3% slower).  Outcomes: passed (exit 0); "
+             "FAILED (exit 1: the whole interval lies below R; a counted metric: the exact ratio "
+             "is below R); INCONCLUSIVE (exit 3: too few pairs, or the threshold lies inside the "
+             "run's noise, its minimum detectable effect being larger than the distance from 1 "
+             "to R; the message says how many trials or which metric would decide it).  Needs "
+             "--trials 7 or more unless the metric is counted"},
+    {.name = "--self-test",
+     .type = CLI_FLAG,
+     .offset = offsetof(pair_options, self_test),
+     .help = "can this machine gate A?  Runs A against itself and against a copy of A slowed by "
+             "--effect (busy work after each lookup, calibrated), --runs times each, with the "
+             "other options, and prints the false-alarm rate, the detection rate and the trials "
+             "that would detect the effect in 90% of runs (without --fail-below, the gate is set "
+             "halfway: R = 1 - effect/2)"},
+    {.name = "--effect",
+     .type = CLI_CALL,
+     .metavar = "P%",
+     .offset = offsetof(pair_options, effect),
+     .call = take_percent,
+     .requires = "--self-test",
+     .help = "the self-test's slowdown (default 5%)"},
+    {.name = "--runs",
+     .type = CLI_UINT,
+     .metavar = "K",
+     .offset = offsetof(pair_options, runs),
+     .min = 1,
+     .max = 1000,
+     .requires = "--self-test",
+     .help = "the self-test's runs per case (default 10; a counted metric needs 1)"},
     {0}};
 
 static const cli_command pair_command = {
     .name = "pair",
-    .synopsis = "--a SPEC --b SPEC [--scenarios LIST] [--fail-below R]\n"
-                " [options]\n",
-    .about = "Runs routers A and B in paired trials, alternating the order (AB, BA, ...), and "
+    .synopsis = "--a SPEC --b SPEC [--scenarios LIST] [--metric M]\n"
+                " [--fail-below R] [options]\n"
+                "--a SPEC --self-test [--effect P%] [--runs K] [options]\n",
+    .about = "Runs routers A and B in paired trials (balanced order, shuffled from the seed) and "
              "prints the speed ratio b/a (above 1: B is faster): the median over the pairs of "
-             "(ns per lookup of A) / (ns per lookup of B), its 95% bootstrap interval and the "
-             "pairs B won.  With several scenarios it also prints the geometric mean of the "
-             "scenario medians with its interval.  Scenarios whose routes use a feature A or B "
-             "lacks are skipped.\n",
-    .tables = {{"routers and gate", pair_table, 0},
+             "(A per lookup) / (B per lookup), its 95% interval, the change this run could "
+             "detect (MDE) and the pairs B won.  With several scenarios it also prints the "
+             "geometric mean of the scenario medians with its interval.  With --metric "
+             "instructions the ratio is exact: Callgrind counts the instructions of one replay "
+             "per router.  Scenarios whose routes use a feature A or B lacks are skipped.\n",
+    .tables = {{"routers, gate and self-test", pair_table, 0},
                {"scenarios, protocol and outputs (as for run)", session_option_table,
                 offsetof(pair_options, s)}},
-    .epilog = "exit status: 0 ok, 1 the gate failed (or a router gave wrong answers),\n"
-              "             2 usage/input error\n",
+    .epilog = "exit status: 0 ok (the gate passed), 1 the gate failed (or a router gave wrong\n"
+              "             answers), 2 usage/input error, 3 the gate was inconclusive\n",
 };
+
+/* The summary lines and the gate of a measured pair; returns the status. */
+static int report_pair(const session_options *o, const rb_bundle *bundle, int status)
+{
+    FILE *out = o->human;
+    const char *la = o->labels[0], *lb = o->labels[1];
+    fprintf(
+        out, "\npair: speed ratio b/a, a = %s, b = %s (above 1: %s is faster; %s)\n", la, lb, lb,
+        rb_metric_exact(bundle->metric) ? "counted: exact"
+                                        : "[95% interval] and the change this run could detect");
+    size_t measured = 0;
+    for (size_t i = 0; i < bundle->nscenarios; i++) {
+        const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);
+        if (!p) continue;
+        fprintf(out, "  %-24s ", bundle->scenarios[i].name);
+        session_print_ratio(out, bundle, &p->r);
+        fprintf(out, "\n");
+        measured++;
+    }
+    if (measured > 1 && bundle->ngeomeans == 1) {
+        char cell[128];
+        session_geomean_cell(bundle, &bundle->geomeans[0].g, cell, sizeof cell);
+        fprintf(out, "  %-24s %s\n", "geometric mean", cell);
+    }
+    if (measured == 0) return cli_error("pair", "no scenario both routers support");
+    if (!bundle->gate.on) return status;
+    fprintf(out, "%s\n", bundle->gate.message);
+    int gate_status = rb_gate_exit_status(bundle->gate.outcome);
+    return status == CLI_OK ? gate_status : status;
+}
 
 int cmd_pair(int argc, char **argv)
 {
     pair_options po = {0};
+    po.effect = RB_SELFTEST_DEFAULT_EFFECT;
+    po.runs = RB_SELFTEST_DEFAULT_RUNS;
     session_options *o = &po.s;
     session_options_init(o, "pair");
     o->all_or_nothing = true;
@@ -71,70 +157,41 @@ int cmd_pair(int argc, char **argv)
         session_options_free(o);
         return status;
     }
-    double fail_below = po.fail_below;
-    bool gate = fail_below > 0;
-    status = session_add_router(o, po.a);
-    if (status == CLI_OK) status = session_add_router(o, po.b);
-    if (status == CLI_OK && o->nrouters != 2)
+    bool gate = po.fail_below > 0;
+    status = CLI_OK;
+    if (!po.self_test && !po.b) status = cli_error("pair", "needs --b SPEC (or --self-test)");
+    if (status == CLI_OK && gate && !rb_metric_exact(o->metric) &&
+        o->proto.trials < RB_PAIR_GATE_MIN_TRIALS)
+        status = cli_error("pair",
+                           "--fail-below needs --trials %d or more with --metric %s (%u given): "
+                           "fewer pairs cannot tell a regression from noise (or use --metric "
+                           "instructions, which is exact)",
+                           RB_PAIR_GATE_MIN_TRIALS, rb_metric_name(o->metric), o->proto.trials);
+    if (status == CLI_OK) status = session_add_router(o, po.a);
+    if (status == CLI_OK && !po.self_test) status = session_add_router(o, po.b);
+    if (status == CLI_OK && !po.self_test && o->nrouters != 2)
         status = cli_error("pair", "--a and --b name the same router");
     if (status == CLI_OK) status = session_finish_scenarios(o);
-    if (status != CLI_OK) {
+    bool handled = false;
+    if (status == CLI_OK) status = session_metric_dispatch(o, argc, argv, &handled);
+    if (status != CLI_OK || handled) {
         session_options_free(o);
         return status;
     }
-
+    if (po.self_test) {
+        status = pair_selftest(o, po.effect, po.runs, gate, po.fail_below);
+        session_options_free(o);
+        return status;
+    }
+    if (gate) {
+        o->gate.on = true;
+        o->gate.threshold = po.fail_below;
+        snprintf(o->gate.a, sizeof o->gate.a, "%s", o->labels[0]);
+        snprintf(o->gate.b, sizeof o->gate.b, "%s", o->labels[1]);
+    }
     rb_bundle bundle;
     status = session_run(o, argc, argv, &bundle);
-    if (status != CLI_USAGE) {
-        FILE *out = o->human;
-        const char *la = o->labels[0], *lb = o->labels[1];
-        fprintf(out, "\npair: speed ratio b/a, a = %s, b = %s (above 1: %s is faster)\n", la, lb,
-                lb);
-        size_t measured = 0;
-        const rb_paired_result *only = NULL;
-        for (size_t i = 0; i < bundle.nscenarios; i++) {
-            const rb_bundle_pair *p = rb_bundle_find_pair(&bundle.scenarios[i], la, lb);
-            if (!p) continue;
-            fprintf(out, "  %-24s ", bundle.scenarios[i].name);
-            session_print_ratio(out, &p->r);
-            fprintf(out, "\n");
-            only = &p->r;
-            measured++;
-        }
-        double lo = 0, hi = 0;
-        if (measured == 1) {
-            lo = only->lo;
-            hi = only->hi;
-        } else if (measured > 1 && bundle.ngeomeans == 1) {
-            const rb_geomean_result *g = &bundle.geomeans[0].g;
-            char m[32], l[32], h[32];
-            rb_bundle_fmt_ratio(g->geomean, m, sizeof m);
-            rb_bundle_fmt_ratio(g->lo, l, sizeof l);
-            rb_bundle_fmt_ratio(g->hi, h, sizeof h);
-            fprintf(out, "  %-24s %s%s [%s, %s]\n", "geometric mean", m, g->excludes_one ? "" : "~",
-                    l, h);
-            lo = g->lo;
-            hi = g->hi;
-        }
-        if (measured == 0) {
-            status = cli_error("pair", "no scenario both routers support");
-        } else if (gate) {
-            uint64_t disturbed = 0;
-            for (size_t i = 0; i < bundle.nscenarios; i++)
-                for (size_t k = 0; k < bundle.scenarios[i].nresults; k++)
-                    disturbed += bundle.scenarios[i].results[k].disturbed_trials;
-            if (disturbed && !bundle.cpu_clock)
-                fprintf(out,
-                        "note: %llu trials were disturbed (the thread lost the CPU); on a shared "
-                        "machine gate with --clock cpu\n",
-                        (unsigned long long)disturbed);
-            bool failed = hi < fail_below;
-            fprintf(out, "gate --fail-below %g: %s (interval [%.3f, %.3f] %s below %g)\n",
-                    fail_below, failed ? "FAILED" : "passed", lo, hi,
-                    failed ? "lies wholly" : "does not lie wholly", fail_below);
-            if (failed) status = CLI_FAILED;
-        }
-    }
+    if (status != CLI_USAGE) status = report_pair(o, &bundle, status);
     rb_bundle_free(&bundle);
     session_options_free(o);
     return status;

@@ -1,7 +1,8 @@
 /*
  * cmd_report.c — `routebench report DIR`: check that the statistics in
- * DIR/summary.json are what DIR/trials.csv gives (bundle_check.h), then
- * render report.md and the charts again from those two files.
+ * DIR/summary.json are what DIR/trials.csv gives, and that its gate's
+ * verdict is what they give (bundle_check.h), then render report.md and
+ * the charts again from those two files.
  */
 #include "bundle.h"
 #include "bundle_check.h"
@@ -21,14 +22,15 @@ static const cli_command report_command = {
     .synopsis = "DIR\n",
     .about = "Reads DIR/summary.json and DIR/trials.csv (a bundle written by run or pair --out "
              "DIR), recomputes every median, spread, ratio, interval and geometric mean from the "
-             "trials and compares them with summary.json.  When they agree it writes "
+             "trials and compares them with summary.json, and decides a recorded gate (pair "
+             "--fail-below) again from them.  When they agree it writes "
              "DIR/report.md and the charts again; when they do not, it names the first "
              "statistics that differ, with both values, and writes nothing.\n",
     .operand = "DIR",
     .operand_offset = offsetof(report_options, dir),
     .operand_required = true,
-    .epilog = "exit status: 0 ok, 1 summary.json disagrees with trials.csv,\n"
-              "             2 usage/input error\n",
+    .epilog = "exit status: 0 ok, 1 summary.json disagrees with trials.csv (a statistic, or\n"
+              "             the gate's verdict), 2 usage/input error\n",
 };
 
 /* Both values, with as many digits as it takes to tell them apart. */
@@ -72,12 +74,31 @@ int cmd_report(int argc, char **argv)
         rb_bundle_free(&b);
         return CLI_FAILED;
     }
+    rb_bundle_gate recorded;
+    bool agree;
+    if (rb_bundle_recheck_gate(&b, &recorded, &agree, &err) < 0) {
+        rb_bundle_free(&b);
+        return cli_error("report", "deciding the gate again: %s", err.message);
+    }
+    if (!agree) {
+        cli_error("report",
+                  "the gate re-decided from %s/trials.csv is %s; summary.json records %s; "
+                  "report.md and the charts are left as they were",
+                  o.dir, rb_gate_outcome_name(b.gate.outcome),
+                  rb_gate_outcome_name(recorded.outcome));
+        fprintf(stderr, "  now:      %s\n  recorded: %s\n", b.gate.message, recorded.message);
+        rb_bundle_free(&b);
+        return CLI_FAILED;
+    }
     if (rb_bundle_render_dir(o.dir, &err) < 0) {
         rb_bundle_free(&b);
         return cli_error("report", "%s", err.message);
     }
     printf("recomputed %zu statistics from %s/trials.csv: 0 differ from summary.json\n", rep.values,
            o.dir);
+    if (b.gate.on)
+        printf("gate re-decided from the trials: %s, as recorded (%s)\n",
+               rb_gate_outcome_name(b.gate.outcome), b.gate.message);
     printf("rendered again: ");
     cli_print_bundle_files(stdout, o.dir, &b);
     rb_bundle_free(&b);

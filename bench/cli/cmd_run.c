@@ -35,9 +35,10 @@ static const cli_command run_command = {
     .synopsis = "[--routers LIST] [--scenarios LIST] [--out DIR] [options]\n",
     .about = "Measures in-process router lookups (not HTTP requests per second): every router "
              "that supports a scenario's routes is built, then timed in paired trials, in "
-             "rotating order, trial by trial.  Prints per scenario the median ns/lookup, its "
-             "spread, lookups/s, bytes/route, build time and the speed ratio against the "
-             "baseline with its bootstrap interval and wins; then geometric means.  An estimate "
+             "balanced orders shuffled from the seed, trial by trial (or, with --metric "
+             "instructions, counted by Callgrind).  Prints per scenario the median per lookup, "
+             "its spread, lookups/s, bytes/route, build time and the speed ratio against the "
+             "baseline with its 95% interval, MDE and wins; then geometric means.  An estimate "
              "of the run's duration comes first, progress goes to stderr.\n",
     .tables = {{"routers", run_table, 0},
                {"scenarios, protocol and outputs (as for pair)", session_option_table,
@@ -95,7 +96,9 @@ int cmd_run(int argc, char **argv)
         session_options_free(&o.s);
         return status;
     }
-    if (status == CLI_OK) {
+    bool handled = false;
+    if (status == CLI_OK) status = session_metric_dispatch(&o.s, argc, argv, &handled);
+    if (status == CLI_OK && !handled) {
         rb_bundle b;
         status = session_run(&o.s, argc, argv, &b);
         rb_bundle_free(&b);

@@ -6,6 +6,7 @@
 
 #include "bundle_run.h"
 #include "cli.h"
+#include "library_id.h"
 #include "router_impl.h"
 #include "sysinfo.h"
 
@@ -21,7 +22,8 @@ void session_options_init(session_options *o, const char *cmd)
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
     o->proto = (rb_bench_protocol){RB_BENCH_DEFAULT_TRIALS, RB_BENCH_DEFAULT_WARMUP,
-                                   RB_BENCH_DEFAULT_MIN_TRIAL_MS, RB_BENCH_CLOCK_WALL};
+                                   RB_BENCH_DEFAULT_MIN_TRIAL_MS, RB_BENCH_CLOCK_WALL, 0};
+    o->metric = RB_METRIC_TIME;
     o->seed = RB_SCENARIO_DEFAULT_SEED;
     o->cpu = -1;
     o->human = stdout;
@@ -82,6 +84,12 @@ static int take_shapes(void *list, const char *v, rb_error *err)
 static const cli_choice clocks[] = {
     {"wall", RB_BENCH_CLOCK_WALL}, {"cpu", RB_BENCH_CLOCK_CPU}, {0}};
 
+static const cli_choice metrics[] = {{"time", RB_METRIC_TIME},
+                                     {"instructions", RB_METRIC_INSTRUCTIONS},
+                                     {"cycles-est", RB_METRIC_CYCLES_EST},
+                                     {"hw-instructions", RB_METRIC_HW_INSTRUCTIONS},
+                                     {0}};
+
 #define S(field) offsetof(session_options, field)
 const cli_option session_option_table[] = {
     {.name = "--scenarios",
@@ -122,8 +130,8 @@ const cli_option session_option_table[] = {
      .min = 1,
      .max = 100000,
      .flags = CLI_SHOW_DEFAULT,
-     .help = "measured trials per router (with 7 pairs a 95% interval of the median covers only "
-             "87.5%)"},
+     .help = "measured trials per router (the 95% sign-test interval of 9 pairs covers 96.1%; "
+             "15 for a gate; counted metrics need none: one replay decides)"},
     {.name = "--warmup",
      .type = CLI_UINT,
      .metavar = "N",
@@ -157,6 +165,16 @@ const cli_option session_option_table[] = {
      .help = "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
              "(CLOCK_THREAD_CPUTIME_ID: leaves out time other processes held the core; for busy "
              "machines)"},
+    {.name = "--metric",
+     .type = CLI_CHOICE,
+     .metavar = "M",
+     .offset = S(metric),
+     .choices = metrics,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "what a lookup costs: time (on --clock), instructions (counted by Callgrind: "
+             "exact, the same for two builds of the same code), cycles-est (Callgrind's cache "
+             "simulation: L1 hits + 5 x LL hits + 35 x RAM accesses), hw-instructions (the "
+             "hardware counter, where the machine has one)"},
     {.name = "--router-lib",
      .type = CLI_CALL,
      .metavar = "LIB",
@@ -204,6 +222,36 @@ int session_finish_scenarios(session_options *o)
     if (o->export_csv && cli_check_output_file(o->cmd, "--export-csv", o->export_csv) != CLI_OK)
         return CLI_USAGE;
     return CLI_OK;
+}
+
+int session_metric_dispatch(session_options *o, int argc, char **argv, bool *handled)
+{
+    rb_error err;
+    *handled = false;
+    if (o->metric == RB_METRIC_HW_INSTRUCTIONS) {
+        rb_perf_counter c;
+        if (rb_perf_open(&c, &err) < 0) {
+            *handled = true;
+            return cli_error(o->cmd,
+                             "--metric hw-instructions: %s; --metric instructions counts "
+                             "instructions exactly with Callgrind instead",
+                             err.message);
+        }
+        rb_perf_close(&c);
+        return CLI_OK;
+    }
+    if (!rb_metric_exact(o->metric) || rb_callgrind_child()) return CLI_OK;
+    *handled = true;
+    if (rb_callgrind_under_valgrind())
+        return cli_error(o->cmd,
+                         "--metric %s starts Callgrind itself; run routebench without "
+                         "valgrind",
+                         rb_metric_name(o->metric));
+    int status = CLI_USAGE;
+    fflush(stdout);
+    if (rb_callgrind_run(argc, argv, o->metric == RB_METRIC_CYCLES_EST, &status, &err) < 0)
+        return cli_error(o->cmd, "--metric %s: %s", rb_metric_name(o->metric), err.message);
+    return status;
 }
 
 /* ---- progress on stderr -------------------------------------------------- */
@@ -269,6 +317,22 @@ static void progress_done(progress *p)
 
 /* ---- the session --------------------------------------------------------- */
 
+/* The identity of every NAME@LIB router's library into the bundle. */
+static int add_libraries(const session_options *o, rb_bundle *b)
+{
+    for (size_t k = 0; k < o->nrouters; k++) {
+        size_t lib = rb_plugins_lib_of(&o->plugins, o->routers[k]);
+        if (lib == SIZE_MAX) continue;
+        rb_bundle_library id;
+        rb_error err;
+        if (rb_library_identify(o->labels[k], o->plugins.libs[lib].path, o->plugins.libs[lib].build,
+                                &id, &err) < 0 ||
+            rb_bundle_add_library(b, &id) < 0)
+            return cli_error(o->cmd, "%s: %s", o->labels[k], err.message);
+    }
+    return CLI_OK;
+}
+
 static void command_line(rb_bundle *b, int argc, char **argv)
 {
     size_t n = 0, cap = sizeof b->command;
@@ -279,22 +343,91 @@ static void command_line(rb_bundle *b, int argc, char **argv)
     }
 }
 
-static void print_header_line(FILE *out, const char *anchor)
+static void print_header_line(FILE *out, const rb_bundle *b, const char *anchor)
 {
     char ratio[96];
-    snprintf(ratio, sizeof ratio, "speed vs %s [95%% CI]", anchor);
-    fprintf(out, "  %-20s %10s %19s %10s %11s %9s  %-28s %5s\n", "router", "ns/lookup", "min - max",
+    if (b->metric == RB_METRIC_INSTRUCTIONS) {
+        fprintf(out, "  %-20s %14s %11s %9s  speed vs %s\n", "router", "instr/lookup",
+                "bytes/route", "build", anchor);
+        return;
+    }
+    if (b->metric == RB_METRIC_CYCLES_EST) {
+        fprintf(out, "  %-20s %12s %12s %10s %10s %11s %9s  speed vs %s\n", "router", "cycles-est",
+                "instr", "L1 miss", "LL miss", "bytes/route", "build", anchor);
+        return;
+    }
+    snprintf(ratio, sizeof ratio, "speed vs %s [95%% CI] MDE", anchor);
+    fprintf(out, "  %-20s %10s %19s %10s %11s %9s  %-36s %5s\n", "router",
+            b->metric == RB_METRIC_HW_INSTRUCTIONS ? "hw instr" : "ns/lookup", "min - max",
             "lookups/s", "bytes/route", "build", ratio, "wins");
 }
 
-void session_print_ratio(FILE *out, const rb_paired_result *r)
+/* The per-lookup columns of one result row, by metric. */
+static void print_values(FILE *out, const rb_bundle *b, const rb_bundle_result *r, const char *name)
 {
-    char m[32], lo[32], hi[32], cell[96];
+    char build[32];
+    rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
+    if (b->metric == RB_METRIC_INSTRUCTIONS) {
+        fprintf(out, "  %-20s %14.2f %11.1f %9s  ", name, r->median_ns, r->bytes_per_route, build);
+        return;
+    }
+    if (b->metric == RB_METRIC_CYCLES_EST) {
+        fprintf(out, "  %-20s %12.2f %12.2f %10.3f %10.3f %11.1f %9s  ", name, r->median_ns,
+                r->ir_per_lookup, r->l1_misses_per_lookup, r->ll_misses_per_lookup,
+                r->bytes_per_route, build);
+        return;
+    }
+    char med[32], mn[32], mx[32], range[80], rate[32];
+    rb_bundle_fmt_value(b, r->median_ns, med, sizeof med);
+    rb_bundle_fmt_value(b, r->min_ns, mn, sizeof mn);
+    rb_bundle_fmt_value(b, r->max_ns, mx, sizeof mx);
+    snprintf(range, sizeof range, "%s - %s", mn, mx);
+    if (b->metric == RB_METRIC_TIME)
+        rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
+    else
+        snprintf(rate, sizeof rate, "-");
+    fprintf(out, "  %-20s %10s %19s %10s %11.1f %9s  ", name, med, range, rate, r->bytes_per_route,
+            build);
+}
+
+void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *r)
+{
+    char m[32], lo[32], hi[32], mde[32], cell[128];
+    if (rb_metric_exact(b->metric)) {
+        rb_bundle_fmt_exact_ratio(r->median, m, sizeof m);
+        fprintf(out, "%s exact", m);
+        return;
+    }
     rb_bundle_fmt_ratio(r->median, m, sizeof m);
+    if (r->too_few) {
+        snprintf(cell, sizeof cell, "%s (too few pairs)", m);
+        fprintf(out, "%-36s %2zu/%zu", cell, r->wins, r->n);
+        return;
+    }
     rb_bundle_fmt_ratio(r->lo, lo, sizeof lo);
     rb_bundle_fmt_ratio(r->hi, hi, sizeof hi);
-    snprintf(cell, sizeof cell, "%s%s [%s, %s]", m, r->excludes_one ? "" : "~", lo, hi);
-    fprintf(out, "%-28s %2zu/%zu", cell, r->wins, r->n);
+    rb_gate_fmt_mde(r->mde, false, mde, sizeof mde);
+    snprintf(cell, sizeof cell, "%s%s [%s, %s] %s", m, r->excludes_one ? "" : "~", lo, hi, mde);
+    fprintf(out, "%-36s %2zu/%zu", cell, r->wins, r->n);
+}
+
+void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap)
+{
+    char m[32], lo[32], hi[32], mde[32];
+    if (rb_metric_exact(b->metric)) {
+        rb_bundle_fmt_exact_ratio(g->geomean, m, sizeof m);
+        snprintf(buf, cap, "%s exact", m);
+        return;
+    }
+    rb_bundle_fmt_ratio(g->geomean, m, sizeof m);
+    if (g->too_few) {
+        snprintf(buf, cap, "%s (too few pairs)", m);
+        return;
+    }
+    rb_bundle_fmt_ratio(g->lo, lo, sizeof lo);
+    rb_bundle_fmt_ratio(g->hi, hi, sizeof hi);
+    rb_gate_fmt_mde(g->mde, false, mde, sizeof mde);
+    snprintf(buf, cap, "%s%s [%s, %s] %s", m, g->excludes_one ? "" : "~", lo, hi, mde);
 }
 
 static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenario *s)
@@ -304,23 +437,16 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
             (unsigned long long)s->requests_fp);
     if (*s->skipped) fprintf(out, "  not run (a route feature they lack): %s\n", s->skipped);
     if (!s->nresults) return;
-    print_header_line(out, s->results[0].router);
+    print_header_line(out, b, s->results[0].router);
     for (size_t i = 0; i < s->nresults; i++) {
         const rb_bundle_result *r = &s->results[i];
-        char name[RB_BUNDLE_NAME + 16], med[32], mn[32], mx[32], range[80], rate[32], build[32];
+        char name[RB_BUNDLE_NAME + 16];
         rb_bundle_label(b, r->router, true, name, sizeof name);
-        rb_bundle_fmt_ns(r->median_ns, med, sizeof med);
-        rb_bundle_fmt_ns(r->min_ns, mn, sizeof mn);
-        rb_bundle_fmt_ns(r->max_ns, mx, sizeof mx);
-        snprintf(range, sizeof range, "%s - %s", mn, mx);
-        rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
-        rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
-        fprintf(out, "  %-20s %10s %19s %10s %11.1f %9s  ", name, med, range, rate,
-                r->bytes_per_route, build);
+        print_values(out, b, r, name);
         const rb_bundle_pair *p =
             i ? rb_bundle_find_pair(s, s->results[0].router, r->router) : NULL;
         if (p)
-            session_print_ratio(out, &p->r);
+            session_print_ratio(out, b, &p->r);
         else
             fprintf(out, "%s",
                     strcmp(r->router, b->baseline) == 0 ? "baseline" : "(first: ratios vs it)");
@@ -367,14 +493,10 @@ static void print_geomeans(FILE *out, const rb_bundle *b)
             b->baseline);
     for (size_t i = 0; i < b->ngeomeans; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
-        char m[32], lo[32], hi[32];
-        rb_bundle_fmt_ratio(g->g.geomean, m, sizeof m);
-        rb_bundle_fmt_ratio(g->g.lo, lo, sizeof lo);
-        rb_bundle_fmt_ratio(g->g.hi, hi, sizeof hi);
-        char name[RB_BUNDLE_NAME + 16];
+        char name[RB_BUNDLE_NAME + 16], cell[128];
         rb_bundle_label(b, g->router, true, name, sizeof name);
-        fprintf(out, "  %-20s %s%s [%s, %s] over %zu scenario%s\n", name, m,
-                g->g.excludes_one ? "" : "~", lo, hi, g->g.scenarios,
+        session_geomean_cell(b, &g->g, cell, sizeof cell);
+        fprintf(out, "  %-20s %s over %zu scenario%s\n", name, cell, g->g.scenarios,
                 g->g.scenarios == 1 ? "" : "s");
     }
 }
@@ -426,6 +548,7 @@ static void fmt_seconds(double s, char *buf, size_t cap)
  * (one replay above min_trial_ms) come on top. */
 static void print_estimate(const session_options *o)
 {
+    if (rb_metric_exact(o->metric)) return; /* counting: seconds, not trials */
     double rounds = o->proto.trials + o->proto.warmup + 0.25;
     double seconds =
         (double)o->scenarios.n * (double)o->nrouters * rounds * o->proto.min_trial_ms / 1e3;
@@ -476,12 +599,27 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     }
     rb_bench_run run;
     if (sc.spec.kind != RB_SCENARIO_GENERATED) warn_linear(o, sc.spec.name, sc.routes.count);
-    /* an explicit hash seed (the run's seed; 0 would mean a random one), so
-     * that every run builds the same tables and counts the same instructions */
-    const rb_config cfg = {NULL, o->seed ? o->seed : 1};
-    int rc = rb_bench_prepare_progress(&run, &sc.routes, &sc.requests, ops, nops, &cfg, on_progress,
+    int rc;
+    if (rb_metric_exact(o->metric)) {
+        const char *labels[64];
+        for (size_t k = 0; k < nops; k++) labels[k] = label_of(o, ops[k]);
+        rc = rb_bench_prepare_pinned(&run, &sc.routes, &sc.requests, ops, nops,
+                                     RB_CALLGRIND_HASH_SEED, on_progress, pg, &err);
+        if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
+        if (rc == RB_OK)
+            rc =
+                rb_callgrind_measure(&o->cg, &run, o->metric == RB_METRIC_CYCLES_EST, labels, &err);
+    } else {
+        /* an explicit hash seed (the run's seed; 0 would mean a random one), so
+         * that every run builds the same tables */
+        const rb_config cfg = {NULL, o->seed ? o->seed : 1};
+        rb_bench_protocol proto = o->proto;
+        proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
+        if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
+        rc = rb_bench_prepare_progress(&run, &sc.routes, &sc.requests, ops, nops, &cfg, on_progress,
                                        pg, &err);
-    if (rc == RB_OK) rc = rb_bench_measure(&run, &o->proto, on_progress, pg, &err);
+        if (rc == RB_OK) rc = rb_bench_measure(&run, &proto, on_progress, pg, &err);
+    }
     if (rc == RB_OK) {
         const char *labels[64];
         for (size_t k = 0; k < run.nsubjects; k++) labels[k] = label_of(o, run.subjects[k].ops);
@@ -512,17 +650,22 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     rb_bundle_init(b);
     rb_sysinfo_fill(b);
     command_line(b, argc, argv);
+    bool counted = rb_metric_exact(o->metric);
+    b->metric = o->metric;
     b->seed = o->seed;
-    b->trials = o->proto.trials;
-    b->warmup = o->proto.warmup;
-    b->min_trial_ms = o->proto.min_trial_ms;
-    b->cpu_clock = o->proto.clock == RB_BENCH_CLOCK_CPU;
+    b->order_seed = rb_bundle_order_seed(o->seed, 0);
+    b->trials = counted ? 1 : o->proto.trials;
+    b->warmup = counted ? 1 : o->proto.warmup;
+    b->min_trial_ms = counted ? 0 : o->proto.min_trial_ms;
+    b->cpu_clock = !counted && o->proto.clock == RB_BENCH_CLOCK_CPU;
     snprintf(b->baseline, sizeof b->baseline, "%s", o->labels[0]);
     for (size_t k = 0; k < o->nrouters; k++)
         if (rb_bundle_add_router(b, o->labels[k], rb_ops_summary(o->routers[k]),
                                  rb_ops_features(o->routers[k])) < 0)
             return CLI_USAGE;
     if (rb_bundle_add_standard_limitations(b) < 0) return CLI_USAGE;
+    if (add_libraries(o, b) != CLI_OK) return CLI_USAGE;
+    if (counted && rb_callgrind_open(&o->cg, &err) < 0) return cli_error(o->cmd, "%s", err.message);
     if (o->cpu >= 0) {
         if (rb_sysinfo_pin_cpu(o->cpu, &err) < 0) {
             fprintf(stderr, "routebench %s: --cpu: %s\n", o->cmd, err.message);
@@ -531,12 +674,24 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         b->pinned_cpu = o->cpu;
     }
 
-    fprintf(out,
-            "routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g ms "
-            "(%s clock), rotating order, seed %llu\n",
-            o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-            o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup, o->proto.min_trial_ms,
-            b->cpu_clock ? "thread CPU" : "wall", (unsigned long long)o->seed);
+    if (counted)
+        fprintf(out,
+                "routebench %s: %zu scenario%s, %zu router%s, --metric %s: Callgrind counts one "
+                "replay of each router (after one uncounted), seed %llu\n",
+                o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
+                o->nrouters == 1 ? "" : "s", rb_metric_name(o->metric),
+                (unsigned long long)o->seed);
+    else
+        fprintf(out,
+                "routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g "
+                "ms (%s), balanced shuffled order, seed %llu\n",
+                o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
+                o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup,
+                o->proto.min_trial_ms,
+                o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
+                : b->cpu_clock                         ? "thread CPU clock"
+                                                       : "wall clock",
+                (unsigned long long)o->seed);
     fprintf(out,
             "in-process lookups on this machine (%s, %ld cores), not HTTP requests per second\n",
             b->cpu_model, b->cores);
@@ -562,10 +717,25 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     b->duration_s = (double)(run_end.tv_sec - run_start.tv_sec) +
                     (double)(run_end.tv_nsec - run_start.tv_nsec) / 1e9;
     int wrc = rb_sysinfo_warnings(b);
-    uint64_t disturbed = 0;
+    uint64_t disturbed = 0, short_trials = 0, recalibrated = 0;
     for (size_t i = 0; i < b->nscenarios; i++)
-        for (size_t k = 0; k < b->scenarios[i].nresults; k++)
+        for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
             disturbed += b->scenarios[i].results[k].disturbed_trials;
+            short_trials += b->scenarios[i].results[k].short_trials;
+            recalibrated += b->scenarios[i].results[k].recalibrated;
+        }
+    if (recalibrated && wrc == RB_OK) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "%llu router%s ran trials shorter than --min-trial-ms %g (the machine was "
+                 "faster than during calibration) and %s recalibrated and measured again; "
+                 "%llu trial%s still fell short%s",
+                 (unsigned long long)recalibrated, recalibrated == 1 ? "" : "s", b->min_trial_ms,
+                 recalibrated == 1 ? "was" : "were", (unsigned long long)short_trials,
+                 short_trials == 1 ? "" : "s",
+                 short_trials ? " (counted in short_trials; the machine's speed is drifting)" : "");
+        wrc = rb_bundle_add_warning(b, text);
+    }
     if (disturbed && wrc == RB_OK) {
         char text[512];
         snprintf(text, sizeof text,
@@ -583,6 +753,13 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         fprintf(stderr, "routebench %s: %s\n", o->cmd, "out of memory summarising");
         return CLI_USAGE;
     }
+    if (o->gate.on) {
+        b->gate = o->gate;
+        if (rb_bundle_decide_gate(b, &err) < 0)
+            return cli_error(o->cmd, "the gate: %s", err.message);
+    }
+    if (strcmp(o->cmd, "pair") == 0 && o->nrouters == 2 && rb_bundle_noise_note(b) < 0)
+        return cli_error(o->cmd, "out of memory summarising");
     print_geomeans(out, b);
     for (size_t i = 0; i < b->nwarnings; i++) fprintf(out, "\nWARNING: %s\n", b->warnings[i]);
     if (o->out) {

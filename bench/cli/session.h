@@ -7,6 +7,7 @@
 #define RB_CLI_SESSION_H
 
 #include "bundle.h"
+#include "callgrind.h"
 #include "harness.h"
 #include "options.h"
 #include "plugins.h"
@@ -31,9 +32,13 @@ typedef struct session_options {
     size_t nrouters;
     rb_plugins plugins;  /* --router-lib, NAME@LIB */
     bool all_or_nothing; /* skip a scenario unless every router supports it (pair) */
+    int metric;          /* rb_metric (--metric) */
+    rb_callgrind cg;     /* counted metrics, in the Callgrind child */
+    rb_bundle_gate gate; /* pair --fail-below: on, a, b, threshold; decided by session_run */
 } session_options;
 
-/* Defaults: 9 trials, 1 warm-up, 100 ms, wall clock, seed 42, not pinned. */
+/* Defaults: 9 trials, 1 warm-up, 100 ms, wall clock, the time metric, seed
+ * 42, not pinned. */
 void session_options_init(session_options *o, const char *cmd);
 void session_options_free(session_options *o);
 
@@ -60,7 +65,21 @@ int session_finish_scenarios(session_options *o);
  * its answers between replays). */
 int session_run(session_options *o, int argc, char **argv, rb_bundle *b);
 
-/* Print one ratio cell set: "1.234  [1.200, 1.250]  7/7". */
-void session_print_ratio(FILE *out, const rb_paired_result *r);
+/* For a counted metric outside the Callgrind child: run this command under
+ * Callgrind (bench/callgrind.h) and return its exit status; *handled is
+ * false (and nothing done) otherwise.  Prints a message and returns
+ * CLI_USAGE when Callgrind cannot run; hw-instructions is checked here too
+ * (a message naming --metric instructions when there is no counter). */
+int session_metric_dispatch(session_options *o, int argc, char **argv, bool *handled);
+
+/* `pair --self-test` (pair_selftest.c): router o->routers[0], effect X
+ * (0.03 for 3%), runs per case, the gate's threshold when given. */
+int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below);
+
+/* Print one ratio cell set: "1.234~ [1.200, 1.250] ±2.1%  7/7" (or
+ * "too few pairs", or "1.000 exact"). */
+void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *r);
+/* A geometric mean as one cell: "1.012~ [0.995, 1.030] ±1.8%" (or exact). */
+void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap);
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "rb_test.h"
 
+#include "file.h"
 #include "shipped.h"
 #include "verify.h"
 
@@ -307,4 +308,41 @@ void rbt_failing_allocator_init(rbt_failing_allocator *a, size_t fail_at)
     memset(a, 0, sizeof *a);
     a->base = (rb_allocator){failing_alloc, failing_realloc, failing_free, a};
     a->fail_at = fail_at;
+}
+
+int rbt_routebench(const char *args, const char *log)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s/routebench %s >%s 2>&1", RB_BINARY_DIR, args, log);
+    int rc = system(cmd);
+    cr_assert(rc != -1 && WIFEXITED(rc), "%s did not exit", cmd);
+    return WEXITSTATUS(rc);
+}
+
+char *rbt_tmpdir(void)
+{
+    char *dir = malloc(64);
+    cr_assert_not_null(dir);
+    snprintf(dir, 64, "/tmp/rb_test.XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    return dir;
+}
+
+void rbt_remove_tree(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+char *rbt_slurp(const char *dir, const char *file, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    char *data;
+    size_t n;
+    rb_error err;
+    cr_assert_eq(rb_file_read(path, &data, &n, &err), RB_OK, "%s", err.message);
+    if (len) *len = n;
+    return data;
 }

@@ -121,4 +121,15 @@ void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_reque
 void rbt_craft_collisions(uint64_t seed, unsigned bits, const char *prefix, size_t from, size_t n,
                           char (*out)[32]);
 
+/* ---- running the CLI from tests --------------------------------------------- */
+
+/* Run RB_BINARY_DIR/routebench with args (a shell word list), stdout and
+ * stderr into the file log; returns the exit status (asserts it exited). */
+int rbt_routebench(const char *args, const char *log);
+/* A fresh directory under /tmp (free the name; remove with rbt_remove_tree). */
+char *rbt_tmpdir(void);
+void rbt_remove_tree(const char *dir);
+/* The whole of dir/file (asserting it reads), NUL-terminated; *len may be NULL. */
+char *rbt_slurp(const char *dir, const char *file, size_t *len);
+
 #endif
