@@ -120,6 +120,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include "bytescan.h"
 #include "hashseg.h"
 #include "rng.h"
 #include "seed.h"
@@ -423,15 +424,14 @@ static inline void slash_bitmap(const unsigned char *buf, size_t len, uint64_t *
 static inline uint64_t slash_word(const char *path, size_t len, const unsigned char *tail,
                                   size_t tb)
 {
-    uint64_t bits = 0;
-    size_t off = 0;
-    for (; off + 8 <= len; off += 8) bits |= slash_bits(load64le(path + off)) << off;
-    if (off < len) {
-        /* the last len - off bytes: the word ending at len, shifted down */
-        uint64_t last = len >= 8 ? load64le(path + len - 8) >> (8 * (8 - (len - off)))
-                                 : load64le(tail + (off - tb));
-        bits |= slash_bits(last) << off;
-    }
+    if (len < 16) return (uint64_t)rb__slash16(tail + 0 * tb) | 1ull << len; /* tb == 0: the whole path */
+    /* 16-byte blocks at 0, 16, 32 (those inside the path) and the block
+     * that ends at len, shifted into place: no loop */
+    const unsigned char *p = (const unsigned char *)path;
+    uint64_t bits = (uint64_t)rb__slash16(p);
+    if (len >= 32) bits |= (uint64_t)rb__slash16(p + 16) << 16;
+    if (len >= 48) bits |= (uint64_t)rb__slash16(p + 32) << 32;
+    bits |= (uint64_t)rb__slash16(p + len - 16) << (len - 16);
     return bits | 1ull << len;
 }
 
