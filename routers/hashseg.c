@@ -140,6 +140,7 @@ _Static_assert(RB_HASHSEG_PROBE_LIMIT == RB__PROBE_LIMIT, "one probe limit for e
 #define HASHSEG_PARAM        0x8u /* the node is a param child */
 #define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
 #define HASHSEG_BITMAP_LEN   256u /* paths shorter than this: a bitmap of their slashes */
+#define HASHSEG_KEY_STACK    64u  /* depths whose keys a lookup keeps; deeper: deep_keys[] */
 #define HASHSEG_ONE          0    /* walk modes: len < 64, a one-word bitmap */
 #define HASHSEG_MANY         1    /* len < HASHSEG_BITMAP_LEN: several words */
 #define HASHSEG_SCAN         2    /* longer: scanned segment by segment */
@@ -173,10 +174,6 @@ typedef struct hashseg_full {
     uint32_t id;   /* index of the first route id in ids[], as in hashseg_term */
 } hashseg_full;
 
-/* Where a long (> 16 bytes) static segment's bytes are. */
-typedef struct hashseg_cold {
-    uint32_t text, len;
-} hashseg_cold;
 
 typedef struct hashseg_keys {
     uint64_t seed;   /* config->seed, or the default */
@@ -206,8 +203,7 @@ typedef struct hashseg_router {
     const hashseg_full *full;
     const hashseg_term *terms;
     const uint32_t *ids;
-    const hashseg_cold *cold;
-    const uint64_t *keys_of; /* key of each node (for going back) */
+    const uint64_t *deep_keys; /* key of each node, when a node is HASHSEG_KEY_STACK deep */
     const char *pool;
     uint64_t slot_mask, full_mask;
     uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
@@ -487,6 +483,15 @@ static inline bool bytes_equal(const char *a, const char *b, size_t n)
     return load64le(a + n - 8) == load64le(b + n - 8);
 }
 
+/* The long static segment of node x (w0 its first 8 bytes, w1 its length
+ * and place in the pool) is seg[0, n), given that their first 8 bytes are
+ * equal? */
+static inline bool long_equal(const hashseg_router *r, const hashseg_node *x, const char *seg,
+                              size_t n)
+{
+    return (x->w1 >> 32) == n && bytes_equal(r->pool + (uint32_t)x->w1 + 8, seg + 8, n - 8);
+}
+
 HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uint32_t parent,
                                       uint64_t w0, uint64_t w1, const char *seg, uint32_t n,
                                       uint64_t *probes)
@@ -501,9 +506,8 @@ HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uin
         if (c == 0) return 0;
         if ((uint32_t)(slot >> 32) != tag) continue;
         const hashseg_node *x = &r->nodes[c];
-        if (x->parent == parent && x->seglen == n8 && x->w0 == w0 && x->w1 == w1 &&
-            (n <= 16 || (r->cold[c].len == n &&
-                         bytes_equal(r->pool + r->cold[c].text + 16, seg + 16, n - 16))))
+        if (x->parent == parent && x->seglen == n8 && x->w0 == w0 &&
+            (n <= 16 ? x->w1 == w1 : long_equal(r, x, seg, n)))
             return c;
     }
     return 0;
@@ -579,12 +583,14 @@ HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *pa
         }
         if (mode == HASHSEG_ONE) sl[0] = slash_word(path, len, tail, tb);
     }
-    uint32_t n = 0;
+    uint32_t n = 0, d = 0; /* the node and its depth */
     size_t b = 1, e = 0;
     uint64_t h = k->root;
+    uint64_t ks[HASHSEG_KEY_STACK]; /* key of the node at each depth, for going back */
     const hashseg_node *x;
 enter:
     x = &r->nodes[n];
+    if (d < HASHSEG_KEY_STACK) ks[d] = h;
     if (b > len) {
         if (x->flags & HASHSEG_HAS_END) {
             const hashseg_term *t = &r->terms[x->term];
@@ -611,6 +617,7 @@ enter:
             uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
             if (c) {
                 n = c;
+                d++;
                 h = key;
                 b = e + 1;
                 goto enter;
@@ -621,6 +628,7 @@ param:
     if (x->param && e > b) {
         m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
         n = x->param;
+        d++;
         h = param_key(k, h);
         b = e + 1;
         goto enter;
@@ -647,7 +655,8 @@ back:
             for (b = e; path[b - 1] != '/'; b--) continue;
         }
         n = x->parent;
-        h = r->keys_of[n];
+        d--;
+        h = d < HASHSEG_KEY_STACK ? ks[d] : r->deep_keys[n];
         x = &r->nodes[n];
         if (x->param == child) goto catchall;
         goto param;
@@ -805,8 +814,7 @@ typedef struct hashseg_work {
     /* the lookup form */
     void *nodes_raw;
     hashseg_node *nodes;
-    hashseg_cold *cold;
-    uint64_t *keys_of;
+    uint64_t *deep_keys; /* NULL when no node is HASHSEG_KEY_STACK deep */
     size_t nnodes;
     uint64_t *slots;
     size_t nslots;
@@ -888,8 +896,7 @@ static void work_free(const hashseg_router *r, hashseg_work *w)
     rb_free(a, w->bf, w->bfcap * sizeof *w->bf);
     rb_free(a, w->bt, w->nbt * sizeof *w->bt);
     rb_free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
-    rb_free(a, w->cold, w->nnodes * sizeof *w->cold);
-    rb_free(a, w->keys_of, w->nnodes * sizeof *w->keys_of);
+    if (w->deep_keys) rb_free(a, w->deep_keys, w->nnodes * sizeof *w->deep_keys);
     rb_free(a, w->slots, w->nslots * sizeof *w->slots);
     rb_free(a, w->full, w->nfull * sizeof *w->full);
     rb_free(a, w->terms, w->nterms * sizeof *w->terms);
@@ -1080,11 +1087,16 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
     w->nterms = nterms ? nterms : 1;
     w->npool = npool ? npool : 1;
     w->nodes_raw = rb_alloc(r->a, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
-    w->cold = rb_calloc(r->a, w->nnodes * sizeof *w->cold);
-    w->keys_of = rb_alloc(r->a, w->nnodes * sizeof *w->keys_of);
+    size_t deepest = 0;
+    for (size_t ri = 0; ri < r->nroutes; ri++)
+        if (r->routes[ri].nsegs > deepest) deepest = r->routes[ri].nsegs;
+    if (deepest >= HASHSEG_KEY_STACK) {
+        w->deep_keys = rb_alloc(r->a, w->nnodes * sizeof *w->deep_keys);
+        if (!w->deep_keys) return RB_ENOMEM;
+    }
     w->terms = rb_alloc(r->a, w->nterms * sizeof *w->terms);
     w->pool = rb_alloc(r->a, w->npool);
-    if (!w->nodes_raw || !w->cold || !w->keys_of || !w->terms || !w->pool) return RB_ENOMEM;
+    if (!w->nodes_raw || !w->terms || !w->pool) return RB_ENOMEM;
     uintptr_t raw = (uintptr_t)w->nodes_raw, align = sizeof *w->nodes;
     w->nodes = (hashseg_node *)(void *)((raw + align - 1) / align * align);
 
@@ -1099,7 +1111,7 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
         const hashseg_bnode *x = &w->b[c];
         hashseg_node *y = &w->nodes[c];
         memset(y, 0, sizeof *y);
-        w->keys_of[c] = x->key;
+        if (w->deep_keys) w->deep_keys[c] = x->key;
         y->parent = x->parent;
         y->ncap = x->ncap;
         y->param = x->param;
@@ -1109,8 +1121,8 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
             y->seglen = (uint8_t)(x->seglen <= 16 ? x->seglen : HASHSEG_LONG);
             w->nodes[x->parent].flags |= HASHSEG_HAS_STATIC;
             w->nodes[x->parent].lens |= (uint8_t)(1u << (x->seglen & 7u));
-            if (x->seglen > 16) {
-                w->cold[c] = (hashseg_cold){(uint32_t)pool, x->seglen};
+            if (x->seglen > 16) { /* w0: its first 8 bytes, w1: where it is */
+                y->w1 = (uint64_t)x->seglen << 32 | (uint32_t)pool;
                 memcpy(w->pool + pool, r->bytes + x->text, x->seglen);
                 pool += x->seglen;
             }
@@ -1133,7 +1145,7 @@ static int work_place(const hashseg_router *r, hashseg_work *w)
     size_t nstatic = 0;
     for (size_t c = 1; c < w->nb; c++) nstatic += w->b[c].kind == RB_SEG_STATIC;
     uint32_t longest = 0;
-    for (size_t cap = pow2_at_least(2 * nstatic), grow = 0;; cap *= 2, grow++) {
+    for (size_t cap = pow2_at_least(4 * nstatic), grow = 0;; cap *= 2, grow++) {
         uint64_t *slots = rb_calloc(r->a, cap * sizeof *slots);
         if (!slots) return RB_ENOMEM;
         rb_free(r->a, w->slots, w->nslots * sizeof *w->slots);
@@ -1221,8 +1233,7 @@ static int hashseg_build(void *impl, rb_error *err)
     /* Commit; nothing below can fail. */
     r->nodes = w.nodes;
     r->nodes_raw = w.nodes_raw;
-    r->cold = w.cold;
-    r->keys_of = w.keys_of;
+    r->deep_keys = w.deep_keys;
     r->nnodes = w.nnodes;
     r->slots = w.slots;
     r->nslots = w.nslots;
@@ -1260,7 +1271,7 @@ static size_t hashseg_memory(const void *impl)
     const hashseg_router *r = impl;
     size_t built = r->nodes_raw ? (r->nnodes + 1) * sizeof *r->nodes : 0;
     return sizeof *r + r->routes_cap * sizeof *r->routes + r->segs_cap * sizeof *r->segs +
-           r->bytes_cap + built + r->nnodes * (sizeof *r->cold + sizeof *r->keys_of) +
+           r->bytes_cap + built + (r->deep_keys ? r->nnodes * sizeof *r->deep_keys : 0) +
            r->nslots * sizeof *r->slots + r->nfull * sizeof *r->full +
            r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool;
 }
@@ -1276,8 +1287,7 @@ static void hashseg_destroy(void *impl)
         hashseg_work w = {0};
         w.nodes_raw = r->nodes_raw;
         w.nnodes = r->nnodes;
-        w.cold = (hashseg_cold *)(uintptr_t)r->cold;
-        w.keys_of = (uint64_t *)(uintptr_t)r->keys_of;
+        w.deep_keys = (uint64_t *)(uintptr_t)r->deep_keys;
         w.slots = (uint64_t *)(uintptr_t)r->slots;
         w.nslots = r->nslots;
         w.full = (hashseg_full *)(uintptr_t)r->full;
@@ -1323,14 +1333,13 @@ uint32_t rb__hashseg_node_count(const void *impl)
     return (uint32_t)((const hashseg_router *)impl)->nnodes;
 }
 
-/* Key of node c, recomputed from its parent's key and its own edge. */
-static uint64_t node_key(const hashseg_router *r, uint32_t c)
+/* Key of node c, recomputed from its parent's key h and its own edge. */
+static uint64_t node_key(const hashseg_router *r, uint64_t h, uint32_t c)
 {
     const hashseg_node *x = &r->nodes[c];
-    uint64_t h = r->keys_of[x->parent];
     if (x->flags & HASHSEG_PARAM) return param_key(&r->keys, h);
     if (x->seglen <= 16) return static_key(&r->keys, h, x->w0, x->w1, NULL, x->seglen);
-    return static_key(&r->keys, h, x->w0, x->w1, r->pool + r->cold[c].text, r->cold[c].len);
+    return static_key(&r->keys, h, x->w0, x->w1, r->pool + (uint32_t)x->w1, (size_t)(x->w1 >> 32));
 }
 
 /* Is the path from the root to node c all static? */
@@ -1343,14 +1352,17 @@ static bool path_is_static(const hashseg_router *r, uint32_t c)
 
 #define HASHSEG_FAIL(...) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, __VA_ARGS__)
 
-static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_error *err)
+/* keys[c] is node c's key, from the chain (its parent is older: checked). */
+static int check_node(const hashseg_router *r, uint32_t c, uint64_t *keys, uint32_t *groups,
+                      rb_error *err)
 {
     const hashseg_node *x = &r->nodes[c];
     if (x->parent >= c) HASHSEG_FAIL("node %u: parent %u is not older", c, x->parent);
     const hashseg_node *p = &r->nodes[x->parent];
     if (x->ncap > RB_MAX_CAPTURES) HASHSEG_FAIL("node %u: %u captures", c, x->ncap);
-    uint64_t key = node_key(r, c);
-    if (key != r->keys_of[c]) HASHSEG_FAIL("node %u: key differs from its edge's", c);
+    uint64_t key = keys[c] = node_key(r, keys[x->parent], c);
+    if (r->deep_keys && key != r->deep_keys[c])
+        HASHSEG_FAIL("node %u: key differs from its edge's", c);
     bool fullstatic = path_is_static(r, c);
     if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
         const hashseg_term *t = &r->terms[x->term];
@@ -1369,17 +1381,19 @@ static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_
     if (x->ncap != p->ncap) HASHSEG_FAIL("node %u: ncap", c);
     if (x->seglen > HASHSEG_LONG) HASHSEG_FAIL("node %u: seglen %u", c, x->seglen);
     uint64_t w0 = x->w0, w1 = x->w1;
+    uint32_t n = x->seglen;
+    const char *seg = NULL;
     if (x->seglen == HASHSEG_LONG) {
-        const hashseg_cold *cd = &r->cold[c];
-        if (cd->len <= 16 || (size_t)cd->text + cd->len > r->npool)
+        n = (uint32_t)(x->w1 >> 32);
+        seg = r->pool + (uint32_t)x->w1;
+        if (n <= 16 || (size_t)(uint32_t)x->w1 + n > r->npool)
             HASHSEG_FAIL("node %u: long segment out of the pool", c);
-        seg_words(r->pool + cd->text, cd->len, &w0, &w1);
+        seg_words(seg, n, &w0, &w1);
+        if (w0 != x->w0) HASHSEG_FAIL("node %u: words differ from its bytes", c);
     } else {
-        size_t n = x->seglen;
         if ((n < 8 && (w0 & ~mask_lo[n])) || (n < 16 && (w1 & ~mask_hi[n])))
             HASHSEG_FAIL("node %u: bytes past the segment in its words", c);
     }
-    if (w0 != x->w0 || w1 != x->w1) HASHSEG_FAIL("node %u: words differ from its bytes", c);
     /* in slots[] within max_probe of home, and found first for its bytes */
     uint64_t k = key & r->hash_mask;
     bool placed = false;
@@ -1389,9 +1403,7 @@ static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_
         if (placed && slot >> 32 != k >> 32) HASHSEG_FAIL("node %u: tag", c);
     }
     if (!placed) HASHSEG_FAIL("node %u: not within max_probe of its home slot", c);
-    uint32_t n = x->seglen == HASHSEG_LONG ? r->cold[c].len : x->seglen;
-    const char *seg = x->seglen == HASHSEG_LONG ? r->pool + r->cold[c].text : NULL;
-    if (probe_segment(r, key, x->parent, x->w0, x->w1, seg, n, NULL) != c)
+    if (probe_segment(r, key, x->parent, w0, w1, seg, n, NULL) != c)
         HASHSEG_FAIL("node %u: another static child of %u has the same bytes", c, x->parent);
     return RB_OK;
 }
@@ -1417,14 +1429,28 @@ static int check_full(const hashseg_router *r, size_t i, uint32_t *groups, rb_er
     return RB_OK;
 }
 
+static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err);
+
 static int hashseg_check(const void *impl, rb_error *err)
 {
     const hashseg_router *r = impl;
     if (!r->built) HASHSEG_FAIL("not built");
+    uint64_t *keys = rb_alloc(r->a, r->nnodes * sizeof *keys);
+    if (!keys)
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking hashseg");
+    int rc = check_tables(r, keys, err);
+    rb_free(r->a, keys, r->nnodes * sizeof *keys);
+    return rc;
+}
+
+/* The invariants; keys[] is scratch for one key per node. */
+static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
+{
     const hashseg_node *root = &r->nodes[0];
     if (r->nnodes == 0 || (root->flags & HASHSEG_PARAM) || root->ncap || root->parent ||
-        r->keys_of[0] != r->keys.root)
+        (r->deep_keys && r->deep_keys[0] != r->keys.root))
         HASHSEG_FAIL("nodes[0] is not a root");
+    keys[0] = r->keys.root;
     if ((uintptr_t)r->nodes % sizeof *r->nodes) HASHSEG_FAIL("nodes[] not aligned");
     if (r->max_probe > RB_HASHSEG_PROBE_LIMIT) HASHSEG_FAIL("max_probe %u", r->max_probe);
     if (r->nslots < 8 || (r->nslots & (r->nslots - 1)) || r->slot_mask != r->nslots - 1 ||
@@ -1442,7 +1468,7 @@ static int hashseg_check(const void *impl, rb_error *err)
     for (uint32_t c = 0; c < r->nnodes; c++) {
         const hashseg_node *x = &r->nodes[c];
         if (c > 0) {
-            int rc = check_node(r, c, &groups, err);
+            int rc = check_node(r, c, keys, &groups, err);
             if (rc < 0) return rc;
             nstatic += !(x->flags & HASHSEG_PARAM);
         } else if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
@@ -1455,7 +1481,7 @@ static int hashseg_check(const void *impl, rb_error *err)
         for (uint32_t d = c + 1; d < r->nnodes; d++) {
             const hashseg_node *y = &r->nodes[d];
             if (y->parent != c || (y->flags & HASHSEG_PARAM)) continue;
-            lens |= 1u << ((y->seglen == HASHSEG_LONG ? r->cold[d].len : y->seglen) & 7u);
+            lens |= 1u << ((y->seglen == HASHSEG_LONG ? (uint32_t)(y->w1 >> 32) : y->seglen) & 7u);
         }
         if (!lens != !(x->flags & HASHSEG_HAS_STATIC))
             HASHSEG_FAIL("node %u: HAS_STATIC but no static child, or the reverse", c);
