@@ -268,6 +268,21 @@ static inline unsigned clz64(uint64_t x)
 }
 
 /* Bits set in a method mask (at most 10 bits). */
+static inline unsigned popcount16(uint32_t x);
+
+/* popcount of every 10-bit method mask (RB_ANY is bit 9). */
+static const uint8_t popcount10[1024] = {
+#define HASHSEG_P2(n) n, n + 1, n + 1, n + 2
+#define HASHSEG_P4(n) HASHSEG_P2(n), HASHSEG_P2(n + 1), HASHSEG_P2(n + 1), HASHSEG_P2(n + 2)
+#define HASHSEG_P6(n) HASHSEG_P4(n), HASHSEG_P4(n + 1), HASHSEG_P4(n + 1), HASHSEG_P4(n + 2)
+#define HASHSEG_P8(n) HASHSEG_P6(n), HASHSEG_P6(n + 1), HASHSEG_P6(n + 1), HASHSEG_P6(n + 2)
+    HASHSEG_P8(0), HASHSEG_P8(1), HASHSEG_P8(1), HASHSEG_P8(2),
+#undef HASHSEG_P8
+#undef HASHSEG_P6
+#undef HASHSEG_P4
+#undef HASHSEG_P2
+};
+
 static inline unsigned popcount16(uint32_t x)
 {
     x = x - ((x >> 1) & 0x5555u);
@@ -535,7 +550,7 @@ static inline int found(const hashseg_router *r, uint32_t mask, uint32_t first, 
 {
     uint32_t below = (mask >> method) & 1u ? mask & ((1u << method) - 1u) : mask & HASHSEG_METHODS;
     m->outcome = RB_FOUND;
-    m->route_id = r->ids[first + popcount16(below)];
+    m->route_id = r->ids[first + popcount10[below]];
     m->nparams = nparams;
     m->allowed = 0;
     return RB_FOUND;
