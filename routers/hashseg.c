@@ -430,12 +430,13 @@ static inline void slash_bitmap(const unsigned char *buf, size_t len, uint64_t *
 }
 
 /* Bit i set when path[i] is '/', for a path under 64 bytes, plus a
- * sentinel bit at len; the last partial word comes from the zero-padded
- * tail (tail holds path[tb, len) then zeros). */
-static inline uint64_t slash_word(const char *path, size_t len, const unsigned char *tail,
-                                  size_t tb)
+ * sentinel bit at len; a path under 16 bytes is (t1:t0) (short_words). */
+static inline uint64_t slash_word(const char *path, size_t len, uint64_t t0, uint64_t t1)
 {
-    if (len < 16) return (uint64_t)rb__slash16(tail + 0 * tb) | 1ull << len; /* tb == 0: the whole path */
+    if (len < 16) /* (t1:t0) is the whole path */
+        return (((slashes(t0) >> 7) * 0x0102040810204080ull) >> 56 |
+                ((slashes(t1) >> 7) * 0x0102040810204080ull) >> 56 << 8) |
+               1ull << len;
     /* 16-byte blocks at 0, 16, 32 (those inside the path) and the block
      * that ends at len, shifted into place: no loop */
     const unsigned char *p = (const unsigned char *)path;
@@ -444,6 +445,84 @@ static inline uint64_t slash_word(const char *path, size_t len, const unsigned c
     if (len >= 48) bits |= (uint64_t)rb__slash16(p + 32) << 32;
     bits |= (uint64_t)rb__slash16(p + len - 16) << (len - 16);
     return bits | 1ull << len;
+}
+
+/* sl[i / 64] bit i % 64 set when path[i] is '/', for a path of 64 <= len
+ * < HASHSEG_BITMAP_LEN bytes, plus a sentinel bit at len: the 16-byte
+ * blocks inside the path, then the block that ends at len, shifted into
+ * place.  Every word up to len / 64 is written. */
+static inline void slash_words(const char *path, size_t len, uint64_t *sl)
+{
+    const unsigned char *p = (const unsigned char *)path;
+    for (size_t i = 0; i <= len / 64; i++) sl[i] = 0;
+    size_t off = 0;
+    for (; off + 16 <= len; off += 16) sl[off / 64] |= (uint64_t)rb__slash16(p + off) << (off % 64);
+    if (off < len) {
+        uint64_t bits = (uint64_t)rb__slash16(p + len - 16) >> (off + 16 - len);
+        sl[off / 64] |= bits << (off % 64);
+    }
+    sl[len / 64] |= 1ull << (len % 64);
+}
+
+/* (hi:lo) >> bits, 0 <= bits < 128. */
+static inline void shr128(uint64_t *lo, uint64_t *hi, unsigned bits)
+{
+#if defined(__SIZEOF_INT128__)
+    __extension__ typedef unsigned __int128 u128;
+    u128 v = ((u128)*hi << 64 | *lo) >> bits;
+    *lo = (uint64_t)v;
+    *hi = (uint64_t)(v >> 64);
+#else
+    if (bits >= 64) {
+        *lo = *hi >> (bits - 64);
+        *hi = 0;
+    } else if (bits) {
+        *lo = *lo >> bits | *hi << (64 - bits);
+        *hi >>= bits;
+    }
+#endif
+}
+
+/* The first 16 bytes of the segment path[b, b + n) (b <= len) as masked
+ * words, from loads inside the path: the 16 bytes at b, or near the end
+ * the last 16 shifted down; a path under 16 bytes comes from (t1:t0),
+ * gathered once by short_words. */
+static inline void words_at(const char *path, size_t len, size_t b, size_t n, uint64_t t0,
+                            uint64_t t1, uint64_t *w0, uint64_t *w1)
+{
+    uint64_t lo = t0, hi = t1;
+    unsigned s = (unsigned)b;
+    if (len >= 16) {
+        size_t at = b + 16 <= len ? b : len - 16;
+        lo = load64le(path + at);
+        hi = load64le(path + at + 8);
+        s = (unsigned)(b - at);
+    }
+    shr128(&lo, &hi, 8 * s);
+    size_t c = n < 16 ? n : 16;
+    *w0 = lo & mask_lo[c];
+    *w1 = hi & mask_hi[c];
+}
+
+/* A path under 16 bytes as two words, zero padded, from loads inside it. */
+static inline void short_words(const char *path, size_t len, uint64_t *t0, uint64_t *t1)
+{
+    uint64_t lo = 0, hi = 0;
+    if (len >= 8) {
+        lo = load64le(path);
+        hi = len > 8 ? load64le(path + len - 8) >> (8 * (16 - len)) : 0;
+    } else if (len >= 4) {
+        uint32_t a, z;
+        memcpy(&a, path, 4);
+        memcpy(&z, path + len - 4, 4);
+        lo = (uint64_t)a | (uint64_t)z << (8 * (len - 4));
+    } else if (len > 0) {
+        lo = (uint64_t)(unsigned char)path[0] |
+             (uint64_t)(unsigned char)path[len >> 1] << (8 * (len >> 1)) |
+             (uint64_t)(unsigned char)path[len - 1] << (8 * (len - 1));
+    }
+    *t0 = lo;
+    *t1 = hi;
 }
 
 /* The first '/' at or after b (the sentinel at len when there is none). */
@@ -581,22 +660,24 @@ HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *pa
      * one word sl[0].  HASHSEG_MANY: the path copied into buf, followed by
      * 16 zero bytes, so that words load from anywhere in it, and every '/'
      * in the words of sl[]. */
-    unsigned char buf[HASHSEG_BITMAP_LEN + 16];
     uint64_t sl[HASHSEG_BITMAP_LEN / 64];
     unsigned char tail[32] = {0};
     size_t tb = 0;
+    uint64_t t0 = 0, t1 = 0;
     if (mode == HASHSEG_MANY) {
-        memcpy(buf, path, len);
-        memset(buf + len, 0, 16);
-        slash_bitmap(buf, len, sl);
+        slash_words(path, len, sl);
     } else {
         if (len >= 16) {
             tb = len - 16;
             memcpy(tail, path + tb, 16);
         } else {
-            for (size_t i = 0; i < len; i++) tail[i] = (unsigned char)path[i];
+            short_words(path, len, &t0, &t1);
+            for (unsigned i = 0; i < 8; i++) {
+                tail[i] = (unsigned char)(t0 >> (8 * i));
+                tail[8 + i] = (unsigned char)(t1 >> (8 * i));
+            }
         }
-        if (mode == HASHSEG_ONE) sl[0] = slash_word(path, len, tail, tb);
+        if (mode == HASHSEG_ONE) sl[0] = slash_word(path, len, t0, t1);
     }
     uint32_t n = 0, d = 0; /* the node and its depth */
     size_t b = 1, e = 0;
@@ -626,7 +707,7 @@ enter:
             if (mode == HASHSEG_ONE)
                 segment_words(src16(path, len, tail, tb, b), e - b, &w0, &w1);
             else if (mode == HASHSEG_MANY)
-                segment_words(buf + b, e - b, &w0, &w1);
+                words_at(path, len, b, e - b, t0, t1, &w0, &w1);
             uint32_t sn = (uint32_t)(e - b);
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
             uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
