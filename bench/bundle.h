@@ -38,7 +38,7 @@
  *   scenarios   [{name, kind, shape|null, seed|null, generator|null, depth,
  *                 routes, requests,
  *                 routes_source, requests_source, routes_fingerprint,
- *                 requests_fingerprint, features, skipped: [router],
+ *                 requests_fingerprint, features, parse_ns, skipped: [router],
  *                 results: [{router, trials, median_ns, min_ns, max_ns, mad_ns,
  *                   lookups_per_s, memory_bytes, bytes_per_route, build_ns,
  *                   replays_per_trial, lookups_per_trial, checksum,
@@ -85,7 +85,7 @@ typedef struct rb_bundle_result {
     char router[RB_BUNDLE_NAME];
     /* measured facts, set by the run */
     uint64_t memory_bytes;
-    uint64_t build_ns;
+    uint64_t build_ns; /* create + load the parsed routes + build, on the protocol's clock */
     uint64_t replays_per_trial;
     uint64_t lookups_per_trial;
     uint64_t checksum;
@@ -121,6 +121,7 @@ typedef struct rb_bundle_scenario {
     char routes_source[RB_BUNDLE_TEXT], requests_source[RB_BUNDLE_TEXT];
     uint64_t routes_fp, requests_fp;
     unsigned features;
+    uint64_t parse_ns; /* parsing and checking the routes once, on the protocol's clock */
     char skipped[RB_BUNDLE_TEXT]; /* comma-separated routers lacking a feature */
     rb_bundle_result *results;
     size_t nresults;

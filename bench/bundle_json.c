@@ -181,6 +181,7 @@ static void write_scenario(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundl
     add(w, o, "requests_fingerprint", hex64(s->requests_fp));
     features_text(s->features, f, sizeof f);
     add_str(w, o, "features", f);
+    add_num(w, o, "parse_ns", (double)s->parse_ns);
     cJSON *skipped = add(w, o, "skipped", cJSON_CreateArray());
     for (const char *p = s->skipped; skipped && *p;) {
         const char *e = strchr(p, ',');
@@ -545,6 +546,8 @@ static void read_scenario(jr *r, const cJSON *o, rb_bundle *b)
     s->requests_fp = get_hex(r, o, "requests_fingerprint");
     get_str(r, o, "features", f, sizeof f);
     s->features = features_parse(f);
+    /* absent from bundles written before the routes were parsed once */
+    if (cJSON_GetObjectItemCaseSensitive(o, "parse_ns")) s->parse_ns = get_u64(r, o, "parse_ns");
     const cJSON *skipped = get_array(r, o, "skipped"), *v;
     size_t n = 0;
     cJSON_ArrayForEach(v, skipped)

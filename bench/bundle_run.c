@@ -45,13 +45,15 @@ int rb_bundle_add_run(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *r
     s->routes_fp = sc->routes_fp;
     s->requests_fp = sc->requests_fp;
     s->features = sc->features;
+    bool cpu = run->clock == RB_BENCH_CLOCK_CPU;
+    s->parse_ns = cpu ? run->parse_cpu_ns : run->parse_ns;
     snprintf(s->skipped, sizeof s->skipped, "%s", skipped);
     for (size_t k = 0; k < run->nsubjects; k++) {
         const rb_bench_subject *sub = &run->subjects[k];
         rb_bundle_result *r = rb_bundle_add_result(s, labels[k]);
         if (!r) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
         r->memory_bytes = sub->memory;
-        r->build_ns = sub->build_ns;
+        r->build_ns = cpu ? sub->build_cpu_ns : sub->build_ns;
         r->replays_per_trial = sub->reps;
         r->lookups_per_trial = sub->reps * run->nqueries;
         r->checksum = sub->checksum;

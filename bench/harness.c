@@ -91,14 +91,15 @@ void rb_bench_run_free(rb_bench_run *run)
 }
 
 static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
-                           const rb_route_table *routes, const rb_request_table *requests,
+                           const rb_route_set *routes, const rb_request_table *requests,
                            const rb_config *config, rb_error *err)
 {
     memset(s, 0, sizeof *s);
     s->ops = ops;
-    uint64_t t0 = rb_bench_now_ns();
-    int rc = rb_route_table_build_router(routes, "routes", ops, config, &s->router, err);
+    uint64_t c0 = rb_bench_thread_cpu_ns(), t0 = rb_bench_now_ns();
+    int rc = rb_route_set_build_router(routes, ops, config, &s->router, err);
     s->build_ns = rb_bench_now_ns() - t0;
+    s->build_cpu_ns = rb_bench_thread_cpu_ns() - c0;
     if (rc < 0) return rc;
     s->memory = rb_router_memory(s->router);
     s->lookup = rb__router_ops(s->router)->lookup;
@@ -134,6 +135,16 @@ static int prepare(rb_bench_run *run, const rb_route_table *routes,
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory preparing a scenario");
     }
     run->nqueries = requests->count;
+    /* the table is parsed and checked once, for every router of the run */
+    uint64_t c0 = rb_bench_thread_cpu_ns(), t0 = rb_bench_now_ns();
+    rb_route_set *set;
+    int rc = rb_route_table_set(routes, "routes", NULL, &set, err);
+    run->parse_ns = rb_bench_now_ns() - t0;
+    run->parse_cpu_ns = rb_bench_thread_cpu_ns() - c0;
+    if (rc < 0) {
+        rb_bench_run_free(run);
+        return rc;
+    }
     for (size_t i = 0; i < requests->count; i++) {
         const rb_request *q = &requests->reqs[i];
         run->queries[i] = (rb_bench_query){rb_request_path(requests, i), q->len, q->method};
@@ -149,16 +160,18 @@ static int prepare(rb_bench_run *run, const rb_route_table *routes,
             pinned_config = (rb_config){&run->arenas[k].allocator, seed};
             config = &pinned_config;
         }
-        int rc = prepare_subject(&run->subjects[k], ops[k], routes, requests, config, err);
+        rc = prepare_subject(&run->subjects[k], ops[k], set, requests, config, err);
         run->nsubjects = k + 1;
         if (rc < 0) {
             rb_error inner = *err;
             rb__error(err, rc, inner.offset, "router %s: %s", rb_ops_name(ops[k]), inner.message);
             err->line = inner.line;
+            rb_route_set_destroy(set);
             rb_bench_run_free(run);
             return rc;
         }
     }
+    rb_route_set_destroy(set);
     return RB_OK;
 }
 

@@ -4,8 +4,9 @@
  *
  * Protocol (docs/design.md, "Measurement protocol", as amended by issue 12):
  *
- *   prepare   every router is built from the routes (create + add + build,
- *             timed once), its memory() read, and one replay of the request
+ *   prepare   the routes are parsed and checked once (a route set, timed
+ *             apart), then every router is built from them (create + load
+ *             the set + build, timed once), its memory() read, and one replay of the request
  *             table folds every answer into a checksum; answers are also
  *             compared with EXPECTED.
  *   calibrate per router: replay the table 1, 2, 4, ... times until a run
@@ -92,7 +93,8 @@ typedef struct rb_bench_protocol {
 typedef struct rb_bench_subject {
     const rb_router_ops *ops;
     rb_router *router;
-    uint64_t build_ns;     /* create + add every route + build, wall clock */
+    uint64_t build_ns;     /* create + load the parsed table + build, wall clock */
+    uint64_t build_cpu_ns; /* the same in the thread's CPU time */
     size_t memory;         /* rb_router_memory after build */
     uint64_t checksum;     /* fold of one replay's answers */
     size_t disagree;       /* requests whose answer differs from EXPECTED */
@@ -143,8 +145,10 @@ typedef struct rb_bench_run {
     size_t nqueries;
     rb_bench_trial *trials; /* measured trials in execution order */
     size_t ntrials;
-    int clock;            /* the protocol's clock, set by rb_bench_measure */
-    rb_perf_counter perf; /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
+    int clock;             /* the protocol's clock, set by rb_bench_measure */
+    rb_perf_counter perf;  /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
+    uint64_t parse_ns;     /* parsing and checking the table once (rb_route_set), wall clock */
+    uint64_t parse_cpu_ns; /* the same in the thread's CPU time */
 } rb_bench_run;
 
 /* Progress: called before each timed step; what names it ("calibrate",

@@ -354,6 +354,43 @@ int rb_route_table_add_to(const rb_route_table *t, const char *name, rb_router *
     return RB_OK;
 }
 
+int rb_route_table_set(const rb_route_table *t, const char *name, const rb_config *config,
+                       rb_route_set **out, rb_error *err)
+{
+    rb_route_set *s;
+    int rc = rb_route_set_create(config, &s, err);
+    if (rc < 0) return rc;
+    for (size_t i = 0; i < t->count && rc == RB_OK; i++) {
+        const rb_route_entry *e = &t->routes[i];
+        rb_error aerr;
+        rc = rb_route_set_add(s, e->method, rb_route_pattern(t, i), e->len, (uint32_t)i, &aerr);
+        if (rc < 0)
+            line_error(err, rc, name, e->line ? e->line : i + 1, aerr.offset, "%s", aerr.message);
+    }
+    if (rc < 0) {
+        rb_route_set_destroy(s);
+        s = NULL;
+    }
+    *out = s;
+    return rc;
+}
+
+int rb_route_set_build_router(const rb_route_set *s, const rb_router_ops *ops,
+                              const rb_config *config, rb_router **out, rb_error *err)
+{
+    rb_router *r;
+    int rc = rb_router_create_ops(ops, config, &r, err);
+    if (rc < 0) return rc;
+    rc = rb_router_add_set(r, s, err);
+    if (rc == RB_OK) rc = rb_router_build(r, err);
+    if (rc < 0) {
+        rb_router_destroy(r);
+        r = NULL;
+    }
+    *out = r;
+    return rc;
+}
+
 int rb_route_table_build_router(const rb_route_table *t, const char *name, const rb_router_ops *ops,
                                 const rb_config *config, rb_router **out, rb_error *err)
 {

@@ -110,6 +110,16 @@ unsigned rb_route_table_features(const rb_route_table *t);
 int rb_route_table_add_to(const rb_route_table *t, const char *name, rb_router *r, size_t *refused,
                           rb_error *first_refusal, rb_error *err);
 
+/* The table as a route set (route id = index), parsed and checked once: a
+ * malformed or duplicate route is an error naming its line.  config (may be
+ * NULL) as for rb_route_set_create. */
+int rb_route_table_set(const rb_route_table *t, const char *name, const rb_config *config,
+                       rb_route_set **out, rb_error *err);
+
+/* Create router `ops`, load the set (rb_router_add_set) and build it. */
+int rb_route_set_build_router(const rb_route_set *s, const rb_router_ops *ops,
+                              const rb_config *config, rb_router **out, rb_error *err);
+
 /* Create router `ops`, add the table (strict) and build it. */
 int rb_route_table_build_router(const rb_route_table *t, const char *name, const rb_router_ops *ops,
                                 const rb_config *config, rb_router **out, rb_error *err);

@@ -174,7 +174,6 @@ typedef struct hashseg_full {
     uint32_t id;   /* index of the first route id in ids[], as in hashseg_term */
 } hashseg_full;
 
-
 typedef struct hashseg_keys {
     uint64_t seed;   /* config->seed, or the default */
     uint64_t k0, k1; /* static edges */
@@ -276,7 +275,10 @@ static const uint8_t popcount10[1024] = {
 #define HASHSEG_P4(n) HASHSEG_P2(n), HASHSEG_P2(n + 1), HASHSEG_P2(n + 1), HASHSEG_P2(n + 2)
 #define HASHSEG_P6(n) HASHSEG_P4(n), HASHSEG_P4(n + 1), HASHSEG_P4(n + 1), HASHSEG_P4(n + 2)
 #define HASHSEG_P8(n) HASHSEG_P6(n), HASHSEG_P6(n + 1), HASHSEG_P6(n + 1), HASHSEG_P6(n + 2)
-    HASHSEG_P8(0), HASHSEG_P8(1), HASHSEG_P8(1), HASHSEG_P8(2),
+    HASHSEG_P8(0),
+    HASHSEG_P8(1),
+    HASHSEG_P8(1),
+    HASHSEG_P8(2),
 #undef HASHSEG_P8
 #undef HASHSEG_P6
 #undef HASHSEG_P4
@@ -1532,8 +1534,7 @@ static int hashseg_check(const void *impl, rb_error *err)
     const hashseg_router *r = impl;
     if (!r->built) HASHSEG_FAIL("not built");
     uint64_t *keys = rb_alloc(r->a, r->nnodes * sizeof *keys);
-    if (!keys)
-        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking hashseg");
+    if (!keys) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking hashseg");
     int rc = check_tables(r, keys, err);
     rb_free(r->a, keys, r->nnodes * sizeof *keys);
     return rc;

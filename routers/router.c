@@ -11,21 +11,26 @@
  * the handle keeps a copy in this version's layout, the fields an older
  * table lacks left NULL, so nothing reads past the end of a plugin's table.
  *
- * Duplicate detection: an open-addressing set of (method, shape) keyed by
- * XXH3, alive from create to build (it is freed by build, since add after
- * build is refused).  It is seeded from rb_config.seed (seed.h; seed 0 is
- * replaced here by a random seed, which every implementation then sees), and
- * an insert whose probe sequence would pass RB__PROBE_LIMIT re-seeds it at
- * random, so colliding shapes cannot make add slow.  A failed add leaves both the set and the
- * implementation unchanged: the set reserves its slot and copies the shape
- * before the implementation is called, and commits only after it succeeded.
+ * Duplicate detection: the (method, shape) set of shapes.h, alive from
+ * create to build (it is freed by build, since add after build is
+ * refused).  It is seeded from rb_config.seed (seed.h; seed 0 is replaced
+ * here by a random seed, which every implementation then sees), and an
+ * insert whose probe sequence would pass RB__PROBE_LIMIT re-seeds it at
+ * random, so colliding shapes cannot make add slow.  A failed add leaves
+ * both the set and the implementation unchanged: the set reserves its slot
+ * and copies the shape before the implementation is called, and commits
+ * only after it succeeded.
+ *
+ * A route set (route_set.c) has been through all of this once:
+ * rb_router_add_set only checks the features against the implementation's
+ * and hands it the set's routes.
  */
 #include "router_impl.h"
 #include "seed.h"
+#include "shapes.h"
 
 #include <stddef.h>
 #include <string.h>
-#include <xxhash.h>
 
 /* ---- methods ------------------------------------------------------------ */
 
@@ -47,89 +52,6 @@ const char *rb_method_name(int method)
     return method_names[method];
 }
 
-/* ---- the (method, shape) set ---------------------------------------------- */
-
-typedef struct shape_entry {
-    uint64_t hash;
-    char *shape; /* NULL: empty slot */
-    uint32_t len;
-    int method;
-} shape_entry;
-
-typedef struct shape_set {
-    shape_entry *slots;
-    size_t cap; /* power of two or 0 */
-    size_t count;
-    uint64_t seed;
-} shape_set;
-
-static uint64_t shape_hash(const shape_set *s, int method, const char *shape, size_t len)
-{
-    return XXH3_64bits_withSeed(shape, len, s->seed + (uint64_t)method);
-}
-
-static size_t shape_set_find(const shape_set *s, uint64_t hash, int method, const char *shape,
-                             size_t len)
-{
-    size_t mask = s->cap - 1;
-    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
-        const shape_entry *e = &s->slots[i];
-        if (!e->shape) return i;
-        if (e->hash == hash && e->method == method && e->len == len &&
-            memcmp(e->shape, shape, len) == 0)
-            return i;
-    }
-}
-
-/* s's entries in a new table of ncap slots under seed (hashes recomputed).
- * Unchanged on failure. */
-static int shape_set_rehash(shape_set *s, const rb_allocator *a, size_t ncap, uint64_t seed)
-{
-    shape_entry *slots = rb_calloc(a, ncap * sizeof *slots);
-    if (!slots) return RB_ENOMEM;
-    shape_set grown = {slots, ncap, s->count, seed};
-    for (size_t i = 0; i < s->cap; i++) {
-        shape_entry e = s->slots[i];
-        if (!e.shape) continue;
-        e.hash = shape_hash(&grown, e.method, e.shape, e.len);
-        grown.slots[shape_set_find(&grown, e.hash, e.method, e.shape, e.len)] = e;
-    }
-    rb_free(a, s->slots, s->cap * sizeof *s->slots);
-    *s = grown;
-    return RB_OK;
-}
-
-/* Make room for one more entry (load <= 1/2).  Unchanged on failure. */
-static int shape_set_reserve(shape_set *s, const rb_allocator *a)
-{
-    if ((s->count + 1) * 2 <= s->cap) return RB_OK;
-    return shape_set_rehash(s, a, s->cap ? s->cap * 2 : 64, s->seed);
-}
-
-/* Insert e (room reserved, not present).  A probe sequence longer than
- * RB__PROBE_LIMIT means colliding shapes: the set is re-seeded at random
- * first (its seed changes no answer, only the cost of add), or, when that
- * allocation fails, e takes the long sequence.  Never fails. */
-static void shape_set_insert(shape_set *s, const rb_allocator *a, shape_entry e)
-{
-    size_t i = shape_set_find(s, e.hash, e.method, e.shape, e.len);
-    if (((i - (size_t)e.hash) & (s->cap - 1)) > RB__PROBE_LIMIT &&
-        shape_set_rehash(s, a, s->cap, rb__seed_random()) == RB_OK) {
-        e.hash = shape_hash(s, e.method, e.shape, e.len);
-        i = shape_set_find(s, e.hash, e.method, e.shape, e.len);
-    }
-    s->slots[i] = e;
-    s->count++;
-}
-
-static void shape_set_free(shape_set *s, const rb_allocator *a)
-{
-    for (size_t i = 0; i < s->cap; i++) rb_free(a, s->slots[i].shape, s->slots[i].len + 1u);
-    rb_free(a, s->slots, s->cap * sizeof *s->slots);
-    s->slots = NULL;
-    s->cap = s->count = 0;
-}
-
 /* ---- the router handle ---------------------------------------------------- */
 
 struct rb_router {
@@ -138,8 +60,9 @@ struct rb_router {
     rb_allocator allocator;
     rb_config config;
     int built;
+    int from_set; /* loaded by rb_router_add_set: no more adds */
     size_t count;
-    shape_set shapes;
+    rb__shapes shapes;
 };
 
 /* Bytes of the ops table of ABI version v (fields are only ever appended),
@@ -198,7 +121,7 @@ int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config, rb_r
     if (config) r->config = *config;
     r->config.allocator = &r->allocator;
     if (r->config.seed == 0) r->config.seed = rb__seed_random();
-    r->shapes.seed = rb__seed_mix(r->config.seed, RB__SALT_SHAPES);
+    rb__shapes_init(&r->shapes, rb__seed_mix(r->config.seed, RB__SALT_SHAPES));
     rc = r->ops.create(&r->config, &r->impl, err);
     if (rc < 0) {
         rb_free(a, r, sizeof *r);
@@ -239,54 +162,54 @@ static size_t first_unsupported_offset(const rb_pattern *p, unsigned missing, co
     return 0;
 }
 
+int rb__duplicate_error(rb_error *err, int method, const char *pattern, size_t len)
+{
+    return rb__error(err, RB_EDUPLICATE, 0,
+                     "duplicate route: %s %.*s has the same method and shape as an earlier "
+                     "route",
+                     rb_method_name(method), (int)(len > 200 ? 200 : len), pattern);
+}
+
+/* RB_EUNSUPPORTED for pattern p, which uses features r lacks. */
+static int unsupported(const rb_router *r, const rb_pattern *p, rb_error *err)
+{
+    const char *what;
+    size_t off = first_unsupported_offset(p, p->features & ~r->ops.features, &what);
+    return rb__error(err, RB_EUNSUPPORTED, off, "%s at byte %zu: not supported by router '%s'",
+                     what, off, r->ops.name);
+}
+
 int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_len,
                   uint32_t route_id, rb_error *err)
 {
     if (r->built)
         return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "add after build: routes are frozen");
+    if (r->from_set)
+        return rb__error(err, RB_ESTATE, RB_NO_OFFSET,
+                         "add to a router loaded from a route set: add the route to the set");
     if (method < 0 || method > RB_ANY)
         return rb__error(err, RB_EMETHOD, RB_NO_OFFSET, "unknown method number %d", method);
     rb_pattern p;
     int rc = rb_pattern_parse(pattern, pattern_len, &r->allocator, &p, err);
     if (rc < 0) return rc;
 
-    unsigned missing = p.features & ~r->ops.features;
-    if (missing) {
-        const char *what;
-        size_t off = first_unsupported_offset(&p, missing, &what);
-        rc = rb__error(err, RB_EUNSUPPORTED, off, "%s at byte %zu: not supported by router '%s'",
-                       what, off, r->ops.name);
+    if (p.features & ~r->ops.features) {
+        rc = unsupported(r, &p, err);
         goto done;
     }
-    uint64_t hash = shape_hash(&r->shapes, method, p.shape, p.shape_len);
-    if (r->shapes.cap) {
-        size_t i = shape_set_find(&r->shapes, hash, method, p.shape, p.shape_len);
-        if (r->shapes.slots[i].shape) {
-            rc = rb__error(err, RB_EDUPLICATE, 0,
-                           "duplicate route: %s %.*s has the same method and shape as an "
-                           "earlier route",
-                           rb_method_name(method), (int)(pattern_len > 200 ? 200 : pattern_len),
-                           pattern);
-            goto done;
-        }
+    uint64_t hash = rb__shapes_hash(&r->shapes, method, p.shape, p.shape_len);
+    if (rb__shapes_has(&r->shapes, hash, method, p.shape, p.shape_len)) {
+        rc = rb__duplicate_error(err, method, pattern, pattern_len);
+        goto done;
     }
-    rc = shape_set_reserve(&r->shapes, &r->allocator);
-    char *shape_copy = rc == RB_OK ? rb_alloc(&r->allocator, p.shape_len + 1u) : NULL;
-    if (!shape_copy) {
+    if (rb__shapes_reserve(&r->shapes, &r->allocator, p.shape, p.shape_len) < 0) {
         rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory adding a route");
         goto done;
     }
-    memcpy(shape_copy, p.shape, p.shape_len);
-    shape_copy[p.shape_len] = '\0';
-
     rb_route route = {method, route_id, &p};
     rc = r->ops.add(r->impl, &route, err);
-    if (rc < 0) {
-        rb_free(&r->allocator, shape_copy, p.shape_len + 1u);
-        goto done;
-    }
-    shape_set_insert(&r->shapes, &r->allocator,
-                     (shape_entry){hash, shape_copy, (uint32_t)p.shape_len, method});
+    if (rc < 0) goto done;
+    rb__shapes_commit(&r->shapes, &r->allocator, hash, method, p.shape_len);
     r->count++;
 done:
     rb_pattern_free(&p);
@@ -299,8 +222,50 @@ int rb_router_build(rb_router *r, rb_error *err)
     int rc = r->ops.build(r->impl, err);
     if (rc < 0) return rc;
     r->built = 1;
-    shape_set_free(&r->shapes, &r->allocator);
+    rb__shapes_free(&r->shapes, &r->allocator);
     return RB_OK;
+}
+
+int rb_router_add_set(rb_router *r, const rb_route_set *s, rb_error *err)
+{
+    if (r->built)
+        return rb__error(err, RB_ESTATE, RB_NO_OFFSET, "add after build: routes are frozen");
+    if (r->count || r->from_set)
+        return rb__error(err, RB_ESTATE, RB_NO_OFFSET,
+                         "a route set loads into a router without routes");
+    size_t n = rb_route_set_count(s), max = rb__route_set_max_segs(s);
+    rb_segment *segs = rb_alloc(&r->allocator, (max ? max : 1) * sizeof *segs);
+    if (!segs) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory loading a route set");
+    rb_pattern p;
+    rb_route route;
+    int rc = RB_OK;
+    if (rb_route_set_features(s) & ~r->ops.features) {
+        for (size_t i = 0; i < n && rc == RB_OK; i++) {
+            rb__route_set_route(s, i, segs, &p, &route);
+            if (p.features & ~r->ops.features) {
+                rb_error inner;
+                rc = unsupported(r, &p, &inner);
+                rb__error(err, rc, inner.offset, "route %zu of the set (%s %.*s): %s", i + 1,
+                          rb_method_name(route.method), (int)(p.len > 200 ? 200 : p.len), p.text,
+                          inner.message);
+            }
+        }
+    }
+    r->from_set = rc == RB_OK;
+    for (size_t i = 0; i < n && rc == RB_OK; i++) {
+        rb__route_set_route(s, i, segs, &p, &route);
+        rb_error inner;
+        rc = r->ops.add(r->impl, &route, &inner);
+        if (rc < 0) {
+            rb__error(err, rc, inner.offset, "route %zu of the set (%s %.*s): %s", i + 1,
+                      rb_method_name(route.method), (int)(p.len > 200 ? 200 : p.len), p.text,
+                      inner.message);
+            break;
+        }
+        r->count++;
+    }
+    rb_free(&r->allocator, segs, (max ? max : 1) * sizeof *segs);
+    return rc;
 }
 
 int rb_router_lookup(const rb_router *r, int method, const char *path, size_t path_len, rb_match *m)
@@ -321,14 +286,7 @@ size_t rb_router_memory(const rb_router *r)
 
 uint32_t rb__router_shape_probe(const rb_router *r)
 {
-    const shape_set *s = &r->shapes;
-    uint32_t longest = 0;
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->slots[i].shape) continue;
-        uint32_t d = (uint32_t)((i - (size_t)s->slots[i].hash) & (s->cap - 1));
-        if (d > longest) longest = d;
-    }
-    return longest;
+    return rb__shapes_longest_probe(&r->shapes);
 }
 
 const rb_router_ops *rb__router_ops(const rb_router *r)
@@ -367,7 +325,7 @@ void rb_router_destroy(rb_router *r)
 {
     if (!r) return;
     r->ops.destroy(r->impl);
-    shape_set_free(&r->shapes, &r->allocator);
+    rb__shapes_free(&r->shapes, &r->allocator);
     rb_allocator a = r->allocator;
     rb_free(&a, r, sizeof *r);
 }

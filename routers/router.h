@@ -158,6 +158,55 @@ RB_API const char *rb_router_describe(const rb_router *r);
 RB_API size_t rb_router_count(const rb_router *r); /* routes added */
 RB_API void rb_router_destroy(rb_router *r);
 
+/* ---- route sets: a table parsed once, for several routers --------------- */
+
+/* A route set holds a route table in the front end's parsed form.  Adding
+ * a route to it does once what rb_router_add does before it reaches an
+ * implementation (method check, parse, duplicate check, with the same
+ * errors); rb_router_add_set then loads the whole table into a router
+ * without parsing or checking it again.  Build one set and load it into
+ * every router that should hold the table (a benchmark, per-thread copies,
+ * a comparison), and the parsing is paid once:
+ *
+ *     rb_route_set *s;
+ *     rb_route_set_create(NULL, &s, &err);
+ *     rb_route_set_add(s, RB_GET, "/users/:id", 10, 0, &err);  ... every route
+ *     rb_router_create("hashseg", NULL, &r, &err);
+ *     rb_router_add_set(r, s, &err);
+ *     rb_router_build(r, &err);
+ *
+ * The set copies the patterns; a router copies what it keeps, so the set
+ * may be destroyed once the routers are loaded.  A failed rb_route_set_add
+ * leaves the set unchanged.  Loading from one set into many routers at
+ * once, from many threads, is safe (it only reads the set). */
+typedef struct rb_route_set rb_route_set;
+
+/* config may be NULL; its allocator serves the set; its seed keys the
+ * duplicate check (it changes no answer). */
+RB_API int rb_route_set_create(const rb_config *config, rb_route_set **out, rb_error *err);
+/* As rb_router_add: RB_EMETHOD, RB_EPATTERN (with the byte offset),
+ * RB_EDUPLICATE, RB_ELIMIT, RB_ENOMEM.  There are no feature refusals here:
+ * those depend on the router (rb_router_add_set). */
+RB_API int rb_route_set_add(rb_route_set *s, int method, const char *pattern, size_t pattern_len,
+                            uint32_t route_id, rb_error *err);
+RB_API size_t rb_route_set_count(const rb_route_set *s);
+/* RB_FEAT_* the set's patterns use. */
+RB_API unsigned rb_route_set_features(const rb_route_set *s);
+/* Bytes the set holds. */
+RB_API size_t rb_route_set_memory(const rb_route_set *s);
+RB_API void rb_route_set_destroy(rb_route_set *s);
+
+/* Load every route of s into r, in the order they were added to s, as as
+ * many rb_router_add calls would (the implementation receives the same
+ * parsed routes).  r must hold no routes yet, and holds exactly the set's
+ * afterwards: rb_router_add on it is then RB_ESTATE (add to the set
+ * instead).  A set that uses a feature r lacks is refused before anything
+ * is added (RB_EUNSUPPORTED, err->offset the byte offset in the first
+ * such pattern, the message naming it).  When the implementation refuses
+ * a route (RB_ENOMEM, RB_ELIMIT), r keeps the routes before it and the
+ * message names the route; destroy r. */
+RB_API int rb_router_add_set(rb_router *r, const rb_route_set *s, rb_error *err);
+
 /* ---- registry ----------------------------------------------------------- */
 
 RB_API size_t rb_registry_count(void);

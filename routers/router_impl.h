@@ -37,6 +37,18 @@ size_t rb_pattern_bytes(const rb_pattern *p);
 bool rb_glob_segment_match(const char *glob, size_t glob_len, const char *seg, size_t seg_len,
                            uint64_t *steps);
 
+/* ---- the front end's pieces --------------------------------------------- */
+
+/* RB_EDUPLICATE for a second route with the same (method, shape). */
+int rb__duplicate_error(rb_error *err, int method, const char *pattern, size_t len);
+
+/* Route i of a set as an implementation's add receives it: *p and
+ * segs[0, nsegs) (room for rb__route_set_max_segs(s)) are filled, and
+ * *route points at p.  Valid while s is unchanged. */
+void rb__route_set_route(const rb_route_set *s, size_t i, rb_segment *segs, rb_pattern *p,
+                         rb_route *route);
+uint32_t rb__route_set_max_segs(const rb_route_set *s);
+
 /* ---- ops tables ----------------------------------------------------------- */
 
 /* Can this host use ops?  RB_OK; RB_EINVAL for NULL; RB_EABI (naming the

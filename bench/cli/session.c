@@ -437,6 +437,12 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
             (unsigned long long)s->requests_fp);
     if (*s->skipped) fprintf(out, "  not run (a route feature they lack): %s\n", s->skipped);
     if (!s->nresults) return;
+    char parse[32];
+    rb_bundle_fmt_duration((double)s->parse_ns, parse, sizeof parse);
+    fprintf(out,
+            "  routes parsed and checked once: %s; build = create + load them + build, per "
+            "router\n",
+            parse);
     print_header_line(out, b, s->results[0].router);
     for (size_t i = 0; i < s->nresults; i++) {
         const rb_bundle_result *r = &s->results[i];
