@@ -141,9 +141,12 @@ _Static_assert(RB_HASHSEG_PROBE_LIMIT == RB__PROBE_LIMIT, "one probe limit for e
 #define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
 #define HASHSEG_BITMAP_LEN   256u /* paths shorter than this: a bitmap of their slashes */
 #define HASHSEG_KEY_STACK    64u  /* depths whose keys a lookup keeps; deeper: deep_keys[] */
-#define HASHSEG_ONE          0    /* walk modes: len < 64, a one-word bitmap */
-#define HASHSEG_MANY         1    /* len < HASHSEG_BITMAP_LEN: several words */
-#define HASHSEG_SCAN         2    /* longer: scanned segment by segment */
+/* full[] has any number of homes (reduced by a multiply, not a mask) and
+ * this many more slots, so that probing from the last home never wraps */
+#define HASHSEG_FULL_PAD (RB_HASHSEG_PROBE_LIMIT + 1u)
+#define HASHSEG_ONE      0 /* walk modes: len < 64, a one-word bitmap */
+#define HASHSEG_MANY     1 /* len < HASHSEG_BITMAP_LEN: several words */
+#define HASHSEG_SCAN     2 /* longer: scanned segment by segment */
 
 /* A tree node: 32 bytes, 32-byte aligned, so one cache line holds it. */
 typedef struct hashseg_node {
@@ -162,7 +165,7 @@ typedef struct hashseg_node {
  * of the group's first route id in ids[] (in method order, "*" last). */
 typedef struct hashseg_term {
     uint16_t end_mask, ca_mask;
-    uint32_t end_ids, ca_ids;
+    uint32_t ids; /* the end group's first id; the catch-all group's follows it */
 } hashseg_term;
 
 /* A static route in the whole-path table; mask 0: an empty slot. */
@@ -198,13 +201,14 @@ typedef struct hashseg_seg {
 typedef struct hashseg_router {
     /* read by lookups */
     const hashseg_node *nodes;
-    const uint64_t *slots; /* static edges: tag << 32 | node; 0 = empty */
+    const uint32_t *slots; /* static edges: tag << node_bits | node; 0 = empty */
     const hashseg_full *full;
     const hashseg_term *terms;
     const uint32_t *ids;
     const uint64_t *deep_keys; /* key of each node, when a node is HASHSEG_KEY_STACK deep */
     const char *pool;
-    uint64_t slot_mask, full_mask;
+    uint64_t slot_mask;
+    uint32_t node_bits; /* of a slot: the node index; the rest is the tag */
     uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
     uint32_t max_probe; /* longest displacement in slots[] and full[] */
     uint64_t full_lens; /* bit len % 64 set when a static route is len bytes long */
@@ -223,7 +227,8 @@ typedef struct hashseg_router {
     size_t nbytes, bytes_cap;
     /* built: allocation sizes (element counts) */
     void *nodes_raw; /* nodes, before alignment */
-    size_t nnodes, nslots, nfull, nterms, nids, npool;
+    size_t nnodes, nslots, nterms, nids, npool;
+    size_t nfull; /* homes of full[]; it holds HASHSEG_FULL_PAD more slots */
 } hashseg_router;
 /* ---- bit helpers -------------------------------------------------------- */
 
@@ -588,19 +593,27 @@ static inline bool long_equal(const hashseg_router *r, const hashseg_node *x, co
     return (x->w1 >> 32) == n && bytes_equal(r->pool + (uint32_t)x->w1 + 8, seg + 8, n - 8);
 }
 
+/* The slot of static node c under key k (after hash_mask): its index in
+ * the low node_bits bits, the key's high bits above them (a tag of 32 -
+ * node_bits bits; a match is then checked against the node). */
+static inline uint32_t slot_of(uint64_t k, uint32_t node_bits, uint32_t c)
+{
+    return (uint32_t)(k >> 32) >> node_bits << node_bits | c;
+}
+
 HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uint32_t parent,
                                       uint64_t w0, uint64_t w1, const char *seg, uint32_t n,
                                       uint64_t *probes)
 {
     uint64_t k = key & r->hash_mask;
-    uint32_t tag = (uint32_t)(k >> 32);
+    uint32_t want = slot_of(k, r->node_bits, 0), cmask = (1u << r->node_bits) - 1u;
     uint32_t n8 = n <= 16 ? n : HASHSEG_LONG;
     for (uint32_t i = 0; i <= r->max_probe; i++, k++) {
-        uint64_t slot = r->slots[k & r->slot_mask];
+        uint32_t slot = r->slots[k & r->slot_mask];
         if (probes) ++*probes;
-        uint32_t c = (uint32_t)slot;
+        uint32_t c = slot & cmask;
         if (c == 0) return 0;
-        if ((uint32_t)(slot >> 32) != tag) continue;
+        if ((slot ^ want) > cmask) continue;
         const hashseg_node *x = &r->nodes[c];
         if (x->parent == parent && x->seglen == n8 && x->w0 == w0 &&
             (n <= 16 ? x->w1 == w1 : long_equal(r, x, seg, n)))
@@ -610,13 +623,20 @@ HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uin
 }
 
 /* The static route entry whose path is path[0, len), or NULL. */
+/* The home slot in full[] of a static path's key (after hash_mask), from
+ * its low 32 bits; the tag is its high 16. */
+static inline size_t full_home(uint64_t k, size_t nfull)
+{
+    return (size_t)(((uint64_t)(uint32_t)k * nfull) >> 32);
+}
+
 HASHSEG_INLINE const hashseg_full *probe_full(const hashseg_router *r, uint64_t key,
                                               const char *path, size_t len, uint64_t *probes)
 {
     uint64_t k = key & r->hash_mask;
     uint32_t tag = (uint32_t)(k >> 48);
-    for (uint32_t i = 0; i <= r->max_probe; i++, k++) {
-        const hashseg_full *e = &r->full[k & r->full_mask];
+    const hashseg_full *e = &r->full[full_home(k, r->nfull)];
+    for (uint32_t i = 0; i <= r->max_probe; i++, e++) {
         if (probes) ++*probes;
         if (e->mask == 0) return NULL;
         if (e->tag == tag && e->len == len && bytes_equal(r->pool + e->text, path, len)) return e;
@@ -692,7 +712,7 @@ enter:
     if (b > len) {
         if (x->flags & HASHSEG_HAS_END) {
             const hashseg_term *t = &r->terms[x->term];
-            if (t->end_mask & fit) return found(r, t->end_mask, t->end_ids, method, x->ncap, m);
+            if (t->end_mask & fit) return found(r, t->end_mask, t->ids, method, x->ncap, m);
             allowed |= t->end_mask;
         }
         goto back;
@@ -736,7 +756,7 @@ catchall:
         const hashseg_term *t = &r->terms[x->term];
         if (t->ca_mask & fit) {
             m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(len - b)};
-            return found(r, t->ca_mask, t->ca_ids, method, x->ncap + 1u, m);
+            return found(r, t->ca_mask, t->ids + popcount10[t->end_mask], method, x->ncap + 1u, m);
         }
         allowed |= t->ca_mask;
     }
@@ -914,8 +934,9 @@ typedef struct hashseg_work {
     hashseg_node *nodes;
     uint64_t *deep_keys; /* NULL when no node is HASHSEG_KEY_STACK deep */
     size_t nnodes;
-    uint64_t *slots;
+    uint32_t *slots;
     size_t nslots;
+    uint32_t node_bits;
     hashseg_full *full;
     size_t nfull;
     hashseg_term *terms;
@@ -996,7 +1017,7 @@ static void work_free(const hashseg_router *r, hashseg_work *w)
     rb_free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
     if (w->deep_keys) rb_free(a, w->deep_keys, w->nnodes * sizeof *w->deep_keys);
     rb_free(a, w->slots, w->nslots * sizeof *w->slots);
-    rb_free(a, w->full, w->nfull * sizeof *w->full);
+    if (w->full) rb_free(a, w->full, (w->nfull + HASHSEG_FULL_PAD) * sizeof *w->full);
     rb_free(a, w->terms, w->nterms * sizeof *w->terms);
     rb_free(a, w->ids, w->nbt * sizeof *w->ids);
     rb_free(a, w->pool, w->npool);
@@ -1227,7 +1248,10 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
         }
         if (x->end_mask | x->ca_mask) {
             y->term = (uint32_t)term;
-            w->terms[term++] = (hashseg_term){x->end_mask, x->ca_mask, x->end_ids, x->ca_ids};
+            /* terminals sort by (node, catch-all, method): a node's catch-all
+             * group follows its end group in ids[] */
+            w->terms[term++] =
+                (hashseg_term){x->end_mask, x->ca_mask, x->end_mask ? x->end_ids : x->ca_ids};
             y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
                                   (x->ca_mask ? HASHSEG_HAS_CA : 0u));
         }
@@ -1242,9 +1266,11 @@ static int work_place(const hashseg_router *r, hashseg_work *w)
 {
     size_t nstatic = 0;
     for (size_t c = 1; c < w->nb; c++) nstatic += w->b[c].kind == RB_SEG_STATIC;
+    for (w->node_bits = 1; w->node_bits < 31 && (size_t)1 << w->node_bits < w->nb; w->node_bits++)
+        continue;
     uint32_t longest = 0;
     for (size_t cap = pow2_at_least(4 * nstatic), grow = 0;; cap *= 2, grow++) {
-        uint64_t *slots = rb_calloc(r->a, cap * sizeof *slots);
+        uint32_t *slots = rb_calloc(r->a, cap * sizeof *slots);
         if (!slots) return RB_ENOMEM;
         rb_free(r->a, w->slots, w->nslots * sizeof *w->slots);
         w->slots = slots;
@@ -1256,27 +1282,29 @@ static int work_place(const hashseg_router *r, hashseg_work *w)
             uint32_t dist = 0;
             size_t i = (size_t)k & (cap - 1);
             for (; slots[i]; i = (i + 1) & (cap - 1)) dist++;
-            slots[i] = (k >> 32) << 32 | c;
+            slots[i] = slot_of(k, w->node_bits, (uint32_t)c);
             if (dist > longest) longest = dist;
         }
         if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
         if (grow == HASHSEG_MAX_GROW) goto flood;
     }
     w->max_probe = longest;
-    for (size_t cap = pow2_at_least(2 * w->nbf), grow = 0;; cap *= 2, grow++) {
-        hashseg_full *full = rb_calloc(r->a, cap * sizeof *full);
+    for (size_t cap = 2 * w->nbf < 8 ? 8 : 2 * w->nbf, grow = 0;; cap *= 2, grow++) {
+        hashseg_full *full = rb_calloc(r->a, (cap + HASHSEG_FULL_PAD) * sizeof *full);
         if (!full) return RB_ENOMEM;
-        rb_free(r->a, w->full, w->nfull * sizeof *w->full);
+        if (w->full) rb_free(r->a, w->full, (w->nfull + HASHSEG_FULL_PAD) * sizeof *w->full);
         w->full = full;
         w->nfull = cap;
         longest = 0;
-        for (size_t f = 0; f < w->nbf; f++) {
+        for (size_t f = 0; f < w->nbf && longest <= RB_HASHSEG_PROBE_LIMIT; f++) {
             const hashseg_bfull *bf = &w->bf[f];
             uint64_t k = bf->key & r->hash_mask;
             uint32_t dist = 0;
-            size_t i = (size_t)k & (cap - 1);
-            for (; full[i].mask; i = (i + 1) & (cap - 1)) dist++;
-            full[i] = (hashseg_full){(uint16_t)(k >> 48), bf->mask, bf->len, bf->pooled, bf->first};
+            size_t i = full_home(k, cap);
+            for (; full[i].mask && dist <= RB_HASHSEG_PROBE_LIMIT; i++) dist++;
+            if (dist <= RB_HASHSEG_PROBE_LIMIT)
+                full[i] =
+                    (hashseg_full){(uint16_t)(k >> 48), bf->mask, bf->len, bf->pooled, bf->first};
             if (dist > longest) longest = dist;
         }
         if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
@@ -1336,9 +1364,9 @@ static int hashseg_build(void *impl, rb_error *err)
     r->slots = w.slots;
     r->nslots = w.nslots;
     r->slot_mask = w.nslots - 1;
+    r->node_bits = w.node_bits;
     r->full = w.full;
     r->nfull = w.nfull;
-    r->full_mask = w.nfull - 1;
     r->terms = w.terms;
     r->nterms = w.nterms;
     r->ids = w.ids;
@@ -1370,7 +1398,7 @@ static size_t hashseg_memory(const void *impl)
     size_t built = r->nodes_raw ? (r->nnodes + 1) * sizeof *r->nodes : 0;
     return sizeof *r + r->routes_cap * sizeof *r->routes + r->segs_cap * sizeof *r->segs +
            r->bytes_cap + built + (r->deep_keys ? r->nnodes * sizeof *r->deep_keys : 0) +
-           r->nslots * sizeof *r->slots + r->nfull * sizeof *r->full +
+           r->nslots * sizeof *r->slots + (r->nfull + HASHSEG_FULL_PAD) * sizeof *r->full +
            r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool;
 }
 
@@ -1386,7 +1414,7 @@ static void hashseg_destroy(void *impl)
         w.nodes_raw = r->nodes_raw;
         w.nnodes = r->nnodes;
         w.deep_keys = (uint64_t *)(uintptr_t)r->deep_keys;
-        w.slots = (uint64_t *)(uintptr_t)r->slots;
+        w.slots = (uint32_t *)(uintptr_t)r->slots;
         w.nslots = r->nslots;
         w.full = (hashseg_full *)(uintptr_t)r->full;
         w.nfull = r->nfull;
@@ -1495,10 +1523,11 @@ static int check_node(const hashseg_router *r, uint32_t c, uint64_t *keys, uint3
     /* in slots[] within max_probe of home, and found first for its bytes */
     uint64_t k = key & r->hash_mask;
     bool placed = false;
+    uint32_t cmask = (1u << r->node_bits) - 1u;
     for (uint32_t i = 0; i <= r->max_probe && !placed; i++) {
-        uint64_t slot = r->slots[(k + i) & r->slot_mask];
-        placed = (uint32_t)slot == c;
-        if (placed && slot >> 32 != k >> 32) HASHSEG_FAIL("node %u: tag", c);
+        uint32_t slot = r->slots[(k + i) & r->slot_mask];
+        placed = (slot & cmask) == c;
+        if (placed && slot != slot_of(k, r->node_bits, c)) HASHSEG_FAIL("node %u: tag", c);
     }
     if (!placed) HASHSEG_FAIL("node %u: not within max_probe of its home slot", c);
     if (probe_segment(r, key, x->parent, w0, w1, seg, n, NULL) != c)
@@ -1519,9 +1548,9 @@ static int check_full(const hashseg_router *r, size_t i, uint32_t *groups, rb_er
     uint64_t h = XXH3_64bits_withSeed(path, e->len, r->keys.seed);
     if (!((r->full_lens >> (e->len & 63u)) & 1u)) HASHSEG_FAIL("full[%zu]: length filter", i);
     uint64_t k = h & r->hash_mask;
-    bool placed = false;
-    for (uint32_t j = 0; j <= r->max_probe && !placed; j++) placed = ((k + j) & r->full_mask) == i;
-    if (!placed) HASHSEG_FAIL("full[%zu]: not within max_probe of its home slot", i);
+    size_t home = full_home(k, r->nfull);
+    if (i < home || i - home > r->max_probe)
+        HASHSEG_FAIL("full[%zu]: not within max_probe of its home slot", i);
     if (e->tag != (uint16_t)(k >> 48)) HASHSEG_FAIL("full[%zu]: tag", i);
     if (probe_full(r, h, path, e->len, NULL) != e) HASHSEG_FAIL("full[%zu]: duplicate path", i);
     return RB_OK;
@@ -1551,11 +1580,13 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
     if ((uintptr_t)r->nodes % sizeof *r->nodes) HASHSEG_FAIL("nodes[] not aligned");
     if (r->max_probe > RB_HASHSEG_PROBE_LIMIT) HASHSEG_FAIL("max_probe %u", r->max_probe);
     if (r->nslots < 8 || (r->nslots & (r->nslots - 1)) || r->slot_mask != r->nslots - 1 ||
-        r->nfull < 8 || (r->nfull & (r->nfull - 1)) || r->full_mask != r->nfull - 1)
+        r->nfull < 8)
         HASHSEG_FAIL("table sizes");
     size_t used = 0, nstatic = 0;
+    if (r->node_bits < 1 || r->node_bits > 31 || r->nnodes > (size_t)1 << r->node_bits)
+        HASHSEG_FAIL("node_bits %u for %zu nodes", r->node_bits, r->nnodes);
     for (size_t i = 0; i < r->nslots; i++) {
-        uint32_t c = (uint32_t)r->slots[i];
+        uint32_t c = r->slots[i] & ((1u << r->node_bits) - 1u);
         if (!r->slots[i]) continue;
         if (c == 0 || c >= r->nnodes || (r->nodes[c].flags & HASHSEG_PARAM))
             HASHSEG_FAIL("slot %zu holds %u, not a static node", i, c);
@@ -1591,13 +1622,11 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
             const hashseg_term *t = &r->terms[x->term];
             if ((t->end_mask | t->ca_mask) & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT))
                 HASHSEG_FAIL("node %u: method mask", c);
-            if ((size_t)t->end_ids + popcount16(t->end_mask) > r->nids)
-                HASHSEG_FAIL("node %u: end ids out of range", c);
-            if ((size_t)t->ca_ids + popcount16(t->ca_mask) > r->nids)
-                HASHSEG_FAIL("node %u: catch-all ids out of range", c);
+            if ((size_t)t->ids + popcount16(t->end_mask) + popcount16(t->ca_mask) > r->nids)
+                HASHSEG_FAIL("node %u: ids out of range", c);
         }
     }
-    for (size_t i = 0; i < r->nfull; i++) {
+    for (size_t i = 0; i < r->nfull + HASHSEG_FULL_PAD; i++) {
         if (!r->full[i].mask) continue;
         int rc = check_full(r, i, &groups, err);
         if (rc < 0) return rc;

@@ -28,9 +28,9 @@
 #define SET_DEFAULT_SEED 0x726f757465736574ull /* "routeset" */
 
 typedef struct set_route {
-    uint32_t text, len;         /* the pattern in bytes[] */
-    uint32_t seg, nsegs;        /* its segments in segs[] and ranks[] */
-    uint32_t shape, shape_len;  /* its shape in the shape set's arena */
+    uint32_t text, len;        /* the pattern in bytes[] */
+    uint32_t seg, nsegs;       /* its segments in segs[] and ranks[] */
+    uint32_t shape, shape_len; /* its shape in the shape set's arena */
     uint32_t id;
     uint32_t ncaptures, literal_bytes;
     int32_t method;
@@ -128,17 +128,24 @@ int rb_route_set_add(rb_route_set *s, int method, const char *pattern, size_t le
     }
     /* commit: nothing below can fail */
     set_route *sr = &s->routes[s->count++];
-    *sr = (set_route){(uint32_t)s->nbytes, (uint32_t)len,  (uint32_t)s->nsegs,
-                      p.nsegs,             (uint32_t)s->shapes.arena_len, (uint32_t)p.shape_len,
-                      route_id,            p.ncaptures,  p.literal_bytes,
-                      method,              p.features};
+    *sr = (set_route){(uint32_t)s->nbytes,
+                      (uint32_t)len,
+                      (uint32_t)s->nsegs,
+                      p.nsegs,
+                      (uint32_t)s->shapes.arena_len,
+                      (uint32_t)p.shape_len,
+                      route_id,
+                      p.ncaptures,
+                      p.literal_bytes,
+                      method,
+                      p.features};
     memcpy(s->bytes + s->nbytes, pattern, len);
     s->nbytes += len;
     for (uint32_t i = 0; i < p.nsegs; i++) {
         const rb_segment *g = &p.segs[i];
         s->segs[s->nsegs + i] =
-            (set_seg){g->offset,   g->len,  (uint32_t)(g->text - pattern), g->text_len,
-                      g->literal,  g->kind, g->captures};
+            (set_seg){g->offset, g->len,     (uint32_t)(g->text - pattern), g->text_len, g->literal,
+                      g->kind,   g->captures};
         s->ranks[s->nsegs + i] = p.ranks[i];
     }
     s->nsegs += p.nsegs;
@@ -164,8 +171,8 @@ void rb__route_set_route(const rb_route_set *s, size_t i, rb_segment *segs, rb_p
     const char *text = s->bytes + sr->text;
     for (uint32_t j = 0; j < sr->nsegs; j++) {
         const set_seg *g = &s->segs[sr->seg + j];
-        segs[j] = (rb_segment){g->kind,       g->captures,  g->offset, g->len,
-                               text + g->text_off, g->text_len, g->literal};
+        segs[j] = (rb_segment){g->kind,     g->captures, g->offset, g->len, text + g->text_off,
+                               g->text_len, g->literal};
     }
     memset(p, 0, sizeof *p);
     p->text = text;

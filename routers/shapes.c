@@ -41,8 +41,7 @@ static size_t find(const rb__shapes *s, uint64_t hash, int method, const char *s
     }
 }
 
-bool rb__shapes_has(const rb__shapes *s, uint64_t hash, int method, const char *shape,
-                    size_t len)
+bool rb__shapes_has(const rb__shapes *s, uint64_t hash, int method, const char *shape, size_t len)
 {
     return s->cap && s->slots[find(s, hash, method, shape, len)].method1;
 }

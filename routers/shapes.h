@@ -47,8 +47,7 @@ void rb__shapes_free(rb__shapes *s, const rb_allocator *a);
 uint64_t rb__shapes_hash(const rb__shapes *s, int method, const char *shape, size_t len);
 
 /* Is (method, shape) a member?  hash from rb__shapes_hash. */
-bool rb__shapes_has(const rb__shapes *s, uint64_t hash, int method, const char *shape,
-                    size_t len);
+bool rb__shapes_has(const rb__shapes *s, uint64_t hash, int method, const char *shape, size_t len);
 
 /* Room for one more member and a copy of its shape.  RB_ENOMEM leaves s as
  * it was. */

@@ -78,10 +78,8 @@ Test(route_set, loaded_router_answers_as_the_router_fed_by_add, .timeout = 120)
             cr_assert_eq(rb_route_table_build_router(&routes, name, ops, &cfg, &b, &err), RB_OK,
                          "%s %s: %s", rb_ops_name(ops), name, err.message);
             cr_expect_eq(rb_router_count(a), rb_router_count(b));
-            cr_expect_eq(rb_router_check(a, &err), RB_OK, "%s: %s", rb_ops_name(ops),
-                         err.message);
-            cr_expect_eq(rb_router_memory(a), rb_router_memory(b), "%s %s", rb_ops_name(ops),
-                         name);
+            cr_expect_eq(rb_router_check(a, &err), RB_OK, "%s: %s", rb_ops_name(ops), err.message);
+            cr_expect_eq(rb_router_memory(a), rb_router_memory(b), "%s %s", rb_ops_name(ops), name);
             char label[128];
             snprintf(label, sizeof label, "%s on %s from a set", rb_ops_name(ops), name);
             expect_same_answers(label, a, b, &reqs);
@@ -129,8 +127,7 @@ Test(route_set, a_feature_the_router_lacks_is_refused_before_loading)
     cr_assert_eq(rb_router_create("floor", NULL, &r, &err), RB_OK);
     cr_expect_eq(rb_router_add_set(r, s, &err), RB_EUNSUPPORTED);
     cr_expect_eq(err.offset, 3u);
-    cr_expect(strstr(err.message, "route 3") && strstr(err.message, "/c/:id"), "%s",
-              err.message);
+    cr_expect(strstr(err.message, "route 3") && strstr(err.message, "/c/:id"), "%s", err.message);
     cr_expect_eq(rb_router_count(r), 0u, "nothing was loaded");
     /* and the router is still usable by add */
     cr_expect_eq(rb_router_add(r, RB_GET, "/a", 2, 0, &err), RB_OK, "%s", err.message);
@@ -180,8 +177,8 @@ Test(route_set, a_set_loads_into_an_empty_router_which_then_holds_only_the_set)
  * a failed rb_route_set_add leaves the count as it was, and nothing leaks. */
 Test(route_set, allocation_failure_is_clean_everywhere, .timeout = 120)
 {
-    static const char *const lines[] = {"GET /users",      "GET /users/:id",  "GET /users/me",
-                                        "POST /users/:id", "GET /static/*p",  "* /a/b/c/d/e",
+    static const char *const lines[] = {"GET /users",      "GET /users/:id",    "GET /users/me",
+                                        "POST /users/:id", "GET /static/*p",    "* /a/b/c/d/e",
                                         "GET /a/:x/c",     "DELETE /users/:id", "GET /"};
     size_t n = sizeof lines / sizeof lines[0];
     for (size_t k = 0; k < rb_registry_count(); k++) {
