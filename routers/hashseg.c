@@ -440,10 +440,8 @@ static inline void slash_bitmap(const unsigned char *buf, size_t len, uint64_t *
  * sentinel bit at len; a path under 16 bytes is (t1:t0) (short_words). */
 static inline uint64_t slash_word(const char *path, size_t len, uint64_t t0, uint64_t t1)
 {
-    if (len < 16) /* (t1:t0) is the whole path */
-        return (((slashes(t0) >> 7) * 0x0102040810204080ull) >> 56 |
-                ((slashes(t1) >> 7) * 0x0102040810204080ull) >> 56 << 8) |
-               1ull << len;
+    if (len < 16)                                                  /* (t1:t0) is the whole path */
+        return slash_bits(t0) | slash_bits(t1) << 8 | 1ull << len; /* exact: every '/' */
     /* 16-byte blocks at 0, 16, 32 (those inside the path) and the block
      * that ends at len, shifted into place: no loop */
     const unsigned char *p = (const unsigned char *)path;

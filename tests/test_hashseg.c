@@ -4,11 +4,26 @@
  * bounded probe sequences, no reads past the end of the path, clean
  * failure when memory runs out.
  *
+ * Built twice: test_hashseg (the library's hashseg) and test_hashseg_portable
+ * (a copy compiled with the portable byte scans, RB_PORTABLE).
+ *
  * Most tests drive hashseg through its ops table, so that they can reach
  * the implementation for the hooks of hashseg.h, and linear through the
  * public API; every answer is compared field by field (rb_match_equal).
  */
+#ifdef RB_TEST_PORTABLE
+/* test_hashseg_portable: the same tests on a copy of hashseg built with the
+ * portable byte scans (bytescan.h), under names of its own */
+#define RB_PORTABLE                1
+#define rb__hashseg_ops            rb__hashseg_portable_ops
+#define rb__hashseg_lookup_counted rb__hashseg_portable_lookup_counted
+#define rb__hashseg_set_hash_bits  rb__hashseg_portable_set_hash_bits
+#define rb__hashseg_max_probe      rb__hashseg_portable_max_probe
+#define rb__hashseg_node_count     rb__hashseg_portable_node_count
+#include "../routers/hashseg.c"
+#else
 #include "hashseg.h"
+#endif
 #include "rb_test.h"
 #include "shipped.h"
 #include "rng.h"
@@ -554,6 +569,38 @@ Test(hashseg, no_read_past_the_end_of_the_path)
     pair_free(&p);
 }
 
+/* Bytes next to a '/' are not slashes, in paths of every length: '.' and
+ * '0' are one off '/', which a borrowing word-at-a-time test would take
+ * for slashes right after a real one. */
+Test(hashseg, bytes_next_to_a_slash_are_not_slashes)
+{
+    pair p;
+    pair_new(&p, 0, 64);
+    static const char *const routes[] = {"/a/:x", "/a/.b", "/a/0b", "/:y/.c",
+                                         "/./.",  "/a/.",  "/0/:z", "/a/b/.d/:w"};
+    for (uint32_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        pair_add(&p, RB_GET, routes[i], i);
+    pair_build(&p);
+    static const char *const tails[] = {"/a/.b", "/a/.x",     "/a/0b", "/q/.c", "/./.", "/a/.",
+                                        "/0/0",  "/a/b/.d/.", "/./0",  "/.",    "/0"};
+    char path[128];
+    for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+        for (size_t pad = 0; pad < 70; pad++) {
+            /* the same tail behind pad bytes of a first segment, so that the
+             * '.'s fall at every place of the words and blocks read */
+            int n = snprintf(path, sizeof path, "/%.*s%s", (int)pad,
+                             "..0..0.0.0..00..0.0..0...0.0.0.0.0..0.0..00..0.0..0...0.0.0.0.0.00.",
+                             tails[t]);
+            pair_lookup_n(&p, RB_GET, path, (size_t)n);
+            pair_lookup_n(&p, RB_GET, path + 1 + pad, strlen(tails[t]));
+        }
+    }
+    expect_found(&p, RB_GET, "/a/.b", 1);
+    expect_found(&p, RB_GET, "/a/.x", 0);
+    expect_found(&p, RB_GET, "/./.", 4);
+    pair_free(&p);
+}
+
 /* ---- failures ------------------------------------------------------------- */
 
 static const char *const fail_routes[] = {
@@ -677,10 +724,11 @@ Test(hashseg, failed_add_leaves_router_unchanged)
     rb_router_destroy(lin);
 }
 
-/* Deep patterns and long paths: the walk keeps no stack (it goes back
- * through parent links and the slash before the current segment), paths
- * of 64 to 255 bytes have a slash bitmap of several words, and longer ones
- * are scanned segment by segment. */
+/* Deep patterns and long paths: the walk goes back through parent links
+ * and the slash before the current segment, with the keys of the first 64
+ * depths on its stack and deeper ones in deep_keys[]; paths of 64 to 255
+ * bytes have a slash bitmap of several words, and longer ones are scanned
+ * segment by segment. */
 Test(hashseg, deep_patterns_and_long_paths)
 {
     pair p;

@@ -1,0 +1,72 @@
+/*
+ * test_bytescan.c — the byte scans of bytescan.h: the SSE2 and the portable
+ * (SWAR) versions of rb__slash16 give the answer of a byte-by-byte loop on
+ * every input class that could trip either (every placement of slashes,
+ * every byte value next to a slash, the bytes one off '/', random blocks),
+ * and the one the routers call is one of them.  The hashseg suite runs on a
+ * portable build too (test_hashseg_portable).
+ */
+#include "bytescan.h"
+#include "rng.h"
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+static uint32_t slash16_naive(const unsigned char *p)
+{
+    uint32_t m = 0;
+    for (unsigned i = 0; i < 16; i++) m |= (uint32_t)(p[i] == '/') << i;
+    return m;
+}
+
+static void expect_all_agree(const unsigned char *p)
+{
+    uint32_t want = slash16_naive(p);
+    cr_assert_eq(rb__slash16_swar(p), want, "swar on %.16s", (const char *)p);
+#if defined(__SSE2__)
+    cr_assert_eq(rb__slash16_sse2(p), want, "sse2 on %.16s", (const char *)p);
+#endif
+    cr_assert_eq(rb__slash16(p), want);
+}
+
+Test(bytescan, every_placement_of_slashes)
+{
+    unsigned char b[16];
+    for (uint32_t bits = 0; bits < 0x10000u; bits++) {
+        for (unsigned i = 0; i < 16; i++) b[i] = (bits >> i) & 1u ? '/' : (i & 1u ? '.' : '0');
+        expect_all_agree(b);
+    }
+}
+
+/* Bytes one off '/' ('.' and '0'), and '/' with its top bit set, next to
+ * slashes: the cases a borrowing SWAR test gets wrong. */
+Test(bytescan, every_byte_next_to_a_slash)
+{
+    unsigned char b[16];
+    for (unsigned v = 0; v < 256; v++) {
+        for (unsigned at = 0; at < 16; at++) {
+            for (unsigned fill = 0; fill < 4; fill++) {
+                static const unsigned char fills[] = {'/', '.', 0x00, 0xaf};
+                memset(b, fills[fill], sizeof b);
+                b[at] = (unsigned char)v;
+                expect_all_agree(b);
+                if (at + 1 < 16) b[at + 1] = '/';
+                expect_all_agree(b);
+            }
+        }
+    }
+}
+
+Test(bytescan, random_blocks)
+{
+    uint64_t s = 0x5eedu;
+    unsigned char b[16];
+    for (int n = 0; n < 200000; n++) {
+        for (unsigned i = 0; i < 16; i++) {
+            uint64_t x = rb_splitmix64(&s);
+            /* half the bytes from a small alphabet around '/' */
+            b[i] = (unsigned char)(x & 1u ? 0x2d + (x >> 8) % 4 : x >> 16);
+        }
+        expect_all_agree(b);
+    }
+}
