@@ -4,13 +4,16 @@
 #   scripts/setup.sh           what the default job needs
 #   scripts/setup.sh --http    also libmicrohttpd-dev and wrk, for `routebench http`
 #                              (opt-in: the default job never needs them)
+#   scripts/setup.sh --results also jq, which scripts/results.sh renders the
+#                              targets table with (opt-in as well)
 set -euo pipefail
 packages=(cmake ninja-build pkg-config gcc g++ libxxhash-dev libcriterion-dev libcjson-dev
           libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind)
 for arg in "$@"; do
   case "$arg" in
     --http) packages+=(libmicrohttpd-dev wrk) ;;
-    *) echo "setup: unknown option $arg (known: --http)" >&2; exit 2 ;;
+    --results) packages+=(jq) ;;
+    *) echo "setup: unknown option $arg (known: --http, --results)" >&2; exit 2 ;;
   esac
 done
 missing=()

@@ -1,0 +1,59 @@
+# scripts/targets.jq — the targets of issue 15 (performance, round 2) as a
+# markdown section, from the summary.json of scripts/results.sh's run.
+#   jq -r --arg base 'radix@PATH' -f scripts/targets.jq build/results/summary.json
+# Every figure is read from that one run: paired ratios (median over the
+# pairs, 95% bootstrap interval) where the target is a ratio, medians where
+# it is a time, the run's build times (on the run's clock) and bytes/route.
+
+def sc($n): .scenarios[] | select(.name == $n);
+def pair($s; $a; $b): $s.pairs[] | select(.a == $a and .b == $b);
+def res($s; $r): $s.results[] | select(.router == $r);
+def f2: (. * 100 | round) / 100 | tostring;
+def f3: (. * 1000 | round) / 1000 | tostring;
+def ns: if . >= 100 then (round | tostring) elif . >= 10 then ((. * 10 | round) / 10 | tostring) else f2 end;
+def ms: (. / 1e6) as $m | if $m >= 100 then ($m | round | tostring) + " ms" elif $m >= 1 then ($m | f2) + " ms" else (. / 1e3 | round | tostring) + " us" end;
+def yes($c): if $c then "**yes**" else "no" end;
+# our routers that a user could choose: not the baseline, not references, not peers
+def choices($base): [.routers[] | select(.name != $base and (.reference | not) and (.peer | not)) | .name];
+# the router with the highest paired speed ratio against the baseline on scenario $n
+def best($n; $base): . as $root | (sc($n)) as $s
+  | [choices($base)[] as $r | (pair($s; $base; $r) // empty) | {r: $r, p: .}]
+  | max_by(.p.median);
+def ratio_row($what; $n; $want; $base): (best($n; $base)) as $b
+  | "| \($what) | >= \($want)x | \($b.r): **\($b.p.median | f3)x** [\($b.p.lo | f3), \($b.p.hi | f3)], \($b.p.wins)/\($b.p.n) pairs | \(yes($b.p.median >= $want)) |";
+def depth_line($s): $s.depth as $d | ($d | add) as $t
+  | [range(0; $d | length) | select($d[.] > 0) | "\(. + 1):\($d[.] * 100 / $t | round)%"] | join(" ");
+
+. as $root
+| ($base) as $base
+| (best("mixed-nc-10000"; $base).r) as $fast
+| [
+  "## Targets of issue 15 (performance, round 2)",
+  "",
+  "Every ratio is paired within this one run, against **radix as of commit 3ec0efc** (`\($base)`, built from that commit by scripts/results.sh); \"best\" is the router with the highest ratio among the routers one can choose. Times are on the run's clock (\(.protocol.clock_id)).",
+  "",
+  "| target | goal | measured (this run) | met? |",
+  "|---|---|---|---|",
+  ratio_row("GitHub table: best router vs radix@3ec0efc"; "github"; 2.0; $base),
+  ratio_row("Discord table: best router vs radix@3ec0efc"; "discord"; 2.0; $base),
+  ratio_row("`mixed-10000` vs radix@3ec0efc"; "mixed-10000"; 2.5; $base),
+  ratio_row("`mixed-nc-10000` vs radix@3ec0efc"; "mixed-nc-10000"; 2.5; $base),
+  ratio_row("`params-10000` vs radix@3ec0efc"; "params-10000"; 2.5; $base),
+  ( ["static-100", "static-1000", "static-10000"][] as $n | (sc($n)) as $s
+    | ([choices($base)[] as $r | (pair($s; $r; "floor") // empty) | {r: $r, p: .}] | min_by(.p.median)) as $b
+    | "| `\($n)` within 1.15x of `floor` | <= 1.15x | \($b.r) \(res($s; $b.r).median_ns | ns) ns, floor \(res($s; "floor").median_ns | ns) ns: **\($b.p.median | f3)x** [\($b.p.lo | f3), \($b.p.hi | f3)] | \(yes($b.p.median <= 1.15)) |" ),
+  ( (sc("mixed-nc-100")) as $a | (sc("mixed-nc-100000")) as $z
+    | (res($z; $fast).median_ns / res($a; $fast).median_ns) as $x
+    | "| scaling: `mixed-nc-100` -> `mixed-nc-100000` (\($z.generator // "v1") generator) | <= 3x ns/lookup | \($fast): \(res($a; $fast).median_ns | ns) -> \(res($z; $fast).median_ns | ns) ns: **\($x | f2)x**; routes by depth (segments): 100: \(depth_line($a)); 100,000: \(depth_line($z)) | \(yes($x <= 3)) |" ),
+  ( (sc("mixed-10000")) as $s | res($s; $fast).build_ns as $t
+    | "| build of 10,000 routes (`mixed-10000`), fastest router | <= 3 ms | \($fast): **\($t | ms)** create + load + build (the table parsed once beforehand: \($s.parse_ns | ms)) | \(yes($t <= 3e6)) |" ),
+  ( (sc("mixed-1000000")) as $s
+    | [$s.results[] | select(.router != $base and (.router as $r | $root.routers[] | select(.name == $r) | .peer | not))] as $rs
+    | ($rs | max_by(.build_ns)) as $w
+    | "| build of 1,000,000 routes (`mixed-1000000`), every router but linear | <= 1.5 s | \([$rs[] | "\(.router) \(.build_ns | ms)"] | join(", ")); slowest **\($w.router) \($w.build_ns | ms)** (the table parsed once: \($s.parse_ns | ms)) | \(yes($w.build_ns <= 1.5e9)) |" ),
+  ( ["static-10000", "params-10000", "mixed-10000", "mixed-nc-10000"] as $ns
+    | [$ns[] as $n | (sc($n)) as $s | {n: $n, f: res($s; $fast).bytes_per_route,
+        small: ([$s.results[] | select(.router != $base and (.router as $r | $root.routers[] | select(.name == $r) | (.reference or .peer) | not))] | min_by(.bytes_per_route))}] as $m
+    | "| memory at 10k: fastest router <= 48 bytes/route, ctrie the smallest | <= 48 B | \($fast): \([$m[] | "\(.n) \(.f | round) B"] | join(", ")); smallest: \([$m[] | "\(.small.router) \(.small.bytes_per_route | round) B"] | join(", ")) | \(yes(([$m[] | .f <= 48] | all) and ([$m[] | .small.router == "ctrie"] | all))) |" ),
+  ""
+] | .[]
