@@ -157,7 +157,7 @@ typedef struct hashseg_node {
     uint8_t ncap;    /* captures (param edges) on the path from the root */
     uint8_t lens;    /* bit len % 8 set for the length of each static child */
     uint32_t param;  /* index of the param child, 0 = none */
-    uint32_t term;   /* index in terms[] when HAS_END or HAS_CA */
+    uint32_t unused;
 } hashseg_node;
 
 /* The routes ending at a node, and its catch-all routes.  A mask has bit m
@@ -708,11 +708,10 @@ enter:
     x = &r->nodes[n];
     if (d < HASHSEG_KEY_STACK) ks[d] = h;
     if (b > len) {
-        if (x->flags & HASHSEG_HAS_END) {
-            const hashseg_term *t = &r->terms[x->term];
-            if (t->end_mask & fit) return found(r, t->end_mask, t->ids, method, x->ncap, m);
-            allowed |= t->end_mask;
-        }
+        /* terms[] is parallel to nodes[]: this load need not wait for x */
+        const hashseg_term *t = &r->terms[n];
+        if (t->end_mask & fit) return found(r, t->end_mask, t->ids, method, x->ncap, m);
+        allowed |= t->end_mask;
         goto back;
     }
     {
@@ -751,7 +750,7 @@ param:
     }
 catchall:
     if ((x->flags & HASHSEG_HAS_CA) && b < len) {
-        const hashseg_term *t = &r->terms[x->term];
+        const hashseg_term *t = &r->terms[n];
         if (t->ca_mask & fit) {
             m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(len - b)};
             return found(r, t->ca_mask, t->ids + popcount10[t->end_mask], method, x->ncap + 1u, m);
@@ -1193,15 +1192,14 @@ static int work_terminals(const hashseg_router *r, hashseg_work *w)
  * compare (static paths, long segments) into the pool. */
 static int work_pack(const hashseg_router *r, hashseg_work *w)
 {
-    size_t nterms = 0, npool = 0;
+    size_t npool = 0;
     for (size_t c = 0; c < w->nb; c++) {
         const hashseg_bnode *x = &w->b[c];
-        nterms += (x->end_mask | x->ca_mask) != 0;
         if (x->kind == RB_SEG_STATIC && x->seglen > 16) npool += x->seglen;
     }
     for (size_t f = 0; f < w->nbf; f++) npool += w->bf[f].len;
     w->nnodes = w->nb;
-    w->nterms = nterms ? nterms : 1;
+    w->nterms = w->nb; /* one per node, empty for most inner nodes */
     w->npool = npool ? npool : 1;
     w->nodes_raw = rb_alloc(r->a, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
     size_t deepest = 0;
@@ -1217,7 +1215,7 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
     uintptr_t raw = (uintptr_t)w->nodes_raw, align = sizeof *w->nodes;
     w->nodes = (hashseg_node *)(void *)((raw + align - 1) / align * align);
 
-    size_t pool = 0, term = 0;
+    size_t pool = 0;
     for (size_t f = 0; f < w->nbf; f++) {
         hashseg_bfull *bf = &w->bf[f];
         bf->pooled = (uint32_t)pool;
@@ -1244,12 +1242,11 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
                 pool += x->seglen;
             }
         }
+        /* terminals sort by (node, catch-all, method): a node's catch-all
+         * group follows its end group in ids[] */
+        w->terms[c] =
+            (hashseg_term){x->end_mask, x->ca_mask, x->end_mask ? x->end_ids : x->ca_ids};
         if (x->end_mask | x->ca_mask) {
-            y->term = (uint32_t)term;
-            /* terminals sort by (node, catch-all, method): a node's catch-all
-             * group follows its end group in ids[] */
-            w->terms[term++] =
-                (hashseg_term){x->end_mask, x->ca_mask, x->end_mask ? x->end_ids : x->ca_ids};
             y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
                                   (x->ca_mask ? HASHSEG_HAS_CA : 0u));
         }
@@ -1488,8 +1485,8 @@ static int check_node(const hashseg_router *r, uint32_t c, uint64_t *keys, uint3
     if (r->deep_keys && key != r->deep_keys[c])
         HASHSEG_FAIL("node %u: key differs from its edge's", c);
     bool fullstatic = path_is_static(r, c);
-    if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
-        const hashseg_term *t = &r->terms[x->term];
+    {
+        const hashseg_term *t = &r->terms[c];
         if (!(x->flags & HASHSEG_HAS_CA) != !t->ca_mask ||
             !(x->flags & HASHSEG_HAS_END) != !t->end_mask)
             HASHSEG_FAIL("node %u: terminal flags and masks disagree", c);
@@ -1590,15 +1587,16 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
             HASHSEG_FAIL("slot %zu holds %u, not a static node", i, c);
         used++;
     }
-    uint32_t groups = 0, term = 0;
+    uint32_t groups = 0;
     for (uint32_t c = 0; c < r->nnodes; c++) {
         const hashseg_node *x = &r->nodes[c];
         if (c > 0) {
             int rc = check_node(r, c, keys, &groups, err);
             if (rc < 0) return rc;
             nstatic += !(x->flags & HASHSEG_PARAM);
-        } else if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
-            groups += popcount16(r->terms[x->term].ca_mask); /* no route ends at the root */
+        } else {
+            if (r->terms[0].end_mask) HASHSEG_FAIL("a route ends at the root");
+            groups += popcount16(r->terms[0].ca_mask);
         }
         if (x->param &&
             (x->param <= c || x->param >= r->nnodes || !(r->nodes[x->param].flags & HASHSEG_PARAM)))
@@ -1615,9 +1613,8 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
         if (c > 0 && !(x->flags & (HASHSEG_HAS_STATIC | HASHSEG_HAS_END | HASHSEG_HAS_CA)) &&
             !x->param)
             HASHSEG_FAIL("node %u: leads to no route", c);
-        if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
-            if (x->term != term++) HASHSEG_FAIL("node %u: terms[] not in node order", c);
-            const hashseg_term *t = &r->terms[x->term];
+        {
+            const hashseg_term *t = &r->terms[c];
             if ((t->end_mask | t->ca_mask) & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT))
                 HASHSEG_FAIL("node %u: method mask", c);
             if ((size_t)t->ids + popcount16(t->end_mask) + popcount16(t->ca_mask) > r->nids)
