@@ -47,44 +47,53 @@
  *
  * Layout.  A node (hashseg_node) is 32 bytes, 32-byte aligned: the static
  * edge into it (its segment's first 16 bytes as two zero-padded
- * little-endian words, its length, its parent), flags, captures so far, the
- * param child's index, the index of its terminals, and a one-byte filter
- * of its static children's lengths (mod 8).  keys_of[] holds each node's
- * key, cold[] where a long segment's bytes are.  A terminal
- * (hashseg_term) holds two groups, routes ending at the node and catch-all
- * routes "node/{*x}", each a method mask (bit RB_ANY = "*") and the index
- * of its first route id in ids[]; a group's ids are in method order, "*"
- * last, so method m's route is at popcount(mask below m).  A full[] entry
- * is 16 bytes: tag, mask, length, pool offset of the path, first id.
+ * little-endian words, or, for a segment over 16 bytes, its first 8 and
+ * its length and place in the pool; its length; its parent), flags,
+ * captures so far, the param child's index, and a one-byte filter of its
+ * static children's lengths (mod 8).  terms[] is parallel to nodes[] (so a
+ * lookup loads a node's terminal without waiting for the node): terms[n]
+ * holds two groups, routes ending at node n and catch-all routes
+ * "n/{*x}", each a method mask (bit RB_ANY = "*"), and the index in ids[]
+ * of the end group's first id, the catch-all group following it; a group's
+ * ids are in method order, "*" last, so method m's route is at
+ * popcount(mask below m).  A slot of slots[] (the static edges) is 4 bytes:
+ * the node's index in its low node_bits bits, the key's high bits above
+ * them as a tag.  A full[] entry is 16 bytes: tag, mask, length, pool
+ * offset of the path, first id; full[] has two homes per static path (a
+ * key's home is its low 32 bits times the homes, high half) and
+ * RB_HASHSEG_PROBE_LIMIT + 1 slots more, so that no probe wraps.
  *
- * Lookup reads the path a word at a time: a bitmap of its slashes (one
- * word for paths under 64 bytes, up to four under HASHSEG_BITMAP_LEN = 256;
- * longer paths are scanned segment by segment), and each segment's first
- * 16 bytes as masked words, for hashing and for comparing with a node in
- * one go.  Nothing past the end of the path is ever read: under 64 bytes
- * and over 255, whole words are loaded only from inside the path and the
- * last bytes come from a zero-padded copy of its last 16 bytes; from 64 to
- * 255 bytes the path is first copied into a stack buffer followed by 16
- * zero bytes, so no segment has to choose where its words come from (the
- * copy measured slower than that choice on short paths, faster on long
- * ones).  The walk is depth first: static child, then param child, then
- * catch-all, backtracking on dead ends
- * without a stack (parent links, keys_of[], and the slash before the
- * current segment say where to resume), so patterns may be any depth.  That
- * order is the priority order (ranks left to right, a dead end never
- * ranking), so the first terminal that fits the method wins; when none
- * does, the walk has seen every matching terminal and the union of their
- * masks is the 405 mask.  Within one terminal the routes differ only by
- * method (one shape), so "specific before '*'" is all that is left of the
- * priority key there, and literal bytes and ids never need comparing.
+ * Lookup reads the path 16 bytes at a time: a bitmap of its slashes (one
+ * SSE2 compare per block, or the portable word-at-a-time version:
+ * bytescan.h), one word for paths under 64 bytes, four under
+ * HASHSEG_BITMAP_LEN = 256, and longer paths scanned segment by segment;
+ * each segment's first 16 bytes as masked words, for hashing and for
+ * comparing with a node in one go.  Nothing past the end of the path is
+ * ever read: words are loaded from inside the path, under 64 bytes the
+ * last ones from a zero-padded copy of the last 16 bytes (a path under 16
+ * bytes is gathered from overlapping loads), from 64 to 255 bytes from the
+ * last 16 bytes of the path itself, shifted down (copying the path first
+ * measured slower: loads of bytes just stored wait for the stores).  The
+ * walk is depth first: static child, then param child, then catch-all,
+ * backtracking on dead ends through parent links, the slash before the
+ * current segment, and the keys of the nodes on the way down (kept on the
+ * lookup's stack for the first HASHSEG_KEY_STACK = 64 depths, deeper ones
+ * in deep_keys[], which exists only when a pattern is that deep), so
+ * patterns may be any depth.  That order is the priority order (ranks left
+ * to right, a dead end never ranking), so the first terminal that fits the
+ * method wins; when none does, the walk has seen every matching terminal
+ * and the union of their masks is the 405 mask.  Within one terminal the
+ * routes differ only by method (one shape), so "specific before '*'" is
+ * all that is left of the priority key there, and literal bytes and ids
+ * never need comparing.
  *
  * Cost: lookup O(L + S) plus O(1) expected probes per static edge and the
  * backtracking a route set forces (bounded by the tree nodes the path can
  * reach); a probe sequence is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT
- * + 1 slots.  Build O(pattern bytes + N).  Memory: 16 bytes per static
- * route and 8 per static tree node (tables at load <= 1/2), 48 per tree
- * node (node, key, cold), 12 per terminal, 4 per route id, the static
- * paths and long segments.
+ * + 1 slots.  Build O(pattern bytes + N).  Memory: per static tree
+ * node 16 to 32 bytes of slots (load <= 1/4: collisions cost lookups more
+ * than the bytes), per tree node 32 (node) + 8 (terminal), per static path
+ * 32 of full[] (load 1/2) and its bytes, 4 per route id, long segments.
  *
  * Invariants (hashseg_check):
  *   - nodes[0] is the root; every other node's parent has a lower index,
@@ -93,13 +102,17 @@
  *     slots[] exactly once, under its key's tag, within max_probe of its
  *     key's home slot, and found first there for its bytes (no two static
  *     children of one parent have the same bytes); a node has HAS_STATIC
- *     iff it has a static child, and its length filter is exact;
- *   - keys_of[] holds what the hash chain gives for every node;
+ *     iff it has a static child, and its length filter is exact; node_bits
+ *     holds every node index;
+ *   - deep_keys[], when there is one, holds what the hash chain gives for
+ *     every node;
  *   - a param node is its parent's param child; ncap counts the param edges
- *     on the path from the root; no static route ends in the tree;
- *   - terms[] is in node order; every full[] entry is within max_probe of
- *     its home slot, unique, and its path is in the pool; the groups of the
- *     tree and of full[] hold every route id exactly once;
+ *     on the path from the root; no static route ends in the tree, and no
+ *     route at the root;
+ *   - terms[n] agrees with node n's flags; every full[] entry is within
+ *     max_probe of its home slot (after it, never wrapping), unique, and
+ *     its path is in the pool; the groups of the tree and of full[] hold
+ *     every route id exactly once;
  *   - max_probe <= RB_HASHSEG_PROBE_LIMIT.
  *
  * What build changes: add() only copies patterns (text, segment kinds and
@@ -420,22 +433,6 @@ static inline uint64_t slash_bits(uint64_t w)
     return ((z >> 7) * 0x0102040810204080ull) >> 56;
 }
 
-/* sl[i / 64] bit i % 64 set when buf[i] is '/', for the whole path buf[0,
- * len) (len < HASHSEG_BITMAP_LEN, zeros after it), plus a sentinel bit at
- * len; read a word at a time.  Words above len / 64 are not written. */
-static inline void slash_bitmap(const unsigned char *buf, size_t len, uint64_t *sl)
-{
-    size_t off = 0;
-    for (; off + 64 <= len; off += 64) {
-        uint64_t bits = 0;
-        for (unsigned j = 0; j < 64; j += 8) bits |= slash_bits(load64le(buf + off + j)) << j;
-        sl[off >> 6] = bits;
-    }
-    uint64_t bits = 0;
-    for (; off < len; off += 8) bits |= slash_bits(load64le(buf + off)) << (off & 63u);
-    sl[len >> 6] = bits | 1ull << (len & 63u);
-}
-
 /* Bit i set when path[i] is '/', for a path under 64 bytes, plus a
  * sentinel bit at len; a path under 16 bytes is (t1:t0) (short_words). */
 static inline uint64_t slash_word(const char *path, size_t len, uint64_t t0, uint64_t t1)
@@ -488,22 +485,15 @@ static inline void shr128(uint64_t *lo, uint64_t *hi, unsigned bits)
 #endif
 }
 
-/* The first 16 bytes of the segment path[b, b + n) (b <= len) as masked
- * words, from loads inside the path: the 16 bytes at b, or near the end
- * the last 16 shifted down; a path under 16 bytes comes from (t1:t0),
- * gathered once by short_words. */
-static inline void words_at(const char *path, size_t len, size_t b, size_t n, uint64_t t0,
-                            uint64_t t1, uint64_t *w0, uint64_t *w1)
+/* The first 16 bytes of the segment path[b, b + n) (b <= len, len >= 16)
+ * as masked words, from loads inside the path: the 16 bytes at b, or near
+ * the end the last 16 shifted down. */
+static inline void words_at(const char *path, size_t len, size_t b, size_t n, uint64_t *w0,
+                            uint64_t *w1)
 {
-    uint64_t lo = t0, hi = t1;
-    unsigned s = (unsigned)b;
-    if (len >= 16) {
-        size_t at = b + 16 <= len ? b : len - 16;
-        lo = load64le(path + at);
-        hi = load64le(path + at + 8);
-        s = (unsigned)(b - at);
-    }
-    shr128(&lo, &hi, 8 * s);
+    size_t at = b + 16 <= len ? b : len - 16;
+    uint64_t lo = load64le(path + at), hi = load64le(path + at + 8);
+    shr128(&lo, &hi, (unsigned)(8 * (b - at)));
     size_t c = n < 16 ? n : 16;
     *w0 = lo & mask_lo[c];
     *w1 = hi & mask_hi[c];
@@ -726,7 +716,7 @@ enter:
             if (mode == HASHSEG_ONE)
                 segment_words(src16(path, len, tail, tb, b), e - b, &w0, &w1);
             else if (mode == HASHSEG_MANY)
-                words_at(path, len, b, e - b, t0, t1, &w0, &w1);
+                words_at(path, len, b, e - b, &w0, &w1);
             uint32_t sn = (uint32_t)(e - b);
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
             uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
@@ -1244,8 +1234,7 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
         }
         /* terminals sort by (node, catch-all, method): a node's catch-all
          * group follows its end group in ids[] */
-        w->terms[c] =
-            (hashseg_term){x->end_mask, x->ca_mask, x->end_mask ? x->end_ids : x->ca_ids};
+        w->terms[c] = (hashseg_term){x->end_mask, x->ca_mask, x->end_mask ? x->end_ids : x->ca_ids};
         if (x->end_mask | x->ca_mask) {
             y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
                                   (x->ca_mask ? HASHSEG_HAS_CA : 0u));
