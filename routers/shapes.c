@@ -80,8 +80,7 @@ int rb__shapes_reserve(rb__shapes *s, const rb_allocator *a, const char *shape, 
     return RB_OK;
 }
 
-void rb__shapes_commit(rb__shapes *s, const rb_allocator *a, uint64_t hash, int method,
-                       size_t len)
+void rb__shapes_commit(rb__shapes *s, const rb_allocator *a, uint64_t hash, int method, size_t len)
 {
     const char *shape = s->arena + s->arena_len;
     size_t i = find(s, hash, method, shape, len);
@@ -90,8 +89,8 @@ void rb__shapes_commit(rb__shapes *s, const rb_allocator *a, uint64_t hash, int 
         hash = rb__shapes_hash(s, method, shape, len);
         i = find(s, hash, method, shape, len);
     }
-    s->slots[i] = (rb__shape_entry){hash, (uint32_t)s->arena_len, (uint32_t)len,
-                                    (uint32_t)method + 1u};
+    s->slots[i] =
+        (rb__shape_entry){hash, (uint32_t)s->arena_len, (uint32_t)len, (uint32_t)method + 1u};
     s->arena_len += len;
     s->count++;
 }

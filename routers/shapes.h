@@ -56,8 +56,7 @@ int rb__shapes_reserve(rb__shapes *s, const rb_allocator *a, const char *shape, 
 /* Make the shape last reserved a member (it must not be one already; hash
  * from rb__shapes_hash).  Never fails: when re-seeding needs memory it
  * cannot get, the member takes the long probe sequence. */
-void rb__shapes_commit(rb__shapes *s, const rb_allocator *a, uint64_t hash, int method,
-                       size_t len);
+void rb__shapes_commit(rb__shapes *s, const rb_allocator *a, uint64_t hash, int method, size_t len);
 
 /* The longest probe sequence of a member, in slots past its home. */
 uint32_t rb__shapes_longest_probe(const rb__shapes *s);

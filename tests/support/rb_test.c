@@ -247,7 +247,12 @@ void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_reque
 void rbt_craft_collisions(uint64_t seed, unsigned bits, const char *prefix, size_t from, size_t n,
                           char (*out)[32])
 {
-    uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+    rbt_craft_collisions_mask(seed, bits >= 64 ? ~0ull : (1ull << bits) - 1, prefix, from, n, out);
+}
+
+void rbt_craft_collisions_mask(uint64_t seed, uint64_t mask, const char *prefix, size_t from,
+                               size_t n, char (*out)[32])
+{
     size_t found = 0;
     for (uint64_t i = 0; found < n; i++) {
         int len = snprintf(out[found], sizeof out[found], "%sf%llx", prefix, (unsigned long long)i);

@@ -120,6 +120,12 @@ void rbt_expect_like_on(const rb_router *r, const rb_router *lin, const rb_reque
  * force: about n * 2^bits hashes. */
 void rbt_craft_collisions(uint64_t seed, unsigned bits, const char *prefix, size_t from, size_t n,
                           char (*out)[32]);
+/* The same with the bits of mask 0 instead of the low ones (a table whose
+ * home is not the hash's low bits: hashseg's full[] takes the high half of
+ * its low 32 bits times the homes, so mask 0xffff0000 puts every name at
+ * home 0 of any table of up to 2^16 homes). */
+void rbt_craft_collisions_mask(uint64_t seed, uint64_t mask, const char *prefix, size_t from,
+                               size_t n, char (*out)[32]);
 
 /* ---- running the CLI from tests --------------------------------------------- */
 
