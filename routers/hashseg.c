@@ -696,7 +696,7 @@ HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *pa
     const hashseg_node *x;
 enter:
     x = &r->nodes[n];
-    if (d < HASHSEG_KEY_STACK) ks[d] = h;
+    ks[d % HASHSEG_KEY_STACK] = h; /* deep tables go back through deep_keys[] */
     if (b > len) {
         /* terms[] is parallel to nodes[]: this load need not wait for x */
         const hashseg_term *t = &r->terms[n];
@@ -761,7 +761,7 @@ back:
         }
         n = x->parent;
         d--;
-        h = d < HASHSEG_KEY_STACK ? ks[d] : r->deep_keys[n];
+        h = r->deep_keys ? r->deep_keys[n] : ks[d];
         x = &r->nodes[n];
         if (x->param == child) goto catchall;
         goto param;
