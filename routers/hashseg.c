@@ -247,13 +247,7 @@ typedef struct hashseg_router {
 
 static inline uint64_t load64le(const void *p)
 {
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) &&                                    \
-    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = XXH_swap64(v);
-#endif
-    return v;
+    return rb__load64le(p);
 }
 
 static inline unsigned ctz64(uint64_t x)
@@ -424,13 +418,10 @@ static inline size_t segment_at(const char *path, size_t len, const unsigned cha
     return b + n;
 }
 
-/* Bit 8i set where byte i of w is '/', exact (no borrows). */
+/* Bit i set where byte i of w is '/', exact (no borrows). */
 static inline uint64_t slash_bits(uint64_t w)
 {
-    uint64_t x = w ^ 0x2f2f2f2f2f2f2f2full;
-    uint64_t z =
-        ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x | 0x7f7f7f7f7f7f7f7full);
-    return ((z >> 7) * 0x0102040810204080ull) >> 56;
+    return rb__gather_top_bits(rb__zero_bytes(w ^ 0x2f2f2f2f2f2f2f2full));
 }
 
 /* Bit i set when path[i] is '/', for a path under 64 bytes, plus a
