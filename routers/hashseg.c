@@ -482,7 +482,11 @@ static inline void shr128(uint64_t *lo, uint64_t *hi, unsigned bits)
 static inline void words_at(const char *path, size_t len, size_t b, size_t n, uint64_t *w0,
                             uint64_t *w1)
 {
-    size_t at = b + 16 <= len ? b : len - 16;
+    if (b >= len) { /* the empty segment after a trailing '/' */
+        *w0 = *w1 = 0;
+        return;
+    }
+    size_t at = b + 16 <= len ? b : len - 16; /* b - at < 16 */
     uint64_t lo = load64le(path + at), hi = load64le(path + at + 8);
     shr128(&lo, &hi, (unsigned)(8 * (b - at)));
     size_t c = n < 16 ? n : 16;
