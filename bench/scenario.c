@@ -229,6 +229,11 @@ int rb_scenario_load(const rb_scenario_spec *spec, uint64_t seed, rb_scenario *o
         rc = rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "scenario %s has no requests", spec->name);
     if (rc == RB_OK && out->routes.count == 0)
         rc = rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "scenario %s has no routes", spec->name);
+    /* a requests file made for another table is an input error, not a
+     * router's disagreement */
+    if (rc == RB_OK && spec->kind != RB_SCENARIO_GENERATED)
+        rc = rb_request_table_check_routes(&out->requests, spec->requests_path, &out->routes,
+                                           spec->routes_path, err);
     if (rc < 0) {
         rb_scenario_free(out);
         return rc;

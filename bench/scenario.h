@@ -98,7 +98,10 @@ int rb_scenario_list_add_files(rb_scenario_list *l, const char *routes_path,
                                const char *requests_path, rb_error *err);
 
 /* Load a spec: read or generate the tables and fingerprint them.  seed is
- * used by generated scenarios. */
+ * used by generated scenarios.  Files must be a pair
+ * (rb_request_table_check_routes): requests recording another route
+ * table's fingerprint, or an EXPECTED id beyond the table, are RB_EFORMAT
+ * naming both files. */
 int rb_scenario_load(const rb_scenario_spec *spec, uint64_t seed, rb_scenario *out, rb_error *err);
 void rb_scenario_free(rb_scenario *s);
 

@@ -15,14 +15,19 @@
  * is not UTF-8 text (NUL, control bytes, malformed UTF-8) is refused before
  * parsing, naming the line, column and byte, and no byte of it is copied
  * into a message raw; a truncated JSON document says "unexpected end of
- * input".
+ * input"; anything after the document (trailing data, a second YAML
+ * document) is an error at its line and column, and so is a NUL in any
+ * string (\u0000, "\0": the tree's strings would end there, so two paths
+ * "/a\u0000x" and "/a\u0000y" would both read "/a").
  *
  * Rules (what is refused is an error naming what and where, as a JSON path
  * like paths["/users/{id}"].fetch, or line:column for malformed YAML or
  * JSON):
  *   - the document is an object whose "openapi" is a string "3.x..."
  *     ("swagger": "2.0" documents are refused: convert them first);
- *   - "paths" is a non-empty object; each key starts with '/';
+ *   - "paths" is a non-empty object; each key starts with '/' and holds
+ *     no whitespace or control byte (a tab, a CR, ...: the routes file
+ *     could not carry it; the error names the path and the byte offset);
  *   - a path item's keys: get, put, post, delete, options, head, patch,
  *     trace are operations (their values must be objects); summary,
  *     description, servers, parameters and x-* extensions are skipped;

@@ -306,6 +306,8 @@ int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *c
         }
         if (rc == RB_ENOMEM) rb__error(err, rc, RB_NO_OFFSET, "out of memory");
     }
+    out->routes_fp = rb_route_table_fingerprint(routes);
+    out->has_routes_fp = true;
     rep->requests = out->count;
     rep->lookups = q->oracle.lookups;
     rep->candidates = q->oracle.candidates;

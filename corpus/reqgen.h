@@ -63,7 +63,8 @@ void rb_reqgen_config_init(rb_reqgen_config *cfg);
 int rb_req_dist_parse(const char *name);
 
 /* Generate requests for routes into *out (initialised here; free with
- * rb_request_table_free).  Errors: RB_EINVAL (empty table, shape
+ * rb_request_table_free), which records the routes' fingerprint (written
+ * as its "# routes xxh3:" line).  Errors: RB_EINVAL (empty table, shape
  * duplicates, arguments out of range; err says which), RB_ENOMEM.  rep may
  * be NULL. */
 int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *cfg,

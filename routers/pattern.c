@@ -16,6 +16,9 @@
  * '*', '?' or '[' is a glob.  '{' must open a whole-segment {name}/{*name};
  * a '}' anywhere else is an error.  Names are [A-Za-z_][A-Za-z0-9_]*.
  *
+ * A pattern is printable: a space, a control byte (NUL, tab, CR, LF, ...)
+ * or DEL anywhere is an error, since a routes file could not hold it and
+ * the router front end must not accept what the file formats cannot carry.
  * Errors name the byte offset of the first offending byte.  Cost: O(len)
  * time, one allocation of O(segments + len) bytes; no allocation on error
  * paths after that one is freed.
@@ -261,6 +264,34 @@ static int parse_segments(rb_pattern *out, rb_error *err)
     return RB_OK;
 }
 
+/* The offset of the first space, control byte (0x00-0x1f) or DEL, or len:
+ * what a "METHOD PATTERN" line cannot hold (fields split on blanks, lines
+ * on LF, a CR before it is dropped) or a reader would mangle (NUL). */
+static size_t first_unprintable(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] == 0x7f) return i;
+    return len;
+}
+
+static const char *byte_name(unsigned char c)
+{
+    switch (c) {
+    case '\0':
+        return "a NUL byte";
+    case '\t':
+        return "a tab";
+    case '\n':
+        return "a line feed";
+    case '\r':
+        return "a carriage return";
+    case ' ':
+        return "a space";
+    default:
+        return "a control byte";
+    }
+}
+
 int rb_pattern_parse(const char *pattern, size_t len, const rb_allocator *allocator,
                      rb_pattern *out, rb_error *err)
 {
@@ -272,10 +303,13 @@ int rb_pattern_parse(const char *pattern, size_t len, const rb_allocator *alloca
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "pattern of %zu bytes is too long", len);
     if (len == 0 || pattern[0] != '/')
         return rb__error(err, RB_EPATTERN, 0, "pattern must start with '/' (byte 0)");
-    const char *nul = memchr(pattern, '\0', len);
-    if (nul) {
-        size_t at = (size_t)(nul - pattern);
-        return rb__error(err, RB_EPATTERN, at, "NUL byte at byte %zu", at);
+    size_t bad = first_unprintable(pattern, len);
+    if (bad < len) {
+        unsigned char c = (unsigned char)pattern[bad];
+        return rb__error(err, RB_EPATTERN, bad,
+                         "%s (0x%02x) at byte %zu: a pattern holds no whitespace or control bytes "
+                         "(a routes file line could not carry it)",
+                         byte_name(c), c, bad);
     }
     uint32_t nsegs = 0;
     for (size_t i = 0; i < len; i++) nsegs += pattern[i] == '/';

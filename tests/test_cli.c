@@ -348,7 +348,8 @@ Test(cli, import_and_requests_agree_on_out)
     cr_expect_eq(r.status, 0, "%s", r.err);
     size_t lines = 0;
     for (const char *p = r.out; *p; p++) lines += *p == '\n';
-    cr_expect_eq(lines, 20, "requests on stdout: %s", r.out);
+    cr_expect_eq(lines, 21, "the routes fingerprint line and 20 requests on stdout: %s", r.out);
+    cr_expect(strncmp(r.out, "# routes xxh3:", 14) == 0, "%s", r.out);
     cr_expect(strstr(r.err, "20 requests") != NULL, "%s", r.err);
     done(&r);
     r = rb("corpus requests p.routes --count 20 --out p.requests");

@@ -516,12 +516,14 @@ Test(radix, nul_and_high_bytes_in_paths_are_plain_bytes)
 
 Test(radix, a_node_with_hundreds_of_static_children)
 {
-    /* More first bytes than any inline key word holds: the keys[] scan. */
+    /* More first bytes than any inline key word holds: the keys[] scan
+     * (every byte a pattern may hold: no space, control byte or DEL). */
     static char pats[256][8];
     route_spec routes[256];
     size_t n = 0;
-    for (int c = 1; c < 256; c++) {
-        if (c == '/' || c == ':' || c == '*' || c == '{' || c == '}' || c == '?' || c == '[')
+    for (int c = 0x21; c < 256; c++) {
+        if (c == '/' || c == ':' || c == '*' || c == '{' || c == '}' || c == '?' || c == '[' ||
+            c == 0x7f)
             continue;
         snprintf(pats[n], sizeof pats[n], "/x/%c%c", (char)c, (char)(c % 2 ? 'q' : '/'));
         routes[n] = (route_spec){RB_GET, pats[n]};

@@ -83,42 +83,39 @@ static const cli_option reqgen_table[] = {
      .help = "route popularity: uniform (default), or Zipf (weight 1/k)"},
     {0}};
 
-/* Generate and write requests; prints a summary.  Returns a CLI status. */
-static int write_requests(const char *cmd, const rb_route_table *routes,
-                          const rb_reqgen_config *cfg, const char *out)
+/* Generate requests for routes and their text (which records the routes'
+ * fingerprint).  Returns a CLI status (message printed). */
+static int make_requests(const char *name, const rb_route_table *routes,
+                         const rb_reqgen_config *cfg, rb_request_table *reqs, rb_reqgen_report *rep,
+                         rb_buf *text)
 {
-    rb_request_table reqs;
-    rb_reqgen_report rep;
     rb_error err;
-    char name[32];
-    snprintf(name, sizeof name, "corpus %s", cmd);
-    if (rb_requests_generate(routes, cfg, &reqs, &rep, &err) < 0)
+    if (rb_requests_generate(routes, cfg, reqs, rep, &err) < 0)
         return cli_error(name, "%s", err.message);
-    rb_buf text = {0};
-    rb_request_table_text(&reqs, &text);
-    int status = text.failed ? cli_error(name, "out of memory")
-                             : cli_write_output(name, out, text.data ? text.data : "", text.len);
-    rb_buf_free(&text);
-    FILE *info = strcmp(out, "-") == 0 ? stderr : stdout; /* keep stdout for the requests */
-    if (status == CLI_OK) {
-        fprintf(info, "%zu requests (seed %llu, %s) -> %s\n", rep.requests,
-                (unsigned long long)cfg->seed, cfg->dist == RB_DIST_ZIPF ? "zipf" : "uniform",
-                strcmp(out, "-") == 0 ? "stdout" : out);
-        fprintf(info, "  generated: %zu hits, %zu with another method, %zu misses\n", rep.hits,
-                rep.wrong_method, rep.misses);
-        fprintf(info,
-                "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
-                "(-2)\n",
-                rep.expect_found, rep.expect_not_found, rep.expect_not_allowed);
-        fprintf(info, "  hits taken by a higher-priority route: %zu\n", rep.hits_taken);
-        if (rep.misses_matched)
-            fprintf(info, "  misses still matched by a route after 8 mutations: %zu\n",
-                    rep.misses_matched);
-        fprintf(info, "  fingerprint requests xxh3:%016llx\n",
-                (unsigned long long)rb_request_table_fingerprint(&reqs));
-    }
-    rb_request_table_free(&reqs);
-    return status;
+    if (rb_request_table_check_text(reqs, &err) < 0) return cli_error(name, "%s", err.message);
+    rb_request_table_text(reqs, text);
+    return text->failed ? cli_error(name, "out of memory") : CLI_OK;
+}
+
+static void print_requests(FILE *info, const rb_request_table *reqs, const rb_reqgen_report *rep,
+                           const rb_reqgen_config *cfg, const char *out)
+{
+    fprintf(info, "%zu requests (seed %llu, %s) -> %s\n", rep->requests,
+            (unsigned long long)cfg->seed, cfg->dist == RB_DIST_ZIPF ? "zipf" : "uniform",
+            strcmp(out, "-") == 0 ? "stdout" : out);
+    fprintf(info, "  generated: %zu hits, %zu with another method, %zu misses\n", rep->hits,
+            rep->wrong_method, rep->misses);
+    fprintf(info,
+            "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
+            "(-2)\n",
+            rep->expect_found, rep->expect_not_found, rep->expect_not_allowed);
+    fprintf(info, "  hits taken by a higher-priority route: %zu\n", rep->hits_taken);
+    if (rep->misses_matched)
+        fprintf(info, "  misses still matched by a route after 8 mutations: %zu\n",
+                rep->misses_matched);
+    fprintf(info, "  fingerprint requests xxh3:%016llx (for routes xxh3:%016llx)\n",
+            (unsigned long long)rb_request_table_fingerprint(reqs),
+            (unsigned long long)reqs->routes_fp);
 }
 
 /* ---- gen ------------------------------------------------------------------------------------- */
@@ -291,14 +288,36 @@ static int corpus_gen(int argc, char **argv)
     snprintf(header, sizeof header,
              "%s\n%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx", command,
              routes.count, (unsigned long long)fp);
-    if (rb_route_table_write(rpath, &routes, header, &err) < 0) {
+    rb_buf rtext = {0}, qtext = {0};
+    rb_request_table reqs = {0};
+    rb_reqgen_report rep;
+    status = CLI_OK;
+    if (rb_route_table_check_text(&routes, &err) < 0)
         status = cli_error("corpus gen", "%s", err.message);
-    } else {
+    rb_route_table_text(&routes, header, &rtext);
+    if (status == CLI_OK && rtext.failed) status = cli_error("corpus gen", "out of memory");
+    if (status == CLI_OK) status = make_requests("corpus gen", &routes, &o.q, &reqs, &rep, &qtext);
+    /* Both files are complete on disk before either is renamed, and the
+     * requests go first: a kill leaves the old pair, the new pair, or old
+     * routes beside new requests, which record the new routes'
+     * fingerprint, so verify, run and pair refuse that pair by name.  New
+     * routes never appear beside old requests. */
+    rb_file_staged sq = {0}, sr = {0};
+    if (status == CLI_OK && (rb_file_stage(qpath, qtext.data, qtext.len, &sq, &err) < 0 ||
+                             rb_file_stage(rpath, rtext.data, rtext.len, &sr, &err) < 0 ||
+                             rb_file_commit(&sq, &err) < 0 || rb_file_commit(&sr, &err) < 0))
+        status = cli_error("corpus gen", "%s", err.message);
+    rb_file_discard(&sq);
+    rb_file_discard(&sr);
+    if (status == CLI_OK) {
         printf("%zu routes (%s) -> %s\n", routes.count, what, rpath);
         if (o.like) print_like_report(&lrep, o.g.routes);
         printf("  fingerprint routes xxh3:%016llx\n", (unsigned long long)fp);
-        status = write_requests("gen", &routes, &o.q, qpath);
+        print_requests(stdout, &reqs, &rep, &o.q, qpath);
     }
+    rb_buf_free(&rtext);
+    rb_buf_free(&qtext);
+    rb_request_table_free(&reqs);
     rb_route_table_free(&routes);
     return status;
 }
@@ -359,7 +378,16 @@ static int corpus_requests(int argc, char **argv)
         return cli_error("corpus requests", "%s", err.message);
     fprintf(o.out ? stdout : stderr, "%zu routes from %s (fingerprint xxh3:%016llx)\n",
             routes.count, o.in, (unsigned long long)rb_route_table_fingerprint(&routes));
-    status = write_requests("requests", &routes, &o.q, out);
+    rb_request_table reqs = {0};
+    rb_reqgen_report rep;
+    rb_buf text = {0};
+    status = make_requests("corpus requests", &routes, &o.q, &reqs, &rep, &text);
+    if (status == CLI_OK)
+        status = cli_write_output("corpus requests", out, text.data ? text.data : "", text.len);
+    /* keep stdout for the requests */
+    if (status == CLI_OK) print_requests(o.out ? stdout : stderr, &reqs, &rep, &o.q, out);
+    rb_buf_free(&text);
+    rb_request_table_free(&reqs);
     rb_route_table_free(&routes);
     return status;
 }
@@ -596,6 +624,10 @@ static int corpus_import(int argc, char **argv)
              "imported from %s (OpenAPI %s%s%s%s) by routebench corpus import\n"
              "every operation (path x method) in document order",
              o.in, rep.version, rep.title[0] ? ", \"" : "", rep.title, rep.title[0] ? "\"" : "");
+    if (rb_route_table_check_text(&t, &err) < 0) {
+        rb_route_table_free(&t);
+        return cli_error("corpus import", "%s", err.message);
+    }
     rb_buf text = {0};
     rb_route_table_text(&t, o.out ? header : NULL, &text);
     status = text.failed

@@ -90,14 +90,9 @@ static const cli_command verify_command = {
 static void print_examples(const rb_verify_report *rep, const rb_request_table *reqs)
 {
     for (size_t k = 0; k < rep->nexamples; k++) {
-        const rb_verify_example *x = &rep->examples[k];
-        const rb_request *q = &reqs->reqs[x->request];
-        char got[300], want[300];
-        rb_match_format(&x->got, got, sizeof got);
-        rb_match_format(&x->want, want, sizeof want);
-        printf("  line %zu: %s %.*s expected %d, got %s; linear says %s\n", q->line,
-               rb_method_name(q->method), (int)(q->len > 120 ? 120 : q->len),
-               rb_request_path(reqs, x->request), (int)q->expected, got, want);
+        char line[800];
+        rb_verify_example_format(&rep->examples[k], reqs, line, sizeof line);
+        printf("  %s\n", line);
     }
 }
 
