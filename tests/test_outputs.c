@@ -172,16 +172,16 @@ Test(outputs, regression_40_a_mismatched_routes_and_requests_pair_is_an_input_er
 
     static const char *const cmds[] = {
         "\"$RB\" verify --router radix --routes a.routes --requests b.requests",
-        "\"$RB\" run --routers radix --baseline radix --routes a.routes --requests b.requests "
-        RUN_FAST,
+        "\"$RB\" run --routers radix --baseline radix --routes a.routes --requests "
+        "b.requests " RUN_FAST,
         "\"$RB\" pair --a radix --b hashseg --routes a.routes --requests b.requests " RUN_FAST};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         rbt_shell r = sh("%s", cmds[i]);
         cr_expect_eq(r.status, 2, "%s: exit %d (an input error)\n%s%s", cmds[i], r.status, r.out,
                      r.err);
         cr_expect(strstr(r.err, want_a) && strstr(r.err, want_b),
-                  "%s: the message names both fingerprints %s and %s: %s", cmds[i], want_a,
-                  want_b, r.err);
+                  "%s: the message names both fingerprints %s and %s: %s", cmds[i], want_a, want_b,
+                  r.err);
         cr_expect(strstr(r.out, "ns/lookup") == NULL, "%s measured a broken pair", cmds[i]);
         rbt_shell_free(&r);
     }
@@ -196,10 +196,9 @@ Test(outputs, regression_40_a_mismatched_routes_and_requests_pair_is_an_input_er
         char rp[4096], qp[4096];
         rb_route_table routes;
         rb_error err;
-        cr_assert_eq(
-            rb_route_table_read(rbt_data_path(rb_shipped_name(c), "routes", rp, sizeof rp),
-                                &routes, &err),
-            RB_OK, "%s", err.message);
+        cr_assert_eq(rb_route_table_read(rbt_data_path(rb_shipped_name(c), "routes", rp, sizeof rp),
+                                         &routes, &err),
+                     RB_OK, "%s", err.message);
         snprintf(line, sizeof line, "# routes xxh3:%016llx",
                  (unsigned long long)rb_route_table_fingerprint(&routes));
         char *q;
@@ -218,7 +217,7 @@ Test(outputs, regression_40_a_mismatched_routes_and_requests_pair_is_an_input_er
 #define NEEDS_STRACE()                                                                             \
     do {                                                                                           \
         if (!strace_path())                                                                        \
-            cr_skip_test("strace is not installed (Debian package strace, in "                    \
+            cr_skip_test("strace is not installed (Debian package strace, in "                     \
                          "scripts/setup.sh): the fault-injection test needs it");                  \
     } while (0)
 
@@ -276,7 +275,8 @@ static rbt_shell killed_at(const char *cmd, const char *set, size_t n, const cha
 
 /* Regression 41: corpus gen renamed .routes and then .requests: a kill
  * between the two left new routes beside old requests. */
-Test(outputs, regression_41_corpus_gen_killed_at_any_rename_never_pairs_new_routes_with_old_requests)
+Test(outputs,
+     regression_41_corpus_gen_killed_at_any_rename_never_pairs_new_routes_with_old_requests)
 {
     NEEDS_STRACE();
     ok("\"$RB\" corpus gen --routes 60 --seed 1 --shape mixed --out old >/dev/null && " GEN_NEW
@@ -307,8 +307,7 @@ Test(outputs, regression_41_corpus_gen_killed_at_any_rename_never_pairs_new_rout
         ok(GEN_NEW " >/dev/null");
         char left[256];
         cr_expect_str_eq(entry_with_prefix("p.routes.", left, sizeof left), "", "rename %zu", n);
-        cr_expect_str_eq(entry_with_prefix("p.requests.", left, sizeof left), "", "rename %zu",
-                         n);
+        cr_expect_str_eq(entry_with_prefix("p.requests.", left, sizeof left), "", "rename %zu", n);
         cr_expect(routes_fp("p.routes") == new_r && requests_fp("p.requests") == new_q);
     }
 }
@@ -375,8 +374,8 @@ static void kill_bundle_at_every_rename(const char *how, const char *set, const 
             cr_expect_neq(aside[0], '\0', "%s rename %zu: no b and no b.old.*", how, n);
             ok("\"$RB\" report b >/dev/null");
             r = sh("diff -r old b");
-            cr_expect_eq(r.status, 0, "%s rename %zu: the old bundle came back changed: %s", how,
-                         n, r.out);
+            cr_expect_eq(r.status, 0, "%s rename %zu: the old bundle came back changed: %s", how, n,
+                         r.out);
             rbt_shell_free(&r);
         }
         ok(BUNDLE_RUN " --seed 3 >/dev/null 2>&1");
@@ -573,8 +572,7 @@ Test(outputs, regression_49_a_writer_writes_only_what_reads_back_the_same)
     for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
         rb_route_table t = {0}, back;
         rb_error err;
-        cr_assert_eq(rb_route_table_append(&t, RB_GET, patterns[i], strlen(patterns[i]), 0),
-                     RB_OK);
+        cr_assert_eq(rb_route_table_append(&t, RB_GET, patterns[i], strlen(patterns[i]), 0), RB_OK);
         char path[256];
         in_tmp("w.routes", path, sizeof path);
         unlink(path);
@@ -621,8 +619,8 @@ Test(outputs, regression_50_an_expected_id_beyond_the_route_count_is_an_input_er
     write_text("x.requests", "GET /a 0\nGET /b 5\n", 18);
     static const char *const cmds[] = {
         "\"$RB\" verify --router radix --routes x.routes --requests x.requests",
-        "\"$RB\" run --routers radix --baseline radix --routes x.routes --requests x.requests "
-        RUN_FAST,
+        "\"$RB\" run --routers radix --baseline radix --routes x.routes --requests "
+        "x.requests " RUN_FAST,
         "\"$RB\" pair --a radix --b hashseg --routes x.routes --requests x.requests " RUN_FAST};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         rbt_shell r = sh("%s", cmds[i]);
@@ -637,8 +635,8 @@ Test(outputs, regression_50_an_expected_id_beyond_the_route_count_is_an_input_er
  * passed as route id 2. */
 Test(outputs, regression_51_expected_is_a_canonical_route_id)
 {
-    static const char *const bad[] = {"+2", "0002", "00", "-0", "-01", "2x", "0x2",
-                                      "2147483648", "-3", "99999999999"};
+    static const char *const bad[] = {"+2", "0002", "00",         "-0", "-01",
+                                      "2x", "0x2",  "2147483648", "-3", "99999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[64];
         int n = snprintf(text, sizeof text, "GET /a 0\nGET /b %s\n", bad[i]);
@@ -692,8 +690,8 @@ Test(outputs, regression_52_run_and_pair_fail_a_router_with_a_wrong_span_or_mask
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rbt_shell r = sh("\"$RB\" %s", cases[i].args);
-        cr_expect_eq(r.status, cases[i].status, "%s: exit %d\n%s%s", cases[i].args, r.status,
-                     r.out, r.err);
+        cr_expect_eq(r.status, cases[i].status, "%s: exit %d\n%s%s", cases[i].args, r.status, r.out,
+                     r.err);
         cr_expect(strstr(r.out, "disagreed") != NULL, "%s: no disagreement shown: %s",
                   cases[i].args, r.out);
         cr_expect(strstr(r.out, cases[i].says) != NULL, "%s: '%s' not shown: %s", cases[i].args,

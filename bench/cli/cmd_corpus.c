@@ -202,7 +202,10 @@ static const cli_command gen_command = {
                 " [--requests C] [...]\n",
     .about = "Writes PREFIX.routes (N routes, every (method, shape) distinct) and PREFIX.requests "
              "(as `corpus requests` makes them, with the same seed).  The same arguments give "
-             "byte-identical files on every machine.\n"
+             "byte-identical files on every machine.  Both files are complete on disk before "
+             "either replaces an old one, the requests first: a killed run leaves the old pair, "
+             "the new pair, or old routes beside new requests, which name the new routes' "
+             "fingerprint, so verify, run and pair refuse them (exit 2).\n"
              "\n"
              "shapes:\n"
              "  static    no parameters\n"
@@ -355,7 +358,9 @@ static const cli_command requests_command = {
              "with random values no static word equals; a share W of them use another method "
              "(405s); a share M are misses: paths mutated until no route matches.  EXPECTED is "
              "linear's answer, never the generator's intent; hits that a higher-priority route "
-             "takes are counted and reported.\n",
+             "takes are counted and reported.  The first line, '# routes xxh3:<fingerprint>', "
+             "records the route table (a comment to older readers): verify, run and pair refuse "
+             "the requests with another table.\n",
     .tables = {{"options", requests_table, 0},
                {"request mix", reqgen_table, offsetof(requests_options, q)}},
     .operand = "FILE.routes",
@@ -602,7 +607,10 @@ static const cli_command import_command = {
              "its paths in document order, each with its operations in document order ({param} "
              "kept).  Templates inside a segment ({name}.json) become globs; OpenAPI 3.2 'query' "
              "operations are skipped and counted; unknown keys and malformed documents are "
-             "errors naming where (line and column); Swagger 2.0 documents are refused.\n",
+             "errors naming where (line and column), and so are data after the document and a "
+             "NUL in a string; a path with whitespace or a control byte (a tab, a CR) is refused "
+             "naming the path and the byte, since a routes file cannot carry it; Swagger 2.0 "
+             "documents are refused.\n",
     .tables = {{"options", import_table, 0}},
     .epilog = "exit status: 0 written, 2 usage or input error\n",
 };

@@ -77,7 +77,10 @@ static const cli_command verify_command = {
              "EXPECTED in the requests file, and against the reference router `linear` (same "
              "route id, every capture span, the 405 allowed-methods mask).  Prints N/N agree and "
              "the first disagreements.  An empty route or request table is an error: nothing "
-             "would be checked.  A peer's disagreements (an adapter around a third-party router, "
+             "would be checked; so is a requests file made for another route table (its "
+             "'# routes xxh3:' line names a different fingerprint: both are printed) or an "
+             "EXPECTED id beyond the table.  A peer's disagreements (an adapter around a "
+             "third-party router, "
              "e.g. r3) are printed but do not fail --all: peers are measured, not held to our "
              "semantics.\n",
     .tables = {{"options", verify_table, 0}},

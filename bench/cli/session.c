@@ -187,8 +187,9 @@ const cli_option session_option_table[] = {
      .type = CLI_STRING,
      .metavar = "DIR",
      .offset = S(out),
-     .help = "write the bundle: summary.json, trials.csv, report.md and the charts (created "
-             "and checked before measuring)"},
+     .help = "write the bundle: summary.json, trials.csv, report.md and the charts.  DIR must "
+             "be new, empty or an old bundle (checked before measuring); the bundle is written "
+             "beside it and replaces it whole at the end"},
     {.name = "--json",
      .type = CLI_FLAG,
      .offset = S(json),
