@@ -439,6 +439,29 @@ static int import(const char *name, const char *doc, size_t len, rb_route_table 
 
 #define DOC(paths) "{\"openapi\": \"3.0.0\", \"paths\": {" paths "}}"
 
+/* Importing doc is RB_EFORMAT with a message holding both says and also
+ * (also may be NULL). */
+static void expect_import_refused(const char *name, const char *doc, const char *says,
+                                  const char *also)
+{
+    rb_route_table t;
+    rb_error err;
+    cr_expect_eq(import(name, doc, strlen(doc), &t, &err), RB_EFORMAT, "%s accepted: %s", name,
+                 doc);
+    cr_expect(strstr(err.message, says) && (!also || strstr(err.message, also)),
+              "%s: '%s' lacks '%s' or '%s'", name, err.message, says, also ? also : "");
+}
+
+/* `corpus import` of doc fails (exit 2) and writes no routes file. */
+static void expect_import_writes_nothing(const char *doc)
+{
+    write_text("doc.json", doc, strlen(doc));
+    rbt_shell r = sh("\"$RB\" corpus import --openapi doc.json --out doc.routes");
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(!exists("doc.routes"));
+    rbt_shell_free(&r);
+}
+
 /* Regression 44: the JSON parser stopped after the document and the
  * importer ignored what followed (cJSON without require_null_terminated). */
 Test(outputs, regression_44_trailing_data_after_a_json_document_is_refused)
@@ -450,14 +473,8 @@ Test(outputs, regression_44_trailing_data_after_a_json_document_is_refused)
         {DOC("\"/a\": {\"get\": {}}") "\n{}", "doc.json:2:1:"},
         {DOC("\"/a\": {\"get\": {}}") "}", "doc.json:1:51:"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        rb_route_table t;
-        rb_error err;
-        cr_expect_eq(import("doc.json", cases[i].doc, strlen(cases[i].doc), &t, &err), RB_EFORMAT,
-                     "case %zu accepted", i);
-        cr_expect(strstr(err.message, cases[i].where) != NULL, "case %zu: %s (want %s)", i,
-                  err.message, cases[i].where);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_import_refused("doc.json", cases[i].doc, cases[i].where, "trailing data");
     /* blanks after the document are not data */
     rb_route_table t;
     rb_error err;
@@ -475,14 +492,8 @@ Test(outputs, regression_45_data_after_a_yaml_document_is_refused)
         {"openapi: 3.0.0\npaths:\n  /a: {get: {}}\n...\ngarbage\n", "doc.yaml:5:1:"},
         {"openapi: 3.0.0\npaths:\n  /a: {get: {}}\n---\nopenapi: 3.0.0\n", "doc.yaml:5:"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        rb_route_table t;
-        rb_error err;
-        cr_expect_eq(import("doc.yaml", cases[i].doc, strlen(cases[i].doc), &t, &err), RB_EFORMAT,
-                     "case %zu accepted", i);
-        cr_expect(strstr(err.message, cases[i].where) != NULL, "case %zu: %s (want %s)", i,
-                  err.message, cases[i].where);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_import_refused("doc.yaml", cases[i].doc, cases[i].where, NULL);
 }
 
 /* A router refuses pattern p[0, len) at add with RB_EPATTERN at offset. */
@@ -506,15 +517,10 @@ Test(outputs, regression_46_a_nul_in_a_path_is_refused_at_import_and_at_add)
 {
     const char *json = DOC("\"/a\\u0000x\": {\"get\": {}}, \"/a\\u0000y\": {\"get\": {}}");
     const char *yaml = "openapi: 3.0.0\npaths:\n  \"/a\\0x\": {get: {}}\n  \"/a\\0y\": {get: {}}\n";
-    rb_route_table t;
-    rb_error err;
-    cr_expect_eq(import("doc.json", json, strlen(json), &t, &err), RB_EFORMAT);
-    cr_expect(strstr(err.message, "doc.json:1:35:") && strstr(err.message, "NUL"), "%s",
-              err.message);
-    cr_expect_eq(import("doc.yaml", yaml, strlen(yaml), &t, &err), RB_EFORMAT);
-    cr_expect(strstr(err.message, "doc.yaml:3:3:") && strstr(err.message, "NUL"), "%s",
-              err.message);
+    expect_import_refused("doc.json", json, "doc.json:1:35:", "NUL");
+    expect_import_refused("doc.yaml", yaml, "doc.yaml:3:3:", "NUL");
     expect_refused_at_add("/a\0x", 4, 2);
+    expect_import_writes_nothing(json);
 }
 
 /* Regression 47: a tab in an OpenAPI path was written raw, so the written
@@ -523,21 +529,10 @@ Test(outputs, regression_47_a_tab_in_a_path_is_refused_at_import_and_at_add)
 {
     const char *json = DOC("\"/c\\t/x\": {\"get\": {}}");
     const char *yaml = "openapi: 3.0.0\npaths:\n  \"/c\\t/x\": {get: {}}\n";
-    rb_route_table t;
-    rb_error err;
-    cr_expect_eq(import("doc.json", json, strlen(json), &t, &err), RB_EFORMAT);
-    cr_expect(strstr(err.message, "paths[\"/c\\t/x\"]") && strstr(err.message, "byte 2"), "%s",
-              err.message);
-    cr_expect_eq(import("doc.yaml", yaml, strlen(yaml), &t, &err), RB_EFORMAT);
-    cr_expect(strstr(err.message, "paths[\"/c\\t/x\"]") && strstr(err.message, "byte 2"), "%s",
-              err.message);
+    expect_import_refused("doc.json", json, "paths[\"/c\\t/x\"]", "byte 2");
+    expect_import_refused("doc.yaml", yaml, "paths[\"/c\\t/x\"]", "byte 2");
     expect_refused_at_add("/c\t/x", 5, 2);
-    /* the CLI writes nothing */
-    write_text("tab.json", json, strlen(json));
-    rbt_shell r = sh("\"$RB\" corpus import --openapi tab.json --out tab.routes");
-    cr_expect_eq(r.status, 2, "%s", r.err);
-    cr_expect(!exists("tab.routes"));
-    rbt_shell_free(&r);
+    expect_import_writes_nothing(json);
 }
 
 /* Regression 48: "/b\r" was written raw and read back as "/b" (the reader
@@ -546,20 +541,14 @@ Test(outputs, regression_47_a_tab_in_a_path_is_refused_at_import_and_at_add)
 Test(outputs, regression_48_a_carriage_return_in_a_path_is_refused_at_import_and_at_add)
 {
     const char *json = DOC("\"/b\\r\": {\"get\": {}}");
-    rb_route_table t;
-    rb_error err;
-    cr_expect_eq(import("doc.json", json, strlen(json), &t, &err), RB_EFORMAT);
-    cr_expect(strstr(err.message, "paths[\"/b\\r\"]") && strstr(err.message, "byte 2"), "%s",
-              err.message);
+    expect_import_refused("doc.json", json, "paths[\"/b\\r\"]", "byte 2");
     expect_refused_at_add("/b\r", 3, 2);
     /* a routes line "GET /b\r\r\n" holds the pattern "/b\r": refused too */
+    rb_route_table t;
+    rb_error err;
     cr_expect_eq(rb_route_table_parse("x.routes", "GET /b\r\r\n", 9, &t, &err), RB_EPATTERN);
     cr_expect_eq(err.line, 1u);
-    write_text("cr.json", json, strlen(json));
-    rbt_shell r = sh("\"$RB\" corpus import --openapi cr.json --out cr.routes");
-    cr_expect_eq(r.status, 2, "%s", r.err);
-    cr_expect(!exists("cr.routes"));
-    rbt_shell_free(&r);
+    expect_import_writes_nothing(json);
 }
 
 /* ---- 49: a written table reads back to the same fingerprint ----------------------- */
