@@ -178,7 +178,7 @@ Test(plugins, newer_abi_is_a_clear_error)
  * and the fields it lacks are NULL in the host's copy: rb_router_check has
  * nothing to run and says RB_OK.  (Under ASan a read past the plugin's
  * shorter table would be a global-buffer-overflow.) */
-Test(plugins, previous_abi_version_loads_and_verifies, .timeout = 120)
+Test(plugins, previous_abi_version_loads_and_verifies, .timeout = 300)
 {
     cr_assert_eq(RB_ROUTER_ABI_VERSION, 2u, "abi_v1.c is the version before this one");
     rb_plugins p;
@@ -263,7 +263,7 @@ static int run(const char *args, char *out, size_t cap)
 
 /* Rule: the CLI lists plugin routers as NAME@LIB, verifies them by spec,
  * and turns a bad --router-lib into a usage error (2) with the reason. */
-Test(plugins, cli_list_and_verify, .timeout = 120)
+Test(plugins, cli_list_and_verify, .timeout = 300)
 {
     char out[16384];
     cr_expect_eq(run("list --router-lib " RB_EXAMPLE_PLUGIN, out, sizeof out), 0, "%s", out);
