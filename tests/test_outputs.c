@@ -35,15 +35,14 @@ static char tmpdir[64];
 
 static void setup(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/rb_test_outputs.XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
+    char *dir = rbt_tmpdir();
+    snprintf(tmpdir, sizeof tmpdir, "%s", dir);
+    free(dir);
 }
 
 static void teardown(void)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    cr_expect_eq(system(cmd), 0);
+    rbt_remove_tree(tmpdir);
 }
 
 TestSuite(outputs, .init = setup, .fini = teardown, .timeout = 240);
