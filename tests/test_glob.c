@@ -167,7 +167,8 @@ static void expect_outcome(const pair *p, int method, const char *path, int outc
 Test(glob, is_registered_with_every_feature)
 {
     cr_assert_eq(rb_registry_find("glob"), &rb__glob_ops);
-    cr_assert_eq(rb_ops_features(&rb__glob_ops), RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB);
+    cr_assert_eq(rb_ops_features(&rb__glob_ops),
+                 RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB | RB_FEAT_TEMPLATE);
 }
 
 /* Rule: the semantics corpus (one request per rule) agrees with EXPECTED
