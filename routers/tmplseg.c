@@ -124,8 +124,8 @@ static size_t find_piece(const char *seg, size_t from, size_t lim, const char *p
     return SIZE_MAX;
 }
 
-bool rb__template_match(const char *t, size_t t_len, const char *seg, size_t seg_len,
-                        uint32_t base, rb_span *caps, uint64_t *steps)
+bool rb__template_match(const char *t, size_t t_len, const char *seg, size_t seg_len, uint32_t base,
+                        rb_span *caps, uint64_t *steps)
 {
     uint64_t n = 0;
     size_t open = 0, close = t_len;
@@ -140,7 +140,7 @@ bool rb__template_match(const char *t, size_t t_len, const char *seg, size_t seg
     size_t lim = seg_len - suffix; /* the middle region is seg[open, lim) */
     size_t pos = open;             /* where the next param starts */
     uint32_t c = 0;
-    for (size_t i = open;;) {       /* t[i] == '{' */
+    for (size_t i = open;;) { /* t[i] == '{' */
         size_t piece = i + 1;
         while (t[piece - 1] != '}') piece++; /* after the param's '}' */
         if (piece == close) {                /* the last param takes the rest */
