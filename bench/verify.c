@@ -6,9 +6,11 @@
 #include "router_impl.h"
 #include "shipped.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const rb_router_ops rb__linear_ops;
 
@@ -225,6 +227,8 @@ int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn
                   rb_verify_totals *tot, rb_error *err)
 {
     memset(tot, 0, sizeof *tot);
+    const char *data = getenv("ROUTEBENCH_DATA");
+    size_t absent = 0;
     for (size_t c = 0; c < rb_shipped_count(); c++) {
         char rpath[4096], qpath[4096];
         const char *name = rb_shipped_name(c);
@@ -232,6 +236,20 @@ int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn
             !rb_shipped_path(name, "requests", qpath, sizeof qpath))
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "data path too long for corpus %s",
                              name);
+        if (data && *data && access(rpath, F_OK) != 0 && errno == ENOENT) {
+            absent++;
+            for (size_t i = 0; i < n; i++) {
+                rb_verify_run run = {.router = subjects[i].label,
+                                     .corpus = name,
+                                     .routes_path = rpath,
+                                     .requests_path = qpath,
+                                     .skipped = true,
+                                     .absent = true};
+                tot->skipped++;
+                if (each) each(ctx, &run);
+            }
+            continue;
+        }
         rb_route_table routes;
         rb_request_table reqs;
         int rc = rb_route_table_read(rpath, &routes, err);
@@ -269,5 +287,8 @@ int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn
         rb_route_table_free(&routes);
         rb_request_table_free(&reqs);
     }
+    if (absent && absent == rb_shipped_count())
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "ROUTEBENCH_DATA=%s holds none of the shipped corpora", data);
     return RB_OK;
 }

@@ -82,6 +82,7 @@ typedef struct rb_verify_run {
     const char *routes_path, *requests_path;
     const rb_request_table *requests;
     bool skipped; /* the corpus uses a feature the router lacks: not run */
+    bool absent;  /* skipped too: the corpus is not in $ROUTEBENCH_DATA */
     bool peer;    /* RB_FEAT_PEER: reported, not held to our semantics */
     int status;   /* rb_verify's status; err holds its message when < 0 */
     rb_error err;
@@ -96,7 +97,10 @@ typedef void (*rb_verify_each_fn)(void *ctx, const rb_verify_run *run);
 
 /* Verify every subject on every shipped corpus (corpus/shipped.h), calling
  * each (may be NULL) after every pair, run or skipped.  A peer's
- * disagreement counts in peers_disagreeing, not in failed.  RB_OK when the
+ * disagreement counts in peers_disagreeing, not in failed.  A corpus
+ * whose routes file is not in the directory $ROUTEBENCH_DATA names (a
+ * directory of other tables, or of an older set) is skipped for every
+ * subject (absent), unless no corpus at all is there.  RB_OK when the
  * corpora could be read (whatever the routers did), else the reading
  * error. */
 int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn each, void *ctx,

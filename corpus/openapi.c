@@ -129,26 +129,46 @@ static int convert_segment(importer *im, const char *path, const char *seg, size
         param_name(p, seg + 1, n - 2, im);
         return RB_OK;
     }
-    /* templates inside a segment: each becomes "?*" (one or more bytes) */
-    *kind = RB_SEG_GLOB;
-    im->rep->globs++;
+    /* A template inside a segment ("{name}.json", "v{major}.{minor}") stays
+     * a template, its params named as above.  Two params with nothing
+     * between them ("{a}{b}") cannot be one (their split would be
+     * arbitrary): such a segment becomes the glob "?*" per param instead,
+     * one or more bytes each, as a template takes. */
+    bool adjacent = false;
     for (size_t i = 0; i < n;) {
         if (seg[i] == '{') {
             const char *c = memchr(seg + i, '}', n - i);
             if (!c) return fail(im, "paths[\"%s\"]: unbalanced '{' in a segment", path);
-            put(p, "?*", 2);
             i = (size_t)(c - seg) + 1;
+            adjacent = adjacent || (i < n && seg[i] == '{');
         } else if (seg[i] == '}') {
             return fail(im, "paths[\"%s\"]: unbalanced '}' in a segment", path);
         } else if (seg[i] == '*' || seg[i] == '?' || seg[i] == '[') {
             return fail(im,
                         "paths[\"%s\"]: '%c' beside a template cannot be written literally in a "
-                        "glob",
+                        "route",
                         path, seg[i]);
         } else {
-            put(p, seg + i, 1);
             i++;
         }
+    }
+    *kind = adjacent ? RB_SEG_GLOB : RB_SEG_TEMPLATE;
+    if (adjacent)
+        im->rep->globs++;
+    else
+        im->rep->templates++;
+    for (size_t i = 0; i < n;) {
+        if (seg[i] != '{') {
+            put(p, seg + i, 1);
+            i++;
+            continue;
+        }
+        const char *c = memchr(seg + i, '}', n - i);
+        if (adjacent)
+            put(p, "?*", 2);
+        else
+            param_name(p, seg + i + 1, (size_t)(c - seg) - i - 1, im);
+        i = (size_t)(c - seg) + 1;
     }
     return RB_OK;
 }
@@ -226,6 +246,7 @@ static int convert_path(importer *im, const char *path, pattern_buf *p)
                       path, i + 1,
                       pat.segs[i].kind == RB_SEG_PARAM      ? "parameter"
                       : pat.segs[i].kind == RB_SEG_CATCHALL ? "catch-all"
+                      : pat.segs[i].kind == RB_SEG_TEMPLATE ? "template"
                                                             : "glob");
     }
     rb_pattern_free(&pat);

@@ -38,10 +38,13 @@
  *   - a segment that is exactly "{name}" stays a parameter (names that are
  *     not [A-Za-z_][A-Za-z0-9_]* are rewritten: other bytes become '_', a
  *     leading digit gets a '_' in front, a repeated name gets a suffix); a
- *     template inside a segment ("{name}.json", "{a}-{b}") becomes the glob
- *     "?*" (one or more bytes, as a template takes) — such routes need a
- *     router with glob support; a static segment that the route syntax
- *     would read as a wildcard ('*', '?', '[' or a leading ':') is refused.
+ *     template inside a segment ("{Sid}.json", "{a}-{b}") stays a template
+ *     segment with its params named the same way, except when two params
+ *     touch ("{a}{b}": no template can tell them apart), which becomes the
+ *     glob "?*" per param (one or more bytes, as a template takes) — such
+ *     routes need a router with glob support; a static segment that the
+ *     route syntax would read as a wildcard ('*', '?', '[' or a leading
+ *     ':') is refused, and so is '*', '?' or '[' beside a template.
  * Two operations with the same method and shape are both written (and
  * counted): `routebench corpus check` lists them; routers refuse the second.
  */
@@ -57,9 +60,10 @@ typedef struct rb_openapi_report {
     size_t paths, routes;
     size_t skipped; /* operations with no method here (query, additionalOperations) */
     char first_skipped[160];
-    size_t renamed; /* parameter names rewritten */
-    size_t globs;   /* segments with templates inside, written as globs */
-    size_t refs;    /* path items taken from a $ref */
+    size_t renamed;   /* parameter names rewritten */
+    size_t templates; /* segments with templates inside, written as templates */
+    size_t globs;     /* segments with touching params ({a}{b}), written as globs */
+    size_t refs;      /* path items taken from a $ref */
 } rb_openapi_report;
 
 /* Import the YAML or JSON document text[0, len) (name is used in messages) into

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -378,4 +379,42 @@ Test(cli, gbench_help_shows_its_own_options_first)
               h);
     cr_expect(strstr(h, "Library was built as DEBUG") != NULL, "the Debian note: %s", h);
     free(h);
+}
+
+/* Run `ROUTEBENCH_DATA=DATA routebench verify --all` in tmpdir; stdout and
+ * stderr together. */
+static result verify_all_in(const char *data)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && ROUTEBENCH_DATA='%s' '%s/routebench' verify --all >out.txt 2>&1 "
+             "</dev/null",
+             tmpdir, data, RB_BINARY_DIR);
+    int st = system(cmd);
+    cr_assert(st != -1 && WIFEXITED(st), "%s did not exit", cmd);
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    return (result){WEXITSTATUS(st), slurp_path(path), NULL};
+}
+
+/* Rule: with ROUTEBENCH_DATA naming a directory of other tables (an older
+ * set), verify --all skips each shipped corpus that is not there, saying
+ * so, and verifies the others; a directory with none of them is an error. */
+Test(cli, verify_all_skips_corpora_absent_from_routebench_data)
+{
+    write_file("gplus.routes", "GET /people/:userId\nGET /people\n");
+    write_file("gplus.requests", "GET /people/7 0\nGET /people 1\nGET /x -1\n");
+    result r = verify_all_in(".");
+    cr_expect_eq(r.status, 0, "%s", r.out);
+    cr_expect(strstr(r.out, "./gplus.requests: 3/3 agree with EXPECTED") != NULL,
+              "gplus is verified from the directory: %s", r.out);
+    cr_expect(strstr(r.out, "twilio     skipped: not in $ROUTEBENCH_DATA") != NULL, "%s", r.out);
+    done(&r);
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/empty", tmpdir);
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    r = verify_all_in("empty");
+    cr_expect_eq(r.status, 2, "%s", r.out);
+    cr_expect(strstr(r.out, "holds none of the shipped corpora") != NULL, "%s", r.out);
+    done(&r);
 }

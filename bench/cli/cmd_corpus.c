@@ -452,7 +452,7 @@ static void print_check(const char *path, const rb_route_table *t, const rb_chec
     printf("   (prefixes by children; max %zu at %s)\n", r->max_fanout, r->max_fanout_prefix);
     printf("  most behind one prefix %zu at %s\n", r->max_behind, r->max_behind_prefix);
     if (r->sampled)
-        printf("  shadowing sampled for %zu routes (globs, or a search over its state cap)\n",
+        printf("  shadowing sampled for %zu routes (globs, templates, or a search over its state cap)\n",
                r->sampled);
     if (r->over_budget)
         printf("  work budget: %zu routes possibly shadowed, their search cut short\n",
@@ -605,7 +605,8 @@ static const cli_command import_command = {
     .synopsis = "--openapi FILE [--out FILE.routes]\n",
     .about = "Writes one route per operation of an OpenAPI 3.0 or 3.1 document (YAML or JSON): "
              "its paths in document order, each with its operations in document order ({param} "
-             "kept).  Templates inside a segment ({name}.json) become globs; OpenAPI 3.2 'query' "
+             "kept).  Templates inside a segment ({Sid}.json) stay templates (touching params, "
+             "{a}{b}, become globs); OpenAPI 3.2 'query' "
              "operations are skipped and counted; unknown keys and malformed documents are "
              "errors naming where (line and column), and so are data after the document and a "
              "NUL in a string; a path with whitespace or a control byte (a tab, a CR) is refused "
@@ -646,8 +647,10 @@ static int corpus_import(int argc, char **argv)
     if (status == CLI_OK) {
         fprintf(info, "%zu routes from %zu paths of %s (OpenAPI %s)%s%s\n", rep.routes, rep.paths,
                 o.in, rep.version, o.out ? " -> " : "", o.out ? o.out : "");
+        if (rep.templates)
+            fprintf(info, "  %zu segments with templates inside ({Sid}.json)\n", rep.templates);
         if (rep.globs)
-            fprintf(info, "  %zu segments with templates inside written as globs (?*)\n",
+            fprintf(info, "  %zu segments with touching params ({a}{b}) written as globs (?*)\n",
                     rep.globs);
         if (rep.renamed) fprintf(info, "  %zu parameter names rewritten\n", rep.renamed);
         if (rep.skipped)

@@ -101,6 +101,11 @@ static void print_examples(const rb_verify_report *rep, const rb_request_table *
 
 static void print_run(const rb_verify_run *r)
 {
+    if (r->absent) {
+        printf("%-8s %-10s skipped: not in $ROUTEBENCH_DATA (%s)\n", r->router, r->corpus,
+               r->routes_path);
+        return;
+    }
     if (r->skipped) {
         printf("%-8s %-10s skipped: the corpus uses features the router lacks\n", r->router,
                r->corpus);
@@ -133,6 +138,7 @@ static cJSON *run_json(const rb_verify_run *r)
     cJSON_AddStringToObject(o, "requests", r->requests_path);
     cJSON_AddBoolToObject(o, "peer", r->peer);
     cJSON_AddBoolToObject(o, "skipped", r->skipped);
+    if (r->absent) cJSON_AddBoolToObject(o, "absent", true);
     if (r->skipped) return o;
     if (r->status < 0) {
         cJSON_AddStringToObject(o, "error", r->err.message);
