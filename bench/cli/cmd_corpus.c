@@ -214,7 +214,11 @@ static const cli_command gen_command = {
              "            views beside items (/users/me beside /users/:user_id); GET dominant\n"
              "  catchall  mixed plus catch-alls (*path), a few with method '*'\n"
              "  glob      mixed plus globs (*.css, report-*.csv, img-??.png, [a-f]*.json,\n"
-             "            prefix-*) and '**'\n",
+             "            prefix-*) and '**'\n"
+             "  templates the mixed tree of the same seed with about half of the last\n"
+             "            segments as templates ({user_id}.json, {user_id}.{format},\n"
+             "            us_{user_id}, {user_id}-{rev}, settings.{format}); with\n"
+             "            --no-conflicts only items without children\n",
     .tables = {{"options", gen_table, 0},
                {"requests (as for corpus requests)", reqgen_table, offsetof(gen_options, q)}},
     .epilog = "exit status: 0 written, 2 usage error or the arguments cannot hold N routes\n",
