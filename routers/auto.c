@@ -7,8 +7,9 @@
  *
  *     table uses in-segment globs or '**'  ->  glob     (the only router
  *                                                        that supports them)
- *     table uses templates (img-{id}.png)  ->  glob when hashseg lacks
- *                                              RB_FEAT_TEMPLATE, else hashseg
+ *     table uses templates (img-{id}.png)  ->  hashseg  (it has them; glob
+ *                                                        only if hashseg lacked
+ *                                                        RB_FEAT_TEMPLATE)
  *     otherwise                            ->  hashseg  (fastest in every
  *                                                        non-glob scenario:
  *                                                        static, params,

@@ -133,10 +133,12 @@ _Static_assert(RB_HASHSEG_PROBE_LIMIT == RB__PROBE_LIMIT, "one probe limit for e
 #define HASHSEG_LONG         17u /* node seglen of every segment over 16 bytes */
 #define HASHSEG_ANY_BIT      (1u << RB_ANY)
 #define HASHSEG_METHODS      ((1u << RB_METHOD_COUNT) - 1u)
-#define HASHSEG_HAS_STATIC   0x1u /* the node has static children */
-#define HASHSEG_HAS_END      0x2u /* routes end at the node */
-#define HASHSEG_HAS_CA       0x4u /* catch-all routes "node/{*x}" */
-#define HASHSEG_PARAM        0x8u /* the node is a param child */
+#define HASHSEG_HAS_STATIC   0x1u  /* the node has static children */
+#define HASHSEG_HAS_END      0x2u  /* routes end at the node */
+#define HASHSEG_HAS_CA       0x4u  /* catch-all routes "node/{*x}" */
+#define HASHSEG_PARAM        0x8u  /* the node is a param child */
+#define HASHSEG_HAS_TMPL     0x10u /* the node has template children */
+#define HASHSEG_TMPL         0x20u /* the node is a template child */
 #define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
 #define HASHSEG_BITMAP_LEN   256u /* paths shorter than this: a bitmap of their slashes */
 #define HASHSEG_ONE          0    /* walk modes: len < 64, a one-word bitmap */
@@ -172,10 +174,35 @@ typedef struct hashseg_full {
     uint32_t id;   /* index of the first route id in ids[], as in hashseg_term */
 } hashseg_full;
 
-/* Where a long (> 16 bytes) static segment's bytes are. */
+/* Where a long (> 16 bytes) static segment's bytes are; for a template
+ * node, its shape ("{}.json"). */
 typedef struct hashseg_cold {
     uint32_t text, len;
 } hashseg_cold;
+
+/* A template child: the node, its shape in the pool, its params.  The
+ * template children of one node are one run of tmpls[] (tranges[node]). */
+typedef struct hashseg_tmpl {
+    uint32_t node;
+    uint32_t text, len;
+    uint32_t params;
+    /* one param: the bytes before it (pre) and after it (suf), and the
+     * first 8 of each packed little-endian, for a match without the
+     * general matcher ({Sid}.json: suf 5, ".json") */
+    uint32_t pre, suf;
+    uint64_t prew, sufw;
+} hashseg_tmpl;
+
+typedef struct hashseg_trange {
+    uint32_t first, count;
+} hashseg_trange;
+
+/* The priority key of a terminal's routes (one shape per group): the ranks
+ * of the node's path, then 4 for its catch-all group (tranks[ranks, ranks
+ * + nranks + 1)), and its literal bytes.  Kept only with templates. */
+typedef struct hashseg_tkey {
+    uint32_t ranks, nranks, literal;
+} hashseg_tkey;
 
 typedef struct hashseg_keys {
     uint64_t seed;   /* config->seed, or the default */
@@ -208,6 +235,11 @@ typedef struct hashseg_router {
     const hashseg_cold *cold;
     const uint64_t *keys_of; /* key of each node (for going back) */
     const char *pool;
+    /* templates (all NULL without): */
+    const hashseg_tmpl *tmpls;
+    const hashseg_trange *tranges; /* per node */
+    const hashseg_tkey *tkeys;     /* per terms[] entry */
+    const uint8_t *tranks;
     uint64_t slot_mask, full_mask;
     uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
     uint32_t max_probe; /* longest displacement in slots[] and full[] */
@@ -228,6 +260,7 @@ typedef struct hashseg_router {
     /* built: allocation sizes (element counts) */
     void *nodes_raw; /* nodes, before alignment */
     size_t nnodes, nslots, nfull, nterms, nids, npool;
+    size_t ntmpls, ntranks; /* 0 without templates */
 } hashseg_router;
 /* ---- bit helpers -------------------------------------------------------- */
 
@@ -346,6 +379,12 @@ static inline uint64_t static_key(const hashseg_keys *k, uint64_t h, uint64_t w0
 static inline uint64_t param_key(const hashseg_keys *k, uint64_t h)
 {
     return rb__fold64(h ^ k->c0, k->param);
+}
+
+/* The key of the template child of shape hash t of a node whose key is h. */
+static inline uint64_t tmpl_key(const hashseg_keys *k, uint64_t h, uint64_t t)
+{
+    return rb__fold64((h ^ k->c0) + t, k->param ^ k->k1);
 }
 
 /* ---- lookup ------------------------------------------------------------- */
@@ -545,70 +584,144 @@ static inline int not_found(uint32_t allowed, rb_match *m)
     return m->outcome;
 }
 
-/* (b) of lookup: the depth-first walk, static child, then param child,
- * then catch-all.  The segment at the current node n is path[b, e); b ==
- * len + 1 when the path is used up.  Going back needs no stack: the parent
- * is in the node, its key in keys[], its segment ends at b - 1 and starts
- * after the '/' before that, and how the walk came down (param child or
- * static child) says what to try next.  allowed: methods seen so far. */
-HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *path, size_t len,
-                             uint32_t allowed, rb_match *m, uint64_t *probes, int mode)
+/* Does template t take the segment path[b, e)?  Its captures go to caps.
+ * A one-param template compares its two pieces (a word each when they are
+ * at most 8 bytes and the path holds the word); others go through
+ * rb__template_match. */
+HASHSEG_INLINE bool tmpl_takes(const hashseg_router *r, const hashseg_tmpl *t, const char *path,
+                               size_t len, size_t b, size_t e, rb_span *caps)
 {
-    const hashseg_keys *k = &r->keys;
-    uint32_t fit = (1u << method) | HASHSEG_ANY_BIT;
-    bool small = mode != HASHSEG_SCAN;
-    /* HASHSEG_ONE, HASHSEG_SCAN: words load from the path, its last bytes
-     * from tail (path[tb, len), zero padded).  HASHSEG_ONE: every '/' in
-     * one word sl[0].  HASHSEG_MANY: the path copied into buf, followed by
-     * 16 zero bytes, so that words load from anywhere in it, and every '/'
-     * in the words of sl[]. */
-    unsigned char buf[HASHSEG_BITMAP_LEN + 16];
+    if (t->params != 1)
+        return rb__template_match(r->pool + t->text, t->len, path + b, e - b, (uint32_t)b, caps,
+                                  NULL);
+    size_t n = e - b;
+    if (n < (size_t)t->pre + t->suf + 1u) return false;
+    if (t->suf) {
+        if (t->suf <= 8 && e >= 8) {
+            if (load64le(path + e - 8) >> (8u * (8u - t->suf)) != t->sufw) return false;
+        } else if (!bytes_equal(path + e - t->suf, r->pool + t->text + t->len - t->suf, t->suf)) {
+            return false;
+        }
+    }
+    if (t->pre) {
+        if (t->pre <= 8 && b + 8 <= len) {
+            if ((load64le(path + b) & mask_lo[t->pre]) != t->prew) return false;
+        } else if (!bytes_equal(path + b, r->pool + t->text, t->pre)) {
+            return false;
+        }
+    }
+    caps[0] = (rb_span){(uint32_t)(b + t->pre), (uint32_t)(n - t->pre - t->suf)};
+    return true;
+}
+
+/* A request, prepared once for every walk over it.  HASHSEG_ONE,
+ * HASHSEG_SCAN: words load from the path, its last bytes from tail
+ * (path[tb, len), zero padded).  HASHSEG_ONE: every '/' in one word
+ * sl[0].  HASHSEG_MANY: the path copied into buf, followed by 16 zero
+ * bytes, so that words load from anywhere in it, and every '/' in the
+ * words of sl[]. */
+typedef struct hashseg_req {
+    const char *path;
+    size_t len, tb;
+    int method;
+    uint32_t fit;
+    uint64_t *probes;
+    unsigned char tail[32];
     uint64_t sl[HASHSEG_BITMAP_LEN / 64];
-    unsigned char tail[32] = {0};
-    size_t tb = 0;
+    unsigned char buf[HASHSEG_BITMAP_LEN + 16];
+} hashseg_req;
+
+HASHSEG_INLINE void req_prepare(hashseg_req *q, const char *path, size_t len, int method,
+                                uint64_t *probes, int mode)
+{
+    q->path = path;
+    q->len = len;
+    q->method = method;
+    q->fit = (1u << method) | HASHSEG_ANY_BIT;
+    q->probes = probes;
+    q->tb = 0;
+    memset(q->tail, 0, sizeof q->tail);
     if (mode == HASHSEG_MANY) {
-        memcpy(buf, path, len);
-        memset(buf + len, 0, 16);
-        slash_bitmap(buf, len, sl);
+        memcpy(q->buf, path, len);
+        memset(q->buf + len, 0, 16);
+        slash_bitmap(q->buf, len, q->sl);
     } else {
         if (len >= 16) {
-            tb = len - 16;
-            memcpy(tail, path + tb, 16);
+            q->tb = len - 16;
+            memcpy(q->tail, path + q->tb, 16);
         } else {
-            for (size_t i = 0; i < len; i++) tail[i] = (unsigned char)path[i];
+            for (size_t i = 0; i < len; i++) q->tail[i] = (unsigned char)path[i];
         }
-        if (mode == HASHSEG_ONE) sl[0] = slash_word(path, len, tail, tb);
+        if (mode == HASHSEG_ONE) q->sl[0] = slash_word(path, len, q->tail, q->tb);
     }
-    uint32_t n = 0;
-    size_t b = 1, e = 0;
-    uint64_t h = k->root;
+}
+
+/* Where a walk found its route: the node, and whether by its catch-all
+ * group (for the priority key of a route a template led to). */
+typedef struct hashseg_hit {
+    uint32_t node, catchall;
+} hashseg_hit;
+
+static int walk_sub(const hashseg_router *r, const hashseg_req *q, uint32_t n, size_t b,
+                    uint32_t *allowed, rb_match *m, hashseg_hit *hit, int mode);
+static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g, size_t b, size_t e,
+                      uint32_t *allowed, rb_match *m, hashseg_hit *hit, int mode);
+
+/* (b) of lookup: the depth-first walk, static child, then param child and
+ * template children, then catch-all, from node n (its key h) entered with
+ * the path used up to b, never backing out of node `stop`.  The segment at
+ * the current node n is path[b, e); b == len + 1 when the path is used up.
+ * Going back needs no stack: the parent is in the node, its key in
+ * keys[], its segment ends at b - 1 and starts after the '/' before that,
+ * and how the walk came down (param or template child, or static child)
+ * says what to try next.  *allowed gains the methods seen.  Returns
+ * RB_FOUND (m and *hit filled) or 0.
+ *
+ * A param and templates at one node rank alike (1), so when two or more of
+ * them take the segment the later segments, the method and the literal
+ * bytes decide between the routes below them: group_best searches below
+ * each and compares the keys.  When one of them takes it, it is walked as
+ * a lone param would be. */
+HASHSEG_INLINE int walk_run(const hashseg_router *r, const hashseg_req *q, uint32_t n, size_t b,
+                            uint64_t h, uint32_t stop, uint32_t *allowed, rb_match *m,
+                            hashseg_hit *hit, int mode)
+{
+    const hashseg_keys *k = &r->keys;
+    const char *path = q->path;
+    size_t len = q->len, tb = q->tb, e = 0;
+    const unsigned char *tail = q->tail;
+    uint32_t fit = q->fit;
+    bool small = mode != HASHSEG_SCAN;
     const hashseg_node *x;
 enter:
     x = &r->nodes[n];
     if (b > len) {
         if (x->flags & HASHSEG_HAS_END) {
             const hashseg_term *t = &r->terms[x->term];
-            if (t->end_mask & fit) return found(r, t->end_mask, t->end_ids, method, x->ncap, m);
-            allowed |= t->end_mask;
+            if (t->end_mask & fit) {
+                *hit = (hashseg_hit){n, 0};
+                return found(r, t->end_mask, t->end_ids, q->method, x->ncap, m);
+            }
+            *allowed |= t->end_mask;
         }
         goto back;
     }
     {
         uint64_t w0 = 0, w1 = 0;
         if (mode == HASHSEG_ONE)
-            e = ctz64(sl[0] & (~0ull << b));
+            e = ctz64(q->sl[0] & (~0ull << b));
         else if (mode == HASHSEG_MANY)
-            e = next_slash(sl, b);
+            e = next_slash(q->sl, b);
         else
             e = segment_at(path, len, tail, tb, b, &w0, &w1);
         if ((x->lens >> ((e - b) & 7u)) & 1u) {
             if (mode == HASHSEG_ONE)
                 segment_words(src16(path, len, tail, tb, b), e - b, &w0, &w1);
             else if (mode == HASHSEG_MANY)
-                segment_words(buf + b, e - b, &w0, &w1);
+                segment_words(q->buf + b, e - b, &w0, &w1);
             uint32_t sn = (uint32_t)(e - b);
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
-            uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
+            uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, q->probes);
             if (c) {
                 n = c;
                 h = key;
@@ -618,6 +731,34 @@ enter:
         }
     }
 param:
+    if (x->flags & HASHSEG_HAS_TMPL) {
+        /* which of the param and the templates take the segment */
+        const hashseg_trange *tr = &r->tranges[n];
+        uint32_t fits = 0, only = 0;
+        if (x->param && e > b) fits++, only = x->param;
+        const hashseg_tmpl *one = NULL;
+        for (uint32_t i = 0; i < tr->count && e > b; i++) {
+            const hashseg_tmpl *t = &r->tmpls[tr->first + i];
+            if (!tmpl_takes(r, t, path, len, b, e, m->params + x->ncap)) continue;
+            fits++;
+            only = t->node;
+            one = t;
+        }
+        if (fits > 1) {
+            if (group_best(r, q, n, b, e, allowed, m, hit, mode)) return RB_FOUND;
+        } else if (fits == 1) {
+            /* a failed match may have written the captures: write them again */
+            if (only == x->param)
+                m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
+            else if (one != &r->tmpls[tr->first + tr->count - 1] || one->params != 1)
+                tmpl_takes(r, one, path, len, b, e, m->params + x->ncap);
+            n = only;
+            h = r->keys_of[only];
+            b = e + 1;
+            goto enter;
+        }
+        goto catchall;
+    }
     if (x->param && e > b) {
         m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
         n = x->param;
@@ -630,28 +771,127 @@ catchall:
         const hashseg_term *t = &r->terms[x->term];
         if (t->ca_mask & fit) {
             m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(len - b)};
-            return found(r, t->ca_mask, t->ca_ids, method, x->ncap + 1u, m);
+            *hit = (hashseg_hit){n, 1};
+            return found(r, t->ca_mask, t->ca_ids, q->method, x->ncap + 1u, m);
         }
-        allowed |= t->ca_mask;
+        *allowed |= t->ca_mask;
     }
 back:
-    if (n == 0) return not_found(allowed & HASHSEG_METHODS, m);
+    if (n == stop) return 0;
     {
         /* n's own segment is path[b', b - 1): back to its parent there */
-        uint32_t child = n;
+        bool wild = (x->flags & (HASHSEG_PARAM | HASHSEG_TMPL)) != 0;
         e = b - 1;
         if (small) {
-            b = mode == HASHSEG_ONE ? 64 - clz64(sl[0] & ((1ull << e) - 1u))
-                                    : prev_slash(sl, e) + 1;
+            b = mode == HASHSEG_ONE ? 64 - clz64(q->sl[0] & ((1ull << e) - 1u))
+                                    : prev_slash(q->sl, e) + 1;
         } else {
             for (b = e; path[b - 1] != '/'; b--) continue;
         }
         n = x->parent;
         h = r->keys_of[n];
         x = &r->nodes[n];
-        if (x->param == child) goto catchall;
+        if (wild) goto catchall; /* the param or the one template that took it */
         goto param;
     }
+}
+
+/* The walk below member n of a group, entered after its segment (b), not
+ * going back above n; noinline: group_best and this recurse, one level per
+ * group of 2+ fitting members on the path (each takes a capture, so at
+ * most RB_MAX_CAPTURES levels). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+walk_sub(const hashseg_router *r, const hashseg_req *q, uint32_t n, size_t b, uint32_t *allowed,
+         rb_match *m, hashseg_hit *hit, int mode)
+{
+    uint64_t h = r->keys_of[n];
+    if (mode == HASHSEG_ONE) return walk_run(r, q, n, b, h, n, allowed, m, hit, HASHSEG_ONE);
+    if (mode == HASHSEG_MANY) return walk_run(r, q, n, b, h, n, allowed, m, hit, HASHSEG_MANY);
+    return walk_run(r, q, n, b, h, n, allowed, m, hit, HASHSEG_SCAN);
+}
+
+/* The priority key of the route a walk found (hit, m->route_id). */
+static rb_priority hit_key(const hashseg_router *r, const hashseg_hit *hit, int method,
+                           const rb_match *m)
+{
+    const hashseg_node *x = &r->nodes[hit->node];
+    const hashseg_term *t = &r->terms[x->term];
+    const hashseg_tkey *tk = &r->tkeys[x->term];
+    uint32_t mask = hit->catchall ? t->ca_mask : t->end_mask;
+    return (rb_priority){r->tranks + tk->ranks, tk->nranks + hit->catchall,
+                         !((mask >> method) & 1u), tk->literal, m->route_id};
+}
+
+/* Node g's param child and template children that take the segment
+ * path[b, e) (two or more): the best route below them by the priority key
+ * (docs/design.md), found by a walk below each.  Returns as walk_run. */
+static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g, size_t b, size_t e,
+                      uint32_t *allowed, rb_match *m, hashseg_hit *hit, int mode)
+{
+    const hashseg_node *x = &r->nodes[g];
+    const hashseg_trange *tr = &r->tranges[g];
+    uint32_t base = x->ncap, best_id = 0, best_np = 0;
+    bool have = false;
+    rb_priority best = {0};
+    hashseg_hit best_hit = {0, 0};
+    rb_span caps[RB_MAX_CAPTURES];
+    for (uint32_t i = 0; i <= tr->count; i++) { /* i == 0: the param child */
+        uint32_t c;
+        if (i == 0) {
+            if (!x->param) continue;
+            c = x->param;
+            m->params[base] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
+        } else {
+            const hashseg_tmpl *t = &r->tmpls[tr->first + i - 1];
+            c = t->node;
+            if (!tmpl_takes(r, t, q->path, q->len, b, e, m->params + base)) continue;
+        }
+        hashseg_hit h;
+        if (e == q->len) {
+            /* the last segment: only c's own routes can match (what walk_sub
+             * would find, without it) */
+            const hashseg_node *y = &r->nodes[c];
+            if (!(y->flags & HASHSEG_HAS_END)) continue;
+            const hashseg_term *t = &r->terms[y->term];
+            if (!(t->end_mask & q->fit)) {
+                *allowed |= t->end_mask;
+                continue;
+            }
+            h = (hashseg_hit){c, 0};
+            found(r, t->end_mask, t->end_ids, q->method, y->ncap, m);
+        } else if (!walk_sub(r, q, c, e + 1, allowed, m, &h, mode)) {
+            continue;
+        }
+        rb_priority key = hit_key(r, &h, q->method, m);
+        if (have && rb_priority_compare(&key, &best) >= 0) continue;
+        have = true;
+        best_id = m->route_id;
+        best_np = m->nparams;
+        best_hit = h;
+        memcpy(caps + base, m->params + base, (best_np - base) * sizeof caps[0]);
+        best = key;
+    }
+    if (!have) return 0;
+    memcpy(m->params + base, caps + base, (best_np - base) * sizeof caps[0]);
+    m->outcome = RB_FOUND;
+    m->route_id = best_id;
+    m->nparams = best_np;
+    m->allowed = 0;
+    *hit = best_hit;
+    return RB_FOUND;
+}
+
+HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *path, size_t len,
+                             uint32_t allowed, rb_match *m, uint64_t *probes, int mode)
+{
+    hashseg_req q;
+    req_prepare(&q, path, len, method, probes, mode);
+    hashseg_hit hit;
+    if (walk_run(r, &q, 0, 1, r->keys.root, 0, &allowed, m, &hit, mode)) return RB_FOUND;
+    return not_found(allowed & HASHSEG_METHODS, m);
 }
 
 #if defined(__GNUC__)
@@ -768,8 +1008,11 @@ typedef struct hashseg_bnode {
     uint32_t text;   /* static: offset of the segment in r->bytes */
     uint32_t param;  /* param child, 0 = none */
     uint32_t end_ids, ca_ids;
+    uint32_t tmpl, next; /* first template child; next template sibling */
+    uint32_t lit;        /* literal bytes of the edge into it */
     uint16_t end_mask, ca_mask;
-    uint8_t kind; /* RB_SEG_STATIC or RB_SEG_PARAM; the root: RB_SEG_STATIC */
+    uint8_t kind; /* RB_SEG_STATIC, _PARAM or _TEMPLATE (text, seglen: its text); the root:
+                     RB_SEG_STATIC */
     uint8_t ncap;
 } hashseg_bnode;
 
@@ -820,6 +1063,12 @@ typedef struct hashseg_work {
     uint32_t max_probe;
     uint32_t flood_probe; /* RB_ELIMIT: the sequence over the limit */
     uint64_t full_lens;
+    hashseg_tmpl *tmpls; /* templates, all NULL without */
+    size_t ntmpls;
+    hashseg_trange *tranges;
+    hashseg_tkey *tkeys;
+    uint8_t *tranks;
+    size_t ntranks;
 } hashseg_work;
 
 /* Bucket of a terminal in the sort: tree nodes first, then static paths. */
@@ -895,6 +1144,10 @@ static void work_free(const hashseg_router *r, hashseg_work *w)
     rb_free(a, w->terms, w->nterms * sizeof *w->terms);
     rb_free(a, w->ids, w->nbt * sizeof *w->ids);
     rb_free(a, w->pool, w->npool);
+    rb_free(a, w->tmpls, w->ntmpls * sizeof *w->tmpls);
+    if (w->tranges) rb_free(a, w->tranges, w->nnodes * sizeof *w->tranges);
+    if (w->tkeys) rb_free(a, w->tkeys, w->nterms * sizeof *w->tkeys);
+    rb_free(a, w->tranks, w->ntranks);
 }
 
 /* Find the static child of parent with bytes seg[0, n) (or, parent ==
@@ -939,7 +1192,8 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
         if (route_is_static(r, hr)) continue;
         for (uint32_t si = 0; si < hr->nsegs; si++) {
             nstatic += r->segs[hr->seg + si].kind == RB_SEG_STATIC;
-            nparam += r->segs[hr->seg + si].kind == RB_SEG_PARAM;
+            nparam += r->segs[hr->seg + si].kind == RB_SEG_PARAM ||
+                      r->segs[hr->seg + si].kind == RB_SEG_TEMPLATE;
         }
     }
     w->bcap = 1 + nstatic + nparam;
@@ -967,6 +1221,30 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
             if (sg->kind == RB_SEG_CATCHALL) {
                 catchall = 1;
                 break;
+            }
+            if (sg->kind == RB_SEG_TEMPLATE) {
+                /* the child of this shape ({a}.json and {b}.json are one) */
+                const char *t = r->bytes + hr->text + sg->off;
+                uint32_t *link = &p->tmpl;
+                while (*link && !rb__template_same_shape(r->bytes + w->b[*link].text,
+                                                         w->b[*link].seglen, t, sg->len))
+                    link = &w->b[*link].next;
+                if (!*link) {
+                    uint32_t c = (uint32_t)w->nb++;
+                    hashseg_bnode *x = &w->b[c];
+                    memset(x, 0, sizeof *x);
+                    x->parent = n;
+                    x->kind = RB_SEG_TEMPLATE;
+                    x->text = hr->text + sg->off;
+                    x->seglen = sg->len;
+                    uint32_t params = rb__template_params(t, sg->len);
+                    x->ncap = (uint8_t)(p->ncap + params);
+                    x->lit = (uint32_t)rb__template_shape_len(t, sg->len) - 2u * params;
+                    x->key = tmpl_key(k, p->key, rb__template_shape_hash(t, sg->len, 0));
+                    *link = c; /* appended: tried in insertion order */
+                }
+                n = *link;
+                continue;
             }
             if (sg->kind == RB_SEG_PARAM) {
                 if (!p->param) {
@@ -998,6 +1276,7 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
                 x->text = hr->text + sg->off;
                 x->kind = RB_SEG_STATIC;
                 x->ncap = p->ncap;
+                x->lit = sg->len;
                 w->map[slot] = c;
             }
             n = c;
@@ -1074,6 +1353,8 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
         const hashseg_bnode *x = &w->b[c];
         nterms += (x->end_mask | x->ca_mask) != 0;
         if (x->kind == RB_SEG_STATIC && x->seglen > 16) npool += x->seglen;
+        if (x->kind == RB_SEG_TEMPLATE)
+            npool += rb__template_shape_len(r->bytes + x->text, x->seglen);
     }
     for (size_t f = 0; f < w->nbf; f++) npool += w->bf[f].len;
     w->nnodes = w->nb;
@@ -1104,6 +1385,13 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
         y->ncap = x->ncap;
         y->param = x->param;
         if (x->kind == RB_SEG_PARAM) y->flags |= HASHSEG_PARAM;
+        if (x->kind == RB_SEG_TEMPLATE) { /* its shape, for the matcher */
+            y->flags |= HASHSEG_TMPL;
+            w->nodes[x->parent].flags |= HASHSEG_HAS_TMPL;
+            size_t n = rb__template_shape(r->bytes + x->text, x->seglen, w->pool + pool);
+            w->cold[c] = (hashseg_cold){(uint32_t)pool, (uint32_t)n};
+            pool += n;
+        }
         if (c > 0 && x->kind == RB_SEG_STATIC) {
             seg_words(r->bytes + x->text, x->seglen, &y->w0, &y->w1);
             y->seglen = (uint8_t)(x->seglen <= 16 ? x->seglen : HASHSEG_LONG);
@@ -1121,6 +1409,60 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
             y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
                                   (x->ca_mask ? HASHSEG_HAS_CA : 0u));
         }
+    }
+    return RB_OK;
+}
+
+/* With templates: the runs of template children (tmpls[], tranges[]) and
+ * the priority key of every terminal (tkeys[], tranks[]): the ranks of
+ * its path, then 4 for its catch-all group, and its literal bytes. */
+static int work_templates(const hashseg_router *r, hashseg_work *w)
+{
+    size_t ntmpls = 0, ntranks = 0;
+    for (size_t c = 1; c < w->nb; c++) ntmpls += w->b[c].kind == RB_SEG_TEMPLATE;
+    if (ntmpls == 0) return RB_OK;
+    for (size_t c = 0; c < w->nb; c++) {
+        if (!(w->b[c].end_mask | w->b[c].ca_mask)) continue;
+        for (uint32_t x = (uint32_t)c; x != 0; x = w->b[x].parent) ntranks++;
+        ntranks++; /* the catch-all's 4 */
+    }
+    w->tmpls = rb_alloc(r->a, ntmpls * sizeof *w->tmpls);
+    w->ntmpls = ntmpls;
+    w->tranges = rb_calloc(r->a, w->nnodes * sizeof *w->tranges);
+    w->tkeys = rb_alloc(r->a, w->nterms * sizeof *w->tkeys);
+    w->tranks = rb_alloc(r->a, ntranks);
+    w->ntranks = ntranks;
+    if (!w->tmpls || !w->tranges || !w->tkeys || !w->tranks) return RB_ENOMEM;
+    size_t t = 0, at = 0;
+    for (size_t c = 0; c < w->nb; c++) {
+        const hashseg_bnode *x = &w->b[c];
+        w->tranges[c].first = (uint32_t)t;
+        for (uint32_t y = x->tmpl; y; y = w->b[y].next) {
+            const hashseg_cold *cd = &w->cold[y];
+            const char *shape = w->pool + cd->text;
+            hashseg_tmpl *tm = &w->tmpls[t++];
+            *tm = (hashseg_tmpl){y, cd->text, cd->len, (uint32_t)(w->b[y].ncap - x->ncap),
+                                 0, 0,        0,       0};
+            if (tm->params == 1) { /* "pre{}suf" */
+                tm->pre = (uint32_t)rb__template_prefix(shape, cd->len);
+                tm->suf = cd->len - tm->pre - 2u;
+                unsigned char pw[8] = {0}, sw[8] = {0};
+                memcpy(pw, shape, tm->pre < 8 ? tm->pre : 8);
+                memcpy(sw, shape + cd->len - tm->suf, tm->suf < 8 ? tm->suf : 8);
+                tm->prew = load64le(pw);
+                tm->sufw = load64le(sw);
+            }
+        }
+        w->tranges[c].count = (uint32_t)(t - w->tranges[c].first);
+        if (!(x->end_mask | x->ca_mask)) continue;
+        uint32_t depth = 0, literal = 0;
+        for (uint32_t y = (uint32_t)c; y != 0; y = w->b[y].parent) depth++, literal += w->b[y].lit;
+        uint32_t i = depth;
+        for (uint32_t y = (uint32_t)c; y != 0; y = w->b[y].parent)
+            w->tranks[at + --i] = (uint8_t)(w->b[y].kind == RB_SEG_STATIC ? 0u : 1u);
+        w->tranks[at + depth] = RB_SEG_CATCHALL;
+        w->tkeys[w->nodes[c].term] = (hashseg_tkey){(uint32_t)at, depth, literal};
+        at += depth + 1u;
     }
     return RB_OK;
 }
@@ -1197,6 +1539,7 @@ static int hashseg_build(void *impl, rb_error *err)
         if (rc == RB_OK) rc = work_static(r, &w);
         if (rc == RB_OK) rc = work_terminals(r, &w);
         if (rc == RB_OK) rc = work_pack(r, &w);
+        if (rc == RB_OK) rc = work_templates(r, &w);
         if (rc == RB_OK) rc = work_place(r, &w);
         if (rc < 0) work_free(r, &w);
         if (rc == RB_ELIMIT && attempt == 0) flood = w.flood_probe;
@@ -1238,6 +1581,12 @@ static int hashseg_build(void *impl, rb_error *err)
     r->npool = w.npool;
     r->max_probe = w.max_probe;
     r->full_lens = w.full_lens;
+    r->tmpls = w.tmpls;
+    r->ntmpls = w.ntmpls;
+    r->tranges = w.tranges;
+    r->tkeys = w.tkeys;
+    r->tranks = w.tranks;
+    r->ntranks = w.ntranks;
     rb_free(r->a, w.b, w.bcap * sizeof *w.b);
     rb_free(r->a, w.map, w.nmap * sizeof *w.map);
     rb_free(r->a, w.bf, w.bfcap * sizeof *w.bf);
@@ -1262,7 +1611,10 @@ static size_t hashseg_memory(const void *impl)
     return sizeof *r + r->routes_cap * sizeof *r->routes + r->segs_cap * sizeof *r->segs +
            r->bytes_cap + built + r->nnodes * (sizeof *r->cold + sizeof *r->keys_of) +
            r->nslots * sizeof *r->slots + r->nfull * sizeof *r->full +
-           r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool;
+           r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool +
+           (r->ntmpls ? r->ntmpls * sizeof *r->tmpls + r->nnodes * sizeof *r->tranges +
+                            r->nterms * sizeof *r->tkeys + r->ntranks
+                      : 0);
 }
 
 static void hashseg_destroy(void *impl)
@@ -1288,6 +1640,12 @@ static void hashseg_destroy(void *impl)
         w.nbt = r->nids;
         w.pool = (char *)(uintptr_t)r->pool;
         w.npool = r->npool;
+        w.tmpls = (hashseg_tmpl *)(uintptr_t)r->tmpls;
+        w.ntmpls = r->ntmpls;
+        w.tranges = (hashseg_trange *)(uintptr_t)r->tranges;
+        w.tkeys = (hashseg_tkey *)(uintptr_t)r->tkeys;
+        w.tranks = (uint8_t *)(uintptr_t)r->tranks;
+        w.ntranks = r->ntranks;
         work_free(r, &w);
     }
     rb_free(a, r, sizeof *r);
@@ -1329,6 +1687,9 @@ static uint64_t node_key(const hashseg_router *r, uint32_t c)
     const hashseg_node *x = &r->nodes[c];
     uint64_t h = r->keys_of[x->parent];
     if (x->flags & HASHSEG_PARAM) return param_key(&r->keys, h);
+    if (x->flags & HASHSEG_TMPL)
+        return tmpl_key(&r->keys, h,
+                        rb__template_shape_hash(r->pool + r->cold[c].text, r->cold[c].len, 0));
     if (x->seglen <= 16) return static_key(&r->keys, h, x->w0, x->w1, NULL, x->seglen);
     return static_key(&r->keys, h, x->w0, x->w1, r->pool + r->cold[c].text, r->cold[c].len);
 }
@@ -1337,8 +1698,63 @@ static uint64_t node_key(const hashseg_router *r, uint32_t c)
 static bool path_is_static(const hashseg_router *r, uint32_t c)
 {
     for (; c != 0; c = r->nodes[c].parent)
-        if (r->nodes[c].flags & HASHSEG_PARAM) return false;
+        if (r->nodes[c].flags & (HASHSEG_PARAM | HASHSEG_TMPL)) return false;
     return true;
+}
+
+/* A template node c: in its parent's run, its shape in the pool, its
+ * captures; with the keys of every terminal the path gives. */
+static int check_template(const hashseg_router *r, uint32_t c, rb_error *err)
+{
+    const hashseg_node *x = &r->nodes[c];
+    const hashseg_node *p = &r->nodes[x->parent];
+    const hashseg_cold *cd = &r->cold[c];
+    if (!(p->flags & HASHSEG_HAS_TMPL) || !r->tranges)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: parent lacks HAS_TMPL", c);
+    const hashseg_trange *tr = &r->tranges[x->parent];
+    uint32_t i = 0;
+    while (i < tr->count && r->tmpls[tr->first + i].node != c) i++;
+    if (i == tr->count)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: not in its parent's run", c);
+    const hashseg_tmpl *t = &r->tmpls[tr->first + i];
+    if ((size_t)cd->text + cd->len > r->npool || t->text != cd->text || t->len != cd->len ||
+        rb__template_params(r->pool + cd->text, cd->len) != t->params || t->params == 0 ||
+        x->ncap != p->ncap + t->params)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: template shape or captures", c);
+    for (uint32_t j = 0; j < i; j++) {
+        const hashseg_tmpl *o = &r->tmpls[tr->first + j];
+        if (rb__template_same_shape(r->pool + o->text, o->len, r->pool + t->text, t->len))
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: two templates of one shape",
+                             x->parent);
+    }
+    return RB_OK;
+}
+
+/* With templates: terminal c's stored key is that of its path. */
+static int check_tkey(const hashseg_router *r, uint32_t c, rb_error *err)
+{
+    const hashseg_node *x = &r->nodes[c];
+    const hashseg_tkey *k = &r->tkeys[x->term];
+    uint32_t depth = 0, literal = 0;
+    for (uint32_t y = c; y != 0; y = r->nodes[y].parent) {
+        const hashseg_node *n = &r->nodes[y];
+        depth++;
+        if (n->flags & HASHSEG_TMPL) {
+            const hashseg_cold *cd = &r->cold[y];
+            literal += cd->len - 2u * rb__template_params(r->pool + cd->text, cd->len);
+        } else if (!(n->flags & HASHSEG_PARAM)) {
+            literal += n->seglen == HASHSEG_LONG ? r->cold[y].len : n->seglen;
+        }
+    }
+    if (k->nranks != depth || k->literal != literal || (size_t)k->ranks + depth + 1 > r->ntranks ||
+        r->tranks[k->ranks + depth] != RB_SEG_CATCHALL)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: stored priority key", c);
+    uint32_t i = depth;
+    for (uint32_t y = c; y != 0; y = r->nodes[y].parent)
+        if (r->tranks[k->ranks + --i] !=
+            ((r->nodes[y].flags & (HASHSEG_PARAM | HASHSEG_TMPL)) ? 1u : 0u))
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: stored ranks", c);
+    return RB_OK;
 }
 
 #define HASHSEG_FAIL(...) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, __VA_ARGS__)
@@ -1359,7 +1775,12 @@ static int check_node(const hashseg_router *r, uint32_t c, uint32_t *groups, rb_
             HASHSEG_FAIL("node %u: terminal flags and masks disagree", c);
         if (fullstatic && t->end_mask) HASHSEG_FAIL("node %u: a static route in the tree", c);
         *groups += popcount16(t->ca_mask) + popcount16(t->end_mask);
+        if (r->tkeys) {
+            int rc = check_tkey(r, c, err);
+            if (rc < 0) return rc;
+        }
     }
+    if (x->flags & HASHSEG_TMPL) return check_template(r, c, err);
     if (x->flags & HASHSEG_PARAM) {
         if (p->param != c) HASHSEG_FAIL("node %u: not its parent's param child", c);
         if (x->ncap != p->ncap + 1u) HASHSEG_FAIL("node %u: ncap", c);
@@ -1434,7 +1855,7 @@ static int hashseg_check(const void *impl, rb_error *err)
     for (size_t i = 0; i < r->nslots; i++) {
         uint32_t c = (uint32_t)r->slots[i];
         if (!r->slots[i]) continue;
-        if (c == 0 || c >= r->nnodes || (r->nodes[c].flags & HASHSEG_PARAM))
+        if (c == 0 || c >= r->nnodes || (r->nodes[c].flags & (HASHSEG_PARAM | HASHSEG_TMPL)))
             HASHSEG_FAIL("slot %zu holds %u, not a static node", i, c);
         used++;
     }
@@ -1444,23 +1865,33 @@ static int hashseg_check(const void *impl, rb_error *err)
         if (c > 0) {
             int rc = check_node(r, c, &groups, err);
             if (rc < 0) return rc;
-            nstatic += !(x->flags & HASHSEG_PARAM);
+            nstatic += !(x->flags & (HASHSEG_PARAM | HASHSEG_TMPL));
         } else if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
             groups += popcount16(r->terms[x->term].ca_mask); /* no route ends at the root */
         }
         if (x->param &&
             (x->param <= c || x->param >= r->nnodes || !(r->nodes[x->param].flags & HASHSEG_PARAM)))
             HASHSEG_FAIL("node %u: param child %u", c, x->param);
+        if (!(x->flags & HASHSEG_HAS_TMPL) != (!r->tranges || !r->tranges[c].count))
+            HASHSEG_FAIL("node %u: HAS_TMPL and its run of templates disagree", c);
+        for (uint32_t i = 0; (x->flags & HASHSEG_HAS_TMPL) && i < r->tranges[c].count; i++) {
+            uint32_t t = r->tranges[c].first + i;
+            if (t >= r->ntmpls || r->tmpls[t].node <= c || r->tmpls[t].node >= r->nnodes ||
+                r->nodes[r->tmpls[t].node].parent != c)
+                HASHSEG_FAIL("node %u: template child %u", c, t);
+        }
         unsigned lens = 0;
         for (uint32_t d = c + 1; d < r->nnodes; d++) {
             const hashseg_node *y = &r->nodes[d];
-            if (y->parent != c || (y->flags & HASHSEG_PARAM)) continue;
+            if (y->parent != c || (y->flags & (HASHSEG_PARAM | HASHSEG_TMPL))) continue;
             lens |= 1u << ((y->seglen == HASHSEG_LONG ? r->cold[d].len : y->seglen) & 7u);
         }
         if (!lens != !(x->flags & HASHSEG_HAS_STATIC))
             HASHSEG_FAIL("node %u: HAS_STATIC but no static child, or the reverse", c);
         if (lens != x->lens) HASHSEG_FAIL("node %u: lens 0x%x, children 0x%x", c, x->lens, lens);
-        if (c > 0 && !(x->flags & (HASHSEG_HAS_STATIC | HASHSEG_HAS_END | HASHSEG_HAS_CA)) &&
+        if (c > 0 &&
+            !(x->flags &
+              (HASHSEG_HAS_STATIC | HASHSEG_HAS_END | HASHSEG_HAS_CA | HASHSEG_HAS_TMPL)) &&
             !x->param)
             HASHSEG_FAIL("node %u: leads to no route", c);
         if (x->flags & (HASHSEG_HAS_END | HASHSEG_HAS_CA)) {
@@ -1490,7 +1921,7 @@ const rb_router_ops rb__hashseg_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "hashseg",
     .summary = "hashed segments: XXH3-keyed static edges, whole-path probe, param/catch-all DFS",
-    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL,
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_TEMPLATE,
     .create = hashseg_create,
     .add = hashseg_add,
     .build = hashseg_build,
