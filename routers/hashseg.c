@@ -662,10 +662,45 @@ typedef struct hashseg_hit {
     uint32_t node, catchall;
 } hashseg_hit;
 
-static int walk_sub(const hashseg_router *r, const hashseg_req *q, uint32_t n, size_t b,
-                    uint32_t *allowed, rb_match *m, hashseg_hit *hit, int mode);
 static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g, size_t b, size_t e,
                       uint32_t *allowed, rb_match *m, hashseg_hit *hit, int mode);
+
+/* The param child and template children of node n on the segment path[b,
+ * e) (see walk_run): the one child to walk into, its captures written; 0
+ * when none takes the segment; or, when two or more do, *got after
+ * group_best decided (m filled) or 0 when none of them led to a route.
+ * *seen gains the methods of routes that matched but did not fit. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint32_t
+tmpl_step(const hashseg_router *r, const hashseg_req *q, uint32_t n, size_t b, size_t e,
+          uint32_t *seen, rb_match *m, hashseg_hit *hit, int mode, bool *got)
+{
+    const hashseg_node *x = &r->nodes[n];
+    const hashseg_trange *tr = &r->tranges[n];
+    if (e == b) return 0; /* params and templates take 1+ bytes */
+    uint32_t fits = x->param ? 1u : 0u, only = x->param;
+    const hashseg_tmpl *one = NULL;
+    for (uint32_t i = 0; i < tr->count; i++) {
+        const hashseg_tmpl *t = &r->tmpls[tr->first + i];
+        if (!tmpl_takes(r, t, q->path, q->len, b, e, m->params + x->ncap)) continue;
+        fits++;
+        only = t->node;
+        one = t;
+    }
+    if (fits > 1) {
+        *got = group_best(r, q, n, b, e, seen, m, hit, mode) != 0;
+        return 0;
+    }
+    if (!fits) return 0;
+    /* a failed match may have written the captures: write them again */
+    if (only == x->param)
+        m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
+    else if (one != &r->tmpls[tr->first + tr->count - 1])
+        tmpl_takes(r, one, q->path, q->len, b, e, m->params + x->ncap);
+    return only;
+}
 
 /* (b) of lookup: the depth-first walk, static child, then param child and
  * template children, then catch-all, from node n (its key h) entered with
@@ -674,8 +709,8 @@ static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g,
  * Going back needs no stack: the parent is in the node, its key in
  * keys[], its segment ends at b - 1 and starts after the '/' before that,
  * and how the walk came down (param or template child, or static child)
- * says what to try next.  *allowed gains the methods seen.  Returns
- * RB_FOUND (m and *hit filled) or 0.
+ * says what to try next.  *allowed gains the methods seen when nothing is
+ * found.  Returns RB_FOUND (m and *hit, when hit is not NULL, filled) or 0.
  *
  * A param and templates at one node rank alike (1), so when two or more of
  * them take the segment the later segments, the method and the literal
@@ -690,7 +725,8 @@ HASHSEG_INLINE int walk_run(const hashseg_router *r, const hashseg_req *q, uint3
     const char *path = q->path;
     size_t len = q->len, tb = q->tb, e = 0;
     const unsigned char *tail = q->tail;
-    uint32_t fit = q->fit;
+    uint32_t fit = q->fit, seen = 0; /* seen: methods for *allowed, kept in a register */
+    uint64_t sl0 = q->sl[0];         /* HASHSEG_ONE: the slashes of the path */
     bool small = mode != HASHSEG_SCAN;
     const hashseg_node *x;
 enter:
@@ -699,17 +735,17 @@ enter:
         if (x->flags & HASHSEG_HAS_END) {
             const hashseg_term *t = &r->terms[x->term];
             if (t->end_mask & fit) {
-                *hit = (hashseg_hit){n, 0};
+                if (hit) *hit = (hashseg_hit){n, 0};
                 return found(r, t->end_mask, t->end_ids, q->method, x->ncap, m);
             }
-            *allowed |= t->end_mask;
+            seen |= t->end_mask;
         }
         goto back;
     }
     {
         uint64_t w0 = 0, w1 = 0;
         if (mode == HASHSEG_ONE)
-            e = ctz64(q->sl[0] & (~0ull << b));
+            e = ctz64(sl0 & (~0ull << b));
         else if (mode == HASHSEG_MANY)
             e = next_slash(q->sl, b);
         else
@@ -731,33 +767,17 @@ enter:
         }
     }
 param:
-    if (x->flags & HASHSEG_HAS_TMPL) {
-        /* which of the param and the templates take the segment */
-        const hashseg_trange *tr = &r->tranges[n];
-        uint32_t fits = 0, only = 0;
-        if (x->param && e > b) fits++, only = x->param;
-        const hashseg_tmpl *one = NULL;
-        for (uint32_t i = 0; i < tr->count && e > b; i++) {
-            const hashseg_tmpl *t = &r->tmpls[tr->first + i];
-            if (!tmpl_takes(r, t, path, len, b, e, m->params + x->ncap)) continue;
-            fits++;
-            only = t->node;
-            one = t;
-        }
-        if (fits > 1) {
-            if (group_best(r, q, n, b, e, allowed, m, hit, mode)) return RB_FOUND;
-        } else if (fits == 1) {
-            /* a failed match may have written the captures: write them again */
-            if (only == x->param)
-                m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
-            else if (one != &r->tmpls[tr->first + tr->count - 1] || one->params != 1)
-                tmpl_takes(r, one, path, len, b, e, m->params + x->ncap);
-            n = only;
-            h = r->keys_of[only];
-            b = e + 1;
-            goto enter;
-        }
-        goto catchall;
+    if (x->flags & HASHSEG_HAS_TMPL) { /* out of line: tables without templates never pay */
+        uint32_t tseen = 0;
+        bool got = false;
+        uint32_t c = tmpl_step(r, q, n, b, e, &tseen, m, hit, mode, &got);
+        seen |= tseen;
+        if (got) return RB_FOUND;
+        if (!c) goto catchall;
+        n = c;
+        h = r->keys_of[c];
+        b = e + 1;
+        goto enter;
     }
     if (x->param && e > b) {
         m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
@@ -771,19 +791,22 @@ catchall:
         const hashseg_term *t = &r->terms[x->term];
         if (t->ca_mask & fit) {
             m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(len - b)};
-            *hit = (hashseg_hit){n, 1};
+            if (hit) *hit = (hashseg_hit){n, 1};
             return found(r, t->ca_mask, t->ca_ids, q->method, x->ncap + 1u, m);
         }
-        *allowed |= t->ca_mask;
+        seen |= t->ca_mask;
     }
 back:
-    if (n == stop) return 0;
+    if (n == stop) {
+        *allowed |= seen;
+        return 0;
+    }
     {
         /* n's own segment is path[b', b - 1): back to its parent there */
         bool wild = (x->flags & (HASHSEG_PARAM | HASHSEG_TMPL)) != 0;
         e = b - 1;
         if (small) {
-            b = mode == HASHSEG_ONE ? 64 - clz64(q->sl[0] & ((1ull << e) - 1u))
+            b = mode == HASHSEG_ONE ? 64 - clz64(sl0 & ((1ull << e) - 1u))
                                     : prev_slash(q->sl, e) + 1;
         } else {
             for (b = e; path[b - 1] != '/'; b--) continue;
@@ -880,7 +903,7 @@ static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g,
     m->route_id = best_id;
     m->nparams = best_np;
     m->allowed = 0;
-    *hit = best_hit;
+    if (hit) *hit = best_hit;
     return RB_FOUND;
 }
 
@@ -889,8 +912,7 @@ HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *pa
 {
     hashseg_req q;
     req_prepare(&q, path, len, method, probes, mode);
-    hashseg_hit hit;
-    if (walk_run(r, &q, 0, 1, r->keys.root, 0, &allowed, m, &hit, mode)) return RB_FOUND;
+    if (walk_run(r, &q, 0, 1, r->keys.root, 0, &allowed, m, NULL, mode)) return RB_FOUND;
     return not_found(allowed & HASHSEG_METHODS, m);
 }
 
