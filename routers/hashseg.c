@@ -4,20 +4,21 @@
  * table keyed by hashes of the pattern's shape prefix.
  *
  * What it is for: the fastest lookup of the built-in routers on tables of
- * static, param and catch-all routes.
+ * static, param, template and catch-all routes.
  *
  *   (a) Every purely static route is in full[], keyed by XXH3 of its whole
  *       path (seeded).  A static pattern ranks first wherever it matches, so
  *       one probe answers every request for a static route whose method
  *       fits; when its methods do not fit, they join the 405 mask and the
  *       tree decides (a param or catch-all route may fit).
- *   (b) The routes with a param or a catch-all form a tree.  A node stands
- *       for a shape prefix (static segments and "{}" params); its key is a
- *       hash chain
+ *   (b) The routes with a param, a template or a catch-all form a tree.  A
+ *       node stands for a shape prefix (static segments, "{}" params and
+ *       template shapes such as "{}.json"); its key is a hash chain
  *
  *           key(root)       = R
  *           key(child "s")  = H(key(parent), s)      static edge
  *           key(child "{}") = P(key(parent))         param edge
+ *           key(child "t")  = T(key(parent), shape)  template edge
  *
  *       with R, H and P derived from config->seed.  The slot a lookup
  *       probes for the static child at depth d thus depends only on the
@@ -25,7 +26,10 @@
  *       loaded from the table, so the probes of successive levels can be in
  *       flight together.  Static children are found through slots[]
  *       (verified by parent, length and bytes, never by the hash alone);
- *       the param child by index; catch-all routes hang on their node.
+ *       the param child by index; the template children of a node are a
+ *       run of tmpls[] (their shapes, for rb__template_match, tmplseg.c;
+ *       one-param shapes compared as two pieces); catch-all routes hang on
+ *       their node.
  *
  * The example route set shared by every router file, as hashseg holds it:
  *
@@ -67,8 +71,8 @@
  * 255 bytes the path is first copied into a stack buffer followed by 16
  * zero bytes, so no segment has to choose where its words come from (the
  * copy measured slower than that choice on short paths, faster on long
- * ones).  The walk is depth first: static child, then param child, then
- * catch-all, backtracking on dead ends
+ * ones).  The walk is depth first: static child, then param child and
+ * template children, then catch-all, backtracking on dead ends
  * without a stack (parent links, keys_of[], and the slash before the
  * current segment say where to resume), so patterns may be any depth.  That
  * order is the priority order (ranks left to right, a dead end never
@@ -78,10 +82,25 @@
  * method (one shape), so "specific before '*'" is all that is left of the
  * priority key there, and literal bytes and ids never need comparing.
  *
+ * Templates rank as params (1): when the param child and templates of a
+ * node, or two templates, take one segment, the routes below them are
+ * ordered by the later segments' ranks, then the method, then literal
+ * bytes (/f/{id}.json beats /f/{id} on /f/7.json; /f/{id}/x beats
+ * /f/{id}.json/{y} on /f/1.json/x).  So the walk searches below each of
+ * them (group_best: a walk that does not go back above the child, one
+ * recursion level per such place on the path, at most RB_MAX_CAPTURES;
+ * at the last segment only the children's own routes, without a walk)
+ * and keeps the smallest key, from tkeys[] (each terminal's ranks and
+ * literal bytes, kept only for tables with templates).  When exactly one
+ * of them takes the segment it is walked like a lone param.  The template
+ * step is out of line (tmpl_step), so a table without templates pays one
+ * flag test a node.
+ *
  * Cost: lookup O(L + S) plus O(1) expected probes per static edge and the
  * backtracking a route set forces (bounded by the tree nodes the path can
- * reach); a probe sequence is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT
- * + 1 slots.  Build O(pattern bytes + N).  Memory: 16 bytes per static
+ * reach; one rb__template_match a template child tried); a probe sequence
+ * is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT + 1 slots.  Build
+ * O(pattern bytes + N).  Memory: 16 bytes per static
  * route and 8 per static tree node (tables at load <= 1/2), 48 per tree
  * node (node, key, cold), 12 per terminal, 4 per route id, the static
  * paths and long segments.
@@ -95,8 +114,12 @@
  *     children of one parent have the same bytes); a node has HAS_STATIC
  *     iff it has a static child, and its length filter is exact;
  *   - keys_of[] holds what the hash chain gives for every node;
- *   - a param node is its parent's param child; ncap counts the param edges
- *     on the path from the root; no static route ends in the tree;
+ *   - a param node is its parent's param child; ncap counts the captures
+ *     (params, template params) on the path from the root; no static route
+ *     ends in the tree;
+ *   - a template node is in its parent's run of tmpls[], with its shape in
+ *     the pool, no two of one shape in a run; a node has HAS_TMPL iff it
+ *     has a run; with templates, each terminal's stored key is its path's;
  *   - terms[] is in node order; every full[] entry is within max_probe of
  *     its home slot, unique, and its path is in the pool; the groups of the
  *     tree and of full[] hold every route id exactly once;
