@@ -510,11 +510,15 @@ Test(corpus_gen, glob_10k_no_conflicts_v1_is_unique_unshadowed_diverse_and_verif
 
 Test(corpus_gen, templates_10k_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_TEMPLATES, false);
+    check_shape_10k(RB_GEN_TEMPLATES, false, RB_GEN_V2);
+}
+Test(corpus_gen, templates_10k_v1_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_TEMPLATES, false, RB_GEN_V1);
 }
 Test(corpus_gen, templates_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
 {
-    check_shape_10k(RB_GEN_TEMPLATES, true);
+    check_shape_10k(RB_GEN_TEMPLATES, true, RB_GEN_V2);
 }
 
 /* The last segment of a templates-shape pattern as the mixed shape wrote it:
