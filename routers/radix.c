@@ -790,6 +790,51 @@ static bool radix_group(const radix_router *r, uint32_t g, size_t pos, size_t e,
                         int method, const char *path, size_t len, rb_match *m, uint32_t *allowed,
                         uint32_t *term);
 
+/* Node n's param child and template children on the segment path[pos, e)
+ * (see "Lookup" above): the one that takes it, its captures written and
+ * *np advanced past them; 0 when none does; or, when two or more do, 0 and
+ * *got after radix_group decided (m and *term filled). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint32_t
+radix_tmpl_step(const radix_router *r, uint32_t n, size_t pos, size_t e, uint32_t *np, int method,
+                const char *path, size_t len, rb_match *m, uint32_t *allowed, uint32_t *term,
+                bool *got)
+{
+    const radix_node *nodes = r->nodes, *nd = &nodes[n];
+    if (e == pos) return 0; /* params and templates take 1+ bytes */
+    uint32_t p = nd->child + (nd->info & INFO_NSTATIC);
+    uint32_t tc = p + ((nd->info & INFO_PARAM) ? 1u : 0u) + ((nd->info & INFO_CATCHALL) ? 1u : 0u);
+    uint32_t fits = 0, only = 0, last = tc;
+    if (nd->info & INFO_PARAM) fits = 1, only = p;
+    for (uint32_t c = tc, more = 1; more; c++) {
+        const radix_node *t = &nodes[c];
+        more = (t->info & INFO_MORE) != 0;
+        last = c;
+        if (!rb__template_match(r->bytes + t->label, t->label_len, path + pos, e - pos,
+                                (uint32_t)pos, m->params + *np, NULL))
+            continue;
+        fits++;
+        only = c;
+    }
+    if (fits > 1) {
+        *got = radix_group(r, n, pos, e, *np, method, path, len, m, allowed, term);
+        return 0;
+    }
+    if (!fits) return 0;
+    if (only == p && (nd->info & INFO_PARAM)) {
+        m->params[(*np)++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+        return only;
+    }
+    const radix_node *t = &nodes[only];
+    if (only != last) /* a later failed match may have written the captures */
+        rb__template_match(r->bytes + t->label, t->label_len, path + pos, e - pos, (uint32_t)pos,
+                           m->params + *np, NULL);
+    *np += rb__template_params(r->bytes + t->label, t->label_len);
+    return only;
+}
+
 /* The search below node `start` (see "Lookup" above): depth first from
  * start, entered with pos the first path byte after it (after its label,
  * or after the segment a param or template took) and np captures taken;
@@ -797,8 +842,12 @@ static bool radix_group(const radix_router *r, uint32_t g, size_t pos, size_t e,
  * fits, in m->route_id, m->nparams and m->params, and its node in *term;
  * false: none, and *allowed has gained the methods of the routes that
  * matched the path. */
-static bool radix_walk(const radix_router *r, uint32_t start, size_t pos, uint32_t np, int method,
-                       const char *path, size_t len, rb_match *m, uint32_t *allowed, uint32_t *term)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+radix_walk(const radix_router *r, uint32_t start, size_t pos, uint32_t np, int method,
+           const char *path, size_t len, rb_match *m, uint32_t *allowed, uint32_t *term)
 {
     const radix_node *nodes = r->nodes;
     const uint32_t fit = RB_METHOD_BIT(method) | RB_METHOD_BIT(RB_ANY);
@@ -850,22 +899,17 @@ try_param_w:
                 pos = e;
                 goto enter;
             }
-        } else {
-            uint32_t tc = nd->child + (nd->info & INFO_NSTATIC) +
-                          ((nd->info & INFO_PARAM) ? 1u : 0u) +
-                          ((nd->info & INFO_CATCHALL) ? 1u : 0u);
-            const radix_node *tn = &nodes[tc];
-            if (!(nd->info & INFO_PARAM) && !(tn->info & INFO_MORE)) { /* a template alone */
-                const char *t = r->bytes + tn->label;
-                if (rb__template_match(t, tn->label_len, path + pos, e - pos, (uint32_t)pos,
-                                       m->params + np, NULL)) {
-                    np += rb__template_params(t, tn->label_len);
-                    n = tc;
-                    pos = e;
-                    goto enter;
-                }
-            } else if (radix_group(r, n, pos, e, np, method, path, len, m, allowed, term)) {
-                return true;
+        } else { /* out of line: tables without templates never pay */
+            uint32_t np2 = np;
+            bool got = false;
+            uint32_t c =
+                radix_tmpl_step(r, n, pos, e, &np2, method, path, len, m, allowed, term, &got);
+            if (got) return true;
+            if (c) {
+                np = np2;
+                n = c;
+                pos = e;
+                goto enter;
             }
         }
     }

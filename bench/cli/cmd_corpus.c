@@ -456,7 +456,8 @@ static void print_check(const char *path, const rb_route_table *t, const rb_chec
     printf("   (prefixes by children; max %zu at %s)\n", r->max_fanout, r->max_fanout_prefix);
     printf("  most behind one prefix %zu at %s\n", r->max_behind, r->max_behind_prefix);
     if (r->sampled)
-        printf("  shadowing sampled for %zu routes (globs, templates, or a search over its state cap)\n",
+        printf("  shadowing sampled for %zu routes (globs, templates, or a search over its state "
+               "cap)\n",
                r->sampled);
     if (r->over_budget)
         printf("  work budget: %zu routes possibly shadowed, their search cut short\n",
