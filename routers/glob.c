@@ -679,7 +679,8 @@ static int build_table(glob_router *r, uint32_t *longest)
         for (uint32_t k = 1; k < r->nnodes; k++) {
             const glob_node *n = &r->nodes[k];
             if (n->kind != RB_SEG_STATIC) continue;
-            uint64_t h = child_hash(r->seed, n->parent, RB_SEG_STATIC, n->text, n->text_len) & r->hash_mask;
+            uint64_t h =
+                child_hash(r->seed, n->parent, RB_SEG_STATIC, n->text, n->text_len) & r->hash_mask;
             size_t i = (size_t)h & (cap - 1);
             uint32_t dist = 0;
             for (; r->table[i].child; i = (i + 1) & (cap - 1)) dist++;
@@ -1133,9 +1134,10 @@ static void search_star(glob_search *s, uint32_t k, size_t pos, uint32_t depth, 
     size_t len = s->len;
     /* A '**' whose one child is static: ends whose segment it cannot take
      * are skipped here, a compare each, instead of visited. */
-    const glob_node *only = a->only_static && !a->param && !a->nglobs && !a->star && !a->catchall
-                                ? &s->r->nodes[a->only_static]
-                                : NULL;
+    const glob_node *only =
+        a->only_static && !a->param && !a->tmpls && !a->nglobs && !a->star && !a->catchall
+            ? &s->r->nodes[a->only_static]
+            : NULL;
     for (size_t end = pos;;) {
         while (only && end <= len) {
             /* what visiting k at end would do: compare, descend */
