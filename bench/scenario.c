@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const shapes[] = {"static", "params", "mixed", "catchall", "glob"};
+/* Indexed by rb_gen_shape (generate.h). */
+static const char *const shapes[] = {"static", "params", "mixed", "catchall", "glob", "templates"};
+_Static_assert(sizeof shapes / sizeof shapes[0] == RB_GEN_SHAPE_COUNT, "a name for every shape");
 static const char *const default_shapes[] = {"static", "params", "mixed", "catchall"};
 static const size_t default_sizes[] = {100, 1000, 10000};
 
@@ -77,7 +79,7 @@ int rb_scenario_list_add_shape(rb_scenario_list *l, const char *shape, rb_error 
 {
     if (!rb_scenario_shape_known(shape))
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                         "unknown shape '%s' (static, params, mixed, catchall, glob; a "
+                         "unknown shape '%s' (static, params, mixed, catchall, glob, templates; a "
                          "'-nc' suffix for no static/param conflicts, then '-v1' for "
                          "generator v1)",
                          shape);

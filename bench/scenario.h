@@ -4,9 +4,10 @@
  *
  * A scenario comes from one of three sources:
  *   generated  SHAPE-N: N routes of a shape (static, params, mixed,
- *              catchall, glob) from the corpus generator with a seed, and
- *              a request table of RB_SCENARIO_REQUESTS requests (hits and
- *              misses) whose expectations the reference router computed;
+ *              catchall, glob, templates) from the corpus generator with
+ *              a seed, and a request table of RB_SCENARIO_REQUESTS requests
+ *              (hits and misses) whose expectations the reference router
+ *              computed;
  *   shipped    a public table of corpus/data by name (github, static, ...);
  *   files      a user's routes file and requests file.
  *
@@ -76,7 +77,7 @@ typedef struct rb_scenario_list {
 void rb_scenario_list_free(rb_scenario_list *l);
 
 /* Is shape one the generator knows (static, params, mixed, catchall, glob,
- * each with the suffixes -nc, -v1)? */
+ * templates, each with the suffixes -nc, -v1)? */
 bool rb_scenario_shape_known(const char *shape);
 /* shape ("mixed-nc-v1") -> rb_gen_shape, *no_conflicts, *generator; -1 if
  * unknown. */

@@ -46,7 +46,7 @@ static int take_shape(void *field, const char *v, rb_error *err)
     int shape = rb_gen_shape_parse(v);
     if (shape < 0)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                         "must be static, params, mixed, catchall or glob, got '%s'", v);
+                         "must be static, params, mixed, catchall, glob or templates, got '%s'", v);
     *(int *)field = shape;
     return RB_OK;
 }
@@ -151,7 +151,7 @@ static const cli_option gen_table[] = {
      .offset = offsetof(gen_options, g.shape),
      .call = take_shape,
      .excludes = "--like",
-     .help = "static, params, mixed, catchall or glob (this or --like)"},
+     .help = "static, params, mixed, catchall, glob or templates (this or --like)"},
     {.name = "--like",
      .type = CLI_STRING,
      .metavar = "FILE",

@@ -75,7 +75,8 @@ static int take_shapes(void *list, const char *v, rb_error *err)
             (snprintf(shape, sizeof shape, "%.*s", (int)n, p),
              rb_scenario_list_add_shape(list, shape, err) < 0))
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                             "'%s' is not a list of shapes (static, params, mixed, catchall, glob)",
+                             "'%s' is not a list of shapes (static, params, mixed, catchall, glob, "
+                             "templates)",
                              v);
         if (!p[n]) return RB_OK;
         p += n + 1;
@@ -111,7 +112,7 @@ const cli_option session_option_table[] = {
      .call = take_shapes,
      .flags = CLI_REPEAT,
      .help = "the suite of shape S at 100, 1000, 10000 routes (static, params, mixed, catchall, "
-             "glob)"},
+             "glob, templates)"},
     {.name = "--routes",
      .type = CLI_STRING,
      .metavar = "FILE",
