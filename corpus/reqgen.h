@@ -70,4 +70,12 @@ int rb_req_dist_parse(const char *name);
 int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *cfg,
                          rb_request_table *out, rb_reqgen_report *rep, rb_error *err);
 
+/* The requests of `paths` (their methods and paths, in order) with EXPECTED
+ * recomputed as linear's answer on routes, into *out (initialised here):
+ * the same requests against another table, such as a table's twin with
+ * templates written as params.  rep (may be NULL) counts only the
+ * EXPECTED fields.  Errors as rb_requests_generate. */
+int rb_requests_expect(const rb_route_table *routes, const rb_request_table *paths,
+                       rb_request_table *out, rb_reqgen_report *rep, rb_error *err);
+
 #endif

@@ -362,6 +362,39 @@ Test(cli, import_and_requests_agree_on_out)
     done(&r);
 }
 
+/* --paths: the requests of one table, EXPECTED recomputed for its twin
+ * (templates written as params): the same paths, other answers. */
+Test(cli, requests_paths_recompute_expected_for_another_table)
+{
+    write_file("t.routes", "GET /a/{sid}.json\nGET /a/:id/x\nPOST /b\n");
+    write_file("twin.routes", "GET /a/{sid}\nGET /a/:id/x\nPOST /b\n");
+    write_file("t.requests", "GET /a/7.json 0\nGET /a/7 -1\nGET /a/7/x 1\nGET /b -2\n");
+    result r = rb("corpus requests twin.routes --paths t.requests");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    const char *body = strchr(r.out, '\n');
+    cr_expect(strncmp(r.out, "# routes xxh3:", 14) == 0, "the twin's fingerprint line: %s", r.out);
+    cr_expect_str_eq(body ? body + 1 : r.out,
+                     "GET /a/7.json 0\nGET /a/7 0\nGET /a/7/x 1\nGET /b -2\n");
+    write_file("twin.requests", r.out);
+    cr_expect(strstr(r.err, "3 found, 0 not found (-1), 1 method not allowed") != NULL, "%s",
+              r.err);
+    done(&r);
+    r = rb("verify --router radix --routes twin.routes --requests twin.requests");
+    cr_expect_eq(r.status, 0, "the fingerprint line names the twin: %s%s", r.out, r.err);
+    done(&r);
+    r = rb("verify --router radix --routes t.routes --requests twin.requests");
+    cr_expect_eq(r.status, 2, "not the table it was made for: %s%s", r.out, r.err);
+    done(&r);
+    r = rb("corpus requests twin.routes --paths t.requests --count 3");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "--paths and --count cannot be used together") != NULL, "%s", r.err);
+    done(&r);
+    r = rb("corpus requests twin.routes --paths nosuch.requests");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "nosuch.requests") != NULL, "%s", r.err);
+    done(&r);
+}
+
 Test(cli, gbench_help_shows_its_own_options_first)
 {
     char exe[512], cmd[1200], path[256];

@@ -118,6 +118,38 @@ static void print_requests(FILE *info, const rb_request_table *reqs, const rb_re
             (unsigned long long)reqs->routes_fp);
 }
 
+/* --paths: the requests of the file `paths` with EXPECTED for routes, and
+ * their text (which records the routes' fingerprint).  Returns a CLI status
+ * (message printed). */
+static int expect_requests(const rb_route_table *routes, const char *paths, rb_request_table *reqs,
+                           rb_reqgen_report *rep, rb_buf *text)
+{
+    const char *name = "corpus requests";
+    rb_request_table in;
+    rb_error err;
+    if (rb_request_table_read(paths, &in, &err) < 0) return cli_error(name, "%s", err.message);
+    int rc = rb_requests_expect(routes, &in, reqs, rep, &err);
+    rb_request_table_free(&in);
+    if (rc < 0) return cli_error(name, "%s", err.message);
+    if (rb_request_table_check_text(reqs, &err) < 0) return cli_error(name, "%s", err.message);
+    rb_request_table_text(reqs, text);
+    return text->failed ? cli_error(name, "out of memory") : CLI_OK;
+}
+
+static void print_expected(FILE *info, const rb_request_table *reqs, const rb_reqgen_report *rep,
+                           const char *paths, const char *out)
+{
+    fprintf(info, "%zu requests (the paths of %s) -> %s\n", rep->requests, paths,
+            strcmp(out, "-") == 0 ? "stdout" : out);
+    fprintf(info,
+            "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
+            "(-2)\n",
+            rep->expect_found, rep->expect_not_found, rep->expect_not_allowed);
+    fprintf(info, "  fingerprint requests xxh3:%016llx (for routes xxh3:%016llx)\n",
+            (unsigned long long)rb_request_table_fingerprint(reqs),
+            (unsigned long long)reqs->routes_fp);
+}
+
 /* ---- gen ------------------------------------------------------------------------------------- */
 
 typedef struct gen_options {
@@ -333,7 +365,7 @@ static int corpus_gen(int argc, char **argv)
 
 typedef struct requests_options {
     rb_reqgen_config q;
-    const char *in, *out;
+    const char *in, *out, *paths;
 } requests_options;
 
 static const cli_option requests_table[] = {
@@ -351,20 +383,30 @@ static const cli_option requests_table[] = {
      .flags = CLI_SHOW_DEFAULT,
      .help = "requests to write"},
     CLI_SEED(offsetof(requests_options, q.seed), CLI_SHOW_DEFAULT, "generator seed"),
+    {.name = "--paths",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(requests_options, paths),
+     .excludes = "--count --seed --miss --wrong-method --dist",
+     .help = "instead of generating: the methods and paths of the request table FILE, with "
+             "EXPECTED recomputed for FILE.routes (the same requests against another table, "
+             "e.g. one with templates written as params)"},
     {0}};
 
 static const cli_command requests_command = {
     .name = "corpus requests",
     .synopsis = "FILE.routes [--out FILE.requests] [--count C]\n"
                 " [--seed S] [--miss M] [--wrong-method W]\n"
-                " [--dist uniform|zipf]\n",
+                " [--dist uniform|zipf]\n"
+                "FILE.routes --paths FILE.requests [--out F]\n",
     .about = "Writes C requests for any route table.  Hits fill a route's params and wildcards "
              "with random values no static word equals; a share W of them use another method "
              "(405s); a share M are misses: paths mutated until no route matches.  EXPECTED is "
              "linear's answer, never the generator's intent; hits that a higher-priority route "
-             "takes are counted and reported.  The first line, '# routes xxh3:<fingerprint>', "
-             "records the route table (a comment to older readers): verify, run and pair refuse "
-             "the requests with another table.\n",
+             "takes are counted and reported.  With --paths, the requests of another request "
+             "table instead, EXPECTED recomputed for this one.  The first line, '# routes "
+             "xxh3:<fingerprint>', records the route table (a comment to older readers): verify, "
+             "run and pair refuse the requests with another table.\n",
     .tables = {{"options", requests_table, 0},
                {"request mix", reqgen_table, offsetof(requests_options, q)}},
     .operand = "FILE.routes",
@@ -390,11 +432,15 @@ static int corpus_requests(int argc, char **argv)
     rb_request_table reqs = {0};
     rb_reqgen_report rep;
     rb_buf text = {0};
-    status = make_requests("corpus requests", &routes, &o.q, &reqs, &rep, &text);
+    status = o.paths ? expect_requests(&routes, o.paths, &reqs, &rep, &text)
+                     : make_requests("corpus requests", &routes, &o.q, &reqs, &rep, &text);
     if (status == CLI_OK)
         status = cli_write_output("corpus requests", out, text.data ? text.data : "", text.len);
     /* keep stdout for the requests */
-    if (status == CLI_OK) print_requests(o.out ? stdout : stderr, &reqs, &rep, &o.q, out);
+    if (status == CLI_OK && o.paths)
+        print_expected(o.out ? stdout : stderr, &reqs, &rep, o.paths, out);
+    else if (status == CLI_OK)
+        print_requests(o.out ? stdout : stderr, &reqs, &rep, &o.q, out);
     rb_buf_free(&text);
     rb_request_table_free(&reqs);
     rb_route_table_free(&routes);
