@@ -1,12 +1,15 @@
 /*
- * file.c — whole-file reads and atomic writes (see file.h).
+ * file.c — whole-file reads, atomic files, staged files and directories
+ * that appear whole (see file.h for the scheme and what a kill leaves).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE */
 #include "file.h"
 
 #include "base_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,11 @@ static int io_error(rb_error *err, const char *what, const char *path)
     return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s %s: %s", what, path, strerror(errno));
 }
 
+static int oom(rb_error *err, const char *path)
+{
+    return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing %s", path);
+}
+
 int rb_file_read(const char *path, char **data, size_t *len, rb_error *err)
 {
     *data = NULL;
@@ -26,15 +34,15 @@ int rb_file_read(const char *path, char **data, size_t *len, rb_error *err)
     if (!f) return io_error(err, "cannot open", path);
     size_t cap = 0, n = 0;
     char *buf = NULL;
-    int oom;
+    int nomem;
     /* read until a read leaves room: then the file has ended (or failed) */
-    while (!(oom = rb_grow(NULL, &buf, &cap, n + 2, 1, 1 << 16))) {
+    while (!(nomem = rb_grow(NULL, &buf, &cap, n + 2, 1, 1 << 16))) {
         n += fread(buf + n, 1, cap - n - 1, f);
         if (n < cap - 1) break;
     }
     int failed = ferror(f);
     fclose(f);
-    if (oom) {
+    if (nomem) {
         free(buf);
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory reading %s", path);
     }
@@ -48,38 +56,355 @@ int rb_file_read(const char *path, char **data, size_t *len, rb_error *err)
     return RB_OK;
 }
 
-int rb_file_write_atomic(const char *path, const char *data, size_t len, rb_error *err)
+/* ---- names beside a path ------------------------------------------------ */
+
+/* "a/b/c" -> parent "a/b", base "c"; "c" -> ".", "c"; "/c" -> "/", "c".
+ * Trailing slashes are ignored.  NULL when out of memory. */
+static char *split_path(const char *path, const char **base, size_t *base_len)
 {
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) return io_error(err, "out of memory writing", path);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int rc = io_error(err, "cannot create a temporary file for", path);
-        free(tmp);
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    size_t b = n;
+    while (b > 0 && path[b - 1] != '/') b--;
+    *base = path + b;
+    *base_len = n - b;
+    size_t plen = b == 0 ? 1 : b == 1 ? 1 : b - 1;
+    char *parent = malloc(plen + 1);
+    if (!parent) return NULL;
+    if (b == 0)
+        parent[0] = '.';
+    else
+        memcpy(parent, path, plen);
+    parent[plen] = '\0';
+    return parent;
+}
+
+/* path + suffix, malloc'ed (NULL when out of memory). */
+static char *with_suffix(const char *path, size_t len, const char *suffix)
+{
+    size_t s = strlen(suffix);
+    char *p = malloc(len + s + 1);
+    if (!p) return NULL;
+    memcpy(p, path, len);
+    memcpy(p + len, suffix, s + 1);
+    return p;
+}
+
+/* Is name base + kind + six letters or digits (what mkstemp/mkdtemp make)? */
+static int is_leftover(const char *name, const char *base, size_t base_len, const char *kind)
+{
+    size_t k = strlen(kind);
+    if (strlen(name) != base_len + k + 6 || memcmp(name, base, base_len) != 0 ||
+        memcmp(name + base_len, kind, k) != 0)
+        return 0;
+    for (const char *p = name + base_len + k; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            return 0;
+    return 1;
+}
+
+/* Remove a file, or a directory and the files in it (ours hold nothing
+ * else: a subdirectory stays, and so does its parent). */
+static void remove_flat(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    DIR *d = opendir(path);
+    if (d) {
+        int fd = dirfd(d);
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+            unlinkat(fd, e->d_name, 0);
+        }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+static int fsync_dir(const char *dir, rb_error *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    /* a directory we may write but not read cannot be synced: nothing to do */
+    if (fd < 0 && (errno == EACCES || errno == EPERM)) return RB_OK;
+    if (fd < 0) return io_error(err, "cannot open directory", dir);
+    int rc = fsync(fd);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    /* some file systems cannot sync a directory: nothing more to do there */
+    if (rc != 0 && errno != EINVAL && errno != EROFS) return io_error(err, "cannot sync", dir);
+    return RB_OK;
+}
+
+/* Remove what killed writers of path left beside it: path.tmp.XXXXXX
+ * always; path.old.XXXXXX (a directory renamed aside) is put back first
+ * when restore_old and path is missing, else removed. */
+static int clean_leftovers(const char *path, int restore_old, rb_error *err)
+{
+    const char *base;
+    size_t blen;
+    char *parent = split_path(path, &base, &blen);
+    if (!parent) return oom(err, path);
+    DIR *d = opendir(parent);
+    if (!d) {
+        int rc = errno == ENOENT ? RB_OK : io_error(err, "cannot read directory", parent);
+        free(parent);
         return rc;
     }
+    struct stat st;
+    int missing = restore_old && lstat(path, &st) != 0 && errno == ENOENT;
+    size_t plen = strlen(parent);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        int tmp = is_leftover(e->d_name, base, blen, ".tmp.");
+        int old = is_leftover(e->d_name, base, blen, ".old.");
+        if (!tmp && !old) continue;
+        char *full = malloc(plen + strlen(e->d_name) + 2);
+        if (!full) continue;
+        sprintf(full, "%s/%s", parent, e->d_name);
+        if (old && missing && rename(full, path) == 0)
+            missing = 0; /* the previous directory is back */
+        else
+            remove_flat(full);
+        free(full);
+    }
+    closedir(d);
+    free(parent);
+    return RB_OK;
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+static int write_all(int fd, const char *data, size_t len)
+{
     size_t done = 0;
     while (done < len) {
         ssize_t w = write(fd, data + done, len - done);
         if (w < 0) {
             if (errno == EINTR) continue;
-            break;
+            return -1;
         }
         done += (size_t)w;
     }
-    int ok = done == len && fsync(fd) == 0;
-    ok = close(fd) == 0 && ok;
-    /* mkstemp makes 0600 files; an output file should be like any other. */
-    ok = ok && chmod(tmp, 0644) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        int rc = io_error(err, "cannot write", path);
-        unlink(tmp);
-        free(tmp);
+    return fsync(fd);
+}
+
+void rb_file_discard(rb_file_staged *s)
+{
+    if (s->tmp) unlink(s->tmp);
+    free(s->tmp);
+    free(s->path);
+    s->tmp = s->path = NULL;
+}
+
+int rb_file_stage(const char *path, const char *data, size_t len, rb_file_staged *s, rb_error *err)
+{
+    s->path = s->tmp = NULL;
+    int rc = clean_leftovers(path, 0, err);
+    if (rc < 0) return rc;
+    s->path = with_suffix(path, strlen(path), "");
+    s->tmp = with_suffix(path, strlen(path), ".tmp.XXXXXX");
+    if (!s->path || !s->tmp) {
+        rb_file_discard(s);
+        return oom(err, path);
+    }
+    int fd = mkstemp(s->tmp);
+    if (fd < 0) {
+        rc = io_error(err, "cannot create a temporary file for", path);
+        free(s->tmp);
+        s->tmp = NULL;
+        rb_file_discard(s);
         return rc;
     }
-    free(tmp);
+    int ok = write_all(fd, data, len) == 0;
+    ok = close(fd) == 0 && ok;
+    /* mkstemp makes 0600 files; an output file should be like any other. */
+    ok = ok && chmod(s->tmp, 0644) == 0;
+    if (!ok) {
+        rc = io_error(err, "cannot write", path);
+        rb_file_discard(s);
+        return rc;
+    }
     return RB_OK;
+}
+
+int rb_file_commit(rb_file_staged *s, rb_error *err)
+{
+    if (rename(s->tmp, s->path) != 0) {
+        int rc = io_error(err, "cannot write", s->path);
+        rb_file_discard(s);
+        return rc;
+    }
+    free(s->tmp);
+    s->tmp = NULL;
+    const char *base;
+    size_t blen;
+    char *parent = split_path(s->path, &base, &blen);
+    int rc = parent ? fsync_dir(parent, err) : oom(err, s->path);
+    free(parent);
+    rb_file_discard(s);
+    return rc;
+}
+
+int rb_file_write_atomic(const char *path, const char *data, size_t len, rb_error *err)
+{
+    rb_file_staged s;
+    int rc = rb_file_stage(path, data, len, &s, err);
+    return rc < 0 ? rc : rb_file_commit(&s, err);
+}
+
+/* ---- directories ------------------------------------------------------------ */
+
+int rb_dir_clean_leftovers(const char *dir, rb_error *err)
+{
+    return clean_leftovers(dir, 1, err);
+}
+
+void rb_dir_discard(rb_dir_staged *s)
+{
+    if (s->tmp) remove_flat(s->tmp);
+    free(s->tmp);
+    free(s->dir);
+    s->tmp = s->dir = NULL;
+}
+
+int rb_dir_stage(const char *dir, rb_dir_staged *s, rb_error *err)
+{
+    s->dir = s->tmp = NULL;
+    int rc = rb_dir_clean_leftovers(dir, err);
+    if (rc < 0) return rc;
+    /* a symbolic link to a directory: the directory is what gets replaced */
+    struct stat st;
+    char *real = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(dir, NULL) : NULL;
+    const char *target = real ? real : dir;
+    size_t n = strlen(target);
+    while (n > 1 && target[n - 1] == '/') n--;
+    s->dir = with_suffix(target, n, "");
+    s->tmp = with_suffix(target, n, ".tmp.XXXXXX");
+    free(real);
+    if (!s->dir || !s->tmp) {
+        rb_dir_discard(s);
+        return oom(err, dir);
+    }
+    if (!mkdtemp(s->tmp)) {
+        rc = io_error(err, "cannot create a temporary directory beside", s->dir);
+        free(s->tmp);
+        s->tmp = NULL;
+        rb_dir_discard(s);
+        return rc;
+    }
+    if (chmod(s->tmp, 0755) != 0) {
+        rc = io_error(err, "cannot set the mode of", s->tmp);
+        rb_dir_discard(s);
+        return rc;
+    }
+    return RB_OK;
+}
+
+int rb_dir_put(const rb_dir_staged *s, const char *name, const char *data, size_t len,
+               rb_error *err)
+{
+    char *path = malloc(strlen(s->tmp) + strlen(name) + 2);
+    if (!path) return oom(err, name);
+    sprintf(path, "%s/%s", s->tmp, name);
+    int rc = RB_OK;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        rc = io_error(err, "cannot create", path);
+    } else {
+        int ok = write_all(fd, data, len) == 0;
+        ok = close(fd) == 0 && ok;
+        if (!ok) rc = io_error(err, "cannot write", path);
+    }
+    free(path);
+    return rc;
+}
+
+/* Swap the contents of two paths in one step; 0, or -1 with errno
+ * (EINVAL or ENOSYS where the file system or kernel cannot). */
+static int exchange(const char *a, const char *b)
+{
+#ifdef RENAME_EXCHANGE
+    return renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
+#else
+    (void)a;
+    (void)b;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* dir exists: put s->tmp in its place; *old is what is left to remove. */
+static int replace_existing(rb_dir_staged *s, char **old, rb_error *err)
+{
+    if (exchange(s->tmp, s->dir) == 0) {
+        *old = s->tmp; /* now holds the previous directory */
+        s->tmp = NULL;
+        return RB_OK;
+    }
+    if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+        return io_error(err, "cannot replace", s->dir);
+    /* no exchange here: rename the old one aside, then the new one in */
+    char *aside = with_suffix(s->dir, strlen(s->dir), ".old.XXXXXX");
+    if (!aside) return oom(err, s->dir);
+    if (!mkdtemp(aside)) {
+        int rc = io_error(err, "cannot create a directory beside", s->dir);
+        free(aside);
+        return rc;
+    }
+    if (rename(s->dir, aside) != 0) {
+        int rc = io_error(err, "cannot move aside", s->dir);
+        rmdir(aside);
+        free(aside);
+        return rc;
+    }
+    if (rename(s->tmp, s->dir) != 0) {
+        int rc = io_error(err, "cannot replace", s->dir);
+        rename(aside, s->dir); /* the old one back */
+        free(aside);
+        return rc;
+    }
+    free(s->tmp);
+    s->tmp = NULL;
+    *old = aside;
+    return RB_OK;
+}
+
+int rb_dir_commit(rb_dir_staged *s, rb_error *err)
+{
+    int rc = fsync_dir(s->tmp, err);
+    char *old = NULL;
+    struct stat st;
+    if (rc == RB_OK) {
+        if (lstat(s->dir, &st) != 0) {
+            if (errno != ENOENT || rename(s->tmp, s->dir) != 0)
+                rc = io_error(err, "cannot create", s->dir);
+            else {
+                free(s->tmp);
+                s->tmp = NULL;
+            }
+        } else if (!S_ISDIR(st.st_mode)) {
+            rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "%s exists and is not a directory", s->dir);
+        } else {
+            rc = replace_existing(s, &old, err);
+        }
+    }
+    if (rc == RB_OK) {
+        const char *base;
+        size_t blen;
+        char *parent = split_path(s->dir, &base, &blen);
+        rc = parent ? fsync_dir(parent, err) : oom(err, s->dir);
+        free(parent);
+    }
+    if (old) {
+        /* the new directory is in place: a failure here only leaves a
+         * leftover, which the next write removes */
+        remove_flat(old);
+        free(old);
+    }
+    rb_dir_discard(s);
+    return rc;
 }

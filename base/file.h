@@ -1,7 +1,23 @@
 /*
- * file.h — whole-file reads and atomic writes (temp file in the same
- * directory, fsync, rename), so an output file is either the old one or the
- * complete new one, never a torn mixture.
+ * file.h — whole-file reads, and outputs that appear whole or not at all.
+ *
+ * A file is written to a temporary file beside it (PATH.tmp.XXXXXX),
+ * fsynced, renamed over PATH, and the directory is fsynced: a reader sees
+ * the old file or the complete new one, never a torn mixture, also after a
+ * crash.  Several files that belong together are staged first (every one
+ * complete on disk) and committed one rename each, in the order the caller
+ * chooses (corpus gen renames the requests before the routes they belong
+ * to).  A directory (a result bundle) is written as a temporary directory
+ * beside it (DIR.tmp.XXXXXX) and swapped into place in one step
+ * (renameat2 RENAME_EXCHANGE); where the file system cannot exchange, the
+ * old directory is renamed aside (DIR.old.XXXXXX) and the new one renamed
+ * in.
+ *
+ * Whatever a killed writer leaves (temporary files and directories, an old
+ * directory renamed aside) is cleaned up by the next write of the same
+ * output: temporaries are removed, and an old directory whose replacement
+ * never arrived is put back first.  Names of that form (PATH.tmp.XXXXXX,
+ * DIR.old.XXXXXX with six letters or digits) are taken to be ours.
  */
 #ifndef RB_BASE_FILE_H
 #define RB_BASE_FILE_H
@@ -12,8 +28,53 @@
  * RB_EIO (the message names the path and the reason) or RB_ENOMEM. */
 int rb_file_read(const char *path, char **data, size_t *len, rb_error *err);
 
-/* Replace path with data[0, len) atomically (mode 0644).  RB_EIO naming the
- * path; on failure the old file, if any, is untouched. */
+/* Replace path with data[0, len) atomically (mode 0644), removing what
+ * killed writers of path left first.  RB_EIO naming the path; on failure
+ * the old file, if any, is untouched. */
 int rb_file_write_atomic(const char *path, const char *data, size_t len, rb_error *err);
+
+/* ---- several files, renamed into place in the caller's order ---------- */
+
+typedef struct rb_file_staged {
+    char *path; /* the destination */
+    char *tmp;  /* the complete temporary file beside it; NULL once committed or discarded */
+} rb_file_staged;
+
+/* Write data[0, len) to a temporary file beside path and fsync it (after
+ * removing what killed writers of path left).  *s is set up here; commit
+ * or discard it.  RB_EIO naming the path, RB_ENOMEM. */
+int rb_file_stage(const char *path, const char *data, size_t len, rb_file_staged *s, rb_error *err);
+/* Rename the staged file over its path and fsync the directory; s is
+ * released (discarded on failure). */
+int rb_file_commit(rb_file_staged *s, rb_error *err);
+/* Remove the temporary file (if any) and release s; safe to call twice. */
+void rb_file_discard(rb_file_staged *s);
+
+/* ---- a directory that appears whole ----------------------------------- */
+
+typedef struct rb_dir_staged {
+    char *dir; /* the destination */
+    char *tmp; /* the temporary directory beside it, or NULL */
+} rb_dir_staged;
+
+/* Undo what a killed writer of dir left: an old dir renamed aside is put
+ * back when dir is missing, temporaries beside dir are removed.  RB_EIO
+ * when dir's parent cannot be read. */
+int rb_dir_clean_leftovers(const char *dir, rb_error *err);
+
+/* Clean dir's leftovers, then create the temporary directory beside dir
+ * (dir's parent must exist).  Commit or discard *s. */
+int rb_dir_stage(const char *dir, rb_dir_staged *s, rb_error *err);
+/* Write the file name (no '/') in the staged directory and fsync it. */
+int rb_dir_put(const rb_dir_staged *s, const char *name, const char *data, size_t len,
+               rb_error *err);
+/* Put the staged directory in dir's place: fsync it, exchange it with the
+ * existing dir (or rename it in when there is none), remove the old one
+ * and fsync the parent.  s is released (discarded on failure, dir then
+ * as it was). */
+int rb_dir_commit(rb_dir_staged *s, rb_error *err);
+/* Remove the staged directory (its files) and release s; safe to call
+ * twice. */
+void rb_dir_discard(rb_dir_staged *s);
 
 #endif

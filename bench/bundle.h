@@ -336,17 +336,23 @@ int rb_bundle_chart_render(const rb_bundle *b, rb_bundle_chart c, rb_buf *out, r
 /* A router's colour, the same in every chart of every bundle ("#d62728"). */
 const char *rb_bundle_router_colour(const char *router);
 
-/* Create dir (and its parents) when missing and check that a file can be
- * written in it, before a run measures anything.  RB_EIO naming the reason
- * (an existing file, no permission), RB_EINVAL for a bad name. */
+/* Before a run measures anything: create dir's parents, clean up what a
+ * killed writer of dir left (bundle_dir.c), check that dir may be replaced
+ * (missing, empty, or a bundle: only .json, .csv, .md and .svg files,
+ * summary.json among them; never the current directory or one holding it)
+ * and that a directory can be made beside it.  RB_EIO naming the reason,
+ * RB_EINVAL for a bad name. */
 int rb_bundle_prepare_dir(const char *dir, rb_error *err);
-/* Write summary.json and trials.csv into dir (created if missing), each
- * atomically, then render the rest with rb_bundle_render. */
+/* Write the bundle whole: summary.json, trials.csv, report.md and every
+ * chart with something to plot (rendered from the two data files' text)
+ * into a temporary directory beside dir, which then replaces dir in one
+ * step (base/file.h).  On failure dir is as it was. */
 int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err);
-/* Read dir/summary.json and dir/trials.csv; write dir/report.md and every
- * chart with something to plot, each atomically; a chart with nothing to
- * plot is not written (an old copy of it is removed), so report.md links
- * only files that exist. */
+/* Read dir/summary.json and dir/trials.csv and replace dir, whole, with a
+ * copy holding the same data files (and any other file of dir but the
+ * rendered ones), report.md and every chart with something to plot; a
+ * chart with nothing to plot is not written (an old copy of it goes), so
+ * report.md links only files that exist. */
 int rb_bundle_render_dir(const char *dir, rb_error *err);
 /* Read a bundle directory (summary.json + trials.csv) into b. */
 int rb_bundle_read_dir(const char *dir, rb_bundle *b, rb_error *err);

@@ -1,16 +1,24 @@
 /*
  * bundle_dir.c — the bundle directory: summary.json and trials.csv are the
- * data; report.md and the charts are rendered from those two
- * files (after a run and by `routebench report DIR` alike), so the rendering
- * is a function of the files.  Every file is written atomically (temp file +
- * rename, base/file.h).
+ * data; report.md and the charts are rendered from those two files (after
+ * a run and by `routebench report DIR` alike), so the rendering is a
+ * function of the files.
+ *
+ * A bundle appears whole: every file is written into a temporary directory
+ * beside DIR, which then takes DIR's place in one step (base/file.h).  A
+ * reader never sees summary.json of one run beside trials.csv of another,
+ * and a killed run leaves the previous bundle as it was.  Because DIR is
+ * replaced as a whole, it must be new, empty or a bundle: a directory
+ * holding anything else (a subdirectory, a file that is not .json, .csv,
+ * .md or .svg) is refused before any work, so nothing else is ever removed.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "bundle.h"
 #include "file.h"
 
 #include "router_impl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,15 +34,19 @@ static int join(char *buf, size_t cap, const char *dir, const char *file, rb_err
     return RB_OK;
 }
 
-/* mkdir -p */
-static int make_dir(const char *dir, rb_error *err)
+/* mkdir -p of dir's parent */
+static int make_parent(const char *dir, rb_error *err)
 {
     char path[4096];
     size_t n = strlen(dir);
     if (n == 0 || n >= sizeof path)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "bad output directory '%s'", dir);
     memcpy(path, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
+    while (n > 1 && path[n - 1] == '/') path[--n] = '\0';
+    char *slash = strrchr(path, '/');
+    if (!slash || slash == path) return RB_OK;
+    *slash = '\0';
+    for (size_t i = 1;; i++) {
         if (path[i] != '/' && path[i] != '\0') continue;
         char c = path[i];
         path[i] = '\0';
@@ -42,51 +54,191 @@ static int make_dir(const char *dir, rb_error *err)
             return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot create directory %s: %s", path,
                              strerror(errno));
         path[i] = c;
+        if (c == '\0') break;
     }
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s is not a directory", dir);
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s is not a directory", path);
     return RB_OK;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* May dir be replaced by a bundle?  Missing, empty, or holding only a
+ * bundle's kind of files (summary.json among them). */
+static int check_replaceable(const char *dir, rb_error *err)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno == ENOENT) return RB_OK;
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s: %s", dir, strerror(errno));
+    }
+    if (!S_ISDIR(st.st_mode))
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s exists and is not a directory", dir);
+    char cwd[4096], *real = realpath(dir, NULL);
+    if (real && getcwd(cwd, sizeof cwd)) {
+        size_t n = strlen(real);
+        bool holds_cwd = strncmp(cwd, real, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/' || n == 1);
+        free(real);
+        if (holds_cwd)
+            return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                             "%s holds the current directory: a bundle replaces its directory "
+                             "whole, so name a subdirectory",
+                             dir);
+    } else {
+        free(real);
+    }
+    DIR *d = opendir(dir);
+    if (!d) return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot read %s: %s", dir, strerror(errno));
+    char stranger[256] = "";
+    bool summary = false, any = false;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        any = true;
+        char path[4600];
+        bool file = join(path, sizeof path, dir, e->d_name, NULL) == RB_OK &&
+                    lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+        if (strcmp(e->d_name, "summary.json") == 0) summary = file;
+        bool ours = file && (ends_with(e->d_name, ".json") || ends_with(e->d_name, ".csv") ||
+                             ends_with(e->d_name, ".md") || ends_with(e->d_name, ".svg"));
+        if (!ours && !*stranger) snprintf(stranger, sizeof stranger, "%s", e->d_name);
+    }
+    closedir(d);
+    if (!any || (summary && !*stranger)) return RB_OK;
+    return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                     "%s is not empty and not a bundle (%s%s%s): a bundle replaces its "
+                     "directory whole, so name a new or empty directory, or an old bundle",
+                     dir, *stranger ? "it holds " : "no summary.json", *stranger ? stranger : "",
+                     *stranger && !summary ? ", no summary.json" : "");
 }
 
 int rb_bundle_prepare_dir(const char *dir, rb_error *err)
 {
-    int rc = make_dir(dir, err);
+    int rc = make_parent(dir, err);
+    if (rc == RB_OK) rc = rb_dir_clean_leftovers(dir, err);
+    if (rc == RB_OK) rc = check_replaceable(dir, err);
     if (rc < 0) return rc;
-    char probe[4200];
-    rc = join(probe, sizeof probe, dir, ".routebench-probe-XXXXXX", err);
-    if (rc < 0) return rc;
-    int fd = mkstemp(probe);
-    if (fd < 0)
-        return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot write into %s: %s", dir,
-                         strerror(errno));
-    close(fd);
-    unlink(probe);
-    return RB_OK;
+    /* the temporary directory goes beside dir: can it be made there? */
+    rb_dir_staged probe;
+    rc = rb_dir_stage(dir, &probe, err);
+    if (rc == RB_OK) rb_dir_discard(&probe);
+    return rc;
 }
 
-static int write_buf(const char *dir, const char *file, rb_buf *buf, rb_error *err)
+static int put_buf(const rb_dir_staged *s, const char *file, rb_buf *buf, rb_error *err)
 {
-    char path[4096];
-    int rc = join(path, sizeof path, dir, file, err);
-    if (rc == RB_OK && buf->failed)
-        rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory rendering %s", file);
-    if (rc == RB_OK) rc = rb_file_write_atomic(path, buf->data ? buf->data : "", buf->len, err);
+    int rc = buf->failed
+                 ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory rendering %s", file)
+                 : rb_dir_put(s, file, buf->data ? buf->data : "", buf->len, err);
     rb_buf_free(buf);
+    return rc;
+}
+
+static bool rendered_file(const char *name)
+{
+    if (strcmp(name, "report.md") == 0) return true;
+    for (int c = 0; c < RB_NCHARTS; c++)
+        if (strcmp(name, rb_bundle_chart_file((rb_bundle_chart)c)) == 0) return true;
+    return false;
+}
+
+/* Parse the two data texts and write report.md and every chart with
+ * something to plot into s. */
+static int render_into(const rb_dir_staged *s, const char *json, size_t json_len, const char *csv,
+                       size_t csv_len, rb_error *err)
+{
+    rb_bundle b;
+    rb_bundle_init(&b);
+    int rc = rb_bundle_json_read(json, json_len, &b, err);
+    if (rc == RB_OK) rc = rb_bundle_csv_read(csv, csv_len, &b, err);
+    rb_buf buf = {0};
+    if (rc == RB_OK) rc = rb_bundle_report_md(&b, &buf, err);
+    if (rc == RB_OK) rc = put_buf(s, "report.md", &buf, err);
+    for (int c = 0; rc == RB_OK && c < RB_NCHARTS; c++) {
+        if (!rb_bundle_chart_has_data(&b, (rb_bundle_chart)c)) continue;
+        rc = rb_bundle_chart_render(&b, (rb_bundle_chart)c, &buf, err);
+        if (rc == RB_OK) rc = put_buf(s, rb_bundle_chart_file((rb_bundle_chart)c), &buf, err);
+    }
+    rb_buf_free(&buf);
+    rb_bundle_free(&b);
     return rc;
 }
 
 int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err)
 {
-    int rc = make_dir(dir, err);
-    rb_buf buf = {0};
-    if (rc == RB_OK) rc = rb_bundle_json_write(b, &buf, err);
-    if (rc == RB_OK) rc = write_buf(dir, "summary.json", &buf, err);
-    rb_buf_free(&buf);
-    if (rc == RB_OK) rc = rb_bundle_csv_write(b, &buf, err);
-    if (rc == RB_OK) rc = write_buf(dir, "trials.csv", &buf, err);
-    rb_buf_free(&buf);
-    if (rc == RB_OK) rc = rb_bundle_render_dir(dir, err);
+    rb_buf json = {0}, csv = {0};
+    int rc = make_parent(dir, err);
+    if (rc == RB_OK) rc = rb_dir_clean_leftovers(dir, err);
+    if (rc == RB_OK) rc = check_replaceable(dir, err);
+    if (rc == RB_OK) rc = rb_bundle_json_write(b, &json, err);
+    if (rc == RB_OK) rc = rb_bundle_csv_write(b, &csv, err);
+    if (rc == RB_OK && (json.failed || csv.failed))
+        rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing the bundle");
+    rb_dir_staged s = {0};
+    if (rc == RB_OK) rc = rb_dir_stage(dir, &s, err);
+    if (rc == RB_OK) rc = rb_dir_put(&s, "summary.json", json.data, json.len, err);
+    if (rc == RB_OK) rc = rb_dir_put(&s, "trials.csv", csv.data ? csv.data : "", csv.len, err);
+    if (rc == RB_OK)
+        rc = render_into(&s, json.data, json.len, csv.data ? csv.data : "", csv.len, err);
+    if (rc == RB_OK)
+        rc = rb_dir_commit(&s, err);
+    else if (s.tmp)
+        rb_dir_discard(&s);
+    rb_buf_free(&json);
+    rb_buf_free(&csv);
+    return rc;
+}
+
+/* Copy every regular file of dir that is not rendered into s (the data,
+ * byte for byte, and anything a newer writer added). */
+static int copy_data(const char *dir, const rb_dir_staged *s, rb_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot read %s: %s", dir, strerror(errno));
+    int rc = RB_OK;
+    for (struct dirent *e; rc == RB_OK && (e = readdir(d)) != NULL;) {
+        char path[4600];
+        struct stat st;
+        if (e->d_name[0] == '.' && (!e->d_name[1] || (e->d_name[1] == '.' && !e->d_name[2])))
+            continue;
+        if (rendered_file(e->d_name)) continue;
+        rc = join(path, sizeof path, dir, e->d_name, err);
+        if (rc < 0 || lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        char *text;
+        size_t len;
+        rc = rb_file_read(path, &text, &len, err);
+        if (rc == RB_OK) rc = rb_dir_put(s, e->d_name, text, len, err);
+        free(text);
+    }
+    closedir(d);
+    return rc;
+}
+
+int rb_bundle_render_dir(const char *dir, rb_error *err)
+{
+    char path[4096];
+    char *json = NULL, *csv = NULL;
+    size_t json_len = 0, csv_len = 0;
+    int rc = rb_dir_clean_leftovers(dir, err);
+    if (rc == RB_OK) rc = check_replaceable(dir, err);
+    if (rc == RB_OK) rc = join(path, sizeof path, dir, "summary.json", err);
+    if (rc == RB_OK) rc = rb_file_read(path, &json, &json_len, err);
+    if (rc == RB_OK) rc = join(path, sizeof path, dir, "trials.csv", err);
+    if (rc == RB_OK) rc = rb_file_read(path, &csv, &csv_len, err);
+    rb_dir_staged s = {0};
+    if (rc == RB_OK) rc = rb_dir_stage(dir, &s, err);
+    if (rc == RB_OK) rc = copy_data(dir, &s, err);
+    if (rc == RB_OK) rc = render_into(&s, json, json_len, csv, csv_len, err);
+    if (rc == RB_OK)
+        rc = rb_dir_commit(&s, err);
+    else if (s.tmp)
+        rb_dir_discard(&s);
+    free(json);
+    free(csv);
     return rc;
 }
 
@@ -106,32 +258,5 @@ int rb_bundle_read_dir(const char *dir, rb_bundle *b, rb_error *err)
     if (rc == RB_OK) rc = rb_bundle_csv_read(text, len, b, err);
     free(text);
     if (rc < 0) rb_bundle_free(b);
-    return rc;
-}
-
-int rb_bundle_render_dir(const char *dir, rb_error *err)
-{
-    rb_bundle b;
-    int rc = rb_bundle_read_dir(dir, &b, err);
-    if (rc < 0) return rc;
-    rb_buf buf = {0};
-    rc = rb_bundle_report_md(&b, &buf, err);
-    if (rc == RB_OK) rc = write_buf(dir, "report.md", &buf, err);
-    rb_buf_free(&buf);
-    for (int c = 0; rc == RB_OK && c < RB_NCHARTS; c++) {
-        const char *file = rb_bundle_chart_file((rb_bundle_chart)c);
-        if (!rb_bundle_chart_has_data(&b, (rb_bundle_chart)c)) {
-            char path[4200];
-            rc = join(path, sizeof path, dir, file, err);
-            if (rc == RB_OK && unlink(path) != 0 && errno != ENOENT)
-                rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot remove the stale %s: %s", path,
-                               strerror(errno));
-            continue;
-        }
-        rc = rb_bundle_chart_render(&b, (rb_bundle_chart)c, &buf, err);
-        if (rc == RB_OK) rc = write_buf(dir, file, &buf, err);
-        rb_buf_free(&buf);
-    }
-    rb_bundle_free(&b);
     return rc;
 }

@@ -235,6 +235,9 @@ static int load_tables(http_run *r, rb_error *err)
     if (rc < 0) return rc;
     if (r->reqs.count == 0)
         return rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "%s has no requests", o->requests_path);
+    /* requests made for another route table are a broken pair, as in run */
+    rc = rb_request_table_check_routes(&r->reqs, o->requests_path, &r->routes, o->routes_path, err);
+    if (rc < 0) return rc;
     for (size_t i = 0; i < r->reqs.count; i++) {
         size_t bad;
         if (!rb_http_path_sendable(rb_request_path(&r->reqs, i), r->reqs.reqs[i].len, &bad)) {

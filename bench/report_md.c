@@ -284,7 +284,8 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
         }
         if (r->disagreements) {
             const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
-            rb_buf_printf(o, "\n**%s disagreed with the expected answer on %llu requests%s.**\n\n",
+            rb_buf_printf(o,
+                          "\n**%s disagreed with EXPECTED or with linear on %llu requests%s.**\n\n",
                           r->router, (unsigned long long)r->disagreements,
                           info && info->peer ? " (a peer: not held to our route semantics)" : "");
         }

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const shapes[] = {"static", "params", "mixed", "catchall", "glob"};
+/* Indexed by rb_gen_shape (generate.h). */
+static const char *const shapes[] = {"static", "params", "mixed", "catchall", "glob", "templates"};
+_Static_assert(sizeof shapes / sizeof shapes[0] == RB_GEN_SHAPE_COUNT, "a name for every shape");
 static const char *const default_shapes[] = {"static", "params", "mixed", "catchall"};
 static const size_t default_sizes[] = {100, 1000, 10000};
 
@@ -77,7 +79,7 @@ int rb_scenario_list_add_shape(rb_scenario_list *l, const char *shape, rb_error 
 {
     if (!rb_scenario_shape_known(shape))
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                         "unknown shape '%s' (static, params, mixed, catchall, glob; a "
+                         "unknown shape '%s' (static, params, mixed, catchall, glob, templates; a "
                          "'-nc' suffix for no static/param conflicts, then '-v1' for "
                          "generator v1)",
                          shape);
@@ -229,6 +231,11 @@ int rb_scenario_load(const rb_scenario_spec *spec, uint64_t seed, rb_scenario *o
         rc = rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "scenario %s has no requests", spec->name);
     if (rc == RB_OK && out->routes.count == 0)
         rc = rb__error(err, RB_EFORMAT, RB_NO_OFFSET, "scenario %s has no routes", spec->name);
+    /* a requests file made for another table is an input error, not a
+     * router's disagreement */
+    if (rc == RB_OK && spec->kind != RB_SCENARIO_GENERATED)
+        rc = rb_request_table_check_routes(&out->requests, spec->requests_path, &out->routes,
+                                           spec->routes_path, err);
     if (rc < 0) {
         rb_scenario_free(out);
         return rc;

@@ -4,9 +4,10 @@
  *
  * A scenario comes from one of three sources:
  *   generated  SHAPE-N: N routes of a shape (static, params, mixed,
- *              catchall, glob) from the corpus generator with a seed, and
- *              a request table of RB_SCENARIO_REQUESTS requests (hits and
- *              misses) whose expectations the reference router computed;
+ *              catchall, glob, templates) from the corpus generator with
+ *              a seed, and a request table of RB_SCENARIO_REQUESTS requests
+ *              (hits and misses) whose expectations the reference router
+ *              computed;
  *   shipped    a public table of corpus/data by name (github, static, ...);
  *   files      a user's routes file and requests file.
  *
@@ -76,7 +77,7 @@ typedef struct rb_scenario_list {
 void rb_scenario_list_free(rb_scenario_list *l);
 
 /* Is shape one the generator knows (static, params, mixed, catchall, glob,
- * each with the suffixes -nc, -v1)? */
+ * templates, each with the suffixes -nc, -v1)? */
 bool rb_scenario_shape_known(const char *shape);
 /* shape ("mixed-nc-v1") -> rb_gen_shape, *no_conflicts, *generator; -1 if
  * unknown. */
@@ -98,7 +99,10 @@ int rb_scenario_list_add_files(rb_scenario_list *l, const char *routes_path,
                                const char *requests_path, rb_error *err);
 
 /* Load a spec: read or generate the tables and fingerprint them.  seed is
- * used by generated scenarios. */
+ * used by generated scenarios.  Files must be a pair
+ * (rb_request_table_check_routes): requests recording another route
+ * table's fingerprint, or an EXPECTED id beyond the table, are RB_EFORMAT
+ * naming both files. */
 int rb_scenario_load(const rb_scenario_spec *spec, uint64_t seed, rb_scenario *out, rb_error *err);
 void rb_scenario_free(rb_scenario *s);
 

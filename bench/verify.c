@@ -6,9 +6,11 @@
 #include "router_impl.h"
 #include "shipped.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const rb_router_ops rb__linear_ops;
 
@@ -65,6 +67,82 @@ void rb_match_format(const rb_match *m, char *buf, size_t cap)
 #undef PUT
 }
 
+/* Look every request up in each router and in ref; count in reps[k] the
+ * answers of routers[k] that agree with EXPECTED and with ref's, keeping
+ * the first disagreements as examples.  One lookup in ref per request,
+ * however many routers. */
+static void compare(const rb_router *const *routers, size_t n, const rb_router *ref,
+                    const rb_request_table *requests, rb_verify_report *reps)
+{
+    for (size_t i = 0; i < requests->count; i++) {
+        const rb_request *q = &requests->reqs[i];
+        rb_match want;
+        memset(&want, 0, sizeof want);
+        rb_router_lookup(ref, q->method, rb_request_path(requests, i), q->len, &want);
+        for (size_t k = 0; k < n; k++) {
+            rb_verify_report *rep = &reps[k];
+            rb_match got;
+            memset(&got, 0, sizeof got);
+            rb_router_lookup(routers[k], q->method, rb_request_path(requests, i), q->len, &got);
+            bool ok_expected = rb_match_expected(&got, q->expected);
+            bool ok_linear = rb_match_equal(&got, &want);
+            rep->agree_expected += ok_expected;
+            rep->agree_linear += ok_linear;
+            rep->disagreeing += !ok_expected || !ok_linear;
+            if ((!ok_expected || !ok_linear) && rep->nexamples < RB_VERIFY_MAX_EXAMPLES)
+                rep->examples[rep->nexamples++] = (rb_verify_example){i, got, want, ok_expected};
+        }
+    }
+}
+
+int rb_verify_built(const rb_router *const *routers, size_t n, const rb_route_table *routes,
+                    const char *routes_name, const rb_request_table *requests,
+                    rb_verify_report *reps, rb_error *err)
+{
+    for (size_t k = 0; k < n; k++) {
+        memset(&reps[k], 0, sizeof reps[k]);
+        reps[k].routes = routes->count;
+        reps[k].requests = requests->count;
+    }
+    /* linear among the routers is the reference already */
+    const rb_router *ref = NULL;
+    for (size_t k = 0; k < n && !ref; k++)
+        if (rb__router_ops(routers[k]) == &rb__linear_ops) ref = routers[k];
+    rb_router *built = NULL;
+    if (!ref) {
+        int rc =
+            rb_route_table_build_router(routes, routes_name, &rb__linear_ops, NULL, &built, err);
+        if (rc < 0) return rc;
+        ref = built;
+    }
+    compare(routers, n, ref, requests, reps);
+    rb_router_destroy(built);
+    return RB_OK;
+}
+
+void rb_verify_example_format(const rb_verify_example *x, const rb_request_table *requests,
+                              char *buf, size_t cap)
+{
+    const rb_request *q = &requests->reqs[x->request];
+    char got[300], want[300], where[48];
+    rb_match_format(&x->got, got, sizeof got);
+    rb_match_format(&x->want, want, sizeof want);
+    if (q->line)
+        snprintf(where, sizeof where, "line %zu", q->line);
+    else
+        snprintf(where, sizeof where, "request %zu", x->request + 1);
+    /* the path as printable ASCII: a hostile path puts no raw byte on a terminal */
+    char path[130];
+    size_t w = 0;
+    for (size_t i = 0; i < q->len && w + 1 < sizeof path; i++) {
+        unsigned char c = (unsigned char)rb_request_path(requests, x->request)[i];
+        path[w++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    path[w] = '\0';
+    snprintf(buf, cap, "%s: %s %s%s expected %d, got %s; linear says %s", where,
+             rb_method_name(q->method), path, q->len > w ? "..." : "", (int)q->expected, got, want);
+}
+
 int rb_verify(const rb_router_ops *ops, const rb_route_table *routes, const char *routes_name,
               const rb_request_table *requests, rb_verify_report *rep, rb_error *err)
 {
@@ -111,19 +189,9 @@ int rb_verify(const rb_router_ops *ops, const rb_route_table *routes, const char
     if (rc == RB_OK) rc = rb_router_build(ref, err);
     if (rc == RB_OK) rc = rb_router_check(r, err); /* the router's own invariants */
     if (rc == RB_OK) rc = rb_router_check(ref, err);
-    for (size_t i = 0; rc == RB_OK && i < requests->count; i++) {
-        const rb_request *q = &requests->reqs[i];
-        rb_match got, want;
-        memset(&got, 0, sizeof got);
-        memset(&want, 0, sizeof want);
-        rb_router_lookup(r, q->method, rb_request_path(requests, i), q->len, &got);
-        rb_router_lookup(ref, q->method, rb_request_path(requests, i), q->len, &want);
-        bool ok_expected = rb_match_expected(&got, q->expected);
-        bool ok_linear = rb_match_equal(&got, &want);
-        rep->agree_expected += ok_expected;
-        rep->agree_linear += ok_linear;
-        if ((!ok_expected || !ok_linear) && rep->nexamples < RB_VERIFY_MAX_EXAMPLES)
-            rep->examples[rep->nexamples++] = (rb_verify_example){i, got, want, ok_expected};
+    if (rc == RB_OK) {
+        const rb_router *one = r;
+        compare(&one, 1, ref, requests, rep);
     }
     rb_router_destroy(r);
     rb_router_destroy(ref);
@@ -148,6 +216,8 @@ int rb_verify_files(const rb_router_ops *ops, const char *routes_path, const cha
     if (rc == RB_OK && requests->count == 0)
         rc = rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%s: no requests: nothing to verify",
                        requests_path);
+    if (rc == RB_OK && routes.count > 0) /* else rb_verify says there is nothing to verify */
+        rc = rb_request_table_check_routes(requests, requests_path, &routes, routes_path, err);
     if (rc == RB_OK) rc = rb_verify(ops, &routes, routes_path, requests, rep, err);
     rb_route_table_free(&routes);
     return rc;
@@ -157,6 +227,8 @@ int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn
                   rb_verify_totals *tot, rb_error *err)
 {
     memset(tot, 0, sizeof *tot);
+    const char *data = getenv("ROUTEBENCH_DATA");
+    size_t absent = 0;
     for (size_t c = 0; c < rb_shipped_count(); c++) {
         char rpath[4096], qpath[4096];
         const char *name = rb_shipped_name(c);
@@ -164,12 +236,28 @@ int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn
             !rb_shipped_path(name, "requests", qpath, sizeof qpath))
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "data path too long for corpus %s",
                              name);
+        if (data && *data && access(rpath, F_OK) != 0 && errno == ENOENT) {
+            absent++;
+            for (size_t i = 0; i < n; i++) {
+                rb_verify_run run = {.router = subjects[i].label,
+                                     .corpus = name,
+                                     .routes_path = rpath,
+                                     .requests_path = qpath,
+                                     .skipped = true,
+                                     .absent = true};
+                tot->skipped++;
+                if (each) each(ctx, &run);
+            }
+            continue;
+        }
         rb_route_table routes;
         rb_request_table reqs;
         int rc = rb_route_table_read(rpath, &routes, err);
         if (rc < 0) return rc;
         rc = rb_request_table_read(qpath, &reqs, err);
+        if (rc == RB_OK) rc = rb_request_table_check_routes(&reqs, qpath, &routes, rpath, err);
         if (rc < 0) {
+            rb_request_table_free(&reqs);
             rb_route_table_free(&routes);
             return rc;
         }
@@ -199,5 +287,8 @@ int rb_verify_all(const rb_verify_subject *subjects, size_t n, rb_verify_each_fn
         rb_route_table_free(&routes);
         rb_request_table_free(&reqs);
     }
+    if (absent && absent == rb_shipped_count())
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "ROUTEBENCH_DATA=%s holds none of the shipped corpora", data);
     return RB_OK;
 }

@@ -15,6 +15,11 @@
  *   symbols    R's static words at its current positions, OTHER, and the
  *              empty segment.
  *
+ * Templates are handled as globs other than '*': in T they are matched
+ * against R's words and left out for OTHER (a witness found that way is
+ * believed only if linear agrees), and a route R with a template is
+ * decided by sampling its paths ("possibly shadowed" when none wins).
+ *
  * Depth-first from (R start, T start); each new (R, T) pair is remembered so
  * every pair is expanded once.  Where R accepts, the routes accepted by T
  * are compared with R: if none is better and fits (every method, for '*'),
@@ -213,6 +218,7 @@ static int t_step(rb_shadow_ctx *c, uint32_t toff, uint32_t tn, uint32_t sym)
     int kind = (int)SYM_KIND(sym);
     size_t wlen;
     const char *w = sym_text(c, sym, &wlen);
+    rb_span caps[RB_MAX_CAPTURES];
     c->tmp.n = 0;
     for (uint32_t i = 0; i < tn; i++) {
         uint32_t e = c->arena.v[toff + i], node = e >> 2;
@@ -243,6 +249,12 @@ static int t_step(rb_shadow_ctx *c, uint32_t toff, uint32_t tn, uint32_t sym)
                 else if (kind == SYM_OTHER)
                     c->inexact = true; /* treated as not matching: coverage may be missed */
                 else if (rb_glob_segment_match(rb_st_text(st, y), y->text_len, w, wlen, NULL))
+                    add = k << 2;
+                break;
+            case RB_SEG_TEMPLATE: /* as a glob: exact on words, OTHER left out */
+                if (kind == SYM_OTHER)
+                    c->inexact = true;
+                else if (rb__template_match(rb_st_text(st, y), y->text_len, w, wlen, 0, caps, NULL))
                     add = k << 2;
                 break;
             default: /* '**': reached through t_close */
@@ -602,6 +614,7 @@ static bool load_route(rb_shadow_ctx *c, uint32_t r)
     for (uint32_t i = c->n; i-- > 0; x = st->nodes[x].parent) {
         c->tok[i] = x;
         if (st->nodes[x].kind == RB_SEG_GLOB && !st->nodes[x].any_segment) exact = false;
+        if (st->nodes[x].kind == RB_SEG_TEMPLATE) exact = false; /* sampled, as globs */
     }
     return exact;
 }

@@ -103,6 +103,24 @@ static size_t glob_value(rb_rng *rng, const char *text, size_t len, char *out)
     return w;
 }
 
+/* Bytes matching template text[0, len) into out (cap >= len + 10 per
+ * param): its literal bytes, a random value for each param; returns the
+ * length. */
+static size_t template_value(const rb_shape_tree *st, rb_rng *rng, const char *text, size_t len,
+                             char *out)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '{') {
+            out[w++] = text[i];
+            continue;
+        }
+        while (text[i] != '}') i++;
+        w += rb_fill_value(st, rng, out + w);
+    }
+    return w;
+}
+
 size_t rb_fill_path(const rb_shape_tree *st, uint32_t r, rb_rng *rng, char *buf, size_t cap)
 {
     uint32_t chain[256];
@@ -134,6 +152,16 @@ size_t rb_fill_path(const rb_shape_tree *st, uint32_t r, rb_rng *rng, char *buf,
             if ((size_t)n->text_len * 5 > sizeof seg) return 0;
             for (int tries = 0; tries < 8; tries++) {
                 len = glob_value(rng, rb_st_text(st, n), n->text_len, seg);
+                if (!rb_st_is_word(st, seg, len)) break;
+            }
+            PUT("/", 1);
+            PUT(seg, len);
+            nsegs++;
+            continue;
+        case RB_SEG_TEMPLATE:
+            if ((size_t)n->text_len * 10 > sizeof seg) return 0;
+            for (int tries = 0; tries < 8; tries++) {
+                len = template_value(st, rng, rb_st_text(st, n), n->text_len, seg);
                 if (!rb_st_is_word(st, seg, len)) break;
             }
             PUT("/", 1);

@@ -172,6 +172,7 @@ typedef struct gen {
     struct kid *kid_pool; /* the children being planned, max_kids per depth */
     size_t max_kids;
     rb_rng rng;
+    rb_rng trng; /* the templates shape's choices, apart from rng (generate.h) */
     rb_route_table *out;
     int rc;
     char path[1024];
@@ -819,15 +820,87 @@ static void place_children(gen *g, int r, uint32_t d, int hp, uint64_t budget,
               kids[i].budget, kids[i].word);
 }
 
+/* The templates shape (generate.h): route `method` of the node at g->path
+ * (role r) with its last segment written as a template of form `form`
+ * (0-3 for an item, any for a word). */
+static void emit_template(gen *g, int r, int method, uint32_t form)
+{
+    if (g->rc < 0) return;
+    size_t start = g->path_len;
+    while (g->path[start - 1] != '/') start--;
+    const char *seg = g->path + start;
+    size_t seglen = g->path_len - start;
+    char p[sizeof g->path + 64], extra[48];
+    int n;
+    if (is_param_role(r)) { /* ":name" */
+        const char *name = seg + 1;
+        int nl = (int)seglen - 1;
+        capture_name(g, form == 1 ? "format" : "rev", extra, sizeof extra);
+        switch (form) {
+        case 0:
+            n = snprintf(p, sizeof p, "%.*s{%.*s}.json", (int)start, g->path, nl, name);
+            break;
+        case 1:
+            n = snprintf(p, sizeof p, "%.*s{%.*s}.{%s}", (int)start, g->path, nl, name, extra);
+            break;
+        case 2:
+            n = snprintf(p, sizeof p, "%.*s%.2s_{%.*s}", (int)start, g->path, name, nl, name);
+            break;
+        default:
+            n = snprintf(p, sizeof p, "%.*s{%.*s}-{%s}", (int)start, g->path, nl, name, extra);
+            break;
+        }
+    } else {
+        capture_name(g, "format", extra, sizeof extra);
+        n = snprintf(p, sizeof p, "%.*s.{%s}", (int)g->path_len, g->path, extra);
+    }
+    if (n < 0 || (size_t)n >= sizeof p) {
+        g->rc = RB_ELIMIT;
+        return;
+    }
+    g->rc = rb_route_table_append(g->out, method, p, (size_t)n, 0);
+}
+
+/* Which of a node's k routes the templates shape writes as templates, and
+ * in which form: bit i of the mask for route i; forms[i].  Without
+ * conflicts only a childless item, all its routes in one form. */
+static uint32_t template_choice(gen *g, int r, uint32_t k, bool leaf, uint32_t *forms)
+{
+    if (g->cfg->shape != RB_GEN_TEMPLATES) return 0;
+    bool word = (1u << r) & STATIC_ROLES;
+    if (!word && !is_param_role(r)) return 0;
+    uint32_t mask = 0;
+    if (g->cfg->no_conflicts) {
+        if (!is_param_role(r) || !leaf || rb_rng_below(&g->trng, 2)) return 0;
+        uint32_t form = (uint32_t)rb_rng_below(&g->trng, 4);
+        for (uint32_t i = 0; i < k; i++) forms[i] = form;
+        return (1u << k) - 1u;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        if (rb_rng_below(&g->trng, 2)) continue;
+        mask |= 1u << i;
+        forms[i] = (uint32_t)rb_rng_below(&g->trng, 4);
+    }
+    return mask;
+}
+
 /* Methods of a node: the first k of its role's list (GET first); a catch-all
- * node sometimes answers every method ('*') instead. */
-static void place_own(gen *g, int r, uint32_t k)
+ * node sometimes answers every method ('*') instead.  leaf: the node gets
+ * no children. */
+static void place_own(gen *g, int r, uint32_t k, bool leaf)
 {
     if (r == R_CATCH && k == 1 && below(g, 4) == 0) {
         emit(g, RB_ANY);
         return;
     }
-    for (uint32_t i = 0; i < k; i++) emit(g, own_methods[r][i]);
+    uint32_t forms[4];
+    uint32_t templated = template_choice(g, r, k, leaf, forms);
+    for (uint32_t i = 0; i < k; i++) {
+        if (templated & (1u << i))
+            emit_template(g, r, own_methods[r][i], forms[i]);
+        else
+            emit(g, own_methods[r][i]);
+    }
 }
 
 static void place(gen *g, int r, uint32_t d, int hp, uint32_t limit, uint64_t budget,
@@ -877,7 +950,7 @@ static void place(gen *g, int r, uint32_t d, int hp, uint32_t limit, uint64_t bu
         k = 1 + below(g, k_hi); /* GET, and maybe more */
     if (k > k_hi) k = k_hi;
     if (k < k_lo) k = k_lo;
-    place_own(g, r, k);
+    place_own(g, r, k, budget <= k);
     if (budget > k && g->rc == RB_OK) place_children(g, r, d, hp, budget - k, word);
 
     g->path_len = saved_len;
@@ -886,8 +959,8 @@ static void place(gen *g, int r, uint32_t d, int hp, uint32_t limit, uint64_t bu
 
 /* ---- public ------------------------------------------------------------------------ */
 
-static const char *const shape_names[RB_GEN_SHAPE_COUNT] = {"static", "params", "mixed", "catchall",
-                                                            "glob"};
+static const char *const shape_names[RB_GEN_SHAPE_COUNT] = {"static",   "params", "mixed",
+                                                            "catchall", "glob",   "templates"};
 
 int rb_gen_shape_parse(const char *name)
 {
@@ -942,6 +1015,7 @@ int rb_corpus_generate(const rb_gen_config *cfg, rb_route_table *out, rb_error *
     if (rc == RB_OK) {
         g->out = out;
         rb_rng_seed(&g->rng, cfg->seed);
+        rb_rng_seed(&g->trng, cfg->seed ^ UINT64_C(0x74656d706c617465)); /* "template" */
         place(g, R_ROOT, 0, 0, g->max_depth, cfg->routes, NULL);
         rc = g->rc;
         if (rc == RB_ENOMEM)

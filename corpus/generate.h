@@ -31,6 +31,16 @@
  *   glob      mixed plus glob segments (*.css, report-*.csv, img-??.png,
  *             [a-f]*.json, prefix-*) and '**' (/v2/ ** /manifests/:ref)
  *             (spaces only keep the C comment open)
+ *   templates the mixed tree of the same seed (the same nodes: the choice
+ *             below draws from a second generator), with the last segment
+ *             of about half of the routes written as a template: an item
+ *             :user_id as {user_id}.json, {user_id}.{format},
+ *             us_{user_id} or {user_id}-{rev}, a word w as w.{format}.  So
+ *             a param and templates meet at one place (GET
+ *             /users/{user_id}.json, PATCH /users/{user_id}, GET
+ *             /users/{user_id}/settings), as in Twilio's API.  With
+ *             --no-conflicts only items without children are written so,
+ *             all their routes in one form, so each place keeps one kind.
  *
  * Uniqueness by construction: siblings have distinct tokens (distinct
  * words, one param child, one catch-all, one '**', glob siblings with
@@ -84,6 +94,7 @@ typedef enum rb_gen_shape {
     RB_GEN_MIXED,
     RB_GEN_CATCHALL,
     RB_GEN_GLOB,
+    RB_GEN_TEMPLATES,
     RB_GEN_SHAPE_COUNT
 } rb_gen_shape;
 

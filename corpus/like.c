@@ -586,8 +586,9 @@ static void choose_words(like *g, uint32_t d)
         for (uint32_t c = 0; c < x->nkids; c++) {
             lnode *y = &g->lv[d][x->first + c];
             if (y->kind == RB_PK_GLOB) {
-                /* form: 0 *.e, 1 pre-*.e, 2 pre-??.e, 3 [a-f]*.e, 4 ?*.e (a
-                 * template), 5 pre-* (once) */
+                /* form: 0 *.e, 1 pre-*.e, 2 pre-??.e, 3 [a-f]*.e, 4 {sid}.e
+                 * (a template: as often as the profile has them), 5 pre-*
+                 * (once) */
                 uint32_t form = 4;
                 if (!chance(g, tmpl, globs)) {
                     /* without an extension as often as the profile's routes */
@@ -701,8 +702,9 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
             return (size_t)snprintf(out, 64, "%s-??.%s", w, exts[x->ext]);
         case 3:
             return (size_t)snprintf(out, 64, "[a-f]*.%s", exts[x->ext]);
-        case 4:
-            return (size_t)snprintf(out, 64, "?*.%s", exts[x->ext]);
+        case 4: /* a template, where the profile has them */
+            capture_name(g, "sid");
+            return (size_t)snprintf(out, 64, "{%s}.%s", g->names[g->nnames - 1], exts[x->ext]);
         default:
             return (size_t)snprintf(out, 64, "%s-*", w);
         }

@@ -31,8 +31,9 @@
  *      construction (an ordinal per parent and length, mapped through a
  *      bijection of the words of that length); version words "v1", "v2";
  *      extensions and globs from a fixed list of common extensions; param
- *      names from the parent word ("bopetu_id").  Templates (issue 18) are
- *      generated as the globs the OpenAPI importer writes for them (?*.json).
+ *      names from the parent word ("bopetu_id").  Templates are written
+ *      as {sid}.EXT, in the place and at the rate of the profile's
+ *      templates (they share the glob children's slot in the tree).
  *   5. The tree is written depth-first: each prefix's routes, then its
  *      children's.
  *

@@ -129,28 +129,69 @@ static int convert_segment(importer *im, const char *path, const char *seg, size
         param_name(p, seg + 1, n - 2, im);
         return RB_OK;
     }
-    /* templates inside a segment: each becomes "?*" (one or more bytes) */
-    *kind = RB_SEG_GLOB;
-    im->rep->globs++;
+    /* A template inside a segment ("{name}.json", "v{major}.{minor}") stays
+     * a template, its params named as above.  Two params with nothing
+     * between them ("{a}{b}") cannot be one (their split would be
+     * arbitrary): such a segment becomes the glob "?*" per param instead,
+     * one or more bytes each, as a template takes. */
+    bool adjacent = false;
     for (size_t i = 0; i < n;) {
         if (seg[i] == '{') {
             const char *c = memchr(seg + i, '}', n - i);
             if (!c) return fail(im, "paths[\"%s\"]: unbalanced '{' in a segment", path);
-            put(p, "?*", 2);
             i = (size_t)(c - seg) + 1;
+            adjacent = adjacent || (i < n && seg[i] == '{');
         } else if (seg[i] == '}') {
             return fail(im, "paths[\"%s\"]: unbalanced '}' in a segment", path);
         } else if (seg[i] == '*' || seg[i] == '?' || seg[i] == '[') {
             return fail(im,
                         "paths[\"%s\"]: '%c' beside a template cannot be written literally in a "
-                        "glob",
+                        "route",
                         path, seg[i]);
         } else {
-            put(p, seg + i, 1);
             i++;
         }
     }
+    *kind = adjacent ? RB_SEG_GLOB : RB_SEG_TEMPLATE;
+    if (adjacent)
+        im->rep->globs++;
+    else
+        im->rep->templates++;
+    for (size_t i = 0; i < n;) {
+        if (seg[i] != '{') {
+            put(p, seg + i, 1);
+            i++;
+            continue;
+        }
+        const char *c = memchr(seg + i, '}', n - i);
+        if (adjacent)
+            put(p, "?*", 2);
+        else
+            param_name(p, seg + i + 1, (size_t)(c - seg) - i - 1, im);
+        i = (size_t)(c - seg) + 1;
+    }
     return RB_OK;
+}
+
+/* path as a JSON string body, control bytes escaped (\t, \u0001). */
+static void escaped(const char *path, char *buf, size_t cap)
+{
+    size_t w = 0;
+    for (const char *c = path; *c && w + 8 < cap; c++) {
+        unsigned char b = (unsigned char)*c;
+        if (b == '\t' || b == '\r' || b == '\n')
+            w += (size_t)snprintf(buf + w, cap - w, "\\%c",
+                                  b == '\t'   ? 't'
+                                  : b == '\r' ? 'r'
+                                              : 'n');
+        else if (b < 0x20 || b == 0x7f)
+            w += (size_t)snprintf(buf + w, cap - w, "\\u%04x", b);
+        else if (b == '"' || b == '\\')
+            w += (size_t)snprintf(buf + w, cap - w, "\\%c", b);
+        else
+            buf[w++] = (char)b;
+    }
+    buf[w] = '\0';
 }
 
 /* The pattern of an OpenAPI path, checked by the shared parser. */
@@ -160,6 +201,24 @@ static int convert_path(importer *im, const char *path, pattern_buf *p)
     size_t len = strlen(path);
     if (len == 0 || path[0] != '/')
         return fail(im, "paths[\"%s\"]: a path must start with '/'", path);
+    /* what a routes file cannot carry is refused here, where the message
+     * can name the document's path, not written and misread later */
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)path[i];
+        if (c > 0x20 && c != 0x7f) continue;
+        char shown[300];
+        escaped(path, shown, sizeof shown);
+        return fail(im,
+                    "paths[\"%s\"]: byte %zu of the path is %s (0x%02x): a route pattern holds "
+                    "no whitespace or control bytes (a routes file could not carry it)",
+                    shown, i,
+                    c == ' '    ? "a space"
+                    : c == '\t' ? "a tab"
+                    : c == '\r' ? "a carriage return"
+                    : c == '\n' ? "a line feed"
+                                : "a control byte",
+                    c);
+    }
     int kinds[512];
     size_t nsegs = 0;
     for (size_t at = 1;;) {
@@ -187,6 +246,7 @@ static int convert_path(importer *im, const char *path, pattern_buf *p)
                       path, i + 1,
                       pat.segs[i].kind == RB_SEG_PARAM      ? "parameter"
                       : pat.segs[i].kind == RB_SEG_CATCHALL ? "catch-all"
+                      : pat.segs[i].kind == RB_SEG_TEMPLATE ? "template"
                                                             : "glob");
     }
     rb_pattern_free(&pat);
@@ -399,11 +459,46 @@ static bool json_unterminated(const char *s, size_t len)
     return in_string || depth > 0;
 }
 
+/* The offset of the first \u0000 escape inside a JSON string, or len:
+ * cJSON would end the string there (two paths "/a\u0000x" and
+ * "/a\u0000y" would both become "/a"). */
+static size_t json_escaped_nul(const char *s, size_t len)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        if (!in_string) {
+            in_string = s[i] == '"';
+        } else if (s[i] == '"') {
+            in_string = false;
+        } else if (s[i] == '\\') {
+            if (i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) return i;
+            i++;
+        }
+    }
+    return len;
+}
+
 static int parse_json(const char *name, const char *json, size_t len, cJSON **root, rb_error *err)
 {
+    size_t nul = json_escaped_nul(json, len);
+    if (nul < len)
+        return fail_at(name, json, nul, err,
+                       "a NUL character (\\u0000) in a string: it would cut the string short, "
+                       "and no route can hold it");
     const char *end = NULL;
     *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
-    if (*root) return RB_OK;
+    if (*root) {
+        size_t off = end && end >= json && end <= json + len ? (size_t)(end - json) : len;
+        while (off < len && strchr(" \t\r\n", json[off])) off++;
+        if (off == len) return RB_OK;
+        cJSON_Delete(*root);
+        *root = NULL;
+        char near[128], what[200];
+        excerpt(json, len, off, near, sizeof near);
+        snprintf(what, sizeof what,
+                 "trailing data after the JSON document (\"%s\"): give one document", near);
+        return fail_at(name, json, off, err, what);
+    }
     size_t off = end && end >= json && end <= json + len ? (size_t)(end - json) : 0;
     size_t rest = off;
     while (rest < len && strchr(" \t\r\n", json[rest])) rest++;

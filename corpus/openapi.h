@@ -15,14 +15,19 @@
  * is not UTF-8 text (NUL, control bytes, malformed UTF-8) is refused before
  * parsing, naming the line, column and byte, and no byte of it is copied
  * into a message raw; a truncated JSON document says "unexpected end of
- * input".
+ * input"; anything after the document (trailing data, a second YAML
+ * document) is an error at its line and column, and so is a NUL in any
+ * string (\u0000, "\0": the tree's strings would end there, so two paths
+ * "/a\u0000x" and "/a\u0000y" would both read "/a").
  *
  * Rules (what is refused is an error naming what and where, as a JSON path
  * like paths["/users/{id}"].fetch, or line:column for malformed YAML or
  * JSON):
  *   - the document is an object whose "openapi" is a string "3.x..."
  *     ("swagger": "2.0" documents are refused: convert them first);
- *   - "paths" is a non-empty object; each key starts with '/';
+ *   - "paths" is a non-empty object; each key starts with '/' and holds
+ *     no whitespace or control byte (a tab, a CR, ...: the routes file
+ *     could not carry it; the error names the path and the byte offset);
  *   - a path item's keys: get, put, post, delete, options, head, patch,
  *     trace are operations (their values must be objects); summary,
  *     description, servers, parameters and x-* extensions are skipped;
@@ -33,10 +38,13 @@
  *   - a segment that is exactly "{name}" stays a parameter (names that are
  *     not [A-Za-z_][A-Za-z0-9_]* are rewritten: other bytes become '_', a
  *     leading digit gets a '_' in front, a repeated name gets a suffix); a
- *     template inside a segment ("{name}.json", "{a}-{b}") becomes the glob
- *     "?*" (one or more bytes, as a template takes) — such routes need a
- *     router with glob support; a static segment that the route syntax
- *     would read as a wildcard ('*', '?', '[' or a leading ':') is refused.
+ *     template inside a segment ("{Sid}.json", "{a}-{b}") stays a template
+ *     segment with its params named the same way, except when two params
+ *     touch ("{a}{b}": no template can tell them apart), which becomes the
+ *     glob "?*" per param (one or more bytes, as a template takes) — such
+ *     routes need a router with glob support; a static segment that the
+ *     route syntax would read as a wildcard ('*', '?', '[' or a leading
+ *     ':') is refused, and so is '*', '?' or '[' beside a template.
  * Two operations with the same method and shape are both written (and
  * counted): `routebench corpus check` lists them; routers refuse the second.
  */
@@ -52,9 +60,10 @@ typedef struct rb_openapi_report {
     size_t paths, routes;
     size_t skipped; /* operations with no method here (query, additionalOperations) */
     char first_skipped[160];
-    size_t renamed; /* parameter names rewritten */
-    size_t globs;   /* segments with templates inside, written as globs */
-    size_t refs;    /* path items taken from a $ref */
+    size_t renamed;   /* parameter names rewritten */
+    size_t templates; /* segments with templates inside, written as templates */
+    size_t globs;     /* segments with touching params ({a}{b}), written as globs */
+    size_t refs;      /* path items taken from a $ref */
 } rb_openapi_report;
 
 /* Import the YAML or JSON document text[0, len) (name is used in messages) into

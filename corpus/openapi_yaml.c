@@ -10,7 +10,9 @@
  * (an alias is a copy of its anchor's node, within a budget of nodes so a
  * "billion laughs" document fails cleanly); `<<` merge keys add the keys of
  * the mapping (or the mappings) they name that are not already there.  Only
- * the first document of a stream is read; a second one is an error.
+ * the first document of a stream is read; a second one (anything after the
+ * document but comments and "..." markers) is an error, and so is a NUL in
+ * any scalar (the tree's strings end at a NUL).
  */
 #include "openapi_yaml.h"
 
@@ -176,6 +178,11 @@ static int event(builder *b, const yaml_event_t *e)
     const yaml_mark_t *m = &e->start_mark;
     switch (e->type) {
     case YAML_SCALAR_EVENT: {
+        /* a NUL ("\0", "\x00") would cut the string short in the tree */
+        if (memchr(e->data.scalar.value, '\0', e->data.scalar.length))
+            return fail_at(b, m,
+                           "a NUL character in a string: it would cut the string short, and no "
+                           "route can hold it");
         cJSON *n = scalar(e);
         if (!n) return RB_ENOMEM;
         int rc = remember(b, e->data.scalar.anchor, n, m);

@@ -79,6 +79,8 @@ static int pk_of(int seg_kind)
     switch (seg_kind) {
     case RB_SEG_PARAM:
         return RB_PK_PARAM;
+    case RB_SEG_TEMPLATE:
+        return RB_PK_TEMPLATE;
     case RB_SEG_GLOB:
         return RB_PK_GLOB;
     case RB_SEG_GLOBSTAR:

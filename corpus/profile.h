@@ -83,7 +83,7 @@
 typedef enum rb_profile_kind {
     RB_PK_STATIC,
     RB_PK_PARAM,
-    RB_PK_TEMPLATE, /* issue 18; always 0 for now */
+    RB_PK_TEMPLATE, /* img-{id}.png, {Sid}.json (issue 18) */
     RB_PK_GLOB,
     RB_PK_GLOBSTAR,
     RB_PK_CATCHALL,

@@ -306,6 +306,8 @@ int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *c
         }
         if (rc == RB_ENOMEM) rb__error(err, rc, RB_NO_OFFSET, "out of memory");
     }
+    out->routes_fp = rb_route_table_fingerprint(routes);
+    out->has_routes_fp = true;
     rep->requests = out->count;
     rep->lookups = q->oracle.lookups;
     rep->candidates = q->oracle.candidates;
@@ -313,6 +315,54 @@ int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *c
     if (q->st.table) rb_shape_tree_free(&q->st);
     free(q->ids);
     free(q->cumulative);
+    free(q);
+    if (rc < 0) rb_request_table_free(out);
+    return rc;
+}
+
+int rb_requests_expect(const rb_route_table *routes, const rb_request_table *paths,
+                       rb_request_table *out, rb_reqgen_report *rep, rb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    rb_reqgen_report local;
+    if (!rep) rep = &local;
+    memset(rep, 0, sizeof *rep);
+    if (routes->count == 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "the routes table has no routes");
+    if (routes->count > UINT32_MAX / 2)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "too many routes");
+    rb_reqgen_config cfg;
+    rb_reqgen_config_init(&cfg);
+    reqgen *q = calloc(1, sizeof *q);
+    if (!q) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+    q->cfg = &cfg;
+    q->out = out;
+    q->rep = rep;
+    int rc = prepare(q, routes, err);
+    for (size_t i = 0; rc == RB_OK && i < paths->count; i++) {
+        const rb_request *r = &paths->reqs[i];
+        const char *path = rb_request_path(paths, i);
+        rb_match m;
+        int lr = rb_oracle_lookup(&q->oracle, r->method, path, r->len, &m, err);
+        if (lr < 0) {
+            rc = lr;
+            break;
+        }
+        int32_t x = expected_of(&m);
+        rep->expect_found += x >= 0;
+        rep->expect_not_found += x == RB_EXPECT_NOT_FOUND;
+        rep->expect_not_allowed += x == RB_EXPECT_NOT_ALLOWED;
+        rc = rb_request_table_append(out, r->method, path, r->len, x, r->line);
+        if (rc == RB_ENOMEM) rb__error(err, rc, RB_NO_OFFSET, "out of memory");
+    }
+    out->routes_fp = rb_route_table_fingerprint(routes);
+    out->has_routes_fp = true;
+    rep->requests = out->count;
+    rep->lookups = q->oracle.lookups;
+    rep->candidates = q->oracle.candidates;
+    rb_oracle_free(&q->oracle);
+    if (q->st.table) rb_shape_tree_free(&q->st);
+    free(q->ids);
     free(q);
     if (rc < 0) rb_request_table_free(out);
     return rc;

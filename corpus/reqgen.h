@@ -63,10 +63,19 @@ void rb_reqgen_config_init(rb_reqgen_config *cfg);
 int rb_req_dist_parse(const char *name);
 
 /* Generate requests for routes into *out (initialised here; free with
- * rb_request_table_free).  Errors: RB_EINVAL (empty table, shape
+ * rb_request_table_free), which records the routes' fingerprint (written
+ * as its "# routes xxh3:" line).  Errors: RB_EINVAL (empty table, shape
  * duplicates, arguments out of range; err says which), RB_ENOMEM.  rep may
  * be NULL. */
 int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *cfg,
                          rb_request_table *out, rb_reqgen_report *rep, rb_error *err);
+
+/* The requests of `paths` (their methods and paths, in order) with EXPECTED
+ * recomputed as linear's answer on routes, into *out (initialised here):
+ * the same requests against another table, such as a table's twin with
+ * templates written as params.  rep (may be NULL) counts only the
+ * EXPECTED fields.  Errors as rb_requests_generate. */
+int rb_requests_expect(const rb_route_table *routes, const rb_request_table *paths,
+                       rb_request_table *out, rb_reqgen_report *rep, rb_error *err);
 
 #endif

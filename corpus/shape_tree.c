@@ -25,12 +25,13 @@ void rb_u32vec_free(rb_u32vec *v)
 
 static bool has_text(int kind)
 {
-    return kind == RB_SEG_STATIC || kind == RB_SEG_GLOB;
+    return kind == RB_SEG_STATIC || kind == RB_SEG_GLOB || kind == RB_SEG_TEMPLATE;
 }
 
 static uint64_t child_hash(uint32_t parent, int kind, const char *text, size_t len)
 {
     uint64_t seed = (uint64_t)parent | (uint64_t)kind << 32;
+    if (kind == RB_SEG_TEMPLATE) return rb__template_shape_hash(text, len, seed);
     return XXH3_64bits_withSeed(has_text(kind) ? text : "", has_text(kind) ? len : 0, seed);
 }
 
@@ -39,6 +40,8 @@ static bool node_is(const rb_shape_tree *st, const rb_st_node *n, uint32_t paren
 {
     if (n->parent != parent || n->kind != kind) return false;
     if (!has_text(kind)) return true;
+    if (kind == RB_SEG_TEMPLATE)
+        return rb__template_same_shape(rb_st_text(st, n), n->text_len, text, len);
     return n->text_len == len && memcmp(rb_st_text(st, n), text, len) == 0;
 }
 
@@ -118,15 +121,15 @@ static int build_words(rb_shape_tree *st)
 
 static uint32_t skeleton_step(rb_shape_tree *st, uint32_t skel, int kind)
 {
-    uint32_t *next = &st->skel_next[(size_t)skel * 5 + (size_t)kind];
+    uint32_t *next = &st->skel_next[(size_t)skel * RB_ST_KINDS + (size_t)kind];
     if (*next) return *next - 1;
     uint32_t id = (uint32_t)st->nskeletons;
-    if (rb_grow(NULL, &st->skel_next, &st->skel_cap, (st->nskeletons + 1) * 5,
+    if (rb_grow(NULL, &st->skel_next, &st->skel_cap, (st->nskeletons + 1) * RB_ST_KINDS,
                 sizeof *st->skel_next, 64) < 0)
         return RB_ST_NONE;
     /* skel_next may have moved */
-    memset(&st->skel_next[(size_t)id * 5], 0, 5 * sizeof *st->skel_next);
-    st->skel_next[(size_t)skel * 5 + (size_t)kind] = id + 1;
+    memset(&st->skel_next[(size_t)id * RB_ST_KINDS], 0, RB_ST_KINDS * sizeof *st->skel_next);
+    st->skel_next[(size_t)skel * RB_ST_KINDS + (size_t)kind] = id + 1;
     st->nskeletons++;
     return id;
 }
@@ -169,7 +172,7 @@ static uint32_t insert_child(rb_shape_tree *st, uint32_t parent, const rb_segmen
     n->literal = p.literal + seg->literal;
     n->ranks_off = (uint32_t)st->nranks;
     memcpy(st->ranks + st->nranks, st->ranks + p.ranks_off, p.depth);
-    st->ranks[st->nranks + p.depth] = seg->kind;
+    st->ranks[st->nranks + p.depth] = rb_seg_rank(seg->kind);
     st->nranks += p.depth + 1;
     n->first_wild = n->next_wild = RB_ST_NONE;
     n->skeleton = skel;
@@ -269,7 +272,8 @@ int rb_shape_tree_build(const rb_route_table *t, rb_shape_tree *out, rb_error *e
     int rc = RB_OK;
     if (!out->route_node || !out->dup_of || !out->route_list ||
         rb_grow(NULL, &out->nodes, &out->nodes_cap, 1, sizeof *out->nodes, 64) < 0 ||
-        rb_grow(NULL, &out->skel_next, &out->skel_cap, 5, sizeof *out->skel_next, 64) < 0 ||
+        rb_grow(NULL, &out->skel_next, &out->skel_cap, RB_ST_KINDS, sizeof *out->skel_next, 64) <
+            0 ||
         rehash_children(out, 1024) < 0)
         rc = route_error(err, RB_ENOMEM, 0, "out of memory building the shape tree");
     if (rc == RB_OK) {
@@ -277,7 +281,7 @@ int rb_shape_tree_build(const rb_route_table *t, rb_shape_tree *out, rb_error *e
         out->nodes[0].parent = RB_ST_NONE;
         out->nodes[0].first_wild = out->nodes[0].next_wild = RB_ST_NONE;
         out->nnodes = 1;
-        memset(out->skel_next, 0, 5 * sizeof *out->skel_next);
+        memset(out->skel_next, 0, RB_ST_KINDS * sizeof *out->skel_next);
         out->nskeletons = 1;
         rc = insert_routes(out, err);
     }
@@ -391,6 +395,17 @@ int rb_st_candidates(const rb_shape_tree *st, const char *path, size_t len, rb_u
     return RB_OK;
 }
 
+/* Append template t's shape to buf[*w..cap - 1), truncating. */
+static void put_template(const char *t, size_t len, char *buf, size_t cap, size_t *w)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (cap && *w + 1 < cap) buf[*w] = t[i];
+        if (cap && *w + 1 < cap) (*w)++;
+        if (t[i] == '{')
+            while (t[i + 1] != '}') i++;
+    }
+}
+
 size_t rb_st_shape(const rb_shape_tree *st, uint32_t n, char *buf, size_t cap)
 {
     /* collect the chain, root excluded */
@@ -402,7 +417,9 @@ size_t rb_st_shape(const rb_shape_tree *st, uint32_t n, char *buf, size_t cap)
         total += 1 + (s->kind == RB_SEG_PARAM      ? 2u
                       : s->kind == RB_SEG_CATCHALL ? 3u
                       : s->kind == RB_SEG_GLOBSTAR ? 2u
-                                                   : s->text_len);
+                      : s->kind == RB_SEG_TEMPLATE
+                          ? rb__template_shape_len(rb_st_text(st, s), s->text_len)
+                          : s->text_len);
     }
     size_t w = 0;
 #define PUT(p, len)                                                                                \
@@ -422,6 +439,8 @@ size_t rb_st_shape(const rb_shape_tree *st, uint32_t n, char *buf, size_t cap)
             PUT("{*}", 3);
         else if (s->kind == RB_SEG_GLOBSTAR)
             PUT("**", 2);
+        else if (s->kind == RB_SEG_TEMPLATE)
+            put_template(rb_st_text(st, s), s->text_len, buf, cap, &w);
         else
             PUT(rb_st_text(st, s), s->text_len);
     }

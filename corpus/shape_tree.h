@@ -2,8 +2,10 @@
  * shape_tree.h — a route table as a tree of shapes, for corpus analysis.
  *
  * Every route's pattern is split into segment tokens (kind + text: the
- * word of a static segment, the text of a glob; params, catch-alls and
- * '**' carry no text, so parameter names are erased).  Routes with the same
+ * word of a static segment, the text of a glob or of a template; params,
+ * catch-alls and '**' carry no text, so parameter names are erased, and
+ * two templates are one token when their shapes are equal: img-{a}.png
+ * and img-{b}.png).  Routes with the same
  * shape end at the same node; a node's children are the tokens that follow
  * its prefix.  For the example route set of the router files:
  *
@@ -36,18 +38,19 @@
 #include "router_impl.h"
 #include "table.h"
 
-#define RB_ST_NONE UINT32_MAX
-#define RB_ST_ROOT 0u
+#define RB_ST_NONE  UINT32_MAX
+#define RB_ST_ROOT  0u
+#define RB_ST_KINDS 6u /* segment kinds, RB_SEG_STATIC .. RB_SEG_TEMPLATE */
 
 typedef struct rb_st_node {
     uint32_t parent;     /* RB_ST_NONE for the root */
     uint32_t depth;      /* segments from the root (the root is 0) */
     uint8_t kind;        /* rb_seg_kind of the last segment */
     uint8_t any_segment; /* a glob of '*' only: takes every segment, even empty */
-    uint32_t text_off;   /* static word / glob text: table->bytes + text_off */
+    uint32_t text_off;   /* static word, glob or template text: table->bytes + text_off */
     uint32_t text_len;
     uint32_t literal;    /* literal bytes from the root (priority key part 3) */
-    uint32_t ranks_off;  /* depth kinds (priority key part 1) at ranks + ranks_off */
+    uint32_t ranks_off;  /* depth ranks (priority key part 1) at ranks + ranks_off */
     uint32_t first_wild; /* first non-static child, RB_ST_NONE if none */
     uint32_t next_wild;  /* next non-static sibling */
     uint32_t nchildren;  /* all children */
@@ -63,7 +66,7 @@ typedef struct rb_shape_tree {
     size_t slots_cap;
     uint8_t *ranks;
     size_t nranks, ranks_cap;
-    uint32_t *skel_next; /* 5 per skeleton: (skeleton, kind) -> skeleton + 1 */
+    uint32_t *skel_next; /* RB_ST_KINDS per skeleton: (skeleton, kind) -> skeleton + 1 */
     size_t nskeletons, skel_cap;
     uint32_t *words; /* distinct static words: node ids + 1, 0 = empty */
     size_t words_cap, nwords;
@@ -100,8 +103,8 @@ bool rb_st_is_word(const rb_shape_tree *st, const char *w, size_t len);
 rb_priority rb_st_priority(const rb_shape_tree *st, uint32_t r);
 
 /* The routes that may match path[0, len): a superset of those that do,
- * pruned only by static words and segment counts (params and globs are
- * taken to accept any segment, catch-alls and '**' any rest).  Route indices
+ * pruned only by static words and segment counts (params, templates and
+ * globs are taken to accept any segment, catch-alls and '**' any rest).  Route indices
  * ascending, duplicates excluded.  *out is grown with realloc. */
 typedef struct rb_u32vec {
     uint32_t *v;

@@ -11,7 +11,8 @@
 #define RB_DATA_DIR "corpus/data"
 #endif
 
-static const char *const names[] = {"github", "static", "gplus", "parse", "discord", "semantics"};
+static const char *const names[] = {"github",  "static",    "gplus", "parse",
+                                    "discord", "semantics", "twilio"};
 
 size_t rb_shipped_count(void)
 {

@@ -113,10 +113,14 @@ static size_t split_fields(const char *p, size_t len, field *out, size_t max)
 
 typedef int (*line_fn)(void *table, const char *name, size_t line, const field *f, size_t nf,
                        rb_error *err);
+typedef int (*comment_fn)(void *table, const char *name, size_t line, const char *text, size_t len,
+                          rb_error *err);
 
-/* Call fn for every line that is not blank and not a comment. */
+/* Call fn for every line that is not blank and not a comment, and comment
+ * (may be NULL) for every comment line (its text from the '#', without the
+ * line end). */
 static int for_each_line(const char *name, const char *data, size_t len, size_t max_fields,
-                         line_fn fn, void *table, rb_error *err)
+                         line_fn fn, comment_fn comment, void *table, rb_error *err)
 {
     size_t line = 0, i = 0;
     while (i < len) {
@@ -127,10 +131,12 @@ static int for_each_line(const char *name, const char *data, size_t len, size_t 
         if (e > i && data[e - 1] == '\r') e--;
         field f[4];
         size_t nf = split_fields(data + i, e - i, f, max_fields);
-        if (nf > 0 && f[0].p[0] != '#') {
-            int rc = fn(table, name, line, f, nf, err);
-            if (rc < 0) return rc;
-        }
+        int rc = RB_OK;
+        if (nf > 0 && f[0].p[0] != '#')
+            rc = fn(table, name, line, f, nf, err);
+        else if (nf > 0 && comment)
+            rc = comment(table, name, line, f[0].p, (size_t)(data + e - f[0].p), err);
+        if (rc < 0) return rc;
         i = end + 1;
     }
     return RB_OK;
@@ -158,6 +164,69 @@ static int route_line(void *table, const char *name, size_t line, const field *f
     return RB_OK;
 }
 
+/* EXPECTED: -1, -2, or a route id in canonical decimal (no sign, no
+ * leading zero: "+2" and "0002" are not ids), at most INT32_MAX. */
+static bool parse_expected(const char *p, size_t len, int32_t *out)
+{
+    if (len == 2 && p[0] == '-' && (p[1] == '1' || p[1] == '2')) {
+        *out = p[1] == '1' ? RB_EXPECT_NOT_FOUND : RB_EXPECT_NOT_ALLOWED;
+        return true;
+    }
+    if (len == 0 || len > 10 || (p[0] == '0' && len > 1)) return false;
+    int64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] < '0' || p[i] > '9') return false;
+        v = v * 10 + (p[i] - '0');
+    }
+    if (v > INT32_MAX) return false;
+    *out = (int32_t)v;
+    return true;
+}
+
+/* How many leading bytes of p[0, len) (at most max) are printable ASCII, so
+ * a message quotes no raw control byte. */
+static int printable_len(const char *p, size_t len, size_t max)
+{
+    size_t n = 0;
+    while (n < len && n < max && (unsigned char)p[n] >= 0x20 && (unsigned char)p[n] < 0x7f) n++;
+    return (int)n;
+}
+
+static bool is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* A "# routes xxh3:<16 hex digits>" line records the route table the
+ * requests were made for; other comments are skipped. */
+static int request_comment(void *table, const char *name, size_t line, const char *text, size_t len,
+                           rb_error *err)
+{
+    static const char prefix[] = RB_ROUTES_FP_PREFIX;
+    size_t plen = sizeof prefix - 1;
+    if (len < plen || memcmp(text, prefix, plen) != 0) return RB_OK;
+    rb_request_table *t = table;
+    size_t n = 0;
+    while (plen + n < len && n < 17 && is_hex(text[plen + n])) n++;
+    if (n != 16 || (plen + n < len && text[plen + n] != ' ' && text[plen + n] != '\t'))
+        return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET,
+                          "malformed routes fingerprint: expected '%s' and 16 hex digits", prefix);
+    char hex[17];
+    memcpy(hex, text + plen, 16);
+    hex[16] = '\0';
+    uint64_t fp = strtoull(hex, NULL, 16);
+    if (t->has_routes_fp && fp != t->routes_fp)
+        return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET,
+                          "a second routes fingerprint, xxh3:%016llx, differs from line %zu's "
+                          "xxh3:%016llx: one requests file is for one route table",
+                          (unsigned long long)fp, t->routes_fp_line,
+                          (unsigned long long)t->routes_fp);
+    if (!t->has_routes_fp) t->routes_fp_line = line;
+    t->routes_fp = fp;
+    t->has_routes_fp = true;
+    return RB_OK;
+}
+
 static int request_line(void *table, const char *name, size_t line, const field *f, size_t nf,
                         rb_error *err)
 {
@@ -170,17 +239,19 @@ static int request_line(void *table, const char *name, size_t line, const field 
         return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET,
                           "unknown request method '%.*s'", (int)(f[0].len > 40 ? 40 : f[0].len),
                           f[0].p);
-    char num[16];
-    if (f[2].len >= sizeof num)
-        return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET, "EXPECTED is too long");
-    memcpy(num, f[2].p, f[2].len);
-    num[f[2].len] = '\0';
-    char *end;
-    long v = strtol(num, &end, 10);
-    if (*end != '\0' || end == num || v < -2 || v > INT32_MAX)
+    int32_t expected;
+    if (!parse_expected(f[2].p, f[2].len, &expected))
         return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET,
-                          "EXPECTED '%s' is not a route id, -1 or -2", num);
-    int rc = rb_request_table_append(table, method, f[1].p, f[1].len, (int32_t)v, line);
+                          "EXPECTED '%.*s' is not a route id (0, 1, 2, ... written without a sign "
+                          "or leading zeros), -1 or -2",
+                          printable_len(f[2].p, f[2].len, 24), f[2].p);
+    const char *cr = memchr(f[1].p, '\r', f[1].len);
+    if (cr)
+        return line_error(err, RB_EFORMAT, name, line, (size_t)(cr - f[1].p),
+                          "a carriage return at byte %zu of the path: a requests file cannot "
+                          "carry it",
+                          (size_t)(cr - f[1].p));
+    int rc = rb_request_table_append(table, method, f[1].p, f[1].len, expected, line);
     if (rc < 0) return line_error(err, rc, name, line, RB_NO_OFFSET, "%s", rb_status_text(rc));
     return RB_OK;
 }
@@ -189,7 +260,7 @@ int rb_route_table_parse(const char *name, const char *data, size_t len, rb_rout
                          rb_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = for_each_line(name, data, len, 2, route_line, out, err);
+    int rc = for_each_line(name, data, len, 2, route_line, NULL, out, err);
     if (rc < 0) rb_route_table_free(out);
     return rc;
 }
@@ -198,7 +269,7 @@ int rb_request_table_parse(const char *name, const char *data, size_t len, rb_re
                            rb_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = for_each_line(name, data, len, 3, request_line, out, err);
+    int rc = for_each_line(name, data, len, 3, request_line, request_comment, out, err);
     if (rc < 0) rb_request_table_free(out);
     return rc;
 }
@@ -248,6 +319,9 @@ void rb_route_table_text(const rb_route_table *t, const char *header, rb_buf *b)
 
 void rb_request_table_text(const rb_request_table *t, rb_buf *b)
 {
+    if (t->has_routes_fp)
+        rb_buf_printf(b, RB_ROUTES_FP_PREFIX "%016llx  (the route table these requests are for)\n",
+                      (unsigned long long)t->routes_fp);
     for (size_t i = 0; i < t->count; i++) {
         rb_buf_puts(b, rb_method_name(t->reqs[i].method));
         rb_buf_append(b, " ", 1);
@@ -267,9 +341,80 @@ static int write_buf(const char *path, rb_buf *b, rb_error *err)
     return rc;
 }
 
+int rb_route_table_check_text(const rb_route_table *t, rb_error *err)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const rb_route_entry *e = &t->routes[i];
+        size_t line = e->line ? e->line : i + 1;
+        if (!rb_method_name(e->method))
+            return line_error(err, RB_EFORMAT, "routes", line, RB_NO_OFFSET,
+                              "route %zu: method %d has no name to write", i, e->method);
+        rb_pattern p;
+        rb_error perr;
+        int rc = rb_pattern_parse(rb_route_pattern(t, i), e->len, NULL, &p, &perr);
+        if (rc < 0)
+            return line_error(err, rc, "routes", line, perr.offset, "route %zu: %s", i,
+                              perr.message);
+        rb_pattern_free(&p);
+    }
+    return RB_OK;
+}
+
+int rb_request_table_check_text(const rb_request_table *t, rb_error *err)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const rb_request *q = &t->reqs[i];
+        size_t line = q->line ? q->line : i + 1;
+        const char *path = rb_request_path(t, i);
+        if (!rb_method_name(q->method) || q->method == RB_ANY)
+            return line_error(err, RB_EFORMAT, "requests", line, RB_NO_OFFSET,
+                              "request %zu: method %d is not a request method", i, q->method);
+        if (q->len == 0)
+            return line_error(err, RB_EFORMAT, "requests", line, RB_NO_OFFSET,
+                              "request %zu: an empty path cannot be written", i);
+        for (size_t k = 0; k < q->len; k++)
+            if (path[k] == ' ' || path[k] == '\t' || path[k] == '\r' || path[k] == '\n')
+                return line_error(err, RB_EFORMAT, "requests", line, k,
+                                  "request %zu: byte %zu of the path (0x%02x) is whitespace: a "
+                                  "requests file cannot carry it",
+                                  i, k, (unsigned char)path[k]);
+        if (q->expected < RB_EXPECT_NOT_ALLOWED)
+            return line_error(err, RB_EFORMAT, "requests", line, RB_NO_OFFSET,
+                              "request %zu: EXPECTED %d is not a route id, -1 or -2", i,
+                              (int)q->expected);
+    }
+    return RB_OK;
+}
+
+int rb_request_table_check_routes(const rb_request_table *q, const char *requests_name,
+                                  const rb_route_table *r, const char *routes_name, rb_error *err)
+{
+    uint64_t fp = rb_route_table_fingerprint(r);
+    if (q->has_routes_fp && q->routes_fp != fp)
+        return line_error(err, RB_EFORMAT, requests_name, q->routes_fp_line ? q->routes_fp_line : 1,
+                          RB_NO_OFFSET,
+                          "these requests are for the route table xxh3:%016llx, but %s is "
+                          "xxh3:%016llx: a requests file belongs to one route table (make one "
+                          "for it with routebench corpus requests)",
+                          (unsigned long long)q->routes_fp, routes_name, (unsigned long long)fp);
+    for (size_t i = 0; i < q->count; i++) {
+        int32_t x = q->reqs[i].expected;
+        if (x >= 0 && (size_t)x >= r->count)
+            return line_error(err, RB_EFORMAT, requests_name,
+                              q->reqs[i].line ? q->reqs[i].line : i + 1, RB_NO_OFFSET,
+                              "EXPECTED %d is not a route of %s, which has %zu route%s (ids "
+                              "0 to %zu)",
+                              (int)x, routes_name, r->count, r->count == 1 ? "" : "s",
+                              r->count - 1);
+    }
+    return RB_OK;
+}
+
 int rb_route_table_write(const char *path, const rb_route_table *t, const char *header,
                          rb_error *err)
 {
+    int rc = rb_route_table_check_text(t, err);
+    if (rc < 0) return rc;
     rb_buf b = {0};
     rb_route_table_text(t, header, &b);
     return write_buf(path, &b, err);
@@ -277,6 +422,8 @@ int rb_route_table_write(const char *path, const rb_route_table *t, const char *
 
 int rb_request_table_write(const char *path, const rb_request_table *t, rb_error *err)
 {
+    int rc = rb_request_table_check_text(t, err);
+    if (rc < 0) return rc;
     rb_buf b = {0};
     rb_request_table_text(t, &b);
     return write_buf(path, &b, err);

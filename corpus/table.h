@@ -6,7 +6,19 @@
  *                blank lines are skipped; the route id is the 0-based index
  *                among route lines.
  * Requests file: one a line, "METHOD PATH EXPECTED"; EXPECTED is a route
- *                id, -1 (not found) or -2 (method not allowed).
+ *                id (decimal, no sign, no leading zeros), -1 (not found)
+ *                or -2 (method not allowed).  A comment line
+ *                "# routes xxh3:<16 hex digits>" records the fingerprint
+ *                of the route table the requests were made for (written
+ *                by every routebench writer; older readers skip it as a
+ *                comment).  Files without it, written before it existed,
+ *                are still read: their pairing is then checked by route
+ *                ids only.
+ *
+ * Patterns are printable (no whitespace or control bytes: the router front
+ * end refuses them too) and request paths hold no whitespace, so every
+ * table a writer writes reads back to the same fingerprint; the writers
+ * check this before writing anything.
  *
  * Every malformed line is an error naming the file and line (err->line);
  * nothing is skipped silently.  Strings live in one owned byte buffer and
@@ -48,7 +60,13 @@ typedef struct rb_request_table {
     size_t count, cap;
     char *bytes;
     size_t nbytes, bytes_cap;
+    uint64_t routes_fp;    /* the route table's fingerprint these requests are for ... */
+    bool has_routes_fp;    /* ... when known (generated, or read from the file) */
+    size_t routes_fp_line; /* the line that recorded it, 0 when generated */
 } rb_request_table;
+
+/* The start of the line recording the routes' fingerprint. */
+#define RB_ROUTES_FP_PREFIX "# routes xxh3:"
 
 static inline const char *rb_route_pattern(const rb_route_table *t, size_t i)
 {
@@ -79,8 +97,26 @@ int rb_request_table_parse(const char *name, const char *data, size_t len, rb_re
 int rb_route_table_read(const char *path, rb_route_table *out, rb_error *err);
 int rb_request_table_read(const char *path, rb_request_table *out, rb_error *err);
 
-/* Write in the file format, atomically (temp file + rename).  header
- * (may be NULL) is written first as '#' comment lines (routes only). */
+/* Can every route/request be written so that it reads back the same (a
+ * named method, a pattern the parser takes, a path without whitespace)?
+ * RB_EFORMAT or RB_EPATTERN naming the route/request (err->line: its
+ * source line, or its index + 1) and the byte offset. */
+int rb_route_table_check_text(const rb_route_table *t, rb_error *err);
+int rb_request_table_check_text(const rb_request_table *t, rb_error *err);
+
+/* Are these requests for these routes?  An input error (RB_EFORMAT) when
+ * the requests record another route table's fingerprint (the message names
+ * both fingerprints), or when an EXPECTED route id is not a route of the
+ * table (the message names the requests file and line: an id beyond the
+ * table is a broken pair, not a router's disagreement).  Requests that
+ * record no fingerprint are checked for their ids only. */
+int rb_request_table_check_routes(const rb_request_table *q, const char *requests_name,
+                                  const rb_route_table *r, const char *routes_name, rb_error *err);
+
+/* Write in the file format, atomically (temp file + rename), after
+ * rb_*_table_check_text.  header (may be NULL) is written first as '#'
+ * comment lines (routes only); a request table with a known routes
+ * fingerprint starts with its "# routes xxh3:" line. */
 int rb_route_table_write(const char *path, const rb_route_table *t, const char *header,
                          rb_error *err);
 int rb_request_table_write(const char *path, const rb_request_table *t, rb_error *err);

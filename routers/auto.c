@@ -7,6 +7,9 @@
  *
  *     table uses in-segment globs or '**'  ->  glob     (the only router
  *                                                        that supports them)
+ *     table uses templates (img-{id}.png)  ->  hashseg  (it has them; glob
+ *                                                        only if hashseg lacked
+ *                                                        RB_FEAT_TEMPLATE)
  *     otherwise                            ->  hashseg  (fastest in every
  *                                                        non-glob scenario:
  *                                                        static, params,
@@ -83,6 +86,12 @@ static int auto_create(const rb_config *config, void **out, rb_error *err)
     return RB_OK;
 }
 
+/* The features hashseg cannot take, which send a table to glob. */
+static unsigned glob_only(void)
+{
+    return RB_FEAT_GLOB | (RB_FEAT_TEMPLATE & ~rb__hashseg_ops.features);
+}
+
 static int auto_add(void *impl, const rb_route *route, rb_error *err)
 {
     auto_router *r = impl;
@@ -91,7 +100,7 @@ static int auto_add(void *impl, const rb_route *route, rb_error *err)
     /* a table with globs goes to glob at build, so glob's limits apply from
      * the add that makes (or keeps) it a glob table: refuse here what glob
      * would refuse at build */
-    if ((r->features | p->features) & RB_FEAT_GLOB) {
+    if ((r->features | p->features) & glob_only()) {
         int rc = rb__glob_admit(&r->budget, p, err);
         if (rc < 0) return rc;
     }
@@ -109,7 +118,7 @@ static int auto_add(void *impl, const rb_route *route, rb_error *err)
 
 static const rb_router_ops *choose(const auto_router *r)
 {
-    return (r->features & RB_FEAT_GLOB) ? &rb__glob_ops : &rb__hashseg_ops;
+    return (r->features & glob_only()) ? &rb__glob_ops : &rb__hashseg_ops;
 }
 
 static void free_pending(auto_router *r)
@@ -177,9 +186,8 @@ static int auto_build(void *impl, rb_error *err)
         if (err) *err = first;
         return rc;
     } else if (ops == &rb__glob_ops) {
-        snprintf(r->why, sizeof r->why,
-                 "chose glob: %zu routes use in-segment globs or '**', which only glob supports",
-                 r->count);
+        snprintf(r->why, sizeof r->why, "chose glob: %zu routes use %s, which only glob supports",
+                 r->count, (r->features & RB_FEAT_GLOB) ? "in-segment globs or '**'" : "templates");
     } else {
         snprintf(r->why, sizeof r->why,
                  "chose hashseg: %zu routes (%zu static), no globs; hashseg was the fastest on "
@@ -245,7 +253,7 @@ const rb_router_ops rb__auto_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "auto",
     .summary = "chooses at build: glob when the table has globs, else hashseg (see describe)",
-    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB,
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB | RB_FEAT_TEMPLATE,
     .create = auto_create,
     .add = auto_add,
     .build = auto_build,

@@ -24,7 +24,8 @@
  *      +- "static" [2]  catch-all: GET->4
  *
  *     Nodes are numbered breadth first, so the children of a node are one
- *     contiguous run: its static children (sorted), then its param child.
+ *     contiguous run: its static children (sorted), then its param child,
+ *     then its template children (one per template shape, "{}.json").
  *     A chain such as /a/b/c/d next to /a/b/x compiles to
  *     root -> "a/b" -> { "c/d", "x" }: three edges, one compare each.
  *
@@ -55,7 +56,9 @@
  *                        = method m, bit 9 = '*'); bits 10-15: hb, the hash
  *                        table size (none, or 2^(hb-1) slots); bits 16-25:
  *                        methods of the node's catch-all routes; bit 26:
- *                        the table hashes whole segments (CTRIE_SEGHASH)
+ *                        the table hashes whole segments (CTRIE_SEGHASH);
+ *                        bit 27: the node has template children
+ *                        (CTRIE_HAS_TMPL; how many is in keys[])
  *     edges[i]  the static edge into i:
  *               fp       fingerprint of its first segment: the length
  *                        (clamped to 0x7FFF) in bits 48-62, the first 6
@@ -64,12 +67,18 @@
  *                        segment is found by comparing 64-bit integers; a
  *                        one-segment edge of up to 6 bytes is then known
  *                        equal without a byte compare
- *               off, len its bytes in pool ("a/b"), in the same 16 bytes
+ *               off, len its bytes in pool ("a/b"), in the same 16 bytes;
+ *                        a template child: fp 0, its shape ("{}.json")
  *     parent[i] the node above i (read only when backtracking)
  *     aux[]     per node, in node order: its hash table if it has one,
  *               then the route ids of the routes ending there, in method-
  *               bit order, then those of its catch-all (found by popcount
  *               of the masks below the method's bit)
+ *
+ *     Only a table with templates: keys[] (per node: where its path's ranks
+ *     are in tranks[], how many, its literal bytes) and tranks[] (the
+ *     ranks, then a 4 for the node's catch-all routes), at the end of the
+ *     block, for the comparison below.
  *
  *     A node with more than CTRIE_SORTED_MAX static children also has a
  *     linear-probing table of at least twice as many slots, keyed under
@@ -87,8 +96,9 @@
  *     binary search of their fingerprints.
  *
  * Lookup: a depth-first walk trying, at each node, the static child that
- * takes the next segment(s), then the param child (1+ bytes), then the
- * catch-all (1+ bytes to the end), and backtracking when a branch dead-ends
+ * takes the next segment(s), then the param child (1+ bytes) and the
+ * template children (rb__template_match, tmplseg.c), then the catch-all
+ * (1+ bytes to the end), and backtracking when a branch dead-ends
  * (/users/me/x and /users/:id/y, path /users/me/y -> the param route).  That
  * order visits matching patterns by increasing priority key (ranks left to
  * right; a full tie of ranks means the same shape, where at most one route
@@ -100,6 +110,17 @@
  * segments are scanned 8 bytes at a time (SWAR search for '/', loads kept
  * inside the path); their first word also gives the fingerprint.
  *
+ * Templates rank as params, so between the routes below the param child
+ * and template children of one node the later segments' ranks decide,
+ * then the method, then literal bytes (/a/{id}.json/x beats /a/{AccountSid}/x
+ * on /a/AC1.json/x).  When two or more of them take the segment the walk
+ * searches below each (ctrie_group: a walk that does not go up from the
+ * child, one recursion level per such place on the path, at most
+ * RB_MAX_CAPTURES) and keeps the route with the smallest key (keys[]);
+ * when one does, it is walked as a lone param is.  In the sort that builds
+ * the block a template's rank lies between the statics' and the param's,
+ * so each shape is one run and one child.
+ *
  * Cost: lookup O(S + L) for S path segments and L path bytes: a node of
  * up to CTRIE_SORTED_MAX children is searched in at most 3 + 8 compares, a
  * larger one hashes the segment (O(segment bytes)) and inspects at most
@@ -108,7 +129,8 @@
  * build: equal static segments get one integer rank (a hash table, then a
  * sort of the distinct ones), the routes are merge-sorted by their ranks,
  * O(N log N) comparisons of up to S integers, then two breadth-first passes
- * (shape, then writing the block) of O(N * S).  Memory: 36 bytes a node + 4
+ * (shape, then writing the block) of O(N * S).  A template child costs its
+ * lookup one rb__template_match of the segment.  Memory: 36 bytes a node + 4
  * a route + 4 to 16 a child of a hashed node + the edge bytes (shared
  * prefixes once).  Before build: a copy of every pattern and 12 bytes a
  * segment.
@@ -121,9 +143,13 @@
  *     first segments differ; fp is the fingerprint of the first segment;
  *     edge bytes are in the pool; a param child has no key;
  *   - chains are collapsed: a node reached by a static edge is a branch
- *     point: routes end there, or it has a catch-all, a param child or 2+
- *     static children (only the root and param nodes may have exactly one
- *     static child and nothing else);
+ *     point: routes end there, or it has a catch-all, a param child,
+ *     template children or 2+ static children (only the root, param and
+ *     template nodes may have exactly one static child and nothing else);
+ *   - template children hold a template shape in the pool, no two of one
+ *     shape under a node; keys[] exists exactly with templates, holds each
+ *     node's template count (bit 27 set exactly when it is not 0), and
+ *     each terminal's key lies in tranks[];
  *   - a hash table exists exactly for nodes of more than CTRIE_SORTED_MAX
  *     static children, is at most half full, and holds each child once,
  *     with its tag, within max_probe <= RB__PROBE_LIMIT of its home slot;
@@ -144,11 +170,12 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#define CTRIE_NONE      UINT32_MAX
-#define CTRIE_HAS_PARAM 0x80000000u
-#define CTRIE_ANY_BIT   (1u << RB_ANY)
-#define CTRIE_METHODS   (CTRIE_ANY_BIT - 1u) /* the 9 concrete methods */
-#define CTRIE_FP_BYTES  6u
+#define CTRIE_NONE        UINT32_MAX
+#define CTRIE_HAS_PARAM   0x80000000u
+#define CTRIE_NSTATIC(nd) ((nd)->nstatic & ~CTRIE_HAS_PARAM)
+#define CTRIE_ANY_BIT     (1u << RB_ANY)
+#define CTRIE_METHODS     (CTRIE_ANY_BIT - 1u) /* the 9 concrete methods */
+#define CTRIE_FP_BYTES    6u
 /* Fingerprint lengths are clamped to this, so bit 63 is always 0. */
 #define CTRIE_FP_MAXLEN 0x7FFFu
 /* Segments in all routes: keeps node counts (at most 1 + segments) and
@@ -162,6 +189,9 @@
 /* Bit 26: the node's table is keyed by its children's whole segments (two
  * of them share a fingerprint), not by their fingerprints. */
 #define CTRIE_SEGHASH (1u << 26)
+/* Bit 27: the node has template children, after its param child; their
+ * count is in keys[] (which exists only for tables with templates). */
+#define CTRIE_HAS_TMPL (1u << 27)
 /* Bits 10-15: hb, 0 for no hash table, else the table has 2^(hb - 1) slots. */
 #define CTRIE_HB(nd)    (((nd)->masks >> 10) & 0x3Fu)
 #define CTRIE_SLOTS(nd) ((1u << CTRIE_HB(nd)) >> 1)
@@ -179,7 +209,8 @@ typedef struct ctrie_node {
     uint32_t first;   /* first child */
     uint32_t nstatic; /* static children | CTRIE_HAS_PARAM */
     uint32_t aux;     /* start of this node's run in aux[]: slots, then ids */
-    uint32_t masks;   /* methods ending here | hb << 10 | catch-all methods << 16 */
+    uint32_t masks;   /* methods ending here | hb << 10 | catch-all methods << 16 |
+                         template children << 26 */
 } ctrie_node;
 
 /* The static edge into a node (all zero for the root and param nodes). */
@@ -214,10 +245,12 @@ typedef struct ctrie_router {
     char *text;
     size_t ntext, text_cap;
 
+    size_t ntemplates; /* template segments added */
+
     /* after build: one block, and views into it */
     void *block;
     size_t block_bytes;
-    uint32_t nnodes, naux, npool;
+    uint32_t nnodes, naux, npool, nranks;
     const ctrie_node *nodes;
     const ctrie_edge *edges;
     const uint32_t *parent;
@@ -227,6 +260,11 @@ typedef struct ctrie_router {
     uint64_t k0, k1;    /* child_key's secret words, from seed */
     uint32_t max_probe; /* longest displacement in a child table */
     uint32_t reseeds;   /* re-seeds the build needed */
+    const struct ctrie_key {
+        uint32_t ranks, nranks, literal; /* the node's path: ranks at tranks + ranks */
+        uint32_t ntmpl;                  /* its template children */
+    } * keys;                            /* per node, only with templates: NULL without */
+    const uint8_t *tranks;               /* then a 4 for the node's catch-all routes */
     char describe[200];
 } ctrie_router;
 
@@ -421,6 +459,7 @@ static int ctrie_add(void *impl, const rb_route *route, rb_error *err)
     for (uint32_t i = 0; i < p->nsegs; i++) {
         const rb_segment *s = &p->segs[i];
         r->segs[r->nsegs + i] = (ctrie_seg){(uint32_t)r->ntext + s->offset, s->len, s->kind};
+        r->ntemplates += s->kind == RB_SEG_TEMPLATE;
     }
     r->routes[r->nroutes] =
         (ctrie_route){route->id, (uint32_t)r->nsegs, p->nsegs, (uint32_t)route->method};
@@ -432,7 +471,9 @@ static int ctrie_add(void *impl, const rb_route *route, rb_error *err)
 
 /* ---- build: rank the segments --------------------------------------------- */
 
-/* Ranks of param and catch-all segments: above every static rank. */
+/* Ranks of template, param and catch-all segments: above every static
+ * rank (below 2^28); a template's is CTRIE_RANK_TMPL + its shape's number. */
+#define CTRIE_RANK_TMPL  0xF0000000u
 #define CTRIE_RANK_PARAM 0xFFFFFFFEu
 #define CTRIE_RANK_CATCH 0xFFFFFFFFu
 
@@ -488,6 +529,39 @@ static void fill_slots(const ctrie_router *r, const uint32_t *uniq, uint32_t nun
     }
 }
 
+/* rank[i] of every template segment: CTRIE_RANK_TMPL + the number of its
+ * shape (in the order shapes first appear; {a}.json and {b}.json are one),
+ * through a linear-probing table of the distinct shapes. */
+static int rank_templates(const ctrie_router *r, uint32_t *rank)
+{
+    if (!r->ntemplates) return RB_OK;
+    size_t cap = 16;
+    while (cap < 2 * r->ntemplates) cap *= 2;
+    uint32_t *slots = rb_calloc(r->allocator, cap * sizeof *slots); /* segment + 1 */
+    if (!slots) return RB_ENOMEM;
+    uint32_t nshapes = 0;
+    for (uint32_t i = 0; i < r->nsegs; i++) {
+        const ctrie_seg *s = &r->segs[i];
+        if (s->kind != RB_SEG_TEMPLATE) continue;
+        const char *t = r->text + s->off;
+        size_t k = (size_t)rb__template_shape_hash(t, s->len, 0) & (cap - 1u);
+        for (;; k = (k + 1u) & (cap - 1u)) {
+            if (!slots[k]) {
+                slots[k] = i + 1u;
+                rank[i] = CTRIE_RANK_TMPL + nshapes++;
+                break;
+            }
+            const ctrie_seg *o = &r->segs[slots[k] - 1u];
+            if (rb__template_same_shape(r->text + o->off, o->len, t, s->len)) {
+                rank[i] = rank[slots[k] - 1u];
+                break;
+            }
+        }
+    }
+    rb_free(r->allocator, slots, cap * sizeof *slots);
+    return RB_OK;
+}
+
 /* rank[i] for every segment i: equal static segments get equal ranks, in
  * (fp, length, bytes) order, so the build compares integers.  Distinct
  * segments are found with a hash table; they are sorted once.  Returns
@@ -509,7 +583,7 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
         const ctrie_seg *s = &r->segs[i];
         if (s->kind != RB_SEG_STATIC) {
             rank[i] = s->kind == RB_SEG_PARAM ? CTRIE_RANK_PARAM : CTRIE_RANK_CATCH;
-            continue;
+            continue; /* templates: below */
         }
         if ((nuniq + 1u) * 2u > cap) { /* keep the table at most half full */
             uint32_t *grown = rb_alloc(a, 2u * cap * sizeof *grown);
@@ -551,7 +625,7 @@ static int rank_segments(const ctrie_router *r, uint32_t *rank)
         if (r->segs[i].kind == RB_SEG_STATIC) rank[i] = urank[rank[i]];
     }
     rb_free(a, usort, usort_bytes);
-    rc = RB_OK;
+    rc = rank_templates(r, rank);
 done:
     rb_free(a, uniq, uniq_bytes);
     rb_free(a, slots, cap * sizeof *slots);
@@ -600,6 +674,7 @@ static const ctrie_seg *seg_at(const ctrie_sorted *b, uint32_t ra, uint32_t d)
 typedef struct ctrie_work {
     uint32_t lo, hi, depth, ends, catches;
     uint32_t first, nstatic; /* as in ctrie_node */
+    uint32_t ntmpl;          /* template children (after the param child) */
 } ctrie_work;
 
 /* Bytes of the edge into child c of a node at depth d: from segment d to
@@ -630,13 +705,13 @@ static uint32_t hash_bits(uint32_t nstatic, uint32_t *nslots)
 /* First pass: the nodes, breadth first (so each node's children are one
  * run), into work[] (room for 1 + total segments); counts nodes, aux
  * entries and pool bytes. */
-static void compile_shape(const ctrie_sorted *b, ctrie_work *work, uint32_t *nnodes_out,
-                          uint32_t *naux_out, uint32_t *npool_out)
+static int compile_shape(const ctrie_sorted *b, ctrie_work *work, uint32_t *nnodes_out,
+                         uint32_t *naux_out, uint32_t *npool_out, uint32_t *nranks_out)
 {
     const ctrie_router *r = b->r;
     const uint32_t *order = b->order;
-    uint32_t nnodes = 1, naux = 0, npool = 0;
-    work[0] = (ctrie_work){0, (uint32_t)r->nroutes, 0, 0, 0, 0, 0};
+    uint32_t nnodes = 1, naux = 0, npool = 0, nranks = 0;
+    work[0] = (ctrie_work){0, (uint32_t)r->nroutes, 0, 0, 0, 0, 0, 0};
     for (uint32_t x = 0; x < nnodes; x++) {
         ctrie_work *w = &work[x];
         uint32_t hi = w->hi, d = w->depth, i = w->lo, nstatic = 0, has_param = 0;
@@ -645,32 +720,47 @@ static void compile_shape(const ctrie_sorted *b, ctrie_work *work, uint32_t *nno
         w->first = nnodes;
         /* static children: one per run of equal segment d, the edge going
          * on through the segments the whole run shares (a chain) */
-        for (uint32_t k; i < hi && (k = rank_at(b, order[i], d)) < CTRIE_RANK_PARAM; nstatic++) {
+        for (uint32_t k; i < hi && (k = rank_at(b, order[i], d)) < CTRIE_RANK_TMPL; nstatic++) {
             uint32_t j = i + 1, e = d + 1;
             while (j < hi && rank_at(b, order[j], d) == k) j++;
             /* sorted: the run shares segment e when its first and last
              * routes do (shorter routes, params come after statics...) */
             for (;;) {
                 uint32_t ke = rank_at(b, order[i], e);
-                if (ke >= CTRIE_RANK_PARAM || rank_at(b, order[j - 1], e) != ke) break;
+                if (ke >= CTRIE_RANK_TMPL || rank_at(b, order[j - 1], e) != ke) break;
                 e++;
             }
-            work[nnodes] = (ctrie_work){i, j, e, 0, 0, 0, 0};
+            work[nnodes] = (ctrie_work){i, j, e, 0, 0, 0, 0, 0};
             uint32_t off, len;
             edge_span(b, &work[nnodes], d, &off, &len);
             npool += len;
             nnodes++;
             i = j;
         }
+        /* the templates come next in the order, then the param; the param
+         * child goes first among the children, the templates after it */
+        uint32_t tfirst = i, ntmpl = 0;
+        while (i < hi && rank_at(b, order[i], d) < CTRIE_RANK_PARAM) i++;
+        uint32_t tend = i;
         if (i < hi && rank_at(b, order[i], d) == CTRIE_RANK_PARAM) {
             uint32_t j = i + 1;
             while (j < hi && rank_at(b, order[j], d) == CTRIE_RANK_PARAM) j++;
-            work[nnodes++] = (ctrie_work){i, j, d + 1, 0, 0, 0, 0};
+            work[nnodes++] = (ctrie_work){i, j, d + 1, 0, 0, 0, 0, 0};
             has_param = CTRIE_HAS_PARAM;
             i = j;
         }
+        for (uint32_t t = tfirst; t < tend; ntmpl++) {
+            uint32_t j = t + 1, k = rank_at(b, order[t], d);
+            while (j < tend && rank_at(b, order[j], d) == k) j++;
+            work[nnodes++] = (ctrie_work){t, j, d + 1, 0, 0, 0, 0, 0};
+            const ctrie_seg *sd = seg_at(b, order[t], d);
+            npool += (uint32_t)rb__template_shape_len(r->text + sd->off, sd->len);
+            t = j;
+        }
         w->catches = i; /* the rest: catch-alls, all of one shape */
         w->nstatic = nstatic | has_param;
+        w->ntmpl = ntmpl;
+        if (r->ntemplates && (w->ends > w->lo || hi > w->catches)) nranks += d + 1;
         uint32_t nslots;
         hash_bits(nstatic, &nslots);
         naux += nslots + (w->ends - w->lo) + (hi - w->catches);
@@ -678,15 +768,19 @@ static void compile_shape(const ctrie_sorted *b, ctrie_work *work, uint32_t *nno
     *nnodes_out = nnodes;
     *naux_out = naux;
     *npool_out = npool;
+    *nranks_out = nranks;
+    return RB_OK;
 }
 
-/* Where the second pass writes. */
+/* Where the second pass writes (keys and tranks: NULL without templates). */
 typedef struct ctrie_out {
     ctrie_node *nodes;
     ctrie_edge *edges;
     uint32_t *parent;
     uint32_t *aux;
     char *pool;
+    struct ctrie_key *keys;
+    uint8_t *tranks;
 } ctrie_out;
 
 /* Second pass: write the nodes work[0, nn) into the block; no comparisons.
@@ -697,7 +791,7 @@ static uint32_t compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint
     uint32_t longest = 0;
     const ctrie_router *r = b->r;
     const uint32_t *order = b->order;
-    uint32_t naux = 0, npool = 0;
+    uint32_t naux = 0, npool = 0, nranks = 0;
     out->edges[0] = (ctrie_edge){0, 0, 0};
     out->parent[0] = CTRIE_NONE;
     for (uint32_t x = 0; x < nn; x++) {
@@ -739,13 +833,43 @@ static uint32_t compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint
                 if (dist > longest) longest = dist;
             }
         }
-        if (w->nstatic & CTRIE_HAS_PARAM) {
+        uint32_t has_param = (w->nstatic & CTRIE_HAS_PARAM) ? 1u : 0u;
+        if (has_param) {
             out->edges[w->first + nstatic] = (ctrie_edge){0, 0, 0};
             out->parent[w->first + nstatic] = x;
         }
+        for (uint32_t t = 0; t < w->ntmpl; t++) {
+            /* a template child: its shape in the pool ("{}.json") */
+            uint32_t c = w->first + nstatic + has_param + t;
+            const ctrie_seg *sd = seg_at(b, order[work[c].lo], w->depth);
+            uint32_t len =
+                (uint32_t)rb__template_shape(r->text + sd->off, sd->len, out->pool + npool);
+            out->edges[c] = (ctrie_edge){0, npool, len};
+            out->parent[c] = x;
+            npool += len;
+        }
+        if (out->keys) out->keys[x] = (struct ctrie_key){0, 0, 0, w->ntmpl};
+        if (out->keys && (tmask | cmask)) {
+            /* the ranks of the first d segments every route here shares */
+            uint32_t ro = order[w->lo], literal = 0;
+            for (uint32_t s = 0; s < w->depth; s++) {
+                const ctrie_seg *sg = seg_at(b, ro, s);
+                bool stat = sg->kind == RB_SEG_STATIC;
+                out->tranks[nranks + s] = (uint8_t)(stat ? 0u : 1u);
+                if (stat)
+                    literal += sg->len;
+                else if (sg->kind == RB_SEG_TEMPLATE)
+                    literal += (uint32_t)rb__template_shape_len(r->text + sg->off, sg->len) -
+                               2u * rb__template_params(r->text + sg->off, sg->len);
+            }
+            out->tranks[nranks + w->depth] = RB_SEG_CATCHALL;
+            out->keys[x] = (struct ctrie_key){nranks, w->depth, literal, w->ntmpl};
+            nranks += w->depth + 1u;
+        }
         out->nodes[x] =
             (ctrie_node){w->first, w->nstatic, aux_at,
-                         tmask | hb << 10 | cmask << 16 | (seghash ? CTRIE_SEGHASH : 0u)};
+                         tmask | hb << 10 | cmask << 16 | (seghash ? CTRIE_SEGHASH : 0u) |
+                             (w->ntmpl ? CTRIE_HAS_TMPL : 0u)};
     }
     return longest;
 }
@@ -753,14 +877,16 @@ static uint32_t compile_emit(const ctrie_sorted *b, const ctrie_work *work, uint
 /* Byte offsets of the arrays in a block of nn nodes, na aux entries, np
  * pool bytes; returns the block size.  The 16-byte records first (from an
  * aligned allocation), then 4-byte arrays, then bytes. */
-static size_t block_layout(uint32_t nn, uint32_t na, uint32_t np, size_t off[5])
+static size_t block_layout(uint32_t nn, uint32_t na, uint32_t np, uint32_t nr, size_t off[7])
 {
     size_t at = 0;
     off[0] = at, at += (size_t)nn * sizeof(ctrie_node);
     off[1] = at, at += (size_t)nn * sizeof(ctrie_edge);
     off[2] = at, at += (size_t)nn * sizeof(uint32_t);
     off[3] = at, at += (size_t)na * sizeof(uint32_t);
-    off[4] = at, at += np;
+    off[4] = at, at += nr ? (size_t)nn * sizeof(struct ctrie_key) : 0; /* keys (templates) */
+    off[5] = at, at += np;
+    off[6] = at, at += nr; /* their ranks */
     return at;
 }
 
@@ -795,10 +921,12 @@ static int ctrie_build(void *impl, rb_error *err)
     ctrie_sorted b = {r, rank, order};
     for (size_t i = 0; i < n; i++) order[i] = (uint32_t)i;
     merge_sort(order, tmp, n, route_cmp, &b);
-    uint32_t nn, naux, np;
-    compile_shape(&b, work, &nn, &naux, &np);
-    size_t off[5];
-    block_bytes = block_layout(nn, naux, np, off);
+    uint32_t nn, naux, np, nr;
+    rc = compile_shape(&b, work, &nn, &naux, &np, &nr);
+    if (rc < 0) goto done;
+    rc = RB_ENOMEM;
+    size_t off[7];
+    block_bytes = block_layout(nn, naux, np, nr, off);
     block = rb_alloc(a, block_bytes);
     if (!block) goto done;
     char *base = block;
@@ -807,7 +935,9 @@ static int ctrie_build(void *impl, rb_error *err)
         (ctrie_edge *)(void *)(base + off[1]),
         (uint32_t *)(void *)(base + off[2]),
         (uint32_t *)(void *)(base + off[3]),
-        base + off[4],
+        base + off[5],
+        nr ? (struct ctrie_key *)(void *)(base + off[4]) : NULL,
+        nr ? (uint8_t *)(base + off[6]) : NULL,
     };
     /* a probe sequence past the limit: re-seed the child tables and write
      * them again (seed.h; the rest of the block does not change) */
@@ -845,6 +975,9 @@ static int ctrie_build(void *impl, rb_error *err)
         snprintf(r->describe + dn, sizeof r->describe - (size_t)dn,
                  "; re-seeded %u time%s: a probe sequence of %u slots exceeded the limit of %u",
                  r->reseeds, r->reseeds == 1 ? "" : "s", flood, RB__PROBE_LIMIT);
+    r->keys = out.keys;
+    r->tranks = out.tranks;
+    r->nranks = nr;
     free_list(r);
     block = NULL;
     rc = RB_OK;
@@ -927,7 +1060,7 @@ CTRIE_INLINE uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, u
                                   const char *path, size_t len, size_t pos, size_t n,
                                   uint64_t *probes)
 {
-    uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM, hb = CTRIE_HB(nd);
+    uint32_t count = CTRIE_NSTATIC(nd), hb = CTRIE_HB(nd);
     const ctrie_edge *edges = r->edges + nd->first;
     if (hb) {
         const uint32_t *slots = r->aux + nd->aux;
@@ -960,33 +1093,94 @@ CTRIE_INLINE uint32_t find_static(const ctrie_router *r, const ctrie_node *nd, u
     return CTRIE_NONE;
 }
 
-CTRIE_INLINE int walk(const void *impl, int method, const char *path, size_t len, rb_match *m,
-                      uint64_t *probes)
+static bool ctrie_group(const ctrie_router *r, uint32_t g, size_t pos, size_t e, uint32_t k,
+                        uint32_t mbit, const char *path, size_t len, rb_match *m, uint32_t *allowed,
+                        uint32_t *term, uint64_t *probes);
+
+/* How many template children node x has. */
+static inline uint32_t ctrie_ntmpl(const ctrie_router *r, uint32_t x)
 {
-    const ctrie_router *r = impl;
-    const uint32_t mbit = 1u << method;
-    uint32_t allowed = 0, k = 0, node = 0, slot, c;
-    size_t pos = 1, e;
+    return (r->nodes[x].masks & CTRIE_HAS_TMPL) ? r->keys[x].ntmpl : 0u;
+}
+
+/* Does template child c (its shape the edge's bytes) take path[pos, e)?
+ * Its captures go to caps. */
+static inline bool tmpl_takes(const ctrie_router *r, uint32_t c, const char *path, size_t pos,
+                              size_t e, rb_span *caps)
+{
+    ctrie_edge t = r->edges[c];
+    return rb__template_match(r->pool + t.off, t.len, path + pos, e - pos, (uint32_t)pos, caps,
+                              NULL);
+}
+
+/* Node n's param child and template children on the segment path[pos, e)
+ * (a param and templates rank alike): the one that takes it, its captures
+ * written and *k advanced past them; CTRIE_NONE when none does, or when two
+ * or more do, with *got after ctrie_group decided (m and *term filled). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint32_t
+ctrie_tmpl_step(const ctrie_router *r, uint32_t n, size_t pos, size_t e, uint32_t *k, uint32_t mbit,
+                const char *path, size_t len, rb_match *m, uint32_t *allowed, uint32_t *term,
+                uint64_t *probes, bool *got)
+{
+    const ctrie_node *nd = &r->nodes[n];
+    uint32_t first = nd->first + CTRIE_NSTATIC(nd), tfirst = first, fits = 0, only = 0;
+    uint32_t ntmpl = ctrie_ntmpl(r, n);
+    if (nd->nstatic & CTRIE_HAS_PARAM) fits = 1, only = first, tfirst++;
+    for (uint32_t t = 0; t < ntmpl; t++) {
+        if (!tmpl_takes(r, tfirst + t, path, pos, e, m->params + *k)) continue;
+        fits++;
+        only = tfirst + t;
+    }
+    if (fits > 1) {
+        *got = ctrie_group(r, n, pos, e, *k, mbit, path, len, m, allowed, term, probes);
+        return CTRIE_NONE;
+    }
+    if (fits == 0) return CTRIE_NONE;
+    if (only == first && (nd->nstatic & CTRIE_HAS_PARAM)) {
+        m->params[(*k)++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+    } else {
+        if (only != tfirst + ntmpl - 1) /* a later failed match may have written */
+            tmpl_takes(r, only, path, pos, e, m->params + *k);
+        *k += rb__template_params(r->pool + r->edges[only].off, r->edges[only].len);
+    }
+    return only;
+}
+
+/* The walk below node `start` (see "Lookup" above), entered at pos with k
+ * captures taken, never going up from start.  true: m->route_id and
+ * m->nparams (and the captures) of the first fitting route, and in *term
+ * its node, | 0x80000000 for the node's catch-all routes; false: none, and
+ * *allowed has gained the methods of the routes that matched. */
+CTRIE_INLINE bool ctrie_walk(const ctrie_router *r, uint32_t start, size_t pos, uint32_t k,
+                             uint32_t mbit, const char *path, size_t len, rb_match *m,
+                             uint32_t *allowed, uint32_t *term, uint64_t *probes)
+{
+    uint32_t node = start, slot, c;
+    size_t e;
     uint64_t w;
     const ctrie_node *nd;
-    if (!r->block || len == 0 || path[0] != '/') goto fail;
 
     /* The walk is a small state machine: `descend` enters node at pos with
      * nothing tried; `try_param` and `try_catch` resume a node after its
-     * static (resp. param) branch failed; `up` backtracks to the parent. */
+     * static (resp. param or template) branch failed; `up` backtracks to
+     * the parent. */
 descend:
     nd = &r->nodes[node];
     if (pos > len) { /* every segment consumed: routes ending here? */
         slot = method_slot(CTRIE_TMASK(nd), mbit);
         if (slot != CTRIE_NONE) {
             m->route_id = r->aux[nd->aux + CTRIE_SLOTS(nd) + slot];
+            *term = node;
             goto found;
         }
-        allowed |= CTRIE_TMASK(nd);
+        *allowed |= CTRIE_TMASK(nd);
         goto up;
     }
     e = scan_segment(path, len, pos, &w);
-    if (nd->nstatic & ~CTRIE_HAS_PARAM) {
+    if (CTRIE_NSTATIC(nd)) {
         c = find_static(r, nd, segment_fp(path, len, pos, e - pos, w), path, len, pos, e - pos,
                         probes);
         if (c != CTRIE_NONE) {
@@ -996,9 +1190,18 @@ descend:
         }
     }
 try_param:
+    if ((nd->masks & CTRIE_HAS_TMPL) && e > pos) { /* out of line: no cost without templates */
+        bool got = false;
+        c = ctrie_tmpl_step(r, node, pos, e, &k, mbit, path, len, m, allowed, term, probes, &got);
+        if (got) return true;
+        if (c == CTRIE_NONE) goto try_catch;
+        node = c;
+        pos = e + 1;
+        goto descend;
+    }
     if ((nd->nstatic & CTRIE_HAS_PARAM) && e > pos) {
         m->params[k++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
-        node = nd->first + (nd->nstatic & ~CTRIE_HAS_PARAM);
+        node = nd->first + CTRIE_NSTATIC(nd);
         pos = e + 1;
         goto descend;
     }
@@ -1008,28 +1211,101 @@ try_catch:
         if (slot != CTRIE_NONE) {
             m->route_id = r->aux[nd->aux + CTRIE_SLOTS(nd) + popcount16(CTRIE_TMASK(nd)) + slot];
             m->params[k++] = (rb_span){(uint32_t)pos, (uint32_t)(len - pos)};
+            *term = node | 0x80000000u;
             goto found;
         }
-        allowed |= CTRIE_CMASK(nd);
+        *allowed |= CTRIE_CMASK(nd);
     }
 up:
-    if (node == 0) goto fail;
+    if (node == start) return false;
     c = node;
     node = r->parent[c];
     nd = &r->nodes[node];
-    if (c == nd->first + (nd->nstatic & ~CTRIE_HAS_PARAM)) { /* c was the param child */
-        pos = m->params[--k].offset;
-        goto try_catch;
+    {
+        uint32_t first = nd->first + CTRIE_NSTATIC(nd);
+        if (c >= first) { /* c was the param child or a template child */
+            if (c == first && (nd->nstatic & CTRIE_HAS_PARAM)) {
+                pos = m->params[--k].offset;
+            } else {
+                const char *t = r->pool + r->edges[c].off;
+                k -= rb__template_params(t, r->edges[c].len);
+                pos = m->params[k].offset - rb__template_prefix(t, r->edges[c].len);
+            }
+            goto try_catch;
+        }
     }
     pos -= r->edges[c].len + 1u;
     e = segment_end(path, len, pos);
     goto try_param;
 found:
-    m->outcome = RB_FOUND;
     m->nparams = k;
-    m->allowed = 0;
-    return RB_FOUND;
-fail:
+    return true;
+}
+
+/* The priority key of the route a walk found at term for method mbit. */
+static rb_priority term_key(const ctrie_router *r, uint32_t term, uint32_t mbit, uint32_t id)
+{
+    uint32_t node = term & 0x7FFFFFFFu, ca = term >> 31;
+    const ctrie_node *nd = &r->nodes[node];
+    const struct ctrie_key *key = &r->keys[node];
+    uint32_t mask = ca ? CTRIE_CMASK(nd) : CTRIE_TMASK(nd);
+    return (rb_priority){r->tranks + key->ranks, key->nranks + ca, !(mask & mbit), key->literal,
+                         id};
+}
+
+/* Node g's param child and template children that take path[pos, e) (two
+ * or more): the best route below them by the whole priority key, found by
+ * a walk below each; returns as ctrie_walk.  Recursion: a level per such
+ * place on the path, each taking a capture, at most RB_MAX_CAPTURES. */
+static bool ctrie_group(const ctrie_router *r, uint32_t g, size_t pos, size_t e, uint32_t k,
+                        uint32_t mbit, const char *path, size_t len, rb_match *m, uint32_t *allowed,
+                        uint32_t *term, uint64_t *probes)
+{
+    const ctrie_node *nd = &r->nodes[g];
+    uint32_t first = nd->first + CTRIE_NSTATIC(nd);
+    uint32_t end = first + ((nd->nstatic & CTRIE_HAS_PARAM) ? 1u : 0u) + ctrie_ntmpl(r, g);
+    uint32_t best_id = 0, best_np = 0, best_term = 0;
+    bool have = false;
+    rb_priority best = {0};
+    rb_span caps[RB_MAX_CAPTURES];
+    for (uint32_t c = first; c < end; c++) {
+        uint32_t kk = k;
+        if (c == first && (nd->nstatic & CTRIE_HAS_PARAM)) {
+            m->params[kk++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+        } else {
+            if (!tmpl_takes(r, c, path, pos, e, m->params + k)) continue;
+            kk += rb__template_params(r->pool + r->edges[c].off, r->edges[c].len);
+        }
+        uint32_t t;
+        if (!ctrie_walk(r, c, e + 1, kk, mbit, path, len, m, allowed, &t, probes)) continue;
+        rb_priority key = term_key(r, t, mbit, m->route_id);
+        if (have && rb_priority_compare(&key, &best) >= 0) continue;
+        have = true;
+        best = key;
+        best_id = m->route_id;
+        best_np = m->nparams;
+        best_term = t;
+        memcpy(caps + k, m->params + k, (best_np - k) * sizeof caps[0]);
+    }
+    if (!have) return false;
+    memcpy(m->params + k, caps + k, (best_np - k) * sizeof caps[0]);
+    m->route_id = best_id;
+    m->nparams = best_np;
+    *term = best_term;
+    return true;
+}
+
+CTRIE_INLINE int walk(const void *impl, int method, const char *path, size_t len, rb_match *m,
+                      uint64_t *probes)
+{
+    const ctrie_router *r = impl;
+    uint32_t allowed = 0, term;
+    if (r->block && len > 0 && path[0] == '/' &&
+        ctrie_walk(r, 0, 1, 0, 1u << method, path, len, m, &allowed, &term, probes)) {
+        m->outcome = RB_FOUND;
+        m->allowed = 0;
+        return RB_FOUND;
+    }
     allowed &= CTRIE_METHODS;
     m->outcome = allowed ? RB_METHOD_NOT_ALLOWED : RB_NOT_FOUND;
     m->nparams = 0;
@@ -1090,7 +1366,7 @@ static int check_static_children(const ctrie_router *r, uint32_t x, rb__ctrie_st
                                  rb_error *err)
 {
     const ctrie_node *nd = &r->nodes[x];
-    uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM;
+    uint32_t count = CTRIE_NSTATIC(nd);
     for (uint32_t i = 0; i < count; i++) {
         uint32_t c = nd->first + i;
         ctrie_edge k = r->edges[c];
@@ -1104,7 +1380,7 @@ static int check_static_children(const ctrie_router *r, uint32_t x, rb__ctrie_st
         if (n1 < k.len) st->chain_edges++;
         const ctrie_node *cn = &r->nodes[c];
         CHECK(CTRIE_TMASK(cn) || CTRIE_CMASK(cn) || (cn->nstatic & CTRIE_HAS_PARAM) ||
-                  (cn->nstatic & ~CTRIE_HAS_PARAM) >= 2,
+                  (cn->masks & CTRIE_HAS_TMPL) || CTRIE_NSTATIC(cn) >= 2,
               "node %u ('%.*s'): a static chain was not collapsed", c, (int)k.len, key);
         if (i == 0) continue;
         ctrie_edge pk = r->edges[c - 1];
@@ -1124,7 +1400,7 @@ static int check_static_children(const ctrie_router *r, uint32_t x, rb__ctrie_st
 static int check_slots(const ctrie_router *r, uint32_t x, rb_error *err)
 {
     const ctrie_node *nd = &r->nodes[x];
-    uint32_t count = nd->nstatic & ~CTRIE_HAS_PARAM, hb = CTRIE_HB(nd);
+    uint32_t count = CTRIE_NSTATIC(nd), hb = CTRIE_HB(nd);
     bool want = count > CTRIE_SORTED_MAX;
     CHECK(want == (hb != 0) && hb <= 32u, "node %u: %u children, hash bits %u", x, count, hb);
     if (!hb) return RB_OK;
@@ -1153,26 +1429,50 @@ int rb__ctrie_check(const void *impl, rb__ctrie_stats *stats, rb_error *err)
     st.nodes = r->nnodes;
     st.block_bytes = r->block_bytes;
     st.pool_bytes = r->npool;
-    size_t off[5];
-    CHECK(block_layout(r->nnodes, r->naux, r->npool, off) == r->block_bytes,
+    size_t off[7];
+    CHECK(block_layout(r->nnodes, r->naux, r->npool, r->nranks, off) == r->block_bytes,
           "block size does not match its counts");
+    CHECK(!r->keys == !r->nranks, "keys without ranks, or ranks without keys");
     CHECK(r->nnodes >= 1 && r->parent[0] == CTRIE_NONE && r->edges[0].len == 0, "no root");
     CHECK(r->max_probe <= RB__PROBE_LIMIT, "max_probe %u over the limit", r->max_probe);
     uint32_t next_child = 1, next_aux = 0;
     for (uint32_t x = 0; x < r->nnodes; x++) {
         const ctrie_node *nd = &r->nodes[x];
-        uint32_t nstatic = nd->nstatic & ~CTRIE_HAS_PARAM;
+        uint32_t nstatic = CTRIE_NSTATIC(nd);
         uint32_t has_param = (nd->nstatic & CTRIE_HAS_PARAM) ? 1u : 0u;
+        uint32_t ntmpl = r->keys ? r->keys[x].ntmpl : 0u;
         uint32_t tmask = CTRIE_TMASK(nd), cmask = CTRIE_CMASK(nd);
         CHECK(nd->first == next_child, "node %u: children run starts at %u, expected %u", x,
               nd->first, next_child);
-        CHECK((uint64_t)nd->first + nstatic + has_param <= r->nnodes,
+        CHECK((uint64_t)nd->first + nstatic + has_param + ntmpl <= r->nnodes,
               "node %u: children out of range", x);
-        next_child += nstatic + has_param;
-        CHECK(nd->masks >> 27 == 0 && (!(nd->masks & CTRIE_SEGHASH) || CTRIE_HB(nd)),
+        next_child += nstatic + has_param + ntmpl;
+        CHECK(nd->masks >> 28 == 0 && (!(nd->masks & CTRIE_SEGHASH) || CTRIE_HB(nd)),
               "node %u: bad mask bits", x);
+        CHECK(!(nd->masks & CTRIE_HAS_TMPL) == !ntmpl, "node %u: template bit and count differ", x);
         uint32_t nid = popcount16(tmask) + popcount16(cmask);
-        CHECK(nid || nstatic || has_param || r->nnodes == 1, "node %u leads to no route", x);
+        CHECK(nid || nstatic || has_param || ntmpl || r->nnodes == 1, "node %u leads to no route",
+              x);
+        CHECK(!ntmpl || r->keys, "node %u: template children, but no priority keys", x);
+        if (r->keys && nid) {
+            const struct ctrie_key *k = &r->keys[x];
+            CHECK((uint64_t)k->ranks + k->nranks + 1u <= r->nranks &&
+                      r->tranks[k->ranks + k->nranks] == RB_SEG_CATCHALL,
+                  "node %u: stored priority key out of its pool", x);
+        }
+        for (uint32_t t = 0; t < ntmpl; t++) {
+            uint32_t c = nd->first + nstatic + has_param + t;
+            ctrie_edge e = r->edges[c];
+            CHECK(r->parent[c] == x, "node %u: parent[] is %u, not %u", c, r->parent[c], x);
+            CHECK(e.fp == 0 && e.len > 0 && (uint64_t)e.off + e.len <= r->npool &&
+                      rb__template_params(r->pool + e.off, e.len) > 0,
+                  "template node %u: its shape is not in the pool", c);
+            for (uint32_t u = 0; u < t; u++) {
+                ctrie_edge o = r->edges[c - t + u];
+                CHECK(!rb__template_same_shape(r->pool + o.off, o.len, r->pool + e.off, e.len),
+                      "node %u: two template children of one shape", x);
+            }
+        }
         CHECK(nd->aux == next_aux, "node %u: aux run starts at %u, expected %u", x, nd->aux,
               next_aux);
         int rc = check_slots(r, x, err);
@@ -1211,7 +1511,7 @@ const rb_router_ops rb__ctrie_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "ctrie",
     .summary = "compiled segment trie in one compact block: sorted fingerprints, collapsed chains",
-    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL,
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_TEMPLATE,
     .create = ctrie_create,
     .add = ctrie_add,
     .build = ctrie_build,

@@ -2,17 +2,19 @@
  * glob.c — the glob-aware router: a segment trie that indexes static parts
  * and tries glob segments only where their literal anchors fit.
  *
- * It supports every form of docs/design.md (static, params, catch-all, glob
- * segments with '*', '?', '[set]', '[!set]', and '**' anywhere, several
- * per pattern) and gives exactly linear's answers: the same winner by the
- * priority key, the same 405 mask and the same capture spans.
+ * It supports every form of docs/design.md (static, params, templates,
+ * catch-all, glob segments with '*', '?', '[set]', '[!set]', and '**'
+ * anywhere, several per pattern) and gives exactly linear's answers: the
+ * same winner by the priority key, the same 405 mask and the same capture
+ * spans.
  *
  * The trie has one node per distinct pattern prefix.  A node's children are
  * the possible next segments: static children (a hash table keyed by
  * (parent, bytes)), at most one param child (names are erased: two params
- * at one place are the same prefix), glob children (one per distinct glob
- * text, sorted by literal anchor), at most one '**' child and at most one
- * catch-all child.  A node where patterns end holds their routes, one per
+ * at one place are the same prefix), template children (one per distinct
+ * template shape: img-{a}.png and img-{b}.png are one child), glob
+ * children (one per distinct glob text, sorted by literal anchor), at most
+ * one '**' child and at most one catch-all child.  A node where patterns end holds their routes, one per
  * method (the front end refuses a second (method, shape)).  The example
  * route set, as the trie holds it:
  *
@@ -42,9 +44,10 @@
  *                       suf:4 ".png"  "*.png"  tried if it ends ".png" ]
  *           -- "**" child                      tried at every later position
  *
- * Node layout (glob_node, 64 bytes): text/text_len (static bytes or glob
- * text, in the router's arena of texts and ranks), parent, the param /
- * '**' / catch-all child, the range of glob children, the first terminal
+ * Node layout (glob_node, 64 bytes): text/text_len (static bytes, glob or
+ * template text, in the router's arena of texts and ranks), parent, the
+ * param / '**' / catch-all child, the first template child and the next
+ * template sibling, the range of glob children, the first terminal
  * route and a mask of the terminal methods (bit RB_ANY for '*'), kind, the
  * anchor of a glob node, the anchor lengths present among its glob
  * children, for a '**' below another '**' its slot in the per-lookup
@@ -58,7 +61,11 @@
  * RB__RESEEDS times, then RB_ELIMIT), and describe() says so.
  *
  * Lookup: a depth-first search from the root over (node, path position)
- * states, children in rank order (static, param, globs, '**', catch-all).
+ * states, children in rank order (static, param and templates, globs,
+ * '**', catch-all).  A template child is entered when rb__template_match
+ * (tmplseg.c) fits the segment, with its params' leftmost-shortest spans;
+ * it ranks as a param, so which of a param and the templates at one place
+ * wins is left to the priority key, like any tie of ranks.
  * A route ending at a node matches when the path is used up there (a
  * catch-all when 1+ bytes remain).  Once a route of the request's method
  * (or '*') has matched, any subtree whose rank prefix already loses to it
@@ -92,16 +99,16 @@
  * the first time.  An empty '**' span sits where the next segment would
  * start (the path length at the end), as in linear.
  *
- * Cost, in bytes examined.  T nodes, G bytes of glob text in the trie, N
- * routes, path of L bytes and S segments (S <= L).  Every node is visited
- * at most S + 1 times (once per end of its nearest '**' ancestor, at
- * distinct positions), and a visit at position p examines the segment at p
- * a bounded number of times: rb__glob_lookup_steps counts one step per node
- * visit, '**' end, gate looked at, slot probed and binary-search step, plus
- * every byte scanned for a '/', hashed, compared or packed into an anchor,
- * plus the glob matcher's steps (at most (glob + 1) * (segment + 1) for a
- * glob against a segment).  A segment's bytes summed over the positions
- * are at most L, so
+ * Cost, in bytes examined.  T nodes, G bytes of glob and template text in
+ * the trie, N routes, path of L bytes and S segments (S <= L).  Every node
+ * is visited at most S + 1 times (once per end of its nearest '**'
+ * ancestor, at distinct positions), and a visit at position p examines the
+ * segment at p a bounded number of times: rb__glob_lookup_steps counts one
+ * step per node visit, '**' end, gate looked at, slot probed and
+ * binary-search step, plus every byte scanned for a '/', hashed, compared
+ * or packed into an anchor, plus the glob and template matchers' steps (at
+ * most (text + 1) * (segment + 1) for a glob or a template against a
+ * segment).  A segment's bytes summed over the positions are at most L, so
  *
  *     steps <= 64 * (T + G) * (L + 1)            (T <= pattern bytes + 1)
  *
@@ -135,7 +142,8 @@
  * by the hash table under (parent, bytes), and every slot names a static
  * node; glob children are sorted by (anchor kind, length, bytes), their
  * anchors recomputed agree, and the node's anchor-length masks list
- * exactly the lengths present; the terminal routes of a node are ordered
+ * exactly the lengths present; every template node is on its parent's
+ * template list, and no two there have one shape; the terminal routes of a node are ordered
  * by method, match its method mask, and their rank sequence is the kinds
  * on the path from the root; nested '**' nodes, and only they, have
  * distinct visited slots.
@@ -190,6 +198,7 @@ typedef struct glob_node {
     uint32_t text_len;
     uint32_t parent;
     uint32_t param, star, catchall; /* children; 0 = none (the root is no child) */
+    uint32_t tmpls, next_tmpl;      /* first template child; next template sibling */
     uint32_t globs, nglobs;         /* glob children: r->globs[globs, globs + nglobs) */
     uint32_t terms;                 /* first terminal route in r->terms */
     uint32_t gates;                 /* its gate set: r->gates[gates, gates + ngates) */
@@ -277,10 +286,14 @@ static uint64_t anchor_key(unsigned kind, unsigned len, uint32_t bytes)
 }
 
 /* The key of child `text` of `parent`: XXH3 under the router's seed, mixed
- * with the parent (so equal texts under different parents spread too). */
-static uint64_t child_hash(uint64_t seed, uint32_t parent, bool glob, const char *text, size_t len)
+ * with the parent (so equal texts under different parents spread too); a
+ * template by its shape (its params' names left out). */
+static uint64_t child_hash(uint64_t seed, uint32_t parent, uint8_t kind, const char *text,
+                           size_t len)
 {
-    uint64_t who = ((uint64_t)parent * 2u + (glob ? 1u : 0u) + 1u) * 0x9e3779b97f4a7c15ull;
+    uint64_t who =
+        ((uint64_t)parent * 2u + (kind == RB_SEG_GLOB ? 1u : 0u) + 1u) * 0x9e3779b97f4a7c15ull;
+    if (kind == RB_SEG_TEMPLATE) return rb__template_shape_hash(text, len, seed ^ who ^ 1u);
     return XXH3_64bits_withSeed(text, len, seed ^ who);
 }
 
@@ -447,8 +460,9 @@ static uint32_t pow2_at_least(uint64_t n)
 static bool same_child(const glob_node *n, uint32_t parent, uint8_t kind, const char *text,
                        size_t len)
 {
-    return n->parent == parent && n->kind == kind && n->text_len == len &&
-           memcmp(n->text, text, len) == 0;
+    if (n->parent != parent || n->kind != kind) return false;
+    if (kind == RB_SEG_TEMPLATE) return rb__template_same_shape(n->text, n->text_len, text, len);
+    return n->text_len == len && memcmp(n->text, text, len) == 0;
 }
 
 /* The index slot of (parent, kind, text): where it is, or the empty slot
@@ -456,7 +470,7 @@ static bool same_child(const glob_node *n, uint32_t parent, uint8_t kind, const 
 static uint32_t index_slot(const glob_builder *b, uint32_t parent, uint8_t kind, const char *text,
                            size_t len, uint32_t *dist)
 {
-    uint64_t h = child_hash(b->seed, parent, kind == RB_SEG_GLOB, text, len);
+    uint64_t h = child_hash(b->seed, parent, kind, text, len);
     uint32_t mask = b->index_cap - 1, slot = (uint32_t)h & mask;
     for (*dist = 0; b->index[slot]; slot = (slot + 1) & mask, ++*dist) {
         if (same_child(&b->r->nodes[b->index[slot]], parent, kind, text, len)) break;
@@ -476,7 +490,7 @@ static int index_rebuild(glob_builder *b, uint32_t cap, uint64_t seed)
     for (uint32_t k = 1; k < r->nnodes; k++) {
         const glob_node *n = &r->nodes[k];
         uint32_t dist;
-        if (n->kind == RB_SEG_STATIC || n->kind == RB_SEG_GLOB)
+        if (n->kind == RB_SEG_STATIC || n->kind == RB_SEG_GLOB || n->kind == RB_SEG_TEMPLATE)
             g.index[index_slot(&g, n->parent, n->kind, n->text, n->text_len, &dist)] = k;
     }
     rb_free(r->allocator, b->index, (size_t)b->index_cap * sizeof *b->index);
@@ -525,6 +539,10 @@ static uint32_t builder_child(glob_builder *b, uint32_t parent, const rb_segment
         b->index_used++;
         if (s->kind == RB_SEG_STATIC) {
             pn->flags |= NODE_HAS_STATIC;
+        } else if (s->kind == RB_SEG_TEMPLATE) {
+            uint32_t *link = &pn->tmpls; /* appended: tried in insertion order */
+            while (*link) link = &r->nodes[*link].next_tmpl;
+            *link = k;
         } else {
             glob_anchor(s->text, s->text_len, &n->anchor_kind, &n->anchor_len, &n->anchor);
             pn->nglobs++;
@@ -661,7 +679,8 @@ static int build_table(glob_router *r, uint32_t *longest)
         for (uint32_t k = 1; k < r->nnodes; k++) {
             const glob_node *n = &r->nodes[k];
             if (n->kind != RB_SEG_STATIC) continue;
-            uint64_t h = child_hash(r->seed, n->parent, false, n->text, n->text_len) & r->hash_mask;
+            uint64_t h =
+                child_hash(r->seed, n->parent, RB_SEG_STATIC, n->text, n->text_len) & r->hash_mask;
             size_t i = (size_t)h & (cap - 1);
             uint32_t dist = 0;
             for (; r->table[i].child; i = (i + 1) & (cap - 1)) dist++;
@@ -706,6 +725,8 @@ static int build_globs(glob_router *r)
         if (n->anchor_kind == ANCHOR_SUFFIX) p->suffix_lens |= (uint8_t)(1u << n->anchor_len);
         r->glob_bytes += n->text_len;
     }
+    for (uint32_t k = 1; k < r->nnodes; k++)
+        if (r->nodes[k].kind == RB_SEG_TEMPLATE) r->glob_bytes += r->nodes[k].text_len;
     for (uint32_t k = 0; k < r->nnodes; k++) {
         glob_node *n = &r->nodes[k];
         if (n->nglobs > 1) sort_entries(&r->globs[n->globs], n->nglobs);
@@ -953,7 +974,7 @@ static uint32_t find_static(glob_search *s, uint32_t parent, const char *seg, si
 {
     const glob_router *r = s->r;
     GLOB_STEPS(s, 1 + len);
-    uint64_t h = child_hash(r->seed, parent, false, seg, len) & r->hash_mask;
+    uint64_t h = child_hash(r->seed, parent, RB_SEG_STATIC, seg, len) & r->hash_mask;
     uint32_t tag = (uint32_t)(h >> 32), mask = r->table_cap - 1;
     size_t i = (size_t)h & mask;
     for (uint32_t probe = 0; probe <= r->max_probe; probe++, i = (i + 1) & mask) {
@@ -988,6 +1009,23 @@ static void try_glob(glob_search *s, uint32_t k, size_t pos, size_t end, uint32_
     s->ranks[depth] = RB_SEG_GLOB;
     s->caps[ncap] = (rb_span){(uint32_t)pos, (uint32_t)(end - pos)};
     search_visit(s, k, end + 1, depth + 1, ncap + 1);
+}
+
+/* Try the template children of node n on the segment [pos, end): each one
+ * that fits is entered with its params' spans (it ranks as a param). */
+static void search_templates(glob_search *s, const glob_node *n, size_t pos, size_t end,
+                             uint32_t depth, uint32_t ncap)
+{
+    for (uint32_t k = n->tmpls; k; k = s->r->nodes[k].next_tmpl) {
+        const glob_node *t = &s->r->nodes[k];
+        if (pruned(s, depth, RB_SEG_PARAM)) return;
+        GLOB_STEPS(s, 1);
+        if (!rb__template_match(t->text, t->text_len, s->path + pos, end - pos, (uint32_t)pos,
+                                s->caps + ncap, s->counting ? &s->steps : NULL))
+            continue;
+        s->ranks[depth] = RB_SEG_PARAM;
+        search_visit(s, k, end + 1, depth + 1, ncap + rb__template_params(t->text, t->text_len));
+    }
 }
 
 static bool anchor_fits(const glob_node *g, const char *seg, size_t len)
@@ -1096,9 +1134,10 @@ static void search_star(glob_search *s, uint32_t k, size_t pos, uint32_t depth, 
     size_t len = s->len;
     /* A '**' whose one child is static: ends whose segment it cannot take
      * are skipped here, a compare each, instead of visited. */
-    const glob_node *only = a->only_static && !a->param && !a->nglobs && !a->star && !a->catchall
-                                ? &s->r->nodes[a->only_static]
-                                : NULL;
+    const glob_node *only =
+        a->only_static && !a->param && !a->tmpls && !a->nglobs && !a->star && !a->catchall
+            ? &s->r->nodes[a->only_static]
+            : NULL;
     for (size_t end = pos;;) {
         while (only && end <= len) {
             /* what visiting k at end would do: compare, descend */
@@ -1150,7 +1189,7 @@ again:;
     if (pos == len + 1) search_terminal(s, n, ncap);
     if (pos <= len) {
         size_t end = scan_end(s, pos);
-        bool after_param = n->nglobs || n->star || n->catchall;
+        bool after_param = n->tmpls || n->nglobs || n->star || n->catchall;
         if ((n->flags & NODE_HAS_STATIC) && !pruned(s, depth, RB_SEG_STATIC)) {
             uint32_t c = n->only_static ? only_static(s, n, s->path + pos, end - pos)
                                         : find_static(s, k, s->path + pos, end - pos);
@@ -1172,6 +1211,7 @@ again:;
             }
             search_visit(s, n->param, end + 1, depth + 1, ncap + 1);
         }
+        if (n->tmpls) search_templates(s, n, pos, end, depth, ncap);
         if (n->nglobs && !pruned(s, depth, RB_SEG_GLOB)) search_globs(s, n, pos, end, depth, ncap);
     }
     if (n->star && !pruned(s, depth, RB_SEG_GLOBSTAR)) search_star(s, n->star, pos, depth, ncap);
@@ -1250,7 +1290,7 @@ static bool ranks_on_path(const glob_router *r, uint32_t k, const glob_term *t)
     for (uint32_t v = k; v != 0; v = r->nodes[v].parent) depth++;
     if (depth != t->nranks) return false;
     for (uint32_t v = k; v != 0; v = r->nodes[v].parent)
-        if (t->ranks[--depth] != r->nodes[v].kind) return false;
+        if (t->ranks[--depth] != rb_seg_rank(r->nodes[v].kind)) return false;
     return true;
 }
 
@@ -1276,7 +1316,8 @@ static const char *glob_broken_invariant(const void *impl)
                 break;
             case RB_SEG_CATCHALL:
                 if (p->catchall != k) return "a catch-all node is not its parent's";
-                if (n->param || n->star || n->catchall || n->nglobs || (n->flags & NODE_HAS_STATIC))
+                if (n->param || n->star || n->catchall || n->nglobs || n->tmpls ||
+                    (n->flags & NODE_HAS_STATIC))
                     return "a catch-all node has children";
                 break;
             case RB_SEG_STATIC: {
@@ -1285,6 +1326,16 @@ static const char *glob_broken_invariant(const void *impl)
                 glob_search s = {.r = r};
                 if (find_static(&s, n->parent, n->text, n->text_len) != k)
                     return "a static node is not found by the hash table";
+                break;
+            }
+            case RB_SEG_TEMPLATE: {
+                uint32_t t = p->tmpls;
+                while (t && t != k) t = r->nodes[t].next_tmpl;
+                if (!t) return "a template node is not on its parent's template list";
+                for (t = p->tmpls; t; t = r->nodes[t].next_tmpl)
+                    if (t != k &&
+                        same_child(&r->nodes[t], n->parent, RB_SEG_TEMPLATE, n->text, n->text_len))
+                        return "two template children of one node have one shape";
                 break;
             }
             case RB_SEG_GLOB: {
@@ -1399,7 +1450,7 @@ const rb_router_ops rb__glob_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "glob",
     .summary = "segment trie with anchored glob buckets; '**' anywhere, polynomial lookup",
-    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB,
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB | RB_FEAT_TEMPLATE,
     .create = glob_create,
     .add = glob_add,
     .build = glob_build,

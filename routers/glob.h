@@ -47,7 +47,7 @@ uint32_t rb__glob_max_probe(const void *impl);
 /* Size figures of a built router, for the step bound of glob.c. */
 typedef struct rb__glob_size {
     uint32_t nodes;      /* trie nodes, the root included */
-    uint32_t glob_bytes; /* text bytes of all glob-segment nodes */
+    uint32_t glob_bytes; /* text bytes of all glob-segment and template nodes */
     uint32_t nested;     /* nested '**' nodes (those with a '**' ancestor) */
 } rb__glob_size;
 rb__glob_size rb__glob_size_of(const void *impl);

@@ -4,20 +4,21 @@
  * table keyed by hashes of the pattern's shape prefix.
  *
  * What it is for: the fastest lookup of the built-in routers on tables of
- * static, param and catch-all routes.
+ * static, param, template and catch-all routes.
  *
  *   (a) Every purely static route is in full[], keyed by XXH3 of its whole
  *       path (seeded).  A static pattern ranks first wherever it matches, so
  *       one probe answers every request for a static route whose method
  *       fits; when its methods do not fit, they join the 405 mask and the
  *       tree decides (a param or catch-all route may fit).
- *   (b) The routes with a param or a catch-all form a tree.  A node stands
- *       for a shape prefix (static segments and "{}" params); its key is a
- *       hash chain
+ *   (b) The routes with a param, a template or a catch-all form a tree.  A
+ *       node stands for a shape prefix (static segments, "{}" params and
+ *       template shapes such as "{}.json"); its key is a hash chain
  *
  *           key(root)       = R
  *           key(child "s")  = H(key(parent), s)      static edge
  *           key(child "{}") = P(key(parent))         param edge
+ *           key(child "t")  = T(key(parent), shape)  template edge
  *
  *       with R, H and P derived from config->seed.  The slot a lookup
  *       probes for the static child at depth d thus depends only on the
@@ -25,7 +26,10 @@
  *       loaded from the table, so the probes of successive levels can be in
  *       flight together.  Static children are found through slots[]
  *       (verified by parent, length and bytes, never by the hash alone);
- *       the param child by index; catch-all routes hang on their node.
+ *       the param child by index; the template children of a node are a
+ *       run of tmpls[] (their shapes, for rb__template_match, tmplseg.c;
+ *       one-param shapes compared as two pieces, and their keys); catch-all
+ *       routes hang on their node.
  *
  * The example route set shared by every router file, as hashseg holds it:
  *
@@ -50,7 +54,8 @@
  * little-endian words, or, for a segment over 16 bytes, its first 8 and
  * its length and place in the pool; its length; its parent), flags,
  * captures so far, the param child's index, and a one-byte filter of its
- * static children's lengths (mod 8).  terms[] is parallel to nodes[] (so a
+ * static children's lengths (mod 8); a template node keeps its shape's
+ * length and place in the pool where a long segment does.  terms[] is parallel to nodes[] (so a
  * lookup loads a node's terminal without waiting for the node): terms[n]
  * holds two groups, routes ending at node n and catch-all routes
  * "n/{*x}", each a method mask (bit RB_ANY = "*"), and the index in ids[]
@@ -74,8 +79,8 @@
  * bytes is gathered from overlapping loads), from 64 to 255 bytes from the
  * last 16 bytes of the path itself, shifted down (copying the path first
  * measured slower: loads of bytes just stored wait for the stores).  The
- * walk is depth first: static child, then param child, then catch-all,
- * backtracking on dead ends through parent links, the slash before the
+ * walk is depth first: static child, then param child and template
+ * children, then catch-all, backtracking on dead ends through parent links, the slash before the
  * current segment, and the keys of the nodes on the way down (kept on the
  * lookup's stack for the first HASHSEG_KEY_STACK = 64 depths, deeper ones
  * in deep_keys[], which exists only when a pattern is that deep), so
@@ -87,13 +92,30 @@
  * all that is left of the priority key there, and literal bytes and ids
  * never need comparing.
  *
+ * Templates rank as params (1): when the param child and templates of a
+ * node, or two templates, take one segment, the routes below them are
+ * ordered by the later segments' ranks, then the method, then literal
+ * bytes (/f/{id}.json beats /f/{id} on /f/7.json; /f/{id}/x beats
+ * /f/{id}.json/{y} on /f/1.json/x).  So the walk searches below each of
+ * them (group_best: a walk that does not go back above the child, one
+ * recursion level per such place on the path, at most RB_MAX_CAPTURES;
+ * at the last segment only the children's own routes, without a walk)
+ * and keeps the smallest key, from tkeys[] (each terminal's ranks and
+ * literal bytes, kept only for tables with templates).  When exactly one
+ * of them takes the segment it is walked like a lone param.  The template
+ * step is out of line (tmpl_step), so a table without templates pays one
+ * flag test a node.
+ *
  * Cost: lookup O(L + S) plus O(1) expected probes per static edge and the
  * backtracking a route set forces (bounded by the tree nodes the path can
- * reach); a probe sequence is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT
- * + 1 slots.  Build O(pattern bytes + N).  Memory: per static tree
+ * reach; one rb__template_match a template child tried); a probe
+ * sequence is at most max_probe + 1 <= RB_HASHSEG_PROBE_LIMIT + 1 slots.
+ * Build O(pattern bytes + N).  Memory: per static tree
  * node 16 to 32 bytes of slots (load <= 1/4: collisions cost lookups more
  * than the bytes), per tree node 32 (node) + 8 (terminal), per static path
- * 32 of full[] (load 1/2) and its bytes, 4 per route id, long segments.
+ * 32 of full[] (load 1/2) and its bytes, 4 per route id, long segments;
+ * with templates, 48 per template child and its shape, 20 per tree node
+ * (tranges[], tkeys[]) and the ranks of every terminal.
  *
  * Invariants (hashseg_check):
  *   - nodes[0] is the root; every other node's parent has a lower index,
@@ -106,9 +128,13 @@
  *     holds every node index;
  *   - deep_keys[], when there is one, holds what the hash chain gives for
  *     every node;
- *   - a param node is its parent's param child; ncap counts the param edges
- *     on the path from the root; no static route ends in the tree, and no
- *     route at the root;
+ *   - a param node is its parent's param child; ncap counts the captures
+ *     (params, template params) on the path from the root; no static route
+ *     ends in the tree, and no route at the root;
+ *   - a template node is in its parent's run of tmpls[] under its key, with
+ *     its shape in the pool, no two of one shape in a run; a node has
+ *     HAS_TMPL iff it has a run; with templates, each terminal's stored key
+ *     is its path's;
  *   - terms[n] agrees with node n's flags; every full[] entry is within
  *     max_probe of its home slot (after it, never wrapping), unique, and
  *     its path is in the pool; the groups of the tree and of full[] hold
@@ -147,10 +173,12 @@ _Static_assert(RB_HASHSEG_PROBE_LIMIT == RB__PROBE_LIMIT, "one probe limit for e
 #define HASHSEG_LONG         17u /* node seglen of every segment over 16 bytes */
 #define HASHSEG_ANY_BIT      (1u << RB_ANY)
 #define HASHSEG_METHODS      ((1u << RB_METHOD_COUNT) - 1u)
-#define HASHSEG_HAS_STATIC   0x1u /* the node has static children */
-#define HASHSEG_HAS_END      0x2u /* routes end at the node */
-#define HASHSEG_HAS_CA       0x4u /* catch-all routes "node/{*x}" */
-#define HASHSEG_PARAM        0x8u /* the node is a param child */
+#define HASHSEG_HAS_STATIC   0x1u  /* the node has static children */
+#define HASHSEG_HAS_END      0x2u  /* routes end at the node */
+#define HASHSEG_HAS_CA       0x4u  /* catch-all routes "node/{*x}" */
+#define HASHSEG_PARAM        0x8u  /* the node is a param child */
+#define HASHSEG_HAS_TMPL     0x10u /* the node has template children */
+#define HASHSEG_TMPL         0x20u /* the node is a template child */
 #define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
 #define HASHSEG_BITMAP_LEN   256u /* paths shorter than this: a bitmap of their slashes */
 #define HASHSEG_KEY_STACK    64u  /* depths whose keys a lookup keeps; deeper: deep_keys[] */
@@ -166,8 +194,8 @@ typedef struct hashseg_node {
     uint64_t w0, w1; /* static edge: first 16 bytes of the segment, zero padded */
     uint32_t parent; /* index of the parent (the root: 0) */
     uint8_t seglen;  /* static edge: segment length, HASHSEG_LONG when over 16 */
-    uint8_t flags;   /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _PARAM */
-    uint8_t ncap;    /* captures (param edges) on the path from the root */
+    uint8_t flags;   /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _HAS_TMPL | _PARAM | _TMPL */
+    uint8_t ncap;    /* captures (params, template params) on the path from the root */
     uint8_t lens;    /* bit len % 8 set for the length of each static child */
     uint32_t param;  /* index of the param child, 0 = none */
     uint32_t unused;
@@ -189,6 +217,32 @@ typedef struct hashseg_full {
     uint32_t text; /* pool offset of the path */
     uint32_t id;   /* index of the first route id in ids[], as in hashseg_term */
 } hashseg_full;
+
+/* A template child: the node, its key, its shape in the pool ("{}.json"),
+ * its params.  The template children of one node are one run of tmpls[]
+ * (tranges[node]).  One param: the bytes before it (pre) and after it
+ * (suf), and the first 8 of each packed little-endian, for a match without
+ * the general matcher ({Sid}.json: suf 5, ".json"). */
+typedef struct hashseg_tmpl {
+    uint64_t key;
+    uint32_t node;
+    uint32_t text, len;
+    uint32_t params;
+    uint32_t pre, suf;
+    uint64_t prew, sufw;
+} hashseg_tmpl;
+
+typedef struct hashseg_trange {
+    uint32_t first, count;
+} hashseg_trange;
+
+/* The priority key of node n's routes (one shape per group): the ranks of
+ * its path, then 4 for its catch-all group (tranks[ranks, ranks + nranks +
+ * 1)), and its literal bytes.  Kept only with templates, parallel to
+ * nodes[]. */
+typedef struct hashseg_tkey {
+    uint32_t ranks, nranks, literal;
+} hashseg_tkey;
 
 typedef struct hashseg_keys {
     uint64_t seed;   /* config->seed, or the default */
@@ -220,6 +274,11 @@ typedef struct hashseg_router {
     const uint32_t *ids;
     const uint64_t *deep_keys; /* key of each node, when a node is HASHSEG_KEY_STACK deep */
     const char *pool;
+    /* templates (all NULL without): */
+    const hashseg_tmpl *tmpls;
+    const hashseg_trange *tranges; /* per node */
+    const hashseg_tkey *tkeys;     /* per node */
+    const uint8_t *tranks;
     uint64_t slot_mask;
     uint32_t node_bits; /* of a slot: the node index; the rest is the tag */
     uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
@@ -241,7 +300,8 @@ typedef struct hashseg_router {
     /* built: allocation sizes (element counts) */
     void *nodes_raw; /* nodes, before alignment */
     size_t nnodes, nslots, nterms, nids, npool;
-    size_t nfull; /* homes of full[]; it holds HASHSEG_FULL_PAD more slots */
+    size_t nfull;           /* homes of full[]; it holds HASHSEG_FULL_PAD more slots */
+    size_t ntmpls, ntranks; /* 0 without templates */
 } hashseg_router;
 /* ---- bit helpers -------------------------------------------------------- */
 
@@ -372,6 +432,12 @@ static inline uint64_t static_key(const hashseg_keys *k, uint64_t h, uint64_t w0
 static inline uint64_t param_key(const hashseg_keys *k, uint64_t h)
 {
     return rb__fold64(h ^ k->c0, k->param);
+}
+
+/* The key of the template child of shape hash t of a node whose key is h. */
+static inline uint64_t tmpl_key(const hashseg_keys *k, uint64_t h, uint64_t t)
+{
+    return rb__fold64((h ^ k->c0) + t, k->param ^ k->k1);
 }
 
 /* ---- lookup ------------------------------------------------------------- */
@@ -648,45 +714,158 @@ static inline int not_found(uint32_t allowed, rb_match *m)
     return m->outcome;
 }
 
-/* (b) of lookup: the depth-first walk, static child, then param child,
- * then catch-all.  The segment at the current node n is path[b, e); b ==
- * len + 1 when the path is used up.  Going back needs no stack: the parent
- * is in the node, its key in keys[], its segment ends at b - 1 and starts
- * after the '/' before that, and how the walk came down (param child or
- * static child) says what to try next.  allowed: methods seen so far. */
-HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *path, size_t len,
-                             uint32_t allowed, rb_match *m, uint64_t *probes, int mode)
+/* Does template t take the segment path[b, e)?  Its captures go to caps.
+ * A one-param template compares its two pieces (a word each when they are
+ * at most 8 bytes and the path holds the word); others go through
+ * rb__template_match. */
+HASHSEG_INLINE bool tmpl_takes(const hashseg_router *r, const hashseg_tmpl *t, const char *path,
+                               size_t len, size_t b, size_t e, rb_span *caps)
 {
-    const hashseg_keys *k = &r->keys;
-    uint32_t fit = (1u << method) | HASHSEG_ANY_BIT;
-    bool small = mode != HASHSEG_SCAN;
-    /* HASHSEG_ONE, HASHSEG_SCAN: words load from the path, its last bytes
-     * from tail (path[tb, len), zero padded).  HASHSEG_ONE: every '/' in
-     * one word sl[0].  HASHSEG_MANY: the path copied into buf, followed by
-     * 16 zero bytes, so that words load from anywhere in it, and every '/'
-     * in the words of sl[]. */
+    if (t->params != 1)
+        return rb__template_match(r->pool + t->text, t->len, path + b, e - b, (uint32_t)b, caps,
+                                  NULL);
+    size_t n = e - b;
+    if (n < (size_t)t->pre + t->suf + 1u) return false;
+    if (t->suf) {
+        if (t->suf <= 8 && e >= 8) {
+            if (load64le(path + e - 8) >> (8u * (8u - t->suf)) != t->sufw) return false;
+        } else if (!bytes_equal(path + e - t->suf, r->pool + t->text + t->len - t->suf, t->suf)) {
+            return false;
+        }
+    }
+    if (t->pre) {
+        if (t->pre <= 8 && b + 8 <= len) {
+            if ((load64le(path + b) & mask_lo[t->pre]) != t->prew) return false;
+        } else if (!bytes_equal(path + b, r->pool + t->text, t->pre)) {
+            return false;
+        }
+    }
+    caps[0] = (rb_span){(uint32_t)(b + t->pre), (uint32_t)(n - t->pre - t->suf)};
+    return true;
+}
+
+/* A request, prepared once for every walk over it.  HASHSEG_ONE,
+ * HASHSEG_SCAN: words load from the path, its last bytes from tail
+ * (path[tb, len), zero padded).  HASHSEG_ONE: every '/' in one word
+ * sl[0].  HASHSEG_MANY: every '/' in the words of sl[], words loaded from
+ * inside the path (words_at). */
+typedef struct hashseg_req {
+    const char *path;
+    size_t len, tb;
+    int method;
+    uint32_t fit;
+    uint64_t *probes;
+    unsigned char tail[32];
     uint64_t sl[HASHSEG_BITMAP_LEN / 64];
-    unsigned char tail[32] = {0};
-    size_t tb = 0;
+} hashseg_req;
+
+HASHSEG_INLINE void req_prepare(hashseg_req *q, const char *path, size_t len, int method,
+                                uint64_t *probes, int mode)
+{
+    q->path = path;
+    q->len = len;
+    q->method = method;
+    q->fit = (1u << method) | HASHSEG_ANY_BIT;
+    q->probes = probes;
+    q->tb = 0;
+    memset(q->tail, 0, sizeof q->tail);
     uint64_t t0 = 0, t1 = 0;
     if (mode == HASHSEG_MANY) {
-        slash_words(path, len, sl);
+        slash_words(path, len, q->sl);
     } else {
         if (len >= 16) {
-            tb = len - 16;
-            memcpy(tail, path + tb, 16);
+            q->tb = len - 16;
+            memcpy(q->tail, path + q->tb, 16);
         } else {
             short_words(path, len, &t0, &t1);
             for (unsigned i = 0; i < 8; i++) {
-                tail[i] = (unsigned char)(t0 >> (8 * i));
-                tail[8 + i] = (unsigned char)(t1 >> (8 * i));
+                q->tail[i] = (unsigned char)(t0 >> (8 * i));
+                q->tail[8 + i] = (unsigned char)(t1 >> (8 * i));
             }
         }
-        if (mode == HASHSEG_ONE) sl[0] = slash_word(path, len, t0, t1);
+        if (mode == HASHSEG_ONE) q->sl[0] = slash_word(path, len, t0, t1);
     }
-    uint32_t n = 0, d = 0; /* the node and its depth */
-    size_t b = 1, e = 0;
-    uint64_t h = k->root;
+}
+
+/* Where a walk found its route: the node, and whether by its catch-all
+ * group (for the priority key of a route a template led to). */
+typedef struct hashseg_hit {
+    uint32_t node, catchall;
+} hashseg_hit;
+
+static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g, uint64_t h,
+                      size_t b, size_t e, uint32_t *allowed, rb_match *m, hashseg_hit *hit,
+                      int mode);
+
+/* The param child and template children of node n (key h) on the segment
+ * path[b, e) (see walk_run): the one child to walk into (*key its key),
+ * its captures written; 0 when none takes the segment; or, when two or
+ * more do, *got after group_best decided (m filled) or 0 when none of them
+ * led to a route.  *seen gains the methods of routes that matched but did
+ * not fit. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint32_t
+tmpl_step(const hashseg_router *r, const hashseg_req *q, uint32_t n, uint64_t h, size_t b, size_t e,
+          uint32_t *seen, rb_match *m, hashseg_hit *hit, int mode, bool *got, uint64_t *key)
+{
+    const hashseg_node *x = &r->nodes[n];
+    const hashseg_trange *tr = &r->tranges[n];
+    if (e == b) return 0; /* params and templates take 1+ bytes */
+    uint32_t fits = x->param ? 1u : 0u, only = x->param;
+    const hashseg_tmpl *one = NULL;
+    for (uint32_t i = 0; i < tr->count; i++) {
+        const hashseg_tmpl *t = &r->tmpls[tr->first + i];
+        if (!tmpl_takes(r, t, q->path, q->len, b, e, m->params + x->ncap)) continue;
+        fits++;
+        only = t->node;
+        one = t;
+    }
+    if (fits > 1) {
+        *got = group_best(r, q, n, h, b, e, seen, m, hit, mode) != 0;
+        return 0;
+    }
+    if (!fits) return 0;
+    /* a failed match may have written the captures: write them again */
+    if (only == x->param) {
+        m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
+        *key = param_key(&r->keys, h);
+    } else {
+        if (one != &r->tmpls[tr->first + tr->count - 1])
+            tmpl_takes(r, one, q->path, q->len, b, e, m->params + x->ncap);
+        *key = one->key;
+    }
+    return only;
+}
+
+/* (b) of lookup: the depth-first walk, static child, then param child and
+ * template children, then catch-all, from node n (its key h) entered with
+ * the path used up to b, never backing out of that node.  The segment at
+ * the current node n is path[b, e); b == len + 1 when the path is used up.
+ * Going back needs no stack: the parent is in the node, its key in ks[]
+ * (or deep_keys[]), its segment ends at b - 1 and starts after the '/'
+ * before that, and how the walk came down (param or template child, or
+ * static child) says what to try next.  *allowed gains the methods seen
+ * when nothing is found.  Returns RB_FOUND (m and *hit, when hit is not
+ * NULL, filled) or 0.
+ *
+ * A param and templates at one node rank alike (1), so when two or more of
+ * them take the segment the later segments, the method and the literal
+ * bytes decide between the routes below them: group_best searches below
+ * each and compares the keys.  When one of them takes it, it is walked as
+ * a lone param would be. */
+HASHSEG_INLINE int walk_run(const hashseg_router *r, const hashseg_req *q, uint32_t n, size_t b,
+                            uint64_t h, uint32_t *allowed, rb_match *m, hashseg_hit *hit, int mode)
+{
+    const hashseg_keys *k = &r->keys;
+    const char *path = q->path;
+    size_t len = q->len, tb = q->tb, e = 0;
+    const unsigned char *tail = q->tail;
+    uint32_t fit = q->fit, seen = 0; /* seen: methods for *allowed, kept in a register */
+    uint64_t sl0 = q->sl[0];         /* HASHSEG_ONE: the slashes of the path */
+    bool small = mode != HASHSEG_SCAN;
+    uint32_t stop = n, d = 0;       /* the first node, and the depth below it */
     uint64_t ks[HASHSEG_KEY_STACK]; /* key of the node at each depth, for going back */
     const hashseg_node *x;
 enter:
@@ -695,16 +874,19 @@ enter:
     if (b > len) {
         /* terms[] is parallel to nodes[]: this load need not wait for x */
         const hashseg_term *t = &r->terms[n];
-        if (t->end_mask & fit) return found(r, t->end_mask, t->ids, method, x->ncap, m);
-        allowed |= t->end_mask;
+        if (t->end_mask & fit) {
+            if (hit) *hit = (hashseg_hit){n, 0};
+            return found(r, t->end_mask, t->ids, q->method, x->ncap, m);
+        }
+        seen |= t->end_mask;
         goto back;
     }
     {
         uint64_t w0 = 0, w1 = 0;
         if (mode == HASHSEG_ONE)
-            e = ctz64(sl[0] & (~0ull << b));
+            e = ctz64(sl0 & (~0ull << b));
         else if (mode == HASHSEG_MANY)
-            e = next_slash(sl, b);
+            e = next_slash(q->sl, b);
         else
             e = segment_at(path, len, tail, tb, b, &w0, &w1);
         if ((x->lens >> ((e - b) & 7u)) & 1u) {
@@ -714,7 +896,7 @@ enter:
                 words_at(path, len, b, e - b, &w0, &w1);
             uint32_t sn = (uint32_t)(e - b);
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
-            uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
+            uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, q->probes);
             if (c) {
                 n = c;
                 d++;
@@ -725,6 +907,20 @@ enter:
         }
     }
 param:
+    if (x->flags & HASHSEG_HAS_TMPL) { /* out of line: tables without templates never pay */
+        uint32_t tseen = 0;
+        bool got = false;
+        uint64_t ckey = 0;
+        uint32_t c = tmpl_step(r, q, n, h, b, e, &tseen, m, hit, mode, &got, &ckey);
+        seen |= tseen;
+        if (got) return RB_FOUND;
+        if (!c) goto catchall;
+        n = c;
+        d++;
+        h = ckey;
+        b = e + 1;
+        goto enter;
+    }
     if (x->param && e > b) {
         m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
         n = x->param;
@@ -738,19 +934,24 @@ catchall:
         const hashseg_term *t = &r->terms[n];
         if (t->ca_mask & fit) {
             m->params[x->ncap] = (rb_span){(uint32_t)b, (uint32_t)(len - b)};
-            return found(r, t->ca_mask, t->ids + popcount10[t->end_mask], method, x->ncap + 1u, m);
+            if (hit) *hit = (hashseg_hit){n, 1};
+            return found(r, t->ca_mask, t->ids + popcount10[t->end_mask], q->method, x->ncap + 1u,
+                         m);
         }
-        allowed |= t->ca_mask;
+        seen |= t->ca_mask;
     }
 back:
-    if (n == 0) return not_found(allowed & HASHSEG_METHODS, m);
+    if (n == stop) {
+        *allowed |= seen;
+        return 0;
+    }
     {
         /* n's own segment is path[b', b - 1): back to its parent there */
-        uint32_t child = n;
+        bool wild = (x->flags & (HASHSEG_PARAM | HASHSEG_TMPL)) != 0;
         e = b - 1;
         if (small) {
-            b = mode == HASHSEG_ONE ? 64 - clz64(sl[0] & ((1ull << e) - 1u))
-                                    : prev_slash(sl, e) + 1;
+            b = mode == HASHSEG_ONE ? 64 - clz64(sl0 & ((1ull << e) - 1u))
+                                    : prev_slash(q->sl, e) + 1;
         } else {
             for (b = e; path[b - 1] != '/'; b--) continue;
         }
@@ -758,9 +959,109 @@ back:
         d--;
         h = r->deep_keys ? r->deep_keys[n] : ks[d];
         x = &r->nodes[n];
-        if (x->param == child) goto catchall;
+        if (wild) goto catchall; /* the param or the one template that took it */
         goto param;
     }
+}
+
+/* The walk below member n (key h) of a group, entered after its segment
+ * (b), not going back above n; noinline: group_best and this recurse, one
+ * level per group of 2+ fitting members on the path (each takes a
+ * capture, so at most RB_MAX_CAPTURES levels). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+walk_sub(const hashseg_router *r, const hashseg_req *q, uint32_t n, uint64_t h, size_t b,
+         uint32_t *allowed, rb_match *m, hashseg_hit *hit, int mode)
+{
+    if (mode == HASHSEG_ONE) return walk_run(r, q, n, b, h, allowed, m, hit, HASHSEG_ONE);
+    if (mode == HASHSEG_MANY) return walk_run(r, q, n, b, h, allowed, m, hit, HASHSEG_MANY);
+    return walk_run(r, q, n, b, h, allowed, m, hit, HASHSEG_SCAN);
+}
+
+/* The priority key of the route a walk found (hit, m->route_id). */
+static rb_priority hit_key(const hashseg_router *r, const hashseg_hit *hit, int method,
+                           const rb_match *m)
+{
+    const hashseg_term *t = &r->terms[hit->node];
+    const hashseg_tkey *tk = &r->tkeys[hit->node];
+    uint32_t mask = hit->catchall ? t->ca_mask : t->end_mask;
+    return (rb_priority){r->tranks + tk->ranks, tk->nranks + hit->catchall,
+                         !((mask >> method) & 1u), tk->literal, m->route_id};
+}
+
+/* Node g's (key h) param child and template children that take the
+ * segment path[b, e) (two or more): the best route below them by the
+ * priority key (docs/design.md), found by a walk below each.  Returns as
+ * walk_run. */
+static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g, uint64_t h,
+                      size_t b, size_t e, uint32_t *allowed, rb_match *m, hashseg_hit *hit,
+                      int mode)
+{
+    const hashseg_node *x = &r->nodes[g];
+    const hashseg_trange *tr = &r->tranges[g];
+    uint32_t base = x->ncap, best_id = 0, best_np = 0;
+    bool have = false;
+    rb_priority best = {0};
+    hashseg_hit best_hit = {0, 0};
+    rb_span caps[RB_MAX_CAPTURES];
+    for (uint32_t i = 0; i <= tr->count; i++) { /* i == 0: the param child */
+        uint32_t c;
+        uint64_t ck;
+        if (i == 0) {
+            if (!x->param) continue;
+            c = x->param;
+            ck = param_key(&r->keys, h);
+            m->params[base] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
+        } else {
+            const hashseg_tmpl *t = &r->tmpls[tr->first + i - 1];
+            c = t->node;
+            ck = t->key;
+            if (!tmpl_takes(r, t, q->path, q->len, b, e, m->params + base)) continue;
+        }
+        hashseg_hit hh;
+        if (e == q->len) {
+            /* the last segment: only c's own routes can match (what walk_sub
+             * would find, without it) */
+            const hashseg_node *y = &r->nodes[c];
+            const hashseg_term *t = &r->terms[c];
+            if (!t->end_mask) continue;
+            if (!(t->end_mask & q->fit)) {
+                *allowed |= t->end_mask;
+                continue;
+            }
+            hh = (hashseg_hit){c, 0};
+            found(r, t->end_mask, t->ids, q->method, y->ncap, m);
+        } else if (!walk_sub(r, q, c, ck, e + 1, allowed, m, &hh, mode)) {
+            continue;
+        }
+        rb_priority key = hit_key(r, &hh, q->method, m);
+        if (have && rb_priority_compare(&key, &best) >= 0) continue;
+        have = true;
+        best_id = m->route_id;
+        best_np = m->nparams;
+        best_hit = hh;
+        memcpy(caps + base, m->params + base, (best_np - base) * sizeof caps[0]);
+        best = key;
+    }
+    if (!have) return 0;
+    memcpy(m->params + base, caps + base, (best_np - base) * sizeof caps[0]);
+    m->outcome = RB_FOUND;
+    m->route_id = best_id;
+    m->nparams = best_np;
+    m->allowed = 0;
+    if (hit) *hit = best_hit;
+    return RB_FOUND;
+}
+
+HASHSEG_INLINE int walk_impl(const hashseg_router *r, int method, const char *path, size_t len,
+                             uint32_t allowed, rb_match *m, uint64_t *probes, int mode)
+{
+    hashseg_req q;
+    req_prepare(&q, path, len, method, probes, mode);
+    if (walk_run(r, &q, 0, 1, r->keys.root, &allowed, m, NULL, mode)) return RB_FOUND;
+    return not_found(allowed & HASHSEG_METHODS, m);
 }
 
 #if defined(__GNUC__)
@@ -877,8 +1178,11 @@ typedef struct hashseg_bnode {
     uint32_t text;   /* static: offset of the segment in r->bytes */
     uint32_t param;  /* param child, 0 = none */
     uint32_t end_ids, ca_ids;
+    uint32_t tmpl, next; /* first template child; next template sibling */
+    uint32_t lit;        /* literal bytes of the edge into it */
     uint16_t end_mask, ca_mask;
-    uint8_t kind; /* RB_SEG_STATIC or RB_SEG_PARAM; the root: RB_SEG_STATIC */
+    uint8_t kind; /* RB_SEG_STATIC, _PARAM or _TEMPLATE (text, seglen: its text); the root:
+                     RB_SEG_STATIC */
     uint8_t ncap;
 } hashseg_bnode;
 
@@ -929,6 +1233,12 @@ typedef struct hashseg_work {
     uint32_t max_probe;
     uint32_t flood_probe; /* RB_ELIMIT: the sequence over the limit */
     uint64_t full_lens;
+    hashseg_tmpl *tmpls; /* templates, all NULL without */
+    size_t ntmpls;
+    hashseg_trange *tranges;
+    hashseg_tkey *tkeys;
+    uint8_t *tranks;
+    size_t ntranks;
 } hashseg_work;
 
 /* Bucket of a terminal in the sort: tree nodes first, then static paths. */
@@ -1003,6 +1313,10 @@ static void work_free(const hashseg_router *r, hashseg_work *w)
     rb_free(a, w->terms, w->nterms * sizeof *w->terms);
     rb_free(a, w->ids, w->nbt * sizeof *w->ids);
     rb_free(a, w->pool, w->npool);
+    rb_free(a, w->tmpls, w->ntmpls * sizeof *w->tmpls);
+    if (w->tranges) rb_free(a, w->tranges, w->nnodes * sizeof *w->tranges);
+    if (w->tkeys) rb_free(a, w->tkeys, w->nnodes * sizeof *w->tkeys);
+    rb_free(a, w->tranks, w->ntranks);
 }
 
 /* Find the static child of parent with bytes seg[0, n) (or, parent ==
@@ -1047,7 +1361,8 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
         if (route_is_static(r, hr)) continue;
         for (uint32_t si = 0; si < hr->nsegs; si++) {
             nstatic += r->segs[hr->seg + si].kind == RB_SEG_STATIC;
-            nparam += r->segs[hr->seg + si].kind == RB_SEG_PARAM;
+            nparam += r->segs[hr->seg + si].kind == RB_SEG_PARAM ||
+                      r->segs[hr->seg + si].kind == RB_SEG_TEMPLATE;
         }
     }
     w->bcap = 1 + nstatic + nparam;
@@ -1075,6 +1390,30 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
             if (sg->kind == RB_SEG_CATCHALL) {
                 catchall = 1;
                 break;
+            }
+            if (sg->kind == RB_SEG_TEMPLATE) {
+                /* the child of this shape ({a}.json and {b}.json are one) */
+                const char *t = r->bytes + hr->text + sg->off;
+                uint32_t *link = &p->tmpl;
+                while (*link && !rb__template_same_shape(r->bytes + w->b[*link].text,
+                                                         w->b[*link].seglen, t, sg->len))
+                    link = &w->b[*link].next;
+                if (!*link) {
+                    uint32_t c = (uint32_t)w->nb++;
+                    hashseg_bnode *x = &w->b[c];
+                    memset(x, 0, sizeof *x);
+                    x->parent = n;
+                    x->kind = RB_SEG_TEMPLATE;
+                    x->text = hr->text + sg->off;
+                    x->seglen = sg->len;
+                    uint32_t params = rb__template_params(t, sg->len);
+                    x->ncap = (uint8_t)(p->ncap + params);
+                    x->lit = (uint32_t)rb__template_shape_len(t, sg->len) - 2u * params;
+                    x->key = tmpl_key(k, p->key, rb__template_shape_hash(t, sg->len, 0));
+                    *link = c; /* appended: tried in insertion order */
+                }
+                n = *link;
+                continue;
             }
             if (sg->kind == RB_SEG_PARAM) {
                 if (!p->param) {
@@ -1106,6 +1445,7 @@ static int work_tree(const hashseg_router *r, hashseg_work *w)
                 x->text = hr->text + sg->off;
                 x->kind = RB_SEG_STATIC;
                 x->ncap = p->ncap;
+                x->lit = sg->len;
                 w->map[slot] = c;
             }
             n = c;
@@ -1181,6 +1521,8 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
     for (size_t c = 0; c < w->nb; c++) {
         const hashseg_bnode *x = &w->b[c];
         if (x->kind == RB_SEG_STATIC && x->seglen > 16) npool += x->seglen;
+        if (x->kind == RB_SEG_TEMPLATE)
+            npool += rb__template_shape_len(r->bytes + x->text, x->seglen);
     }
     for (size_t f = 0; f < w->nbf; f++) npool += w->bf[f].len;
     w->nnodes = w->nb;
@@ -1216,6 +1558,13 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
         y->ncap = x->ncap;
         y->param = x->param;
         if (x->kind == RB_SEG_PARAM) y->flags |= HASHSEG_PARAM;
+        if (x->kind == RB_SEG_TEMPLATE) { /* w1: its shape's length and place, for the matcher */
+            y->flags |= HASHSEG_TMPL;
+            w->nodes[x->parent].flags |= HASHSEG_HAS_TMPL;
+            size_t n = rb__template_shape(r->bytes + x->text, x->seglen, w->pool + pool);
+            y->w1 = (uint64_t)n << 32 | (uint32_t)pool;
+            pool += n;
+        }
         if (c > 0 && x->kind == RB_SEG_STATIC) {
             seg_words(r->bytes + x->text, x->seglen, &y->w0, &y->w1);
             y->seglen = (uint8_t)(x->seglen <= 16 ? x->seglen : HASHSEG_LONG);
@@ -1234,6 +1583,60 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
             y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
                                   (x->ca_mask ? HASHSEG_HAS_CA : 0u));
         }
+    }
+    return RB_OK;
+}
+
+/* With templates: the runs of template children (tmpls[], tranges[]) and
+ * the priority key of every terminal (tkeys[], tranks[]): the ranks of
+ * its path, then 4 for its catch-all group, and its literal bytes. */
+static int work_templates(const hashseg_router *r, hashseg_work *w)
+{
+    size_t ntmpls = 0, ntranks = 0;
+    for (size_t c = 1; c < w->nb; c++) ntmpls += w->b[c].kind == RB_SEG_TEMPLATE;
+    if (ntmpls == 0) return RB_OK;
+    for (size_t c = 0; c < w->nb; c++) {
+        if (!(w->b[c].end_mask | w->b[c].ca_mask)) continue;
+        for (uint32_t x = (uint32_t)c; x != 0; x = w->b[x].parent) ntranks++;
+        ntranks++; /* the catch-all's 4 */
+    }
+    w->tmpls = rb_alloc(r->a, ntmpls * sizeof *w->tmpls);
+    w->ntmpls = ntmpls;
+    w->tranges = rb_calloc(r->a, w->nnodes * sizeof *w->tranges);
+    w->tkeys = rb_calloc(r->a, w->nnodes * sizeof *w->tkeys);
+    w->tranks = rb_alloc(r->a, ntranks);
+    w->ntranks = ntranks;
+    if (!w->tmpls || !w->tranges || !w->tkeys || !w->tranks) return RB_ENOMEM;
+    size_t t = 0, at = 0;
+    for (size_t c = 0; c < w->nb; c++) {
+        const hashseg_bnode *x = &w->b[c];
+        w->tranges[c].first = (uint32_t)t;
+        for (uint32_t y = x->tmpl; y; y = w->b[y].next) {
+            uint32_t text = (uint32_t)w->nodes[y].w1, len = (uint32_t)(w->nodes[y].w1 >> 32);
+            const char *shape = w->pool + text;
+            hashseg_tmpl *tm = &w->tmpls[t++];
+            *tm = (hashseg_tmpl){w->b[y].key, y, text, len, (uint32_t)(w->b[y].ncap - x->ncap),
+                                 0,           0, 0,    0};
+            if (tm->params == 1) { /* "pre{}suf" */
+                tm->pre = (uint32_t)rb__template_prefix(shape, len);
+                tm->suf = len - tm->pre - 2u;
+                unsigned char pw[8] = {0}, sw[8] = {0};
+                memcpy(pw, shape, tm->pre < 8 ? tm->pre : 8);
+                memcpy(sw, shape + len - tm->suf, tm->suf < 8 ? tm->suf : 8);
+                tm->prew = load64le(pw);
+                tm->sufw = load64le(sw);
+            }
+        }
+        w->tranges[c].count = (uint32_t)(t - w->tranges[c].first);
+        if (!(x->end_mask | x->ca_mask)) continue;
+        uint32_t depth = 0, literal = 0;
+        for (uint32_t y = (uint32_t)c; y != 0; y = w->b[y].parent) depth++, literal += w->b[y].lit;
+        uint32_t i = depth;
+        for (uint32_t y = (uint32_t)c; y != 0; y = w->b[y].parent)
+            w->tranks[at + --i] = (uint8_t)(w->b[y].kind == RB_SEG_STATIC ? 0u : 1u);
+        w->tranks[at + depth] = RB_SEG_CATCHALL;
+        w->tkeys[c] = (hashseg_tkey){(uint32_t)at, depth, literal};
+        at += depth + 1u;
     }
     return RB_OK;
 }
@@ -1314,6 +1717,7 @@ static int hashseg_build(void *impl, rb_error *err)
         if (rc == RB_OK) rc = work_static(r, &w);
         if (rc == RB_OK) rc = work_terminals(r, &w);
         if (rc == RB_OK) rc = work_pack(r, &w);
+        if (rc == RB_OK) rc = work_templates(r, &w);
         if (rc == RB_OK) rc = work_place(r, &w);
         if (rc < 0) work_free(r, &w);
         if (rc == RB_ELIMIT && attempt == 0) flood = w.flood_probe;
@@ -1354,6 +1758,12 @@ static int hashseg_build(void *impl, rb_error *err)
     r->npool = w.npool;
     r->max_probe = w.max_probe;
     r->full_lens = w.full_lens;
+    r->tmpls = w.tmpls;
+    r->ntmpls = w.ntmpls;
+    r->tranges = w.tranges;
+    r->tkeys = w.tkeys;
+    r->tranks = w.tranks;
+    r->ntranks = w.ntranks;
     rb_free(r->a, w.b, w.bcap * sizeof *w.b);
     rb_free(r->a, w.map, w.nmap * sizeof *w.map);
     rb_free(r->a, w.bf, w.bfcap * sizeof *w.bf);
@@ -1378,7 +1788,10 @@ static size_t hashseg_memory(const void *impl)
     return sizeof *r + r->routes_cap * sizeof *r->routes + r->segs_cap * sizeof *r->segs +
            r->bytes_cap + built + (r->deep_keys ? r->nnodes * sizeof *r->deep_keys : 0) +
            r->nslots * sizeof *r->slots + (r->nfull + HASHSEG_FULL_PAD) * sizeof *r->full +
-           r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool;
+           r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool +
+           (r->ntmpls ? r->ntmpls * sizeof *r->tmpls +
+                            r->nnodes * (sizeof *r->tranges + sizeof *r->tkeys) + r->ntranks
+                      : 0);
 }
 
 static void hashseg_destroy(void *impl)
@@ -1403,6 +1816,12 @@ static void hashseg_destroy(void *impl)
         w.nbt = r->nids;
         w.pool = (char *)(uintptr_t)r->pool;
         w.npool = r->npool;
+        w.tmpls = (hashseg_tmpl *)(uintptr_t)r->tmpls;
+        w.ntmpls = r->ntmpls;
+        w.tranges = (hashseg_trange *)(uintptr_t)r->tranges;
+        w.tkeys = (hashseg_tkey *)(uintptr_t)r->tkeys;
+        w.tranks = (uint8_t *)(uintptr_t)r->tranks;
+        w.ntranks = r->ntranks;
         work_free(r, &w);
     }
     rb_free(a, r, sizeof *r);
@@ -1443,6 +1862,10 @@ static uint64_t node_key(const hashseg_router *r, uint64_t h, uint32_t c)
 {
     const hashseg_node *x = &r->nodes[c];
     if (x->flags & HASHSEG_PARAM) return param_key(&r->keys, h);
+    if (x->flags & HASHSEG_TMPL)
+        return tmpl_key(
+            &r->keys, h,
+            rb__template_shape_hash(r->pool + (uint32_t)x->w1, (size_t)(x->w1 >> 32), 0));
     if (x->seglen <= 16) return static_key(&r->keys, h, x->w0, x->w1, NULL, x->seglen);
     return static_key(&r->keys, h, x->w0, x->w1, r->pool + (uint32_t)x->w1, (size_t)(x->w1 >> 32));
 }
@@ -1451,8 +1874,64 @@ static uint64_t node_key(const hashseg_router *r, uint64_t h, uint32_t c)
 static bool path_is_static(const hashseg_router *r, uint32_t c)
 {
     for (; c != 0; c = r->nodes[c].parent)
-        if (r->nodes[c].flags & HASHSEG_PARAM) return false;
+        if (r->nodes[c].flags & (HASHSEG_PARAM | HASHSEG_TMPL)) return false;
     return true;
+}
+
+/* A template node c (key its key): in its parent's run under that key,
+ * its shape in the pool, its captures. */
+static int check_template(const hashseg_router *r, uint32_t c, uint64_t key, rb_error *err)
+{
+    const hashseg_node *x = &r->nodes[c];
+    const hashseg_node *p = &r->nodes[x->parent];
+    uint32_t text = (uint32_t)x->w1, len = (uint32_t)(x->w1 >> 32);
+    if (!(p->flags & HASHSEG_HAS_TMPL) || !r->tranges)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: parent lacks HAS_TMPL", c);
+    const hashseg_trange *tr = &r->tranges[x->parent];
+    uint32_t i = 0;
+    while (i < tr->count && r->tmpls[tr->first + i].node != c) i++;
+    if (i == tr->count)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: not in its parent's run", c);
+    const hashseg_tmpl *t = &r->tmpls[tr->first + i];
+    if ((size_t)text + len > r->npool || t->text != text || t->len != len ||
+        rb__template_params(r->pool + text, len) != t->params || t->params == 0 ||
+        x->ncap != p->ncap + t->params)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: template shape or captures", c);
+    if (t->key != key)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: key differs from its edge's", c);
+    for (uint32_t j = 0; j < i; j++) {
+        const hashseg_tmpl *o = &r->tmpls[tr->first + j];
+        if (rb__template_same_shape(r->pool + o->text, o->len, r->pool + t->text, t->len))
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: two templates of one shape",
+                             x->parent);
+    }
+    return RB_OK;
+}
+
+/* With templates: terminal c's stored key is that of its path. */
+static int check_tkey(const hashseg_router *r, uint32_t c, rb_error *err)
+{
+    const hashseg_tkey *k = &r->tkeys[c];
+    uint32_t depth = 0, literal = 0;
+    for (uint32_t y = c; y != 0; y = r->nodes[y].parent) {
+        const hashseg_node *n = &r->nodes[y];
+        depth++;
+        if (n->flags & HASHSEG_TMPL) {
+            uint32_t text = (uint32_t)n->w1, len = (uint32_t)(n->w1 >> 32);
+            literal += len - 2u * rb__template_params(r->pool + text, len);
+        } else if (!(n->flags & HASHSEG_PARAM)) {
+            literal += n->seglen == HASHSEG_LONG ? (uint32_t)(n->w1 >> 32) : n->seglen;
+        }
+    }
+    if (k->nranks != depth || k->literal != literal || (size_t)k->ranks + depth + 1 > r->ntranks ||
+        r->tranks[k->ranks + depth] != RB_SEG_CATCHALL)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: stored priority key", c);
+    uint32_t i = depth;
+    for (uint32_t y = c; y != 0; y = r->nodes[y].parent)
+        if (r->tranks[k->ranks + --i] !=
+            ((r->nodes[y].flags & (HASHSEG_PARAM | HASHSEG_TMPL)) ? 1u : 0u))
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: stored ranks", c);
+    return RB_OK;
 }
 
 #define HASHSEG_FAIL(...) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, __VA_ARGS__)
@@ -1476,7 +1955,12 @@ static int check_node(const hashseg_router *r, uint32_t c, uint64_t *keys, uint3
             HASHSEG_FAIL("node %u: terminal flags and masks disagree", c);
         if (fullstatic && t->end_mask) HASHSEG_FAIL("node %u: a static route in the tree", c);
         *groups += popcount16(t->ca_mask) + popcount16(t->end_mask);
+        if (r->tkeys && (t->end_mask | t->ca_mask)) {
+            int rc = check_tkey(r, c, err);
+            if (rc < 0) return rc;
+        }
     }
+    if (x->flags & HASHSEG_TMPL) return check_template(r, c, key, err);
     if (x->flags & HASHSEG_PARAM) {
         if (p->param != c) HASHSEG_FAIL("node %u: not its parent's param child", c);
         if (x->ncap != p->ncap + 1u) HASHSEG_FAIL("node %u: ncap", c);
@@ -1552,8 +2036,8 @@ static int hashseg_check(const void *impl, rb_error *err)
 static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
 {
     const hashseg_node *root = &r->nodes[0];
-    if (r->nnodes == 0 || (root->flags & HASHSEG_PARAM) || root->ncap || root->parent ||
-        (r->deep_keys && r->deep_keys[0] != r->keys.root))
+    if (r->nnodes == 0 || (root->flags & (HASHSEG_PARAM | HASHSEG_TMPL)) || root->ncap ||
+        root->parent || (r->deep_keys && r->deep_keys[0] != r->keys.root))
         HASHSEG_FAIL("nodes[0] is not a root");
     keys[0] = r->keys.root;
     if ((uintptr_t)r->nodes % sizeof *r->nodes) HASHSEG_FAIL("nodes[] not aligned");
@@ -1567,7 +2051,7 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
     for (size_t i = 0; i < r->nslots; i++) {
         uint32_t c = r->slots[i] & ((1u << r->node_bits) - 1u);
         if (!r->slots[i]) continue;
-        if (c == 0 || c >= r->nnodes || (r->nodes[c].flags & HASHSEG_PARAM))
+        if (c == 0 || c >= r->nnodes || (r->nodes[c].flags & (HASHSEG_PARAM | HASHSEG_TMPL)))
             HASHSEG_FAIL("slot %zu holds %u, not a static node", i, c);
         used++;
     }
@@ -1577,7 +2061,7 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
         if (c > 0) {
             int rc = check_node(r, c, keys, &groups, err);
             if (rc < 0) return rc;
-            nstatic += !(x->flags & HASHSEG_PARAM);
+            nstatic += !(x->flags & (HASHSEG_PARAM | HASHSEG_TMPL));
         } else {
             if (r->terms[0].end_mask) HASHSEG_FAIL("a route ends at the root");
             groups += popcount16(r->terms[0].ca_mask);
@@ -1585,16 +2069,26 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
         if (x->param &&
             (x->param <= c || x->param >= r->nnodes || !(r->nodes[x->param].flags & HASHSEG_PARAM)))
             HASHSEG_FAIL("node %u: param child %u", c, x->param);
+        if (!(x->flags & HASHSEG_HAS_TMPL) != (!r->tranges || !r->tranges[c].count))
+            HASHSEG_FAIL("node %u: HAS_TMPL and its run of templates disagree", c);
+        for (uint32_t i = 0; (x->flags & HASHSEG_HAS_TMPL) && i < r->tranges[c].count; i++) {
+            uint32_t t = r->tranges[c].first + i;
+            if (t >= r->ntmpls || r->tmpls[t].node <= c || r->tmpls[t].node >= r->nnodes ||
+                r->nodes[r->tmpls[t].node].parent != c)
+                HASHSEG_FAIL("node %u: template child %u", c, t);
+        }
         unsigned lens = 0;
         for (uint32_t d = c + 1; d < r->nnodes; d++) {
             const hashseg_node *y = &r->nodes[d];
-            if (y->parent != c || (y->flags & HASHSEG_PARAM)) continue;
+            if (y->parent != c || (y->flags & (HASHSEG_PARAM | HASHSEG_TMPL))) continue;
             lens |= 1u << ((y->seglen == HASHSEG_LONG ? (uint32_t)(y->w1 >> 32) : y->seglen) & 7u);
         }
         if (!lens != !(x->flags & HASHSEG_HAS_STATIC))
             HASHSEG_FAIL("node %u: HAS_STATIC but no static child, or the reverse", c);
         if (lens != x->lens) HASHSEG_FAIL("node %u: lens 0x%x, children 0x%x", c, x->lens, lens);
-        if (c > 0 && !(x->flags & (HASHSEG_HAS_STATIC | HASHSEG_HAS_END | HASHSEG_HAS_CA)) &&
+        if (c > 0 &&
+            !(x->flags &
+              (HASHSEG_HAS_STATIC | HASHSEG_HAS_END | HASHSEG_HAS_CA | HASHSEG_HAS_TMPL)) &&
             !x->param)
             HASHSEG_FAIL("node %u: leads to no route", c);
         {
@@ -1621,7 +2115,7 @@ const rb_router_ops rb__hashseg_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "hashseg",
     .summary = "hashed segments: XXH3-keyed static edges, whole-path probe, param/catch-all DFS",
-    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL,
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_TEMPLATE,
     .create = hashseg_create,
     .add = hashseg_add,
     .build = hashseg_build,

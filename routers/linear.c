@@ -51,7 +51,12 @@
  *     segments as it can, in pattern order.  That is the capture rule of
  *     the route semantics, and every router reports those spans.
  *
- * Captures: params, catch-alls, glob segments and '**', in pattern order.
+ * A template segment (img-{id}.png) takes one path segment when
+ * rb__template_match (tmplseg.c) fits it; its params are captures, each
+ * as short as it can be, left to right.
+ *
+ * Captures: params, each param of a template, catch-alls, glob segments
+ * and '**', in pattern order.
  * A '**' that took segments i..j spans from the first byte of segment i to
  * the last byte of segment j; a '**' that took none is an empty span at the
  * offset where the next segment would start (the path length at the end).
@@ -275,19 +280,27 @@ static int linear_check(const void *impl, rb_error *err)
                      "linear: a route is not in the bucket of its first static segment");
 }
 
-/* Does one pattern segment (not '**', not a catch-all) take path[b, e)? */
-static bool segment_takes(const rb_segment *s, const char *path, size_t b, size_t e)
+/* Does one pattern segment (not '**', not a catch-all) take path[b, e)?
+ * On success caps[0, s->captures) get its captures. */
+static bool segment_takes(const rb_segment *s, const char *path, size_t b, size_t e, rb_span *caps)
 {
+    bool ok;
     switch (s->kind) {
     case RB_SEG_STATIC:
         return e - b == s->text_len && memcmp(path + b, s->text, s->text_len) == 0;
     case RB_SEG_PARAM:
-        return e > b;
+        ok = e > b;
+        break;
     case RB_SEG_GLOB:
-        return rb_glob_segment_match(s->text, s->text_len, path + b, e - b, NULL);
+        ok = rb_glob_segment_match(s->text, s->text_len, path + b, e - b, NULL);
+        break;
+    case RB_SEG_TEMPLATE:
+        return rb__template_match(s->text, s->text_len, path + b, e - b, (uint32_t)b, caps, NULL);
     default:
         return false;
     }
+    if (ok) caps[0] = (rb_span){(uint32_t)b, (uint32_t)(e - b)};
+    return ok;
 }
 
 /* End of the path segment starting at b (index of the next '/' or len). */
@@ -335,9 +348,9 @@ static bool match_route(const rb_pattern *p, const char *path, size_t len, rb_sp
                 }
             } else if (pos <= len) {
                 size_t e = segment_end(path, len, pos);
-                ok = segment_takes(s, path, pos, e);
+                ok = segment_takes(s, path, pos, e, caps + ci);
                 if (ok) {
-                    if (s->captures) caps[ci++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+                    ci += s->captures;
                     pos = e + 1;
                     pi++;
                     continue;
@@ -432,7 +445,7 @@ const rb_router_ops rb__linear_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "linear",
     .summary = "reference oracle: tries every route, keeps the highest priority",
-    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB,
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB | RB_FEAT_TEMPLATE,
     .create = linear_create,
     .add = linear_add,
     .build = linear_build,

@@ -1,13 +1,15 @@
 /*
- * radix.c — a byte-level radix (Patricia) tree with param and catch-all
- * children: the classic router design (httprouter, matchit) that the other
- * routers are compared against.
+ * radix.c — a byte-level radix (Patricia) tree with param, template and
+ * catch-all children: the classic router design (httprouter, matchit) that
+ * the other routers are compared against.
  *
  * What it is for: static route bytes are stored once, on compressed edges
  * that are split at the byte where two routes diverge, even inside a
  * segment (/user, /users and /username share "/user").  A node whose bytes
  * end a segment ('/') may also have one param child (takes one whole path
- * segment of 1+ bytes) and one catch-all child (takes the rest, 1+ bytes).
+ * segment of 1+ bytes), template children (one per template shape, e.g.
+ * "{}.json"; each takes one whole segment that rb__template_match fits,
+ * tmplseg.c) and one catch-all child (takes the rest, 1+ bytes).
  *
  * The example route set shared by every router file, as built by radix
  * (node numbers are the array indices after build, breadth first):
@@ -44,7 +46,8 @@
  *
  * Node layout after build (radix_node, 40 bytes; nodes are laid out
  * breadth first, so the children of a node are contiguous: its static
- * children sorted by first byte, then its param child, then its catch-all):
+ * children sorted by first byte, then its param child, then its catch-all,
+ * then its template children in insertion order):
  *
  *     +------+------+-------+-----------+-------+--------+-----+---------+------+
  *     | head | keys | label | label_len | child | parent | ids | methods | info |
@@ -54,13 +57,16 @@
  *                  bytes is one masked word compare (labels hold no NUL)
  *       keys       first bytes of the static children when there are at
  *                  most 8: one SWAR compare finds the child to try
- *       label      offset of the whole label in r->bytes (static nodes)
+ *       label      offset of the whole label in r->bytes (static nodes; a
+ *                  template node: its shape, "img-{}.png")
  *       child      index of the first child
  *       ids        index of the node's route table (when methods != 0):
  *                  10 route ids, one per method and one for '*'
  *       methods    bit m: a route for method m; bit RB_ANY: a route for '*'
  *       info       bits 0-8 number of static children, 9-10 kind,
- *                  11 has a param child, 12 has a catch-all child
+ *                  11 has a param child, 12 has a catch-all child,
+ *                  13 has template children, 14 (a template node)
+ *                  another template child follows it
  *     keys[n]      first byte of node n's label (array, 8 bytes of padding):
  *                  scanned for nodes with more than 8 static children
  *
@@ -74,7 +80,7 @@
  * child, and stops at the first node that ends the path and holds a route
  * whose method fits (a specific method before '*').  Why that is exactly
  * the priority order of docs/design.md when routes have only static, param and
- * catch-all segments:
+ * catch-all segments (templates: below):
  *   - two routes that match the same path take the same bytes for every
  *     segment both have static, so they share tree nodes up to the first
  *     segment where their kinds differ; there the search tries static
@@ -97,7 +103,22 @@
  * The search keeps no stack: captures go straight into m->params (the
  * capture count is the depth in param/catch-all nodes) and backing out of
  * a node restores the position from the node itself (static: minus its
- * label length; param or catch-all: the offset of its capture).
+ * label length; param or catch-all: the offset of its capture; template:
+ * the offset of its first capture minus its first piece).
+ *
+ * Templates rank as params (1), so the param child and the template
+ * children of a node are one rank group, and between the routes they lead
+ * to the later segments' ranks decide, then the method, then literal
+ * bytes: /f/{id}.json beats /f/{id} on /f/7.json, /f/{id}/x beats
+ * /f/{id}.json/{y} on /f/1.json/x.  The first route found is then not
+ * always the best, so a node whose group has two or more members searches
+ * below each member that takes the segment (radix_group, a recursion of
+ * one level per such group on the path) and keeps the route with the
+ * smallest key; the routes below one member are found in priority order
+ * by the argument above (nested groups resolved the same way).  A group
+ * of one member (a lone param, a lone template) needs no comparison and
+ * is walked without recursion.  Only routers with templates keep the
+ * keys (the ranks and literal bytes of each route table, radix_key).
  *
  * Cost (L path bytes, S path segments, N routes, B pattern bytes):
  *   add     O(pattern bytes + static children scanned); amortized O(1)
@@ -108,7 +129,8 @@
  *           node has one parent and, from a given position in its parent,
  *           each edge kind consumes a determined number of bytes), so the
  *           worst case is O(V * L) with V <= nodes = O(B): never
- *           exponential.  No allocation.
+ *           exponential.  A template costs one rb__template_match of its
+ *           segment.  No allocation.
  *   memory  O(N + B): at most 2 nodes per pattern piece (static run, param,
  *           catch-all), one 40-byte route table per terminal node.
  *
@@ -116,15 +138,22 @@
  *   - node 0 is the root, label "/", static;
  *   - static children of a node have labels of 1+ bytes with distinct first
  *     bytes, in increasing order;
- *   - param and catch-all children hang only below a label ending in '/';
- *     a param node has no label, no param or catch-all child, and static
- *     children starting with '/'; a catch-all node has no children;
+ *   - param, template and catch-all children hang only below a label
+ *     ending in '/'; a param node has no label, no param, template or
+ *     catch-all child, and static children starting with '/'; a template
+ *     node's label is a template shape and its children are the same as a
+ *     param node's; no two template children of a node have one shape; a
+ *     catch-all node has no children;
  *   - compression: a non-root static node that is not a terminal and has no
  *     param or catch-all child has at least two static children;
  *   - every leaf but an empty root is a terminal (methods != 0), every
  *     node is reachable once from the root, terminals hold exactly the
  *     routes added;
- *   - at most RB_MAX_CAPTURES param/catch-all nodes on any root path;
+ *   - at most RB_MAX_CAPTURES captures (params, template params,
+ *     catch-alls) on any root path;
+ *   - the stored key of each route table (ranks, literal bytes) is that of
+ *     the path to its node; after build, keys are kept iff the router has
+ *     templates;
  *   - after build: breadth-first order (children after their parent),
  *     parent links, keys[n] is the first byte of node n's label, head and
  *     keys hold the bytes they stand for.
@@ -141,7 +170,7 @@
 
 #include <string.h>
 
-enum { RADIX_STATIC = 0, RADIX_PARAM = 1, RADIX_CATCHALL = 2 };
+enum { RADIX_STATIC = 0, RADIX_PARAM = 1, RADIX_CATCHALL = 2, RADIX_TEMPLATE = 3 };
 
 #define RADIX_SLOTS   (RB_METHOD_COUNT + 1) /* 9 methods and '*' */
 #define RADIX_NONE    UINT32_MAX
@@ -152,6 +181,8 @@ enum { RADIX_STATIC = 0, RADIX_PARAM = 1, RADIX_CATCHALL = 2 };
 #define INFO_KIND_SHIFT 9
 #define INFO_PARAM      0x800u
 #define INFO_CATCHALL   0x1000u
+#define INFO_TEMPLATES  0x2000u /* has template children (after param, catch-all) */
+#define INFO_MORE       0x4000u /* a template node: another template child follows */
 
 /* The route ids of one terminal node, by method (RB_ANY last). */
 typedef struct radix_ids {
@@ -161,13 +192,24 @@ typedef struct radix_ids {
 /* A node of the tree being built (before build).  Links are node indices;
  * 0 means none (the root is nobody's child). */
 typedef struct radix_mnode {
-    uint32_t label, label_len; /* bytes in pool */
-    uint32_t child, sibling;   /* first static child, next static sibling */
+    uint32_t label, label_len; /* bytes in pool (a template: its shape) */
+    uint32_t child, sibling;   /* first static child, next static (or template) sibling */
     uint32_t param, catchall;
-    uint32_t ids; /* index in mtables, RADIX_NONE when not a terminal */
+    uint32_t tmpl; /* first template child, linked through sibling */
+    uint32_t ids;  /* index in mtables, RADIX_NONE when not a terminal */
     uint16_t methods;
     uint8_t kind;
 } radix_mnode;
+
+/* What the priority key needs of a terminal's routes (one shape, so one
+ * rank sequence and one count of literal bytes): kept only by routers with
+ * templates, whose lookups compare the routes a param and templates at one
+ * place lead to. */
+typedef struct radix_key {
+    uint32_t ranks; /* offset of the rank bytes in the rank pool */
+    uint32_t nranks;
+    uint32_t literal;
+} radix_key;
 
 /* A node after build (see the layout at the top). */
 typedef struct radix_node {
@@ -193,17 +235,26 @@ typedef struct radix_router {
     radix_ids *mtables;
     uint32_t mtcount;
     size_t mtcap;
+    radix_key *mkeys; /* per route table, as mtables */
+    size_t mkcap;
+    uint8_t *mranks; /* rank pool */
+    size_t mranks_len, mranks_cap;
+    size_t templates; /* routes with a template segment */
     /* after build */
     radix_node *nodes;
     uint8_t *keys;
     char *bytes;
     radix_ids *tables;
+    radix_key *keys_of; /* per table; NULL without templates */
+    uint8_t *ranks;     /* their rank pool */
+    size_t nranks;
     uint32_t nnodes, ntables;
     size_t nbytes; /* label bytes, without padding */
 } radix_router;
 
 /* A pattern as the tree sees it: runs of static bytes (slashes included)
- * between param and catch-all segments. */
+ * between param, template and catch-all segments (a template piece: its
+ * text, names included). */
 typedef struct radix_piece {
     uint8_t kind;
     uint32_t len; /* static: bytes of the run */
@@ -264,9 +315,14 @@ static void free_building(radix_router *r)
     rb_free(r->allocator, r->mnodes, r->mcap * sizeof *r->mnodes);
     rb_free(r->allocator, r->pool, r->pool_cap);
     rb_free(r->allocator, r->mtables, r->mtcap * sizeof *r->mtables);
+    rb_free(r->allocator, r->mkeys, r->mkcap * sizeof *r->mkeys);
+    rb_free(r->allocator, r->mranks, r->mranks_cap);
     r->mnodes = NULL;
     r->pool = NULL;
     r->mtables = NULL;
+    r->mkeys = NULL;
+    r->mranks = NULL;
+    r->mkcap = r->mranks_len = r->mranks_cap = 0;
     r->mcount = r->mtcount = 0;
     r->mcap = r->mtcap = 0;
     r->pool_len = r->pool_cap = 0;
@@ -280,6 +336,8 @@ static void radix_destroy(void *impl)
     rb_free(r->allocator, r->keys, (size_t)r->nnodes + RADIX_PADDING);
     rb_free(r->allocator, r->bytes, r->nbytes);
     rb_free(r->allocator, r->tables, (size_t)r->ntables * sizeof *r->tables);
+    if (r->keys_of) rb_free(r->allocator, r->keys_of, (size_t)r->ntables * sizeof *r->keys_of);
+    rb_free(r->allocator, r->ranks, r->nranks);
     rb_free(r->allocator, r, sizeof *r);
 }
 
@@ -289,8 +347,10 @@ static size_t radix_memory(const void *impl)
     size_t total = sizeof *r;
     if (r->built)
         return total + (size_t)r->nnodes * (sizeof *r->nodes + 1u) + RADIX_PADDING + r->nbytes +
-               (size_t)r->ntables * sizeof *r->tables;
-    return total + r->mcap * sizeof *r->mnodes + r->pool_cap + r->mtcap * sizeof *r->mtables;
+               (size_t)r->ntables * sizeof *r->tables +
+               (r->keys_of ? (size_t)r->ntables * sizeof *r->keys_of : 0) + r->nranks;
+    return total + r->mcap * sizeof *r->mnodes + r->pool_cap + r->mtcap * sizeof *r->mtables +
+           r->mkcap * sizeof *r->mkeys + r->mranks_cap;
 }
 
 /* ---- add ------------------------------------------------------------------ */
@@ -310,7 +370,11 @@ static uint32_t cut_pattern(const rb_pattern *p, radix_piece *pc)
         }
         if (!run) run = slash;
         pc[n++] = (radix_piece){RADIX_STATIC, (uint32_t)(slash + 1 - run), run};
-        pc[n++] = (radix_piece){s->kind == RB_SEG_PARAM ? RADIX_PARAM : RADIX_CATCHALL, 0, NULL};
+        if (s->kind == RB_SEG_TEMPLATE)
+            pc[n++] = (radix_piece){RADIX_TEMPLATE, s->len, p->text + s->offset};
+        else
+            pc[n++] =
+                (radix_piece){s->kind == RB_SEG_PARAM ? RADIX_PARAM : RADIX_CATCHALL, 0, NULL};
         run = NULL;
     }
     if (run) pc[n++] = (radix_piece){RADIX_STATIC, (uint32_t)(p->text + p->len - run), run};
@@ -328,6 +392,17 @@ static uint32_t find_static_child(const radix_router *r, const radix_mnode *n, c
 {
     for (uint32_t k = n->child; k; k = r->mnodes[k].sibling) {
         if (r->pool[r->mnodes[k].label] == c) return k;
+    }
+    return 0;
+}
+
+/* The template child of n with the shape of template piece pc, or 0. */
+static uint32_t find_template_child(const radix_router *r, const radix_mnode *n,
+                                    const radix_piece *pc)
+{
+    for (uint32_t k = n->tmpl; k; k = r->mnodes[k].sibling) {
+        const radix_mnode *t = &r->mnodes[k];
+        if (rb__template_same_shape(r->pool + t->label, t->label_len, pc->text, pc->len)) return k;
     }
     return 0;
 }
@@ -359,9 +434,11 @@ static radix_spot find_spot(const radix_router *r, const radix_piece *pc, uint32
             d = 1;
             off++;
         } else {
-            c = pc[k].kind == RADIX_PARAM ? nd->param : nd->catchall;
+            c = pc[k].kind == RADIX_PARAM      ? nd->param
+                : pc[k].kind == RADIX_TEMPLATE ? find_template_child(r, nd, &pc[k])
+                                               : nd->catchall;
             if (!c) break;
-            d = 0;
+            d = r->mnodes[c].label_len; /* a template's shape is its label: all of it */
             k++;
             off = 0;
         }
@@ -405,7 +482,7 @@ static void split_node(radix_router *r, uint32_t n, uint32_t d)
     r->mnodes[z].sibling = 0;
     x->label_len = d;
     x->child = z;
-    x->param = x->catchall = 0;
+    x->param = x->catchall = x->tmpl = 0;
     x->ids = RADIX_NONE;
     x->methods = 0;
 }
@@ -434,14 +511,20 @@ static int radix_add(void *impl, const rb_route *route, rb_error *err)
             return rb__error(err, RB_EDUPLICATE, 0, "radix: duplicate route");
         fresh = t->ids == RADIX_NONE;
     }
+    const rb_pattern *p = route->pattern;
+    for (uint32_t k = at.piece; k < npc; k++) /* a template's shape is written to the pool */
+        if (pc[k].kind == RADIX_TEMPLATE) bytes += rb__template_shape_len(pc[k].text, pc[k].len);
     if ((size_t)r->mcount + nodes > UINT32_MAX - 1 || r->pool_len + bytes > UINT32_MAX ||
-        r->mtcount == UINT32_MAX)
+        r->mranks_len + route->pattern->nsegs > UINT32_MAX || r->mtcount == UINT32_MAX)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "radix: tree larger than 4 GiB");
     const rb_allocator *a = r->allocator;
     if (rb_grow(a, &r->mnodes, &r->mcap, r->mcount + nodes, sizeof *r->mnodes, 16) < 0 ||
         rb_grow(a, &r->pool, &r->pool_cap, r->pool_len + bytes, 1, 16) < 0 ||
         rb_grow(a, &r->mtables, &r->mtcap, (size_t)r->mtcount + (fresh ? 1u : 0u),
-                sizeof *r->mtables, 16) < 0)
+                sizeof *r->mtables, 16) < 0 ||
+        rb_grow(a, &r->mkeys, &r->mkcap, (size_t)r->mtcount + (fresh ? 1u : 0u), sizeof *r->mkeys,
+                16) < 0 ||
+        rb_grow(a, &r->mranks, &r->mranks_cap, r->mranks_len + (fresh ? p->nsegs : 0u), 1, 64) < 0)
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory adding a route to radix");
 
     /* From here on nothing can fail. */
@@ -453,6 +536,15 @@ static int radix_add(void *impl, const rb_route *route, rb_error *err)
             if (pc[k].len == skip) continue;
             uint32_t c = new_node(r, RADIX_STATIC, pc[k].text + skip, pc[k].len - skip);
             link_static(r, n, c);
+            n = c;
+        } else if (pc[k].kind == RADIX_TEMPLATE) {
+            uint32_t c = new_node(r, RADIX_TEMPLATE, NULL, 0);
+            r->mnodes[c].label_len =
+                (uint32_t)rb__template_shape(pc[k].text, pc[k].len, r->pool + r->pool_len);
+            r->pool_len += r->mnodes[c].label_len;
+            uint32_t *link = &r->mnodes[n].tmpl; /* appended: tried in insertion order */
+            while (*link) link = &r->mnodes[*link].sibling;
+            *link = c;
             n = c;
         } else {
             uint32_t c = new_node(r, pc[k].kind, NULL, 0);
@@ -467,7 +559,11 @@ static int radix_add(void *impl, const rb_route *route, rb_error *err)
     if (t->ids == RADIX_NONE) {
         t->ids = r->mtcount++;
         for (int m = 0; m < RADIX_SLOTS; m++) r->mtables[t->ids].id[m] = RADIX_NONE;
+        r->mkeys[t->ids] = (radix_key){(uint32_t)r->mranks_len, p->nsegs, p->literal_bytes};
+        memcpy(r->mranks + r->mranks_len, p->ranks, p->nsegs);
+        r->mranks_len += p->nsegs;
     }
+    if (p->features & RB_FEAT_TEMPLATE) r->templates++;
     r->mtables[t->ids].id[route->method] = route->id;
     t->methods |= (uint16_t)RB_METHOD_BIT(route->method);
     r->routes++;
@@ -490,14 +586,23 @@ static int radix_build(void *impl, rb_error *err)
     char *bytes = rb_alloc(a, nbytes);
     radix_ids *tables = r->mtcount ? rb_alloc(a, (size_t)r->mtcount * sizeof *tables) : NULL;
     uint32_t *src = rb_alloc(a, (size_t)count * sizeof *src); /* node -> its mnode */
-    if (!nodes || !keys || !bytes || (!tables && r->mtcount) || !src) {
+    /* the priority keys, for tables with templates only */
+    bool with_keys = r->templates && r->mtcount;
+    size_t nranks = with_keys ? r->mranks_len : 0;
+    radix_key *keys_of = with_keys ? rb_alloc(a, (size_t)r->mtcount * sizeof *keys_of) : NULL;
+    uint8_t *ranks = with_keys ? rb_alloc(a, nranks) : NULL;
+    if (!nodes || !keys || !bytes || (!tables && r->mtcount) || !src ||
+        (with_keys && (!keys_of || !ranks))) {
         rb_free(a, nodes, (size_t)count * sizeof *nodes);
         rb_free(a, keys, (size_t)count + RADIX_PADDING);
         rb_free(a, bytes, nbytes);
         rb_free(a, tables, (size_t)r->mtcount * sizeof *tables);
         rb_free(a, src, (size_t)count * sizeof *src);
+        if (keys_of) rb_free(a, keys_of, (size_t)r->mtcount * sizeof *keys_of);
+        rb_free(a, ranks, nranks);
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory building radix");
     }
+    if (with_keys) memcpy(ranks, r->mranks, nranks);
 
     /* Breadth first: nodes[] is its own queue. */
     uint32_t next = 1, ntables = 0;
@@ -515,6 +620,7 @@ static int radix_build(void *impl, rb_error *err)
         nd->ids = RADIX_NONE;
         if (mn->methods) {
             tables[ntables] = r->mtables[mn->ids];
+            if (keys_of) keys_of[ntables] = r->mkeys[mn->ids];
             nd->ids = ntables++;
         }
         nd->child = next;
@@ -533,6 +639,13 @@ static int radix_build(void *impl, rb_error *err)
             nodes[next].parent = i;
             src[next++] = mn->catchall;
         }
+        for (uint32_t c = mn->tmpl; c; c = r->mnodes[c].sibling) {
+            info |= INFO_TEMPLATES;
+            nodes[next].parent = i;
+            /* the node is filled when its turn comes; INFO_MORE is set then */
+            src[next++] = c;
+        }
+        if (mn->kind == RADIX_TEMPLATE && mn->sibling) info |= INFO_MORE;
         nd->info = (uint16_t)(info | nstatic);
         nd->head = pack_word(bytes + nd->label, nd->label_len);
     }
@@ -546,6 +659,9 @@ static int radix_build(void *impl, rb_error *err)
     r->keys = keys;
     r->bytes = bytes;
     r->tables = tables;
+    r->keys_of = keys_of;
+    r->ranks = ranks;
+    r->nranks = nranks;
     r->nnodes = count;
     r->ntables = ntables;
     r->nbytes = nbytes;
@@ -670,31 +786,82 @@ static inline bool label_matches(const radix_router *r, const radix_node *ch, ui
     return memcmp(r->bytes + ch->label + 8, path + pos + 8, n - 8) == 0;
 }
 
-static int radix_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+static bool radix_group(const radix_router *r, uint32_t g, size_t pos, size_t e, uint32_t np,
+                        int method, const char *path, size_t len, rb_match *m, uint32_t *allowed,
+                        uint32_t *term);
+
+/* Node n's param child and template children on the segment path[pos, e)
+ * (see "Lookup" above): the one that takes it, its captures written and
+ * *np advanced past them; 0 when none does; or, when two or more do, 0 and
+ * *got after radix_group decided (m and *term filled). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static uint32_t
+radix_tmpl_step(const radix_router *r, uint32_t n, size_t pos, size_t e, uint32_t *np, int method,
+                const char *path, size_t len, rb_match *m, uint32_t *allowed, uint32_t *term,
+                bool *got)
 {
-    const radix_router *r = impl;
+    const radix_node *nodes = r->nodes, *nd = &nodes[n];
+    if (e == pos) return 0; /* params and templates take 1+ bytes */
+    uint32_t p = nd->child + (nd->info & INFO_NSTATIC);
+    uint32_t tc = p + ((nd->info & INFO_PARAM) ? 1u : 0u) + ((nd->info & INFO_CATCHALL) ? 1u : 0u);
+    uint32_t fits = 0, only = 0, last = tc;
+    if (nd->info & INFO_PARAM) fits = 1, only = p;
+    for (uint32_t c = tc, more = 1; more; c++) {
+        const radix_node *t = &nodes[c];
+        more = (t->info & INFO_MORE) != 0;
+        last = c;
+        if (!rb__template_match(r->bytes + t->label, t->label_len, path + pos, e - pos,
+                                (uint32_t)pos, m->params + *np, NULL))
+            continue;
+        fits++;
+        only = c;
+    }
+    if (fits > 1) {
+        *got = radix_group(r, n, pos, e, *np, method, path, len, m, allowed, term);
+        return 0;
+    }
+    if (!fits) return 0;
+    if (only == p && (nd->info & INFO_PARAM)) {
+        m->params[(*np)++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+        return only;
+    }
+    const radix_node *t = &nodes[only];
+    if (only != last) /* a later failed match may have written the captures */
+        rb__template_match(r->bytes + t->label, t->label_len, path + pos, e - pos, (uint32_t)pos,
+                           m->params + *np, NULL);
+    *np += rb__template_params(r->bytes + t->label, t->label_len);
+    return only;
+}
+
+/* The search below node `start` (see "Lookup" above): depth first from
+ * start, entered with pos the first path byte after it (after its label,
+ * or after the segment a param or template took) and np captures taken;
+ * it never backs out of start.  true: the first route found whose method
+ * fits, in m->route_id, m->nparams and m->params, and its node in *term;
+ * false: none, and *allowed has gained the methods of the routes that
+ * matched the path. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool
+radix_walk(const radix_router *r, uint32_t start, size_t pos, uint32_t np, int method,
+           const char *path, size_t len, rb_match *m, uint32_t *allowed, uint32_t *term)
+{
     const radix_node *nodes = r->nodes;
     const uint32_t fit = RB_METHOD_BIT(method) | RB_METHOD_BIT(RB_ANY);
-    uint32_t allowed = 0, np = 0, n = 0;
-    size_t pos = 1;
+    uint32_t n = start;
     const radix_node *nd;
     uint64_t w;
-    char pad[24];
 
-    if (len == 0 || path[0] != '/') goto none;
-    if (len < 8) {
-        /* path_word reads the 8 bytes before the end: give it room. */
-        memset(pad, 0, sizeof pad);
-        memcpy(pad + 8, path, len);
-        path = pad + 8;
-    }
     /* Entered node n; pos is the first path byte after its label. */
 enter:
     nd = &nodes[n];
     if (pos == len) {
         /* Every child takes 1+ bytes: only this node can end the path. */
         if (nd->methods & fit) goto found;
-        allowed |= nd->methods;
+        *allowed |= nd->methods;
         goto leave;
     }
     w = path_word(path, pos, len);
@@ -723,13 +890,27 @@ enter:
 try_param:
     w = path_word(path, pos, len);
 try_param_w:
-    if (nd->info & INFO_PARAM) {
+    if (nd->info & (INFO_PARAM | INFO_TEMPLATES)) {
         size_t e = segment_end(path, w, pos, len);
-        if (e > pos) {
-            m->params[np++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
-            n = nd->child + (nd->info & INFO_NSTATIC);
-            pos = e;
-            goto enter;
+        if (!(nd->info & INFO_TEMPLATES)) { /* a param child alone */
+            if (e > pos) {
+                m->params[np++] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+                n = nd->child + (nd->info & INFO_NSTATIC);
+                pos = e;
+                goto enter;
+            }
+        } else { /* out of line: tables without templates never pay */
+            uint32_t np2 = np;
+            bool got = false;
+            uint32_t c =
+                radix_tmpl_step(r, n, pos, e, &np2, method, path, len, m, allowed, term, &got);
+            if (got) return true;
+            if (c) {
+                np = np2;
+                n = c;
+                pos = e;
+                goto enter;
+            }
         }
     }
 try_catchall:
@@ -741,7 +922,7 @@ try_catchall:
     }
 leave:
     /* Back out of node n into its parent and try the parent's next kind. */
-    if (n == 0) goto none;
+    if (n == start) return false;
     nd = &nodes[n];
     n = nd->parent;
     switch (node_kind(nd)) {
@@ -753,18 +934,106 @@ leave:
         pos = m->params[--np].offset;
         nd = &nodes[n];
         goto try_catchall;
+    case RADIX_TEMPLATE: { /* the only child of its group: the catch-all is next */
+        const char *t = r->bytes + nd->label;
+        np -= rb__template_params(t, nd->label_len);
+        pos = m->params[np].offset - rb__template_prefix(t, nd->label_len);
+        nd = &nodes[n];
+        goto try_catchall;
+    }
     default:
         pos = m->params[--np].offset;
         goto leave;
     }
 
 found:
-    m->outcome = RB_FOUND;
     m->route_id = r->tables[nd->ids].id[(nd->methods & RB_METHOD_BIT(method)) ? method : RB_ANY];
     m->nparams = np;
-    m->allowed = 0;
-    return RB_FOUND;
-none:
+    *term = n;
+    return true;
+}
+
+/* The priority key of the route terminal t answers method with (id). */
+static rb_priority key_of(const radix_router *r, uint32_t t, int method, uint32_t id)
+{
+    const radix_node *nd = &r->nodes[t];
+    const radix_key *k = &r->keys_of[nd->ids];
+    return (rb_priority){r->ranks + k->ranks, k->nranks, !(nd->methods & RB_METHOD_BIT(method)),
+                         k->literal, id};
+}
+
+/* Node g's rank-1 group, its param child and template children (two or
+ * more of them), on the segment path[pos, e): every member that takes the
+ * segment is searched below (radix_walk), and the routes found are
+ * compared by the whole priority key, since the ranks of the segments
+ * after this one, the method and the literal bytes decide between them.
+ * Returns as radix_walk does, with the best of them.  Recursion: one level
+ * per group a path passes with 2+ members, each taking a capture, so at
+ * most RB_MAX_CAPTURES levels of about 300 bytes of stack. */
+static bool radix_group(const radix_router *r, uint32_t g, size_t pos, size_t e, uint32_t np,
+                        int method, const char *path, size_t len, rb_match *m, uint32_t *allowed,
+                        uint32_t *term)
+{
+    const radix_node *nodes = r->nodes, *nd = &nodes[g];
+    uint32_t c = nd->child + (nd->info & INFO_NSTATIC);
+    uint32_t tc = c + ((nd->info & INFO_PARAM) ? 1u : 0u) + ((nd->info & INFO_CATCHALL) ? 1u : 0u);
+    bool found = false, more = true;
+    rb_priority best = {0};
+    uint32_t best_id = 0, best_np = 0, best_term = 0;
+    rb_span caps[RB_MAX_CAPTURES];
+    if (!(nd->info & INFO_PARAM)) c = tc;
+    for (; more; c = c < tc ? tc : c + 1) {
+        const radix_node *x = &nodes[c];
+        uint32_t k = 1;
+        if (node_kind(x) == RADIX_PARAM) {
+            if (e == pos) continue;
+            m->params[np] = (rb_span){(uint32_t)pos, (uint32_t)(e - pos)};
+        } else {
+            more = (x->info & INFO_MORE) != 0;
+            const char *t = r->bytes + x->label;
+            if (!rb__template_match(t, x->label_len, path + pos, e - pos, (uint32_t)pos,
+                                    m->params + np, NULL))
+                continue;
+            k = rb__template_params(t, x->label_len);
+        }
+        uint32_t t;
+        if (!radix_walk(r, c, e, np + k, method, path, len, m, allowed, &t)) continue;
+        rb_priority key = key_of(r, t, method, m->route_id);
+        if (found && rb_priority_compare(&key, &best) >= 0) continue;
+        found = true;
+        best = key;
+        best_id = m->route_id;
+        best_np = m->nparams;
+        best_term = t;
+        memcpy(caps + np, m->params + np, (best_np - np) * sizeof caps[0]);
+    }
+    if (!found) return false;
+    memcpy(m->params + np, caps + np, (best_np - np) * sizeof caps[0]);
+    m->route_id = best_id;
+    m->nparams = best_np;
+    *term = best_term;
+    return true;
+}
+
+static int radix_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    const radix_router *r = impl;
+    uint32_t allowed = 0, term;
+    char pad[24];
+
+    if (len > 0 && path[0] == '/') {
+        if (len < 8) {
+            /* path_word reads the 8 bytes before the end: give it room. */
+            memset(pad, 0, sizeof pad);
+            memcpy(pad + 8, path, len);
+            path = pad + 8;
+        }
+        if (radix_walk(r, 0, 1, 0, method, path, len, m, &allowed, &term)) {
+            m->outcome = RB_FOUND;
+            m->allowed = 0;
+            return RB_FOUND;
+        }
+    }
     m->outcome = allowed ? RB_METHOD_NOT_ALLOWED : RB_NOT_FOUND;
     m->nparams = 0;
     m->allowed = allowed;
@@ -777,8 +1046,9 @@ none:
 typedef struct radix_view {
     const char *label;
     uint32_t label_len;
-    unsigned kind, methods;
+    unsigned kind, methods, info;
     uint32_t ids, nstatic, param, catchall; /* param/catchall: 0 none */
+    uint32_t tmpl;                          /* first template child, 0 none */
 } radix_view;
 
 typedef struct radix_checker {
@@ -787,6 +1057,8 @@ typedef struct radix_checker {
     uint32_t count, visited;
     size_t routes;
     rb_error *err;
+    uint8_t *rk; /* ranks of the segments on the path from the root */
+    size_t nrk;
 } radix_checker;
 
 /* Fill v for node i; stat (may be NULL) gets the static children. */
@@ -799,11 +1071,18 @@ static int view_node(const radix_router *r, uint32_t i, radix_view *v, uint32_t 
         v->label_len = nd->label_len;
         v->kind = node_kind(nd);
         v->methods = nd->methods;
+        v->info = nd->info;
         v->ids = nd->ids;
         v->nstatic = nd->info & INFO_NSTATIC;
         uint64_t c = (uint64_t)nd->child + v->nstatic;
         v->param = (nd->info & INFO_PARAM) ? (uint32_t)c++ : 0;
         v->catchall = (nd->info & INFO_CATCHALL) ? (uint32_t)c++ : 0;
+        v->tmpl = 0;
+        if (nd->info & INFO_TEMPLATES) { /* a run, each but the last marked INFO_MORE */
+            v->tmpl = (uint32_t)c;
+            while (c < r->nnodes && (r->nodes[c].info & INFO_MORE)) c++;
+            c++;
+        }
         if (v->nstatic > 256 || (uint64_t)nd->label + nd->label_len > r->nbytes ||
             (nd->methods && nd->ids >= r->ntables) || c > r->nnodes)
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: field out of range", i);
@@ -837,10 +1116,12 @@ static int view_node(const radix_router *r, uint32_t i, radix_view *v, uint32_t 
     v->ids = mn->ids;
     v->param = mn->param;
     v->catchall = mn->catchall;
+    v->tmpl = mn->tmpl;
+    v->info = 0;
     v->nstatic = 0;
     if ((uint64_t)mn->label + mn->label_len > r->pool_len ||
         (mn->methods && mn->ids >= r->mtcount) || mn->param >= r->mcount ||
-        mn->catchall >= r->mcount)
+        mn->catchall >= r->mcount || mn->tmpl >= r->mcount)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: field out of range", i);
     for (uint32_t c = mn->child; c; c = r->mnodes[c].sibling) {
         if (c >= r->mcount || v->nstatic == 256)
@@ -856,7 +1137,40 @@ static const radix_ids *ids_of(const radix_router *r, uint32_t ids)
     return r->built ? &r->tables[ids] : &r->mtables[ids];
 }
 
-static int check_node(radix_checker *ck, uint32_t i, uint32_t captures)
+/* The template child after c among its parent's (0: none). */
+static uint32_t next_template(const radix_router *r, uint32_t c)
+{
+    if (r->built) return (r->nodes[c].info & INFO_MORE) ? c + 1 : 0;
+    return r->mnodes[c].sibling;
+}
+
+/* The priority-key part of terminal table ids, before or after build
+ * (NULL after a build of a table without templates, which keeps none). */
+static const radix_key *key_at(const radix_router *r, uint32_t ids, const uint8_t **pool,
+                               size_t *pool_len)
+{
+    *pool = r->built ? r->ranks : r->mranks;
+    *pool_len = r->built ? r->nranks : r->mranks_len;
+    if (r->built) return r->keys_of ? &r->keys_of[ids] : NULL;
+    return &r->mkeys[ids];
+}
+
+/* A terminal's stored ranks and literal bytes are those of the path: the
+ * ranks pushed on the way down (ck->rk), the literal bytes counted there. */
+static int check_key(radix_checker *ck, uint32_t i, uint32_t ids, uint32_t literal)
+{
+    const uint8_t *pool;
+    size_t pool_len;
+    const radix_key *k = key_at(ck->r, ids, &pool, &pool_len);
+    if (!k) return RB_OK;
+    if ((uint64_t)k->ranks + k->nranks > pool_len || k->nranks != ck->nrk ||
+        memcmp(pool + k->ranks, ck->rk, ck->nrk) != 0 || k->literal != literal)
+        return rb__error(ck->err, RB_EINVAL, RB_NO_OFFSET,
+                         "node %u: the stored priority key is not that of the path to it", i);
+    return RB_OK;
+}
+
+static int check_node(radix_checker *ck, uint32_t i, uint32_t captures, uint32_t literal)
 {
     const radix_router *r = ck->r;
     rb_error *err = ck->err;
@@ -870,29 +1184,70 @@ static int check_node(radix_checker *ck, uint32_t i, uint32_t captures)
     uint32_t stat[256];
     int rc = view_node(r, i, &v, stat, err);
     if (rc < 0) return rc;
-    if (v.kind != RADIX_STATIC) captures++;
+    if (v.kind > RADIX_TEMPLATE)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: bad kind %u", i, v.kind);
+    if ((v.kind == RADIX_STATIC || v.kind == RADIX_TEMPLATE) ? v.label_len == 0 : v.label_len != 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: label length %u for kind %u", i,
+                         v.label_len, v.kind);
+    /* the ranks and literal bytes of the path, for the terminals' keys */
+    size_t nrk = ck->nrk;
+    uint8_t last = nrk ? ck->rk[nrk - 1] : 0;
+    if (v.kind == RADIX_STATIC) {
+        for (uint32_t k = 0; k < v.label_len; k++) {
+            if (v.label[k] == '/')
+                ck->rk[ck->nrk++] = RB_SEG_STATIC;
+            else
+                literal++;
+        }
+    } else if (nrk == 0) {
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: a capture at the root", i);
+    } else {
+        ck->rk[nrk - 1] = v.kind == RADIX_CATCHALL ? RB_SEG_CATCHALL : RB_SEG_PARAM;
+    }
+    if (v.kind == RADIX_TEMPLATE) {
+        uint32_t params = 0, lit = 0;
+        for (uint32_t k = 0; k < v.label_len; k++) {
+            bool open = v.label[k] == '{', close = v.label[k] == '}';
+            if (open && (k + 1 == v.label_len || v.label[k + 1] != '}'))
+                return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                                 "node %u: a template label that is not a shape", i);
+            params += open;
+            lit += !open && !close;
+            if (v.label[k] == '/')
+                return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: '/' in a template", i);
+        }
+        if (!params)
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: a template without params", i);
+        captures += params;
+        literal += lit;
+    } else if (v.kind != RADIX_STATIC) {
+        captures++;
+    }
     if (captures > RB_MAX_CAPTURES)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: more than %d captures above it", i,
                          RB_MAX_CAPTURES);
-    if (v.kind > RADIX_CATCHALL)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: bad kind %u", i, v.kind);
-    if (v.kind == RADIX_STATIC ? v.label_len == 0 : v.label_len != 0)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: label length %u for kind %u", i,
-                         v.label_len, v.kind);
-    if ((v.param || v.catchall) && (v.kind != RADIX_STATIC || v.label[v.label_len - 1] != '/'))
+    if ((v.param || v.catchall || v.tmpl) &&
+        (v.kind != RADIX_STATIC || v.label[v.label_len - 1] != '/'))
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                         "node %u: param or catch-all child below a label not ending in '/'", i);
+                         "node %u: param, template or catch-all child below a label not ending "
+                         "in '/'",
+                         i);
     if (v.kind == RADIX_CATCHALL && v.nstatic)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: catch-all with children", i);
+    if (v.kind != RADIX_TEMPLATE && (v.info & INFO_MORE))
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: INFO_MORE on a non-template", i);
     if (v.methods & ~((1u << RADIX_SLOTS) - 1u))
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: bad method bits", i);
-    bool leaf = !v.nstatic && !v.param && !v.catchall;
+    bool leaf = !v.nstatic && !v.param && !v.catchall && !v.tmpl;
     if (leaf && !v.methods && i != 0)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: a leaf without routes", i);
-    if (i != 0 && v.kind == RADIX_STATIC && !v.methods && !v.param && !v.catchall && v.nstatic < 2)
+    if (i != 0 && v.kind == RADIX_STATIC && !v.methods && !v.param && !v.catchall && !v.tmpl &&
+        v.nstatic < 2)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                          "node %u: a pass-through node with one child (not compressed)", i);
     if (v.methods) {
+        rc = check_key(ck, i, v.ids, literal);
+        if (rc < 0) return rc;
         const radix_ids *t = ids_of(r, v.ids);
         for (unsigned m = 0; m < RADIX_SLOTS; m++) {
             bool has = (v.methods >> m) & 1u;
@@ -914,11 +1269,11 @@ static int check_node(radix_checker *ck, uint32_t i, uint32_t captures)
         if (key <= prev)
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                              "node %u: static children not in increasing first-byte order", i);
-        if (v.kind == RADIX_PARAM && key != '/')
+        if ((v.kind == RADIX_PARAM || v.kind == RADIX_TEMPLATE) && key != '/')
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                             "node %u: param followed by bytes other than '/'", i);
+                             "node %u: param or template followed by bytes other than '/'", i);
         prev = key;
-        rc = check_node(ck, stat[k], captures);
+        rc = check_node(ck, stat[k], captures, literal);
         if (rc < 0) return rc;
     }
     uint32_t kids[2] = {v.param, v.catchall};
@@ -931,9 +1286,31 @@ static int check_node(radix_checker *ck, uint32_t i, uint32_t captures)
         if (c.kind != want[k])
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: child %u of wrong kind", i,
                              kids[k]);
-        rc = check_node(ck, kids[k], captures);
+        rc = check_node(ck, kids[k], captures, literal);
         if (rc < 0) return rc;
     }
+    for (uint32_t t = v.tmpl, nt = 0; t; t = next_template(r, t), nt++) {
+        radix_view c;
+        if (t >= ck->count || nt >= ck->count)
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: bad template list", i);
+        rc = view_node(r, t, &c, NULL, err);
+        if (rc < 0) return rc;
+        if (c.kind != RADIX_TEMPLATE)
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "node %u: template child %u of kind %u",
+                             i, t, c.kind);
+        for (uint32_t u = v.tmpl; u != t; u = next_template(r, u)) {
+            radix_view o;
+            rc = view_node(r, u, &o, NULL, err);
+            if (rc < 0) return rc;
+            if (rb__template_same_shape(o.label, o.label_len, c.label, c.label_len))
+                return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                                 "node %u: two template children of one shape", i);
+        }
+        rc = check_node(ck, t, captures, literal);
+        if (rc < 0) return rc;
+    }
+    ck->nrk = nrk; /* back to the parent's path */
+    if (nrk) ck->rk[nrk - 1] = last;
     return RB_OK;
 }
 
@@ -949,11 +1326,21 @@ static int radix_check(const void *impl, rb_error *err)
     if (root.kind != RADIX_STATIC || root.label_len != 1 || root.label[0] != '/')
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "root is not the static label \"/\"");
     size_t seen_bytes = count / 8 + 1;
-    radix_checker ck = {r, rb_calloc(r->allocator, seen_bytes), count, 0, 0, err};
-    if (!ck.seen) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking radix");
-    rc = check_node(&ck, 0, 0);
+    size_t rk_bytes = (r->built ? r->nbytes : r->pool_len) + 1; /* a rank a '/', at most */
+    radix_checker ck = {r,   rb_calloc(r->allocator, seen_bytes), count, 0, 0,
+                        err, rb_alloc(r->allocator, rk_bytes),    0};
+    if (!ck.seen || !ck.rk) {
+        rb_free(r->allocator, ck.seen, seen_bytes);
+        rb_free(r->allocator, ck.rk, rk_bytes);
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking radix");
+    }
+    rc = check_node(&ck, 0, 0, 0);
     rb_free(r->allocator, ck.seen, seen_bytes);
+    rb_free(r->allocator, ck.rk, rk_bytes);
     if (rc < 0) return rc;
+    if (r->built && (r->keys_of != NULL) != (r->templates && r->ntables))
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "priority keys kept without templates, or missing with them");
     if (ck.visited != count)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%u of %u nodes unreachable",
                          count - ck.visited, count);
@@ -973,7 +1360,7 @@ const rb_router_ops rb__radix_ops = {
     .abi_version = RB_ROUTER_ABI_VERSION,
     .name = "radix",
     .summary = "byte-level radix tree with param and catch-all children, backtracking",
-    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL,
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_TEMPLATE,
     .create = radix_create,
     .add = radix_add,
     .build = radix_build,

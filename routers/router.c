@@ -73,9 +73,17 @@ static size_t ops_size(uint32_t v)
     case 1:
         return offsetof(rb_router_ops, check);
     case 2:
+    case 3: /* no new field: add() may receive templates (router_plugin.h) */
         return sizeof(rb_router_ops);
     }
     return 0;
+}
+
+/* The features the host honours in ops: RB_FEAT_TEMPLATE only from a
+ * table of ABI version 3 or later, written when templates existed. */
+static unsigned effective_features(const rb_router_ops *ops)
+{
+    return ops->abi_version >= 3 ? ops->features : ops->features & ~RB_FEAT_TEMPLATE;
 }
 
 int rb__ops_validate(const rb_router_ops *ops, rb_error *err)
@@ -117,6 +125,7 @@ int rb_router_create_ops(const rb_router_ops *ops, const rb_config *config, rb_r
     }
     memset(r, 0, sizeof *r);
     memcpy(&r->ops, ops, ops_size(ops->abi_version)); /* the rest stays NULL */
+    r->ops.features = effective_features(ops);
     r->allocator = *a;
     if (config) r->config = *config;
     r->config.allocator = &r->allocator;
@@ -146,15 +155,12 @@ static size_t first_unsupported_offset(const rb_pattern *p, unsigned missing, co
 {
     for (uint32_t i = 0; i < p->nsegs; i++) {
         const rb_segment *s = &p->segs[i];
-        unsigned need = s->kind == RB_SEG_PARAM      ? RB_FEAT_PARAMS
-                        : s->kind == RB_SEG_CATCHALL ? RB_FEAT_CATCHALL
-                        : s->kind == RB_SEG_STATIC   ? 0u
-                                                     : RB_FEAT_GLOB;
-        if (need & missing) {
-            *what = need == RB_FEAT_PARAMS     ? "parameter"
-                    : need == RB_FEAT_CATCHALL ? "catch-all"
-                    : s->kind == RB_SEG_GLOB   ? "glob segment"
-                                               : "'**' segment";
+        if (rb__segment_feature(s->kind) & missing) {
+            *what = s->kind == RB_SEG_PARAM      ? "parameter"
+                    : s->kind == RB_SEG_CATCHALL ? "catch-all"
+                    : s->kind == RB_SEG_TEMPLATE ? "template segment"
+                    : s->kind == RB_SEG_GLOB     ? "glob segment"
+                                                 : "'**' segment";
             return s->offset;
         }
     }
@@ -342,5 +348,5 @@ const char *rb_ops_summary(const rb_router_ops *ops)
 
 unsigned rb_ops_features(const rb_router_ops *ops)
 {
-    return ops->features;
+    return effective_features(ops);
 }

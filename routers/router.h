@@ -114,6 +114,7 @@ typedef struct rb_router_ops rb_router_ops; /* see router_plugin.h */
 #define RB_FEAT_PARAMS   0x1u /* :name, {name} */
 #define RB_FEAT_CATCHALL 0x2u /* *name, {*name} */
 #define RB_FEAT_GLOB     0x4u /* *.png, img-??, [a-c]*, ** */
+#define RB_FEAT_TEMPLATE 0x8u /* img-{id}.png, {sid}.json, {from}-{to} */
 /* Not a pattern feature: the implementation is a peer, an adapter around a
  * third-party router (e.g. r3).  It is measured and verified like ours, but
  * not held to our route semantics: verify reports where it disagrees, and
@@ -213,7 +214,9 @@ RB_API size_t rb_registry_count(void);
 RB_API const rb_router_ops *rb_registry_at(size_t i);
 RB_API const rb_router_ops *rb_registry_find(const char *name);
 
-/* Name, one-line summary and RB_FEAT_* of an implementation. */
+/* Name, one-line summary and RB_FEAT_* of an implementation (the features
+ * the front end honours: RB_FEAT_TEMPLATE only from an ops table of ABI
+ * version 3 or later, router_plugin.h). */
 RB_API const char *rb_ops_name(const rb_router_ops *ops);
 RB_API const char *rb_ops_summary(const rb_router_ops *ops);
 RB_API unsigned rb_ops_features(const rb_router_ops *ops);

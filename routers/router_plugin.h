@@ -26,6 +26,13 @@
  * accepts every table of version 1..N and treats the fields a table of an
  * older version lacks as NULL; a table newer than the host is refused with
  * RB_EABI.  Version 1: abi_version .. describe.  Version 2: check.
+ * Version 3 adds no field but widens what add() may receive: template
+ * segments (RB_SEG_TEMPLATE, `img-{id}.png`), and only when `features`
+ * has RB_FEAT_TEMPLATE.  A table of version 1 or 2 was written before
+ * templates existed, so the host ignores that bit in it (rb_ops_features
+ * answers without it) and such a router is refused every template with
+ * RB_EUNSUPPORTED: an old plugin never sees a segment kind it does not
+ * know.
  *
  * Plugins (shared libraries) export one symbol, RB_PLUGIN_SYMBOL (declare
  * it with RB_PLUGIN_EXPORT and build with -fvisibility=hidden, or with
@@ -45,34 +52,46 @@ extern "C" {
 #endif
 
 /* The version of rb_router_ops this header declares. */
-#define RB_ROUTER_ABI_VERSION 2u
+#define RB_ROUTER_ABI_VERSION 3u
 
 /* ---- parsed patterns ---------------------------------------------------- */
 
-/* Segment kinds.  The value is the segment's priority rank
+/* Segment kinds.  For kinds 0-4 the value is the segment's priority rank
  * (docs/design.md, "Route semantics"): static 0, param 1, glob 2, ** 3,
- * catch-all 4. */
+ * catch-all 4.  Kinds are only ever appended: a template (5, ABI version
+ * 3) ranks as a param, 1; rb_seg_rank gives the rank of every kind, and
+ * rb_pattern.ranks holds ranks, not kinds. */
 typedef enum rb_seg_kind {
     RB_SEG_STATIC = 0,
     RB_SEG_PARAM = 1,
     RB_SEG_GLOB = 2,
     RB_SEG_GLOBSTAR = 3, /* ** */
     RB_SEG_CATCHALL = 4,
+    RB_SEG_TEMPLATE = 5, /* img-{id}.png, {from}-{to}: rank 1 */
 } rb_seg_kind;
+
+/* The priority rank of a segment kind. */
+static inline uint8_t rb_seg_rank(unsigned kind)
+{
+    return kind == RB_SEG_TEMPLATE ? (uint8_t)RB_SEG_PARAM : (uint8_t)kind;
+}
 
 /* One segment of a pattern: the text after a '/' up to the next '/'.
  * text/len point into the pattern (for a static segment: its exact bytes;
  * for a glob: the glob text; for a param or catch-all: its name without
- * sigils or braces).  offset is the byte offset of the segment's first byte
- * in the pattern. */
+ * sigils or braces; for a template: the whole segment, `img-{id}.png`,
+ * whose params are `{name}` runs separated by 1+ literal bytes).  offset
+ * is the byte offset of the segment's first byte in the pattern. */
 typedef struct rb_segment {
     uint8_t kind;     /* rb_seg_kind */
-    uint8_t captures; /* 1 for param, catch-all, glob, **; 0 for static */
+    uint8_t captures; /* 1 for param, catch-all, glob, **; 0 for static;
+                         a template: its number of params */
     uint32_t offset;  /* of the segment text in the pattern */
     uint32_t len;     /* of the segment text in the pattern (with sigils) */
     const char *text; /* static bytes, glob text or capture name */
     uint32_t text_len;
-    uint32_t literal; /* literal bytes this segment contributes to the key */
+    uint32_t literal; /* literal bytes this segment contributes to the key
+                         (a template: the bytes outside its params) */
 } rb_segment;
 
 /* A parsed pattern.  Points into the pattern text it was parsed from and
@@ -83,10 +102,11 @@ typedef struct rb_pattern {
     rb_segment *segs;
     uint32_t nsegs;
     uint32_t ncaptures;
-    uint8_t *ranks;         /* kind of each segment: the priority key part 1 */
+    uint8_t *ranks;         /* rank of each segment: the priority key part 1 */
     uint32_t literal_bytes; /* priority key part 3 */
     unsigned features;      /* RB_FEAT_* the pattern uses */
-    char *shape;            /* names erased: params "{}", catch-all "{*}" */
+    char *shape;            /* names erased: params "{}" (in templates too:
+                               "img-{}.png"), catch-all "{*}" */
     size_t shape_len;
     const rb_allocator *allocator;
 } rb_pattern;

@@ -8,7 +8,7 @@
 #                              targets table with (opt-in as well)
 set -euo pipefail
 packages=(cmake ninja-build pkg-config gcc g++ libxxhash-dev libcriterion-dev libcjson-dev
-          libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind)
+          libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind strace)
 for arg in "$@"; do
   case "$arg" in
     --http) packages+=(libmicrohttpd-dev wrk) ;;

@@ -1,8 +1,9 @@
 /*
  * test_alloc_failure.c — every router under an allocator that fails, on a
  * table that exercises every growth path: a few hundred routes with globs,
- * '**' (nested), long segments, wide fan-out, params and catch-alls (auto
- * hands it to glob; the routers without globs take the rest).
+ * '**' (nested), templates, long segments, wide fan-out, params and
+ * catch-alls (auto hands it to glob; the routers without globs or
+ * templates take the rest).
  *
  * Two failure modes, for every allocation N of a complete add + build (all
  * of them when there are at most 300; else the first 100, the last 100 and
@@ -26,7 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The table: deterministic, about 330 routes. */
+/* The table: deterministic, about 390 routes. */
 static rb_route_table alloc_table(void)
 {
     rb_route_table t = {0};
@@ -49,6 +50,11 @@ static rb_route_table alloc_table(void)
     for (int i = 0; i < 20; i++) ADD(RB_PUT, "/img/d%d/[a-c]*x", i);
     for (int i = 0; i < 20; i++) ADD(RB_GET, "/v2/**/r%d/manifests/:ref", i); /* '**' */
     for (int i = 0; i < 20; i++) ADD(RB_GET, "/v3/**/a%d/**/b/:x", i);        /* nested '**' */
+    for (int i = 0; i < 20; i++) { /* templates, beside a param */
+        ADD(RB_GET, "/tm/c%d/{sid}.json", i);
+        ADD(RB_PUT, "/tm/c%d/v{major}.{minor}", i);
+        ADD(RB_GET, "/tm/c%d/:id", i);
+    }
     ADD(RB_GET, "/");
     ADD(RB_DELETE, "/fan/:any");
 #undef ADD

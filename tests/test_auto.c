@@ -36,6 +36,27 @@ Test(auto_router, chooses_glob_when_the_table_has_globs)
     rb_router_destroy(r);
 }
 
+/* Rule: templates alone do not send a table to glob: hashseg takes them
+ * (and the fastest router keeps the template table); with a glob beside
+ * them the table goes to glob, which takes both. */
+Test(auto_router, chooses_hashseg_for_templates_and_glob_for_templates_with_globs)
+{
+    const char *routes[] = {"GET /a/{Sid}.json", "GET /a/{AccountSid}/Calls.json"};
+    rb_router *r = rbt_build("auto", routes, 2);
+    cr_expect(strstr(rb_router_describe(r), "chose hashseg") != NULL, "%s", rb_router_describe(r));
+    rb_match m;
+    cr_expect_eq(rbt_lookup(r, "GET", "/a/AC1.json", &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 0u);
+    cr_expect(m.params[0].offset == 3 && m.params[0].len == 3, "{Sid} is AC1");
+    rb_router_destroy(r);
+    const char *mixed[] = {"GET /a/{Sid}.json", "GET /img/*.png"};
+    r = rbt_build("auto", mixed, 2);
+    cr_expect(strstr(rb_router_describe(r), "chose glob") != NULL, "%s", rb_router_describe(r));
+    cr_expect_eq(rbt_lookup(r, "GET", "/a/AC1.json", &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 0u);
+    rb_router_destroy(r);
+}
+
 Test(auto_router, allocation_failure_during_build_can_be_retried)
 {
     const char *pats[] = {"/a", "/a/:id", "/b/*rest", "/c/x/y"};

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -348,7 +349,8 @@ Test(cli, import_and_requests_agree_on_out)
     cr_expect_eq(r.status, 0, "%s", r.err);
     size_t lines = 0;
     for (const char *p = r.out; *p; p++) lines += *p == '\n';
-    cr_expect_eq(lines, 20, "requests on stdout: %s", r.out);
+    cr_expect_eq(lines, 21, "the routes fingerprint line and 20 requests on stdout: %s", r.out);
+    cr_expect(strncmp(r.out, "# routes xxh3:", 14) == 0, "%s", r.out);
     cr_expect(strstr(r.err, "20 requests") != NULL, "%s", r.err);
     done(&r);
     r = rb("corpus requests p.routes --count 20 --out p.requests");
@@ -357,6 +359,39 @@ Test(cli, import_and_requests_agree_on_out)
     done(&r);
     r = rb("verify --router glob --routes p.routes --requests p.requests");
     cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    done(&r);
+}
+
+/* --paths: the requests of one table, EXPECTED recomputed for its twin
+ * (templates written as params): the same paths, other answers. */
+Test(cli, requests_paths_recompute_expected_for_another_table)
+{
+    write_file("t.routes", "GET /a/{sid}.json\nGET /a/:id/x\nPOST /b\n");
+    write_file("twin.routes", "GET /a/{sid}\nGET /a/:id/x\nPOST /b\n");
+    write_file("t.requests", "GET /a/7.json 0\nGET /a/7 -1\nGET /a/7/x 1\nGET /b -2\n");
+    result r = rb("corpus requests twin.routes --paths t.requests");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    const char *body = strchr(r.out, '\n');
+    cr_expect(strncmp(r.out, "# routes xxh3:", 14) == 0, "the twin's fingerprint line: %s", r.out);
+    cr_expect_str_eq(body ? body + 1 : r.out,
+                     "GET /a/7.json 0\nGET /a/7 0\nGET /a/7/x 1\nGET /b -2\n");
+    write_file("twin.requests", r.out);
+    cr_expect(strstr(r.err, "3 found, 0 not found (-1), 1 method not allowed") != NULL, "%s",
+              r.err);
+    done(&r);
+    r = rb("verify --router radix --routes twin.routes --requests twin.requests");
+    cr_expect_eq(r.status, 0, "the fingerprint line names the twin: %s%s", r.out, r.err);
+    done(&r);
+    r = rb("verify --router radix --routes t.routes --requests twin.requests");
+    cr_expect_eq(r.status, 2, "not the table it was made for: %s%s", r.out, r.err);
+    done(&r);
+    r = rb("corpus requests twin.routes --paths t.requests --count 3");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "--paths and --count cannot be used together") != NULL, "%s", r.err);
+    done(&r);
+    r = rb("corpus requests twin.routes --paths nosuch.requests");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "nosuch.requests") != NULL, "%s", r.err);
     done(&r);
 }
 
@@ -377,4 +412,42 @@ Test(cli, gbench_help_shows_its_own_options_first)
               h);
     cr_expect(strstr(h, "Library was built as DEBUG") != NULL, "the Debian note: %s", h);
     free(h);
+}
+
+/* Run `ROUTEBENCH_DATA=DATA routebench verify --all` in tmpdir; stdout and
+ * stderr together. */
+static result verify_all_in(const char *data)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && ROUTEBENCH_DATA='%s' '%s/routebench' verify --all >out.txt 2>&1 "
+             "</dev/null",
+             tmpdir, data, RB_BINARY_DIR);
+    int st = system(cmd);
+    cr_assert(st != -1 && WIFEXITED(st), "%s did not exit", cmd);
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    return (result){WEXITSTATUS(st), slurp_path(path), NULL};
+}
+
+/* Rule: with ROUTEBENCH_DATA naming a directory of other tables (an older
+ * set), verify --all skips each shipped corpus that is not there, saying
+ * so, and verifies the others; a directory with none of them is an error. */
+Test(cli, verify_all_skips_corpora_absent_from_routebench_data)
+{
+    write_file("gplus.routes", "GET /people/:userId\nGET /people\n");
+    write_file("gplus.requests", "GET /people/7 0\nGET /people 1\nGET /x -1\n");
+    result r = verify_all_in(".");
+    cr_expect_eq(r.status, 0, "%s", r.out);
+    cr_expect(strstr(r.out, "./gplus.requests: 3/3 agree with EXPECTED") != NULL,
+              "gplus is verified from the directory: %s", r.out);
+    cr_expect(strstr(r.out, "twilio     skipped: not in $ROUTEBENCH_DATA") != NULL, "%s", r.out);
+    done(&r);
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/empty", tmpdir);
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    r = verify_all_in("empty");
+    cr_expect_eq(r.status, 2, "%s", r.out);
+    cr_expect(strstr(r.out, "holds none of the shipped corpora") != NULL, "%s", r.out);
+    done(&r);
 }

@@ -109,6 +109,21 @@ static const hand_case hand_cases[] = {
      "GET /p/me 0\nGET /p/42 1\nGET /p/a/b 3\nGET /p 3\nGET /p/ 3\nGET /g/xy.png 5\n"
      "PUT /g/xy.png 7\nGET /g/xz 6\nGET /v2/a/b/manifests/1 8\nGET /v2/u/manifests/latest 9\n"
      "GET /v2/manifests/x 8\n"},
+    /* templates rank as params: /t/7.json has 6 literal bytes in {id}.json,
+     * 2 in {a}.{b}, 1 in :id; the glob ranks after them all */
+    {"templates beside a static, a param, a glob and a catch-all",
+     "GET /t/latest.json\nGET /t/{id}.json\nGET /t/:id\nGET /t/*.json\nGET /t/*rest\n"
+     "GET /t/{a}.{b}\nGET /t/{id}.json/x\n",
+     "GET /t/latest.json 0\nGET /t/7.json 1\nGET /t/7 2\nGET /t/a.b 5\nGET /t/.json 2\n"
+     "GET /t/7.json/x 6\nGET /t/7.json/y 4\nGET /t/ -1\nGET /t/a.b/x 4\n"},
+    {"templates: literal bytes equal to the next piece, a piece that repeats",
+     "GET /h/{a}.{b}\nGET /h/{a}-x-{b}\nGET /h/{a}.{b}/{c}\n",
+     "GET /h/..x 0\nGET /h/1-x-2-x-3 1\nGET /h/a.b/c 2\nGET /h/.x -1\nGET /h/x. -1\n"
+     "GET /h/-x- -1\nGET /h/a-x-b.c 1\n"}, /* both fit: -x- has 3 literal bytes, . one */
+    {"template or param at one place: later segments, then method, then literal bytes",
+     "GET /f/{id}/x\nGET /f/{id}.json/{y}\nGET /f/{id}/{y}\n* /f/{id}.json\nGET /f/{id}\n",
+     "GET /f/1.json/x 0\nGET /f/1.json/z 1\nGET /f/1/z 2\nGET /f/1.json 4\nPUT /f/1.json 3\n"
+     "PUT /f/1 -2\n"},
 };
 
 Test(conformance, every_router_on_hand_cases)

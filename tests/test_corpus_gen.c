@@ -264,7 +264,8 @@ Test(corpus_gen, impossible_arguments_fail_with_a_message)
 /* ---- every shape at 10,000 routes -------------------------------------------------- */
 
 typedef struct features {
-    size_t params_routes, catchall_routes, glob_routes, globstar_routes, any_method;
+    size_t params_routes, catchall_routes, glob_routes, globstar_routes, template_routes,
+        any_method;
     size_t methods[RB_METHOD_COUNT + 1];
     bool conflict;    /* some prefix has a static and a param child */
     bool mixed_kinds; /* some prefix has children of two kinds */
@@ -284,6 +285,7 @@ static features survey(const rb_route_table *t)
         f.catchall_routes += (p.features & RB_FEAT_CATCHALL) != 0;
         f.glob_routes += (p.features & RB_FEAT_GLOB) != 0 && !gs;
         f.globstar_routes += gs;
+        f.template_routes += (p.features & RB_FEAT_TEMPLATE) != 0;
         f.methods[t->routes[i].method]++;
         rb_pattern_free(&p);
     }
@@ -342,9 +344,13 @@ static void check_shape_10k(int shape, bool nc, uint32_t generator)
                   rep.distinct_skeletons);
     cr_expect_geq(rep.distinct_shapes, 3000, "%s nc %d: %zu shapes", name, nc, rep.distinct_shapes);
     /* bounded: at most 32 children of a prefix (v2 at 10,000 routes widens
-     * by floor(sqrt(10,000 / 1,000)) = 3: 96), at most 4 methods each */
+     * by floor(sqrt(10,000 / 1,000)) = 3: 96), at most 4 methods each; the
+     * templates shape adds a token beside each child whose routes it writes
+     * as templates: w.{format} beside a word, up to four forms beside the
+     * item, so at most (fan - 1) * 2 + 5 */
     size_t fan = generator == RB_GEN_V1 ? 32 : 96;
-    cr_expect_leq(rep.max_fanout, fan, "%s nc %d: fan-out %zu", name, nc, rep.max_fanout);
+    size_t max_fanout = shape == RB_GEN_TEMPLATES ? (fan - 1) * 2 + 5 : fan;
+    cr_expect_leq(rep.max_fanout, max_fanout, "%s nc %d: fan-out %zu", name, nc, rep.max_fanout);
     cr_expect_leq(rep.max_behind, 4 * fan, "%s nc %d: %zu behind one prefix", name, nc,
                   rep.max_behind);
     size_t min_depth = shape == RB_GEN_PARAMS ? 2 : 1;
@@ -382,9 +388,17 @@ static void check_shape_10k(int shape, bool nc, uint32_t generator)
         cr_expect_gt(f.glob_routes, 50, "%zu glob routes", f.glob_routes);
         cr_expect_gt(f.globstar_routes, 20, "%zu '**' routes", f.globstar_routes);
         break;
+    case RB_GEN_TEMPLATES: /* about half of the routes; items only without conflicts */
+        if (nc)
+            cr_expect_gt(f.template_routes, 100, "%zu template routes", f.template_routes);
+        else
+            cr_expect(f.template_routes > 4000 && f.template_routes < 6000, "%zu template routes",
+                      f.template_routes);
+        break;
     default:
         break;
     }
+    if (shape != RB_GEN_TEMPLATES) cr_expect_eq(f.template_routes, 0);
     if (shape != RB_GEN_CATCHALL && shape != RB_GEN_GLOB)
         cr_expect_eq(f.catchall_routes + f.glob_routes + f.globstar_routes, 0);
     if (nc)
@@ -492,6 +506,84 @@ Test(corpus_gen, glob_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified
 Test(corpus_gen, glob_10k_no_conflicts_v1_is_unique_unshadowed_diverse_and_verified)
 {
     check_shape_10k(RB_GEN_GLOB, true, RB_GEN_V1);
+}
+
+Test(corpus_gen, templates_10k_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_TEMPLATES, false, RB_GEN_V2);
+}
+Test(corpus_gen, templates_10k_v1_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_TEMPLATES, false, RB_GEN_V1);
+}
+Test(corpus_gen, templates_10k_no_conflicts_is_unique_unshadowed_diverse_and_verified)
+{
+    check_shape_10k(RB_GEN_TEMPLATES, true, RB_GEN_V2);
+}
+
+/* The last segment of a templates-shape pattern as the mixed shape wrote it:
+ * {x}.json, {x}.{f}, ab_{x}, {x}-{r} -> :x; w.{f} -> w (generate.h). */
+static size_t untemplate(const char *p, size_t n, char *out, size_t cap)
+{
+    size_t start = n;
+    while (p[start - 1] != '/') start--;
+    const char *seg = p + start, *open = memchr(seg, '{', n - start);
+    size_t w = start;
+    memcpy(out, p, start);
+    if (!open) {
+        memcpy(out + w, seg, n - start);
+        return n;
+    }
+    if (open > seg && open[-1] == '.') { /* w.{format} */
+        memcpy(out + w, seg, (size_t)(open - 1 - seg));
+        return w + (size_t)(open - 1 - seg);
+    }
+    const char *close = memchr(open, '}', (size_t)(p + n - open));
+    cr_assert(close && w + 1 + (size_t)(close - open - 1) < cap);
+    out[w++] = ':';
+    memcpy(out + w, open + 1, (size_t)(close - open - 1));
+    return w + (size_t)(close - open - 1);
+}
+
+/* Rule: the templates shape is the mixed tree of the same seed, with last
+ * segments written as templates: undoing that gives the mixed table,
+ * route for route; and a param and a template meet at some place. */
+Test(corpus_gen, templates_shape_is_the_mixed_tree_with_templates)
+{
+    for (int nc = 0; nc < 2; nc++) {
+        rb_route_table t = gen(3000, 5, RB_GEN_TEMPLATES, nc), m = gen(3000, 5, RB_GEN_MIXED, nc);
+        cr_assert_eq(t.count, m.count);
+        size_t templated = 0;
+        for (size_t i = 0; i < t.count; i++) {
+            char back[1200];
+            size_t n = untemplate(rb_route_pattern(&t, i), t.routes[i].len, back, sizeof back);
+            templated += n != t.routes[i].len || memcmp(back, rb_route_pattern(&t, i), n) != 0;
+            cr_expect_eq(t.routes[i].method, m.routes[i].method, "route %zu", i);
+            cr_expect(n == m.routes[i].len && memcmp(back, rb_route_pattern(&m, i), n) == 0,
+                      "route %zu: %.*s is not %.*s written as a template", i, (int)t.routes[i].len,
+                      rb_route_pattern(&t, i), (int)m.routes[i].len, rb_route_pattern(&m, i));
+        }
+        cr_expect_gt(templated, nc ? 30u : 1000u, "nc %d: %zu routes written as templates", nc,
+                     templated);
+        rb_route_table_free(&t);
+        rb_route_table_free(&m);
+    }
+    /* GET /a/{x}.json beside the param of /a/:x/... at one place */
+    rb_route_table t = gen(3000, 5, RB_GEN_TEMPLATES, false);
+    rb_shape_tree st;
+    cr_assert_eq(rb_shape_tree_build(&t, &st, NULL), RB_OK);
+    bool meet = false;
+    for (size_t n = 0; n < st.nnodes && !meet; n++) {
+        bool param = false, tmpl = false;
+        for (uint32_t c = st.nodes[n].first_wild; c != RB_ST_NONE; c = st.nodes[c].next_wild) {
+            param = param || st.nodes[c].kind == RB_SEG_PARAM;
+            tmpl = tmpl || st.nodes[c].kind == RB_SEG_TEMPLATE;
+        }
+        meet = param && tmpl;
+    }
+    cr_expect(meet, "no place with a param and a template");
+    rb_shape_tree_free(&st);
+    rb_route_table_free(&t);
 }
 
 Test(corpus_gen, other_seeds_stay_clean)

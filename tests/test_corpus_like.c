@@ -9,8 +9,9 @@
  * the table passes the check (no duplicates, nothing shadowed) and is
  * closer to the source's profile than `--shape mixed` is, on every
  * histogram (total variation), with the source's depth distribution; at
- * 1,000,000 routes likewise for GitHub; more routes than the profile holds
- * widen the root, and the report says so; bad arguments are errors.
+ * 1,000,000 routes likewise for GitHub; templates stay templates (Twilio's
+ * table); more routes than the profile holds widen the root, and the
+ * report says so; bad arguments are errors.
  */
 #include <criterion/criterion.h>
 
@@ -227,4 +228,47 @@ Test(corpus_like, cli)
                  RB_BINARY_DIR, gh, bad[i]);
         cr_expect_eq(rbt_run(cmd), 2, "%s", bad[i]);
     }
+}
+
+/* The template prefixes' share of all prefixes of p. */
+static double template_share(const rb_profile *p)
+{
+    uint64_t tmpl = 0, all = 0;
+    for (int d = 0; d <= RB_PROFILE_DEPTHS; d++) {
+        tmpl += p->level[d].kind[RB_PK_TEMPLATE].nodes;
+        all += rb_profile_level_sum(&p->level[d], RB_PF_NODES);
+    }
+    return all ? (double)tmpl / (double)all : 0;
+}
+
+/* Rule: a profile's templates are written as templates ({sid}.json), not
+ * globs: a table like Twilio's has its template prefixes at its depths
+ * and rate (written as globs, the kinds distance would be at least their
+ * share), and no glob, which a router without globs would refuse. */
+Test(corpus_like, templates_stay_templates)
+{
+    rb_profile p = shipped_profile("twilio");
+    expect_like("twilio", &p, 10000);
+    rb_route_table t = like(&p, 10000, 1, NULL);
+    unsigned features = 0;
+    for (size_t i = 0; i < t.count; i++) {
+        rb_pattern pat;
+        rb_error err;
+        cr_assert_eq(rb_pattern_parse(rb_route_pattern(&t, i), t.routes[i].len, NULL, &pat, &err),
+                     RB_OK, "%s", err.message);
+        features |= pat.features;
+        rb_pattern_free(&pat);
+    }
+    rb_profile got = profile_of_table(&t);
+    rb_route_table_free(&t);
+    cr_expect(features & RB_FEAT_TEMPLATE);
+    cr_expect(!(features & RB_FEAT_GLOB), "globs in a table like Twilio's (which has none)");
+    double share = template_share(&p);
+    cr_assert_gt(share, 0.1, "Twilio's template share %.3f", share);
+    rb_profile_distance d;
+    rb_profile_compare(&p, &got, &d);
+    cr_expect_lt(d.hist[RB_PH_KINDS], share / 4, "kinds distance %.3f, template share %.3f",
+                 d.hist[RB_PH_KINDS], share);
+    cr_expect_lt(template_share(&got), share + 0.02);
+    cr_expect_gt(template_share(&got), share - 0.02);
 }

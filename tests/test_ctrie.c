@@ -369,6 +369,34 @@ Test(ctrie, wide_nodes_and_fingerprint_collisions)
     for (int i = 0; i < 3; i++) free(pat[i]);
 }
 
+/* Rule: template children follow the param child in a node's run; one
+ * that alone takes the segment is walked like the param (backing out to
+ * the catch-all), two or more are decided by the whole priority key
+ * (later segments, then method, then literal bytes), as linear does. */
+Test(ctrie, templates_beside_a_param_are_decided_by_the_key)
+{
+    const char *lines[] = {
+        "GET /a/{Sid}.json",  "GET /a/{AccountSid}/Calls.json", "GET /a/{AccountSid}/x",
+        "GET /a/{id}.json/x", "POST /a/{id}.json/{y}",          "GET /a/{*rest}",
+        "GET /a/Usage.json",  "* /a/v{major}.{minor}",          "GET /a/{Sid}.json/Calls.json"};
+    pair p = make_pair(lines, sizeof lines / sizeof lines[0]);
+    expect_route(&p, "GET", "/a/AC1.json", 0);
+    expect_span(&p, "GET", "/a/AC1.json", 0, "AC1");
+    expect_route(&p, "GET", "/a/AC1/Calls.json", 1);
+    expect_route(&p, "GET", "/a/AC1.json/x", 3); /* [0 1 0] both: 7 literal bytes beat 2 */
+    expect_route(&p, "POST", "/a/AC1.json/z", 4);
+    expect_route(&p, "GET", "/a/Usage.json", 6);
+    expect_route(&p, "GET", "/a/v1.2", 7);
+    expect_route(&p, "GET", "/a/v1.2/q", 5); /* the template dead-ends: the catch-all */
+    expect_route(&p, "GET", "/a/AC1.json/Calls.json", 8);
+    const char *paths[] = {"/a/.json", "/a/x.json/y", "/a/AC1", "/a/v1.", "/a/", "/a/a.json/x/"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        expect_same(&p, "GET", paths[i]);
+        expect_same(&p, "PUT", paths[i]);
+    }
+    free_pair(&p);
+}
+
 /* 70,000 static children (more than a 16-bit slot index holds): the node
  * still gets a hash table (the slots' index bits grow with the table). */
 Test(ctrie, seventy_thousand_siblings_still_get_a_table, .timeout = 60)

@@ -4,8 +4,11 @@
  *
  * Route sets mix static/param conflicts, catch-alls, trailing slashes,
  * empty segments, long segments, prefixes shared inside a segment
- * (/user, /users, /username), all methods and `*`; glob-capable routers
- * also get in-segment globs and `**`.  Paths are instantiated from the
+ * (/user, /users, /username), all methods and `*`; template-capable
+ * routers also get template segments (img-{p}.png, {a}.{b}, {a}-x-{b},
+ * u{p} beside the word "user") whose paths fill the params with bytes of
+ * their own pieces ('.', "-x-"), so that several splits fit; glob-capable
+ * routers also get in-segment globs and `**`.  Paths are instantiated from the
  * routes (so most hit something), then mutated (trailing '/', '//', a
  * segment replaced or dropped).  Every answer — outcome, route id, every
  * capture span, the 405 mask — must equal linear's.
@@ -31,10 +34,20 @@ static const char *const words[] = {
 static const char *const globs[] = {"*",   "*.png", "u*", "[a-c]*", "?",
                                     "a?c", "[!u]*", "**", "us*r*",  "*e"};
 #define NGLOBS (sizeof globs / sizeof globs[0])
+/* Templates: '%' stands for a param (named when the pattern is made). */
+static const char *const templates[] = {"%.json", "img-%.png", "%.%",   "%-%",  "v%",
+                                        "%-x-%",  "%.png",     "x.%",   "%e",   "u%",
+                                        "us%r",   "%.%.%",     "a%b%c", "%..%", "user%"};
+#define NTEMPLATES (sizeof templates / sizeof templates[0])
+/* Values for a template's params: some hold its pieces' bytes. */
+static const char *const values[] = {"1",  "a",   ".", "-x-", "a.b", "x-y", "v42", "-",
+                                     "..", "png", "e", "x",   "ser", "b.c", "json"};
+#define NVALUES (sizeof values / sizeof values[0])
 
 typedef struct gen {
     rb_rng rng;
     bool use_globs;
+    bool use_templates;
 } gen;
 
 static const char *pick(gen *g, const char *const *xs, size_t n)
@@ -62,6 +75,16 @@ static void make_pattern(gen *g, char *buf, size_t cap)
         } else if (r < 80) {
             snprintf(name, sizeof name, rb_rng_below(&g->rng, 2) ? ":p%u" : "{p%u}", captures++);
             put(buf, cap, &n, name);
+        } else if (g->use_templates && r < 90 && captures + 3 <= RB_MAX_CAPTURES) {
+            for (const char *t = pick(g, templates, NTEMPLATES); *t; t++) {
+                if (*t != '%') {
+                    char c[2] = {*t, '\0'};
+                    put(buf, cap, &n, c);
+                    continue;
+                }
+                snprintf(name, sizeof name, "{p%u}", captures++);
+                put(buf, cap, &n, name);
+            }
         } else if (r < 88 || !g->use_globs) {
             snprintf(name, sizeof name, rb_rng_below(&g->rng, 2) ? "*c%u" : "{*c%u}", captures++);
             put(buf, cap, &n, name);
@@ -93,7 +116,19 @@ static void make_path(gen *g, const char *pattern, char *buf, size_t cap)
         char seg[64];
         snprintf(seg, sizeof seg, "%.*s", (int)(e - s), s);
         put(buf, cap, &n, "/");
-        if (seg[0] == ':' || seg[0] == '{') {
+        const char *open = strchr(seg, '{');
+        bool whole = seg[0] == '{' && !strchr(seg + 1, '{') && seg[strlen(seg) - 1] == '}';
+        if (open && !whole) { /* a template: its pieces, a value per param */
+            for (const char *t = seg; *t; t++) {
+                if (*t != '{') {
+                    char c[2] = {*t, '\0'};
+                    put(buf, cap, &n, c);
+                    continue;
+                }
+                while (*t != '}') t++;
+                put(buf, cap, &n, pick(g, values, NVALUES));
+            }
+        } else if (seg[0] == ':' || seg[0] == '{') {
             bool catchall = seg[1] == '*';
             put(buf, cap, &n, rb_rng_below(&g->rng, 2) ? pick(g, words, NWORDS) : "v42");
             if (catchall && rb_rng_below(&g->rng, 2)) put(buf, cap, &n, "/x/y");
@@ -135,11 +170,12 @@ static void make_path(gen *g, const char *pattern, char *buf, size_t cap)
     }
 }
 
-static void run_round(const rb_router_ops *ops, uint64_t seed, bool use_globs)
+static void run_round(const rb_router_ops *ops, uint64_t seed, bool use_globs, bool use_templates)
 {
     gen g;
     rb_rng_seed(&g.rng, seed);
     g.use_globs = use_globs;
+    g.use_templates = use_templates;
     char label[80];
     snprintf(label, sizeof label, "%s seed %llu", rb_ops_name(ops), (unsigned long long)seed);
     rbt_pair p;
@@ -170,9 +206,11 @@ Test(differential, every_router_agrees_with_linear_on_random_tables, .timeout = 
         if (strcmp(rb_ops_name(ops), "linear") == 0) continue;
         if (rb_ops_features(ops) & RB_FEAT_PEER) continue; /* peers: test_r3.c */
         bool with_globs = (rb_ops_features(ops) & RB_FEAT_GLOB) != 0;
+        bool with_templates = (rb_ops_features(ops) & RB_FEAT_TEMPLATE) != 0;
         for (uint64_t seed = 1; seed <= ROUND_COUNT; seed++) {
-            run_round(ops, seed, false);
-            if (with_globs) run_round(ops, 1000 + seed, true);
+            run_round(ops, seed, false, false);
+            if (with_templates) run_round(ops, 2000 + seed, false, true);
+            if (with_globs) run_round(ops, 1000 + seed, true, with_templates);
         }
     }
 }

@@ -167,7 +167,8 @@ static void expect_outcome(const pair *p, int method, const char *path, int outc
 Test(glob, is_registered_with_every_feature)
 {
     cr_assert_eq(rb_registry_find("glob"), &rb__glob_ops);
-    cr_assert_eq(rb_ops_features(&rb__glob_ops), RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB);
+    cr_assert_eq(rb_ops_features(&rb__glob_ops),
+                 RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB | RB_FEAT_TEMPLATE);
 }
 
 /* Rule: the semantics corpus (one request per rule) agrees with EXPECTED
@@ -892,4 +893,25 @@ Test(glob, regression_23_nested_globstars_cost_bytes_linear_in_the_path)
         }
         pair_free(&p);
     }
+}
+
+/* 60. A '**' whose one static child is "a" skipped every end whose segment
+ *    is not "a" (a compare each, regression 23's shortcut), also when the
+ *    '**' has template children: GET /x/v1/apngb1c/users missed the route
+ *    of a{p}b{q}c/users below the '**' (404, linear found it).  Cause: the
+ *    shortcut's test listed the param, glob, '**' and catch-all children,
+ *    not the templates (the two met when templates and issue 13's gates
+ *    were merged).  Now a '**' with template children tries every end. */
+Test(glob, regression_60_a_globstar_with_one_static_child_still_tries_its_templates)
+{
+    pair p;
+    pair_init(&p);
+    cr_assert_eq(pair_add(&p, RB_CONNECT, "/**/a"), RB_OK);
+    cr_assert_eq(pair_add(&p, RB_GET, "/**/a{p}b{q}c/users"), RB_OK);
+    pair_build(&p);
+    const char *path = "/x/v1/apngb1c/users";
+    expect_found(&p, RB_GET, path, 1, 3, (rb_span[]){{1, 4}, {7, 3}, {11, 1}});
+    expect_outcome(&p, RB_CONNECT, path, RB_METHOD_NOT_ALLOWED, 1u << RB_GET);
+    expect_found(&p, RB_CONNECT, "/x/v1/a", 0, 1, (rb_span[]){{1, 4}});
+    pair_free(&p);
 }

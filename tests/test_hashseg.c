@@ -917,7 +917,7 @@ Test(hashseg, registered_with_its_features)
 {
     const rb_router_ops *ops = rb_registry_find("hashseg");
     cr_assert_not_null(ops);
-    cr_assert_eq(rb_ops_features(ops), RB_FEAT_PARAMS | RB_FEAT_CATCHALL);
+    cr_assert_eq(rb_ops_features(ops), RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_TEMPLATE);
 }
 
 /* ---- regressions (one per fixed bug, cause in a line) ------------------------ */

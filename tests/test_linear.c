@@ -219,6 +219,106 @@ Test(linear, first_segment_index_keeps_every_route_reachable)
     rb_router_destroy(r);
 }
 
+/* ---- template segments ---------------------------------------------------- */
+
+/* Rule: a template takes one whole segment: its first piece starts it, its
+ * last piece ends it, each param 1+ bytes, never a '/'. */
+Test(linear, template_is_anchored_to_one_segment_and_params_take_one_or_more_bytes)
+{
+    const char *routes[] = {"GET /i/img-{id}.png", "GET /v/v{major}.{minor}"};
+    rb_router *r = rbt_build("linear", routes, N(routes));
+    expect_route(r, "GET", "/i/img-3.png", 0);
+    expect_route(r, "GET", "/i/img-.png", -1);      /* the param needs a byte */
+    expect_route(r, "GET", "/i/img-3.png.bak", -1); /* anchored at the end */
+    expect_route(r, "GET", "/i/ximg-3.png", -1);    /* anchored at the start */
+    expect_route(r, "GET", "/i/img-3/4.png", -1);   /* never a '/' */
+    expect_route(r, "GET", "/i/img-3.png/", -1);    /* one segment only */
+    expect_route(r, "GET", "/v/v1.2", 1);
+    expect_route(r, "GET", "/v/v1.", -1);
+    expect_route(r, "GET", "/v/v.2", -1);
+    rb_router_destroy(r);
+}
+
+/* Rule: each param of a template is a capture, in pattern order, and takes
+ * as few bytes as it can, left to right. */
+Test(linear, template_captures_are_leftmost_shortest_in_pattern_order)
+{
+    const char *routes[] = {"GET /f/{name}.{ext}", "GET /r/{from}-x-{to}/:tail", "GET /d/{a}.{b}"};
+    rb_router *r = rbt_build("linear", routes, N(routes));
+    rb_match m;
+    const char *p1 = "/f/archive.tar.gz";
+    cr_assert_eq(rbt_lookup(r, "GET", p1, &m), RB_FOUND);
+    cr_expect_eq(m.nparams, 2u);
+    expect_span(&m, 0, p1, "archive");
+    expect_span(&m, 1, p1, "tar.gz");
+    const char *p2 = "/r/1-x-2-x-3/t";
+    cr_assert_eq(rbt_lookup(r, "GET", p2, &m), RB_FOUND);
+    cr_expect_eq(m.nparams, 3u);
+    expect_span(&m, 0, p2, "1");
+    expect_span(&m, 1, p2, "2-x-3");
+    expect_span(&m, 2, p2, "t");
+    const char *p3 = "/d/..x"; /* a takes 1+ bytes: the first '.' is a's */
+    cr_assert_eq(rbt_lookup(r, "GET", p3, &m), RB_FOUND);
+    expect_span(&m, 0, p3, ".");
+    expect_span(&m, 1, p3, "x");
+    cr_expect_eq(m.params[1].offset, 5u);
+    rb_router_destroy(r);
+}
+
+/* Rule: a template ranks as a param (1), so a static segment beats it and
+ * it beats a glob, '**' and a catch-all; between a template and a param
+ * at one position the later ranks decide, then the method, then literal
+ * bytes: /f/latest.json > /f/{id}.json > /f/{id} on /f/7.json, and
+ * img-{id}.png (8 literal bytes) > {x}.png (4) on img-3.png. */
+Test(linear, template_ranks_as_param_and_its_literal_bytes_count)
+{
+    const char *routes[] = {"GET /f/{id}",    "GET /f/{id}.json",    "GET /f/latest.json",
+                            "GET /i/{x}.png", "GET /i/img-{id}.png", "GET /g/*.png",
+                            "GET /g/**",      "GET /g/*rest",        "GET /g/{id}.png"};
+    rb_router *r = rbt_build("linear", routes, N(routes));
+    expect_route(r, "GET", "/f/latest.json", 2); /* static (rank 0) */
+    expect_route(r, "GET", "/f/7.json", 1);      /* [0 1] = [0 1]; 6 literal bytes beat 1 */
+    expect_route(r, "GET", "/f/7", 0);
+    expect_route(r, "GET", "/i/img-3.png", 4); /* 8 + 1 literal bytes beat 4 + 1 */
+    expect_route(r, "GET", "/i/3.png", 3);
+    expect_route(r, "GET", "/g/a.png", 8); /* template (1) beats glob (2), ** and catch-all */
+    expect_route(r, "GET", "/g/.png", 5);  /* the template's param needs a byte: the glob */
+    rb_router_destroy(r);
+}
+
+/* Rule: the segment ranks after the template decide before literal
+ * bytes do, and a specific method before '*' does too. */
+Test(linear, later_ranks_and_method_decide_before_a_templates_literal_bytes)
+{
+    const char *routes[] = {"GET /f/{id}/x", "GET /f/{id}.json/{y}", "GET /f/{id}/{y}",
+                            "* /h/{id}.json", "GET /h/{id}"};
+    rb_router *r = rbt_build("linear", routes, N(routes));
+    expect_route(r, "GET", "/f/1.json/x", 0); /* [0 1 0] beats [0 1 1] */
+    expect_route(r, "GET", "/f/1.json/z", 1); /* [0 1 1] both: 6 literal bytes beat 1 */
+    expect_route(r, "GET", "/f/1/z", 2);
+    expect_route(r, "GET", "/h/1.json", 4); /* GET beats '*' before literal bytes count */
+    expect_route(r, "PUT", "/h/1.json", 3);
+    rb_router_destroy(r);
+}
+
+/* Rule: the shape erases a template's names, so img-{a}.png and
+ * img-{b}.png under one method are duplicates; under two methods they are
+ * two routes. */
+Test(linear, templates_differing_only_in_names_are_duplicates)
+{
+    rb_router *r;
+    rb_error err;
+    cr_assert_eq(rb_router_create("linear", NULL, &r, &err), RB_OK);
+    cr_assert_eq(rb_router_add(r, RB_GET, "/i/img-{a}.png", 14, 0, &err), RB_OK);
+    cr_expect_eq(rb_router_add(r, RB_GET, "/i/img-{b}.png", 14, 1, &err), RB_EDUPLICATE);
+    cr_expect_eq(rb_router_add(r, RB_PUT, "/i/img-{b}.png", 14, 2, &err), RB_OK);
+    cr_expect_eq(rb_router_add(r, RB_GET, "/i/img{b}.png", 13, 3, &err), RB_OK, "another shape");
+    cr_assert_eq(rb_router_build(r, &err), RB_OK);
+    expect_route(r, "PUT", "/i/img-1.png", 2);
+    expect_route(r, "GET", "/i/img-1.png", 0);
+    rb_router_destroy(r);
+}
+
 /* ---- regressions (one per fixed bug, cause in a line) ------------------------ */
 
 /* 25. Hash flooding: linear's first-segment index hashed with unseeded FNV-1a

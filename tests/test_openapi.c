@@ -1,10 +1,11 @@
 /*
  * test_openapi.c — OpenAPI 3.0/3.1 import, YAML and JSON (corpus/openapi.h).
  *
- * Rules checked: Discord's published document gives exactly
- * corpus/data/discord.routes (which was made from it), route for route;
- * operations come in document order; templates inside a segment become
- * globs, odd names are rewritten, 3.2 operations are skipped and counted,
+ * Rules checked: Discord's and Twilio's published documents give exactly
+ * corpus/data/discord.routes and twilio.routes (which were made from
+ * them), route for route;
+ * operations come in document order; templates inside a segment stay
+ * templates (touching params become globs), odd names are rewritten, 3.2 operations are skipped and counted,
  * local $refs are followed; every malformed or unsupported document is an
  * error that names what and where (line and column for YAML and JSON);
  * YAML gives the routes of the same JSON; truncated and binary input get
@@ -38,11 +39,13 @@ static int import(const char *json, rb_route_table *t, rb_openapi_report *rep, r
     return rb_openapi_import("doc.json", json, strlen(json), t, rep, err);
 }
 
-Test(openapi, discord_document_gives_discord_routes)
+/* Import corpus/data/openapi/DOC and compare it, route for route, with
+ * corpus/data/ROUTES (which was made from it); the report is returned. */
+static rb_openapi_report expect_document_gives(const char *doc_name, const char *routes_name)
 {
     char doc[512], routes[512];
-    snprintf(doc, sizeof doc, "%s/corpus/data/openapi/discord.openapi.json", RB_SOURCE_DIR);
-    snprintf(routes, sizeof routes, "%s/corpus/data/discord.routes", RB_SOURCE_DIR);
+    snprintf(doc, sizeof doc, "%s/corpus/data/openapi/%s", RB_SOURCE_DIR, doc_name);
+    snprintf(routes, sizeof routes, "%s/corpus/data/%s", RB_SOURCE_DIR, routes_name);
     rb_route_table got, want;
     rb_openapi_report rep;
     rb_error err;
@@ -58,11 +61,30 @@ Test(openapi, discord_document_gives_discord_routes)
                   rb_route_pattern(&got, i), (int)want.routes[i].len, rb_route_pattern(&want, i));
     }
     cr_expect_eq(rb_route_table_fingerprint(&got), rb_route_table_fingerprint(&want));
-    cr_expect_str_eq(rep.version, "3.1.0");
-    cr_expect_eq(rep.routes, 242);
-    cr_expect_eq(rep.skipped + rep.globs + rep.renamed, 0);
     rb_route_table_free(&got);
     rb_route_table_free(&want);
+    return rep;
+}
+
+Test(openapi, discord_document_gives_discord_routes)
+{
+    rb_openapi_report rep = expect_document_gives("discord.openapi.json", "discord.routes");
+    cr_expect_str_eq(rep.version, "3.1.0");
+    cr_expect_eq(rep.routes, 242);
+    cr_expect_eq(rep.skipped + rep.globs + rep.templates + rep.renamed, 0);
+}
+
+/* Rule: templates inside a segment stay templates with their names
+ * ({Sid}.json), so Twilio's document gives twilio.routes, and every router
+ * with templates takes the whole table with named captures. */
+Test(openapi, twilio_document_gives_twilio_routes_with_templates)
+{
+    rb_openapi_report rep = expect_document_gives("twilio_api_v2010.json", "twilio.routes");
+    cr_expect_str_eq(rep.version, "3.0.1");
+    cr_expect_eq(rep.paths, 121);
+    cr_expect_eq(rep.routes, 197);
+    cr_expect_eq(rep.templates, 45, "45 paths end in {Sid}.json or the like");
+    cr_expect_eq(rep.globs + rep.skipped + rep.renamed, 0);
 }
 
 Test(openapi, document_order_and_conversions)
@@ -72,6 +94,7 @@ Test(openapi, document_order_and_conversions)
         " \"paths\": {\n"
         "  \"/users\": {\"summary\": \"s\", \"post\": {}, \"get\": {}, \"x-internal\": true},\n"
         "  \"/users/{user-id}/files/{name}.{ext}\": {\"parameters\": [], \"delete\": {}},\n"
+        "  \"/t/{x}{y}/{Sid}.json\": {\"get\": {}},\n"
         "  \"/a/{1st}/{1st}\": {\"head\": {}, \"query\": {}},\n"
         "  \"x-note\": {},\n"
         "  \"/shared\": {\"$ref\": \"#/components/pathItems/Shared\", \"put\": {}},\n"
@@ -82,7 +105,8 @@ Test(openapi, document_order_and_conversions)
     const char *want[] = {
         "POST /users",
         "GET /users",
-        "DELETE /users/{user_id}/files/?*.?*",
+        "DELETE /users/{user_id}/files/{name}.{ext}",
+        "GET /t/?*?*/{Sid}.json",
         "HEAD /a/{_1st}/{_1st_2}",
         "GET /shared",
         "PUT /shared",
@@ -95,8 +119,9 @@ Test(openapi, document_order_and_conversions)
     rb_error err;
     cr_assert_eq(import(json, &t, &rep, &err), RB_OK, "%s", err.message);
     expect_routes(&t, want, sizeof want / sizeof want[0]);
-    cr_expect_eq(rep.paths, 5);
-    cr_expect_eq(rep.globs, 1);
+    cr_expect_eq(rep.paths, 6);
+    cr_expect_eq(rep.templates, 2, "{name}.{ext} and {Sid}.json stay templates");
+    cr_expect_eq(rep.globs, 1, "{x}{y}: touching params become a glob");
     cr_expect_eq(rep.renamed, 3);
     cr_expect_eq(rep.skipped, 3); /* query + two additional operations */
     cr_expect_str_eq(rep.first_skipped, "paths[\"/a/{1st}/{1st}\"].query");
@@ -253,7 +278,7 @@ Test(openapi, yaml_3_0_and_3_1_give_the_routes_of_the_same_json)
                                        "POST /pets",
                                        "GET /pets/{petId}",
                                        "DELETE /pets/{petId}",
-                                       "GET /pets/{petId}/photo.?*",
+                                       "GET /pets/{petId}/photo.{ext}",
                                        "PUT /stores/{id}",
                                        "PATCH /stores/{id}"};
     expect_routes(&y, want, sizeof want / sizeof want[0]);

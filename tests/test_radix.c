@@ -188,11 +188,77 @@ Test(radix, example_routes_answer_as_in_the_file_header)
     rb_router_destroy(l);
 }
 
-Test(radix, ops_table_declares_params_and_catchall_only)
+Test(radix, ops_table_declares_params_catchall_and_templates)
 {
     const rb_router_ops *ops = rb_registry_find("radix");
     cr_assert_eq(ops, &rb__radix_ops);
-    cr_assert_eq(rb_ops_features(ops), RB_FEAT_PARAMS | RB_FEAT_CATCHALL);
+    cr_assert_eq(rb_ops_features(ops), RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_TEMPLATE);
+}
+
+/* ---- templates ------------------------------------------------------------ */
+
+/* Rule: the routes a param and templates at one place lead to are compared
+ * by the whole priority key (later ranks, then method, then literal
+ * bytes), whatever order they were added in, and the spans are linear's;
+ * the invariants (the stored keys included) hold before and after build. */
+Test(radix, a_param_and_templates_at_one_place_are_decided_by_the_key)
+{
+    const route_spec routes[] = {
+        {RB_GET, "/f/{id}"},          {RB_GET, "/f/{id}.json"},     {RB_GET, "/f/latest.json"},
+        {RB_GET, "/f/{id}/x"},        {RB_GET, "/f/{id}.json/{y}"}, {RB_ANY, "/f/{a}.{b}"},
+        {RB_GET, "/f/img-{id}.png"},  {RB_GET, "/f/{x}.png"},       {RB_GET, "/f/{*rest}"},
+        {RB_POST, "/f/{a}-x-{b}/:c"}, {RB_GET, "/f/{id}/{y}"},
+    };
+    const char *paths[] = {"/f/7",        "/f/7.json",      "/f/latest.json", "/f/1.json/x",
+                           "/f/1.json/z", "/f/a.b",         "/f/img-3.png",   "/f/img-.png",
+                           "/f/..x",      "/f/1-x-2-x-3/t", "/f/1/z",         "/f/.json",
+                           "/f/",         "/f/a/b/c",       "/f/x.png/",      "/f/x.png/y"};
+    size_t n = sizeof routes / sizeof routes[0];
+    for (size_t rot = 0; rot < n; rot++) { /* every rotation of the insertion order */
+        route_spec order[sizeof routes / sizeof routes[0]];
+        void *impl = direct_create(NULL);
+        for (size_t k = 0; k < n; k++) {
+            order[k] = routes[(k + rot) % n];
+            rb_error err;
+            cr_assert_eq(direct_add(impl, order[k].method, order[k].pattern, (uint32_t)k, &err),
+                         RB_OK, "%s", err.message);
+            expect_valid(impl);
+        }
+        rb_error err;
+        cr_assert_eq(rb__radix_ops.build(impl, &err), RB_OK);
+        expect_valid(impl);
+        rb__radix_ops.destroy(impl);
+        rb_router *r, *l;
+        build_pair(order, n, &r, &l);
+        for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+            expect_same_all_methods(r, l, paths[i], strlen(paths[i]));
+        rb_router_destroy(r);
+        rb_router_destroy(l);
+    }
+}
+
+/* Rule: a template that is alone at its place is walked like a param (no
+ * key comparison), and backing out of it restores the segment start, so
+ * the catch-all beside it still gets the whole segment. */
+Test(radix, a_lone_template_backs_out_to_the_catch_all)
+{
+    const route_spec routes[] = {
+        {RB_GET, "/a/img-{id}.png/x"}, {RB_GET, "/a/{*rest}"}, {RB_PUT, "/a/img-{id}.png"}};
+    rb_router *r, *l;
+    build_pair(routes, 3, &r, &l);
+    rb_match m;
+    const char *path = "/a/img-3.png/y";
+    cr_assert_eq(rbt_lookup_exact(r, RB_GET, path, strlen(path), &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 1u);
+    cr_expect_eq(m.params[0].offset, 3u, "the catch-all starts at the segment");
+    expect_route(r, RB_GET, "/a/img-3.png/x", 0);
+    expect_route(r, RB_GET, "/a/img-3.png", 1); /* PUT only: the catch-all */
+    const char *paths[] = {"/a/img-3.png/x", "/a/img-3.png/y",  "/a/img-3.png",
+                           "/a/img-.png",    "/a/img-3.png/x/", "/a/"};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+        expect_same_all_methods(r, l, paths[i], strlen(paths[i]));
+    rb_router_destroy(r);
+    rb_router_destroy(l);
 }
 
 /* ---- structure ------------------------------------------------------------ */
@@ -516,12 +582,14 @@ Test(radix, nul_and_high_bytes_in_paths_are_plain_bytes)
 
 Test(radix, a_node_with_hundreds_of_static_children)
 {
-    /* More first bytes than any inline key word holds: the keys[] scan. */
+    /* More first bytes than any inline key word holds: the keys[] scan
+     * (every byte a pattern may hold: no space, control byte or DEL). */
     static char pats[256][8];
     route_spec routes[256];
     size_t n = 0;
-    for (int c = 1; c < 256; c++) {
-        if (c == '/' || c == ':' || c == '*' || c == '{' || c == '}' || c == '?' || c == '[')
+    for (int c = 0x21; c < 256; c++) {
+        if (c == '/' || c == ':' || c == '*' || c == '{' || c == '}' || c == '?' || c == '[' ||
+            c == 0x7f)
             continue;
         snprintf(pats[n], sizeof pats[n], "/x/%c%c", (char)c, (char)(c % 2 ? 'q' : '/'));
         routes[n] = (route_spec){RB_GET, pats[n]};

@@ -53,6 +53,14 @@ Test(scenario, v1_suffix_reproduces_published_corpora)
     cr_expect_eq(rb_scenario_shape_parse("glob-v1", &nc, &g), RB_GEN_GLOB);
     cr_expect(!nc && g == RB_GEN_V1);
     cr_expect_eq(rb_scenario_shape_parse("glob-v3", &nc, &g), -1);
+    /* the longest name a shape buffer holds, one of every generated shape */
+    cr_expect_eq(rb_scenario_shape_parse("templates-nc-v1", &nc, &g), RB_GEN_TEMPLATES);
+    cr_expect(nc && g == RB_GEN_V1);
+    a = load("templates-100", 42);
+    cr_expect_eq(a.routes.count, 100u);
+    cr_expect_eq(a.generator, RB_GEN_V2);
+    cr_expect(a.features & RB_FEAT_TEMPLATE, "a templates scenario without templates");
+    rb_scenario_free(&a);
 }
 
 Test(scenario, depth_histogram_counts_segments)

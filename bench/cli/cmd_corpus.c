@@ -46,7 +46,7 @@ static int take_shape(void *field, const char *v, rb_error *err)
     int shape = rb_gen_shape_parse(v);
     if (shape < 0)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                         "must be static, params, mixed, catchall or glob, got '%s'", v);
+                         "must be static, params, mixed, catchall, glob or templates, got '%s'", v);
     *(int *)field = shape;
     return RB_OK;
 }
@@ -83,42 +83,71 @@ static const cli_option reqgen_table[] = {
      .help = "route popularity: uniform (default), or Zipf (weight 1/k)"},
     {0}};
 
-/* Generate and write requests; prints a summary.  Returns a CLI status. */
-static int write_requests(const char *cmd, const rb_route_table *routes,
-                          const rb_reqgen_config *cfg, const char *out)
+/* Generate requests for routes and their text (which records the routes'
+ * fingerprint).  Returns a CLI status (message printed). */
+static int make_requests(const char *name, const rb_route_table *routes,
+                         const rb_reqgen_config *cfg, rb_request_table *reqs, rb_reqgen_report *rep,
+                         rb_buf *text)
 {
-    rb_request_table reqs;
-    rb_reqgen_report rep;
     rb_error err;
-    char name[32];
-    snprintf(name, sizeof name, "corpus %s", cmd);
-    if (rb_requests_generate(routes, cfg, &reqs, &rep, &err) < 0)
+    if (rb_requests_generate(routes, cfg, reqs, rep, &err) < 0)
         return cli_error(name, "%s", err.message);
-    rb_buf text = {0};
-    rb_request_table_text(&reqs, &text);
-    int status = text.failed ? cli_error(name, "out of memory")
-                             : cli_write_output(name, out, text.data ? text.data : "", text.len);
-    rb_buf_free(&text);
-    FILE *info = strcmp(out, "-") == 0 ? stderr : stdout; /* keep stdout for the requests */
-    if (status == CLI_OK) {
-        fprintf(info, "%zu requests (seed %llu, %s) -> %s\n", rep.requests,
-                (unsigned long long)cfg->seed, cfg->dist == RB_DIST_ZIPF ? "zipf" : "uniform",
-                strcmp(out, "-") == 0 ? "stdout" : out);
-        fprintf(info, "  generated: %zu hits, %zu with another method, %zu misses\n", rep.hits,
-                rep.wrong_method, rep.misses);
-        fprintf(info,
-                "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
-                "(-2)\n",
-                rep.expect_found, rep.expect_not_found, rep.expect_not_allowed);
-        fprintf(info, "  hits taken by a higher-priority route: %zu\n", rep.hits_taken);
-        if (rep.misses_matched)
-            fprintf(info, "  misses still matched by a route after 8 mutations: %zu\n",
-                    rep.misses_matched);
-        fprintf(info, "  fingerprint requests xxh3:%016llx\n",
-                (unsigned long long)rb_request_table_fingerprint(&reqs));
-    }
-    rb_request_table_free(&reqs);
-    return status;
+    if (rb_request_table_check_text(reqs, &err) < 0) return cli_error(name, "%s", err.message);
+    rb_request_table_text(reqs, text);
+    return text->failed ? cli_error(name, "out of memory") : CLI_OK;
+}
+
+static void print_requests(FILE *info, const rb_request_table *reqs, const rb_reqgen_report *rep,
+                           const rb_reqgen_config *cfg, const char *out)
+{
+    fprintf(info, "%zu requests (seed %llu, %s) -> %s\n", rep->requests,
+            (unsigned long long)cfg->seed, cfg->dist == RB_DIST_ZIPF ? "zipf" : "uniform",
+            strcmp(out, "-") == 0 ? "stdout" : out);
+    fprintf(info, "  generated: %zu hits, %zu with another method, %zu misses\n", rep->hits,
+            rep->wrong_method, rep->misses);
+    fprintf(info,
+            "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
+            "(-2)\n",
+            rep->expect_found, rep->expect_not_found, rep->expect_not_allowed);
+    fprintf(info, "  hits taken by a higher-priority route: %zu\n", rep->hits_taken);
+    if (rep->misses_matched)
+        fprintf(info, "  misses still matched by a route after 8 mutations: %zu\n",
+                rep->misses_matched);
+    fprintf(info, "  fingerprint requests xxh3:%016llx (for routes xxh3:%016llx)\n",
+            (unsigned long long)rb_request_table_fingerprint(reqs),
+            (unsigned long long)reqs->routes_fp);
+}
+
+/* --paths: the requests of the file `paths` with EXPECTED for routes, and
+ * their text (which records the routes' fingerprint).  Returns a CLI status
+ * (message printed). */
+static int expect_requests(const rb_route_table *routes, const char *paths, rb_request_table *reqs,
+                           rb_reqgen_report *rep, rb_buf *text)
+{
+    const char *name = "corpus requests";
+    rb_request_table in;
+    rb_error err;
+    if (rb_request_table_read(paths, &in, &err) < 0) return cli_error(name, "%s", err.message);
+    int rc = rb_requests_expect(routes, &in, reqs, rep, &err);
+    rb_request_table_free(&in);
+    if (rc < 0) return cli_error(name, "%s", err.message);
+    if (rb_request_table_check_text(reqs, &err) < 0) return cli_error(name, "%s", err.message);
+    rb_request_table_text(reqs, text);
+    return text->failed ? cli_error(name, "out of memory") : CLI_OK;
+}
+
+static void print_expected(FILE *info, const rb_request_table *reqs, const rb_reqgen_report *rep,
+                           const char *paths, const char *out)
+{
+    fprintf(info, "%zu requests (the paths of %s) -> %s\n", rep->requests, paths,
+            strcmp(out, "-") == 0 ? "stdout" : out);
+    fprintf(info,
+            "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
+            "(-2)\n",
+            rep->expect_found, rep->expect_not_found, rep->expect_not_allowed);
+    fprintf(info, "  fingerprint requests xxh3:%016llx (for routes xxh3:%016llx)\n",
+            (unsigned long long)rb_request_table_fingerprint(reqs),
+            (unsigned long long)reqs->routes_fp);
 }
 
 /* ---- gen ------------------------------------------------------------------------------------- */
@@ -154,7 +183,7 @@ static const cli_option gen_table[] = {
      .offset = offsetof(gen_options, g.shape),
      .call = take_shape,
      .excludes = "--like",
-     .help = "static, params, mixed, catchall or glob (this or --like)"},
+     .help = "static, params, mixed, catchall, glob or templates (this or --like)"},
     {.name = "--like",
      .type = CLI_STRING,
      .metavar = "FILE",
@@ -205,7 +234,10 @@ static const cli_command gen_command = {
                 " [--requests C] [...]\n",
     .about = "Writes PREFIX.routes (N routes, every (method, shape) distinct) and PREFIX.requests "
              "(as `corpus requests` makes them, with the same seed).  The same arguments give "
-             "byte-identical files on every machine.\n"
+             "byte-identical files on every machine.  Both files are complete on disk before "
+             "either replaces an old one, the requests first: a killed run leaves the old pair, "
+             "the new pair, or old routes beside new requests, which name the new routes' "
+             "fingerprint, so verify, run and pair refuse them (exit 2).\n"
              "\n"
              "shapes:\n"
              "  static    no parameters\n"
@@ -214,7 +246,11 @@ static const cli_command gen_command = {
              "            views beside items (/users/me beside /users/:user_id); GET dominant\n"
              "  catchall  mixed plus catch-alls (*path), a few with method '*'\n"
              "  glob      mixed plus globs (*.css, report-*.csv, img-??.png, [a-f]*.json,\n"
-             "            prefix-*) and '**'\n",
+             "            prefix-*) and '**'\n"
+             "  templates the mixed tree of the same seed with about half of the last\n"
+             "            segments as templates ({user_id}.json, {user_id}.{format},\n"
+             "            us_{user_id}, {user_id}-{rev}, settings.{format}); with\n"
+             "            --no-conflicts only items without children\n",
     .tables = {{"options", gen_table, 0},
                {"requests (as for corpus requests)", reqgen_table, offsetof(gen_options, q)}},
     .epilog = "exit status: 0 written, 2 usage error or the arguments cannot hold N routes\n",
@@ -291,14 +327,36 @@ static int corpus_gen(int argc, char **argv)
     snprintf(header, sizeof header,
              "%s\n%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx", command,
              routes.count, (unsigned long long)fp);
-    if (rb_route_table_write(rpath, &routes, header, &err) < 0) {
+    rb_buf rtext = {0}, qtext = {0};
+    rb_request_table reqs = {0};
+    rb_reqgen_report rep;
+    status = CLI_OK;
+    if (rb_route_table_check_text(&routes, &err) < 0)
         status = cli_error("corpus gen", "%s", err.message);
-    } else {
+    rb_route_table_text(&routes, header, &rtext);
+    if (status == CLI_OK && rtext.failed) status = cli_error("corpus gen", "out of memory");
+    if (status == CLI_OK) status = make_requests("corpus gen", &routes, &o.q, &reqs, &rep, &qtext);
+    /* Both files are complete on disk before either is renamed, and the
+     * requests go first: a kill leaves the old pair, the new pair, or old
+     * routes beside new requests, which record the new routes'
+     * fingerprint, so verify, run and pair refuse that pair by name.  New
+     * routes never appear beside old requests. */
+    rb_file_staged sq = {0}, sr = {0};
+    if (status == CLI_OK && (rb_file_stage(qpath, qtext.data, qtext.len, &sq, &err) < 0 ||
+                             rb_file_stage(rpath, rtext.data, rtext.len, &sr, &err) < 0 ||
+                             rb_file_commit(&sq, &err) < 0 || rb_file_commit(&sr, &err) < 0))
+        status = cli_error("corpus gen", "%s", err.message);
+    rb_file_discard(&sq);
+    rb_file_discard(&sr);
+    if (status == CLI_OK) {
         printf("%zu routes (%s) -> %s\n", routes.count, what, rpath);
         if (o.like) print_like_report(&lrep, o.g.routes);
         printf("  fingerprint routes xxh3:%016llx\n", (unsigned long long)fp);
-        status = write_requests("gen", &routes, &o.q, qpath);
+        print_requests(stdout, &reqs, &rep, &o.q, qpath);
     }
+    rb_buf_free(&rtext);
+    rb_buf_free(&qtext);
+    rb_request_table_free(&reqs);
     rb_route_table_free(&routes);
     return status;
 }
@@ -307,7 +365,7 @@ static int corpus_gen(int argc, char **argv)
 
 typedef struct requests_options {
     rb_reqgen_config q;
-    const char *in, *out;
+    const char *in, *out, *paths;
 } requests_options;
 
 static const cli_option requests_table[] = {
@@ -325,18 +383,30 @@ static const cli_option requests_table[] = {
      .flags = CLI_SHOW_DEFAULT,
      .help = "requests to write"},
     CLI_SEED(offsetof(requests_options, q.seed), CLI_SHOW_DEFAULT, "generator seed"),
+    {.name = "--paths",
+     .type = CLI_STRING,
+     .metavar = "FILE",
+     .offset = offsetof(requests_options, paths),
+     .excludes = "--count --seed --miss --wrong-method --dist",
+     .help = "instead of generating: the methods and paths of the request table FILE, with "
+             "EXPECTED recomputed for FILE.routes (the same requests against another table, "
+             "e.g. one with templates written as params)"},
     {0}};
 
 static const cli_command requests_command = {
     .name = "corpus requests",
     .synopsis = "FILE.routes [--out FILE.requests] [--count C]\n"
                 " [--seed S] [--miss M] [--wrong-method W]\n"
-                " [--dist uniform|zipf]\n",
+                " [--dist uniform|zipf]\n"
+                "FILE.routes --paths FILE.requests [--out F]\n",
     .about = "Writes C requests for any route table.  Hits fill a route's params and wildcards "
              "with random values no static word equals; a share W of them use another method "
              "(405s); a share M are misses: paths mutated until no route matches.  EXPECTED is "
              "linear's answer, never the generator's intent; hits that a higher-priority route "
-             "takes are counted and reported.\n",
+             "takes are counted and reported.  With --paths, the requests of another request "
+             "table instead, EXPECTED recomputed for this one.  The first line, '# routes "
+             "xxh3:<fingerprint>', records the route table (a comment to older readers): verify, "
+             "run and pair refuse the requests with another table.\n",
     .tables = {{"options", requests_table, 0},
                {"request mix", reqgen_table, offsetof(requests_options, q)}},
     .operand = "FILE.routes",
@@ -359,7 +429,20 @@ static int corpus_requests(int argc, char **argv)
         return cli_error("corpus requests", "%s", err.message);
     fprintf(o.out ? stdout : stderr, "%zu routes from %s (fingerprint xxh3:%016llx)\n",
             routes.count, o.in, (unsigned long long)rb_route_table_fingerprint(&routes));
-    status = write_requests("requests", &routes, &o.q, out);
+    rb_request_table reqs = {0};
+    rb_reqgen_report rep;
+    rb_buf text = {0};
+    status = o.paths ? expect_requests(&routes, o.paths, &reqs, &rep, &text)
+                     : make_requests("corpus requests", &routes, &o.q, &reqs, &rep, &text);
+    if (status == CLI_OK)
+        status = cli_write_output("corpus requests", out, text.data ? text.data : "", text.len);
+    /* keep stdout for the requests */
+    if (status == CLI_OK && o.paths)
+        print_expected(o.out ? stdout : stderr, &reqs, &rep, o.paths, out);
+    else if (status == CLI_OK)
+        print_requests(o.out ? stdout : stderr, &reqs, &rep, &o.q, out);
+    rb_buf_free(&text);
+    rb_request_table_free(&reqs);
     rb_route_table_free(&routes);
     return status;
 }
@@ -419,7 +502,8 @@ static void print_check(const char *path, const rb_route_table *t, const rb_chec
     printf("   (prefixes by children; max %zu at %s)\n", r->max_fanout, r->max_fanout_prefix);
     printf("  most behind one prefix %zu at %s\n", r->max_behind, r->max_behind_prefix);
     if (r->sampled)
-        printf("  shadowing sampled for %zu routes (globs, or a search over its state cap)\n",
+        printf("  shadowing sampled for %zu routes (globs, templates, or a search over its state "
+               "cap)\n",
                r->sampled);
     if (r->over_budget)
         printf("  work budget: %zu routes possibly shadowed, their search cut short\n",
@@ -572,9 +656,13 @@ static const cli_command import_command = {
     .synopsis = "--openapi FILE [--out FILE.routes]\n",
     .about = "Writes one route per operation of an OpenAPI 3.0 or 3.1 document (YAML or JSON): "
              "its paths in document order, each with its operations in document order ({param} "
-             "kept).  Templates inside a segment ({name}.json) become globs; OpenAPI 3.2 'query' "
+             "kept).  Templates inside a segment ({Sid}.json) stay templates (touching params, "
+             "{a}{b}, become globs); OpenAPI 3.2 'query' "
              "operations are skipped and counted; unknown keys and malformed documents are "
-             "errors naming where (line and column); Swagger 2.0 documents are refused.\n",
+             "errors naming where (line and column), and so are data after the document and a "
+             "NUL in a string; a path with whitespace or a control byte (a tab, a CR) is refused "
+             "naming the path and the byte, since a routes file cannot carry it; Swagger 2.0 "
+             "documents are refused.\n",
     .tables = {{"options", import_table, 0}},
     .epilog = "exit status: 0 written, 2 usage or input error\n",
 };
@@ -596,6 +684,10 @@ static int corpus_import(int argc, char **argv)
              "imported from %s (OpenAPI %s%s%s%s) by routebench corpus import\n"
              "every operation (path x method) in document order",
              o.in, rep.version, rep.title[0] ? ", \"" : "", rep.title, rep.title[0] ? "\"" : "");
+    if (rb_route_table_check_text(&t, &err) < 0) {
+        rb_route_table_free(&t);
+        return cli_error("corpus import", "%s", err.message);
+    }
     rb_buf text = {0};
     rb_route_table_text(&t, o.out ? header : NULL, &text);
     status = text.failed
@@ -606,8 +698,10 @@ static int corpus_import(int argc, char **argv)
     if (status == CLI_OK) {
         fprintf(info, "%zu routes from %zu paths of %s (OpenAPI %s)%s%s\n", rep.routes, rep.paths,
                 o.in, rep.version, o.out ? " -> " : "", o.out ? o.out : "");
+        if (rep.templates)
+            fprintf(info, "  %zu segments with templates inside ({Sid}.json)\n", rep.templates);
         if (rep.globs)
-            fprintf(info, "  %zu segments with templates inside written as globs (?*)\n",
+            fprintf(info, "  %zu segments with touching params ({a}{b}) written as globs (?*)\n",
                     rep.globs);
         if (rep.renamed) fprintf(info, "  %zu parameter names rewritten\n", rep.renamed);
         if (rep.skipped)

@@ -7,6 +7,7 @@
 #include "bundle.h"
 #include "bundle_check.h"
 #include "cli.h"
+#include "file.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -50,7 +51,10 @@ int cmd_report(int argc, char **argv)
     if (status != CLI_CONTINUE) return status;
     rb_bundle b;
     rb_error err;
-    if (rb_bundle_read_dir(o.dir, &b, &err) < 0) return cli_error("report", "%s", err.message);
+    /* report writes DIR again: first undo what a killed writer of DIR left
+     * (a bundle moved aside comes back) */
+    if (rb_dir_clean_leftovers(o.dir, &err) < 0 || rb_bundle_read_dir(o.dir, &b, &err) < 0)
+        return cli_error("report", "%s", err.message);
     rb_bundle_recheck rep;
     int rc = rb_bundle_recheck_stats(&b, &rep, &err);
     if (rc < 0) {

@@ -77,7 +77,10 @@ static const cli_command verify_command = {
              "EXPECTED in the requests file, and against the reference router `linear` (same "
              "route id, every capture span, the 405 allowed-methods mask).  Prints N/N agree and "
              "the first disagreements.  An empty route or request table is an error: nothing "
-             "would be checked.  A peer's disagreements (an adapter around a third-party router, "
+             "would be checked; so is a requests file made for another route table (its "
+             "'# routes xxh3:' line names a different fingerprint: both are printed) or an "
+             "EXPECTED id beyond the table.  A peer's disagreements (an adapter around a "
+             "third-party router, "
              "e.g. r3) are printed but do not fail --all: peers are measured, not held to our "
              "semantics.\n",
     .tables = {{"options", verify_table, 0}},
@@ -90,19 +93,19 @@ static const cli_command verify_command = {
 static void print_examples(const rb_verify_report *rep, const rb_request_table *reqs)
 {
     for (size_t k = 0; k < rep->nexamples; k++) {
-        const rb_verify_example *x = &rep->examples[k];
-        const rb_request *q = &reqs->reqs[x->request];
-        char got[300], want[300];
-        rb_match_format(&x->got, got, sizeof got);
-        rb_match_format(&x->want, want, sizeof want);
-        printf("  line %zu: %s %.*s expected %d, got %s; linear says %s\n", q->line,
-               rb_method_name(q->method), (int)(q->len > 120 ? 120 : q->len),
-               rb_request_path(reqs, x->request), (int)q->expected, got, want);
+        char line[800];
+        rb_verify_example_format(&rep->examples[k], reqs, line, sizeof line);
+        printf("  %s\n", line);
     }
 }
 
 static void print_run(const rb_verify_run *r)
 {
+    if (r->absent) {
+        printf("%-8s %-10s skipped: not in $ROUTEBENCH_DATA (%s)\n", r->router, r->corpus,
+               r->routes_path);
+        return;
+    }
     if (r->skipped) {
         printf("%-8s %-10s skipped: the corpus uses features the router lacks\n", r->router,
                r->corpus);
@@ -135,6 +138,7 @@ static cJSON *run_json(const rb_verify_run *r)
     cJSON_AddStringToObject(o, "requests", r->requests_path);
     cJSON_AddBoolToObject(o, "peer", r->peer);
     cJSON_AddBoolToObject(o, "skipped", r->skipped);
+    if (r->absent) cJSON_AddBoolToObject(o, "absent", true);
     if (r->skipped) return o;
     if (r->status < 0) {
         cJSON_AddStringToObject(o, "error", r->err.message);

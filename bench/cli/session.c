@@ -9,6 +9,7 @@
 #include "library_id.h"
 #include "router_impl.h"
 #include "sysinfo.h"
+#include "verify.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -74,7 +75,8 @@ static int take_shapes(void *list, const char *v, rb_error *err)
             (snprintf(shape, sizeof shape, "%.*s", (int)n, p),
              rb_scenario_list_add_shape(list, shape, err) < 0))
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                             "'%s' is not a list of shapes (static, params, mixed, catchall, glob)",
+                             "'%s' is not a list of shapes (static, params, mixed, catchall, glob, "
+                             "templates)",
                              v);
         if (!p[n]) return RB_OK;
         p += n + 1;
@@ -110,7 +112,7 @@ const cli_option session_option_table[] = {
      .call = take_shapes,
      .flags = CLI_REPEAT,
      .help = "the suite of shape S at 100, 1000, 10000 routes (static, params, mixed, catchall, "
-             "glob)"},
+             "glob, templates)"},
     {.name = "--routes",
      .type = CLI_STRING,
      .metavar = "FILE",
@@ -186,8 +188,9 @@ const cli_option session_option_table[] = {
      .type = CLI_STRING,
      .metavar = "DIR",
      .offset = S(out),
-     .help = "write the bundle: summary.json, trials.csv, report.md and the charts (created "
-             "and checked before measuring)"},
+     .help = "write the bundle: summary.json, trials.csv, report.md and the charts.  DIR must "
+             "be new, empty or an old bundle (checked before measuring); the bundle is written "
+             "beside it and replaces it whole at the end"},
     {.name = "--json",
      .type = CLI_FLAG,
      .offset = S(json),
@@ -458,8 +461,10 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
                     strcmp(r->router, b->baseline) == 0 ? "baseline" : "(first: ratios vs it)");
         fprintf(out, "\n");
         if (r->disagreements)
-            fprintf(out, "  ** %s disagreed with the expected answer on %llu requests%s **\n",
-                    r->router, (unsigned long long)r->disagreements,
+            fprintf(out,
+                    "  ** %s disagreed with EXPECTED or with linear on %llu of %zu requests%s "
+                    "**\n",
+                    r->router, (unsigned long long)r->disagreements, s->requests,
                     rb_bundle_router_info(b, r->router) && rb_bundle_router_info(b, r->router)->peer
                         ? " (a peer: not held to our semantics)"
                         : "");
@@ -570,6 +575,26 @@ static void print_estimate(const session_options *o)
             warn_linear(o, o->scenarios.v[i].name, o->scenarios.v[i].nroutes);
 }
 
+/* Every answer of every router (route id, every capture span, the 405
+ * mask) against EXPECTED and linear's, as verify does (bench/verify.c).
+ * A router's disagreements replace the harness's count (EXPECTED only), so
+ * the bundle, the table and the exit status see both checks. */
+static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_report *reps,
+                         progress *pg, rb_error *err)
+{
+    const rb_router *routers[64];
+    for (size_t k = 0; k < run->nsubjects; k++) routers[k] = run->subjects[k].router;
+    progress_note(pg, "checking every answer against linear");
+    int rc = rb_verify_built(routers, run->nsubjects, &sc->routes, sc->spec.name, &sc->requests,
+                             reps, err);
+    if (rc < 0) return rc;
+    for (size_t k = 0; k < run->nsubjects; k++) {
+        run->subjects[k].disagree = reps[k].disagreeing;
+        if (reps[k].nexamples) run->subjects[k].first_disagree = reps[k].examples[0].request;
+    }
+    return RB_OK;
+}
+
 /* Measure one scenario.  Returns a CLI status. */
 static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec *spec,
                         progress *pg)
@@ -604,18 +629,23 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
         return CLI_OK;
     }
     rb_bench_run run;
+    memset(&run, 0, sizeof run);
     if (sc.spec.kind != RB_SCENARIO_GENERATED) warn_linear(o, sc.spec.name, sc.routes.count);
-    int rc;
-    if (rb_metric_exact(o->metric)) {
+    /* every answer is checked against linear's before anything is measured */
+    rb_verify_report *reps = calloc(nops, sizeof *reps);
+    int rc =
+        reps ? RB_OK : rb__error(&err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking answers");
+    if (rc == RB_OK && rb_metric_exact(o->metric)) {
         const char *labels[64];
         for (size_t k = 0; k < nops; k++) labels[k] = label_of(o, ops[k]);
         rc = rb_bench_prepare_pinned(&run, &sc.routes, &sc.requests, ops, nops,
                                      RB_CALLGRIND_HASH_SEED, on_progress, pg, &err);
+        if (rc == RB_OK) rc = check_answers(&run, &sc, reps, pg, &err);
         if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
         if (rc == RB_OK)
             rc =
                 rb_callgrind_measure(&o->cg, &run, o->metric == RB_METRIC_CYCLES_EST, labels, &err);
-    } else {
+    } else if (rc == RB_OK) {
         /* an explicit hash seed (the run's seed; 0 would mean a random one), so
          * that every run builds the same tables */
         const rb_config cfg = {NULL, o->seed ? o->seed : 1};
@@ -624,6 +654,7 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
         if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
         rc = rb_bench_prepare_progress(&run, &sc.routes, &sc.requests, ops, nops, &cfg, on_progress,
                                        pg, &err);
+        if (rc == RB_OK) rc = check_answers(&run, &sc, reps, pg, &err);
         if (rc == RB_OK) rc = rb_bench_measure(&run, &proto, on_progress, pg, &err);
     }
     if (rc == RB_OK) {
@@ -638,12 +669,20 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
         status = rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
     } else {
         print_scenario(out, b, &b->scenarios[b->nscenarios - 1]);
+        for (size_t k = 0; k < run.nsubjects; k++) {
+            if (!reps[k].nexamples) continue;
+            char first[800];
+            rb_verify_example_format(&reps[k].examples[0], &sc.requests, first, sizeof first);
+            fprintf(out, "  ** %s, first differing request: %s **\n",
+                    label_of(o, run.subjects[k].ops), first);
+        }
         /* a peer is measured, not held to our semantics (router.h, RB_FEAT_PEER) */
         for (size_t k = 0; k < run.nsubjects; k++)
             if (run.subjects[k].disagree && !(rb_ops_features(run.subjects[k].ops) & RB_FEAT_PEER))
                 status = CLI_FAILED;
         fflush(out);
     }
+    free(reps);
     rb_bench_run_free(&run);
     rb_scenario_free(&sc);
     return status;

@@ -61,8 +61,8 @@ int session_finish_scenarios(session_options *o);
  * filling b (initialised here; free with rb_bundle_free) and printing a
  * table per scenario on stdout.  Writes the bundle when o->out is set.
  * Returns CLI_OK, CLI_USAGE (bad input, a scenario that cannot be loaded)
- * or CLI_FAILED (a router disagreed with the expected answers or changed
- * its answers between replays). */
+ * or CLI_FAILED (a router of ours disagreed with EXPECTED or with linear on
+ * any answer, verify.h, or changed its answers between replays). */
 int session_run(session_options *o, int argc, char **argv, rb_bundle *b);
 
 /* For a counted metric outside the Callgrind child: run this command under

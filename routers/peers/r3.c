@@ -59,7 +59,34 @@
  *                   even past the slug's '}'.
  *   *rest        -> {p:(?s:.+)}: 1+ bytes to the end, '/' and newlines
  *                   included (exact).
+ *   img-{id}.png -> a template: its literal pieces as static text (refused
+ *                   as above when r3 cannot paste them), each param a
+ *                   slug that is lazy and looks ahead at the rest of the
+ *                   template: {t:[^/]+?(?=\.png(?:/|$))}, {a}.{b} as
+ *                   {t:[^/]+?(?=\.[^/]+?(?:/|$))}.{t:[^/]+}.  So r3's
+ *                   PCRE takes each param as short as the rest allows,
+ *                   which is our leftmost-shortest split (a plain {p}
+ *                   would take ".png" too, and r3 never backtracks into
+ *                   it).  Pieces are escaped for PCRE inside the look-ahead.
+ *                   Beside a param at one node, r3 tries the slug edges in
+ *                   their order in the node's edge array, and r3 1.3 merges
+ *                   a new {p} edge only into the first slug edge: so the
+ *                   routes are inserted params first (the {p} edges merge)
+ *                   and templates after, and before compiling, each node's
+ *                   template edges are moved ahead of its other slug edges
+ *                   (static, template, other), so that a segment the
+ *                   template fits goes to the template; each r3 text is
+ *                   inserted once and its other methods' routes appended
+ *                   to its node, since r3 1.3 loses a route whose path it
+ *                   walks again through a slug edge that is not its node's
+ *                   first, and for the same reason a template that is not
+ *                   the last segment is refused (RB_EUNSUPPORTED).  Where it then
+ *                   dead-ends (/Accounts/AC1.json/Calls.json: the param
+ *                   would have taken "AC1.json") r3 does not come back:
+ *                   r3's answer, reported by verify.
  *   globs, **    -> refused (r3 has no segment globs).
+ *   (see "Translation" in docs/peers.md for what r3 1.3 gets wrong with
+ *   slug edges side by side, and how the insertion works around it)
  *   methods      -> r3's METHOD_* bits; CONNECT and TRACE, which r3 does
  *                   not name, get the next two bits (r3 only tests
  *                   route_bits & request_bits); "*" is 0, r3's "any".
@@ -163,7 +190,10 @@ typedef struct r3peer_route {
     int method;
     uint32_t id;
     uint32_t ncaptures;
-    uint16_t *capseg; /* segment index of each capture, for their spans */
+    struct r3peer_cap {
+        uint16_t seg; /* path segment of the capture */
+        uint32_t gap; /* literal bytes before it in the segment (templates) */
+    } * capseg;       /* each capture, for their spans */
     char *r3text;     /* translated pattern, NUL-terminated; r3 points at it */
     size_t r3len;
     route *r3route; /* r3's route (r3_tree_free leaves it to us) */
@@ -214,9 +244,13 @@ static int r3peer_add(void *impl, const rb_route *route, rb_error *err)
     const rb_pattern *p = route->pattern;
     for (uint32_t i = 0; i < p->nsegs; i++) {
         const rb_segment *s = &p->segs[i];
-        if (s->kind != RB_SEG_STATIC) continue;
-        for (uint32_t k = 0; k < s->text_len; k++) {
+        if (s->kind != RB_SEG_STATIC && s->kind != RB_SEG_TEMPLATE) continue;
+        for (uint32_t k = 0, in_name = 0; k < s->text_len; k++) {
             unsigned char c = (unsigned char)s->text[k];
+            if (s->kind == RB_SEG_TEMPLATE && (c == '{' || c == '}' || in_name)) {
+                in_name = c != '}'; /* a param's name is ours, not pasted */
+                continue;
+            }
             if (!static_byte_refused(c)) continue;
             size_t at = s->offset + k;
             if (c >= 0x20 && c < 0x7f)
@@ -230,6 +264,13 @@ static int r3peer_add(void *impl, const rb_route *route, rb_error *err)
                              c, at);
         }
     }
+    for (uint32_t i = 0; i + 1 < p->nsegs; i++)
+        if (p->segs[i].kind == RB_SEG_TEMPLATE)
+            return rb__error(err, RB_EUNSUPPORTED, p->segs[i].offset,
+                             "template at byte %u: r3 takes a template only as the last segment "
+                             "(r3 1.3 loses routes below a slug edge beside another; "
+                             "docs/peers.md)",
+                             p->segs[i].offset);
     size_t old_cap = r->cap, old_sources_cap = r->sources_cap;
     int grown = rb_grow(r->allocator, &r->routes, &r->cap, r->count + 1, sizeof *r->routes, 16);
     if (grown == RB_OK)
@@ -255,8 +296,23 @@ static int r3peer_add(void *impl, const rb_route *route, rb_error *err)
         rb_free(r->allocator, rr->capseg, p->ncaptures * sizeof *rr->capseg);
         return rc;
     }
-    for (uint32_t i = 0, k = 0; i < p->nsegs; i++)
-        if (p->segs[i].captures) rr->capseg[k++] = (uint16_t)i;
+    for (uint32_t i = 0, k = 0; i < p->nsegs; i++) {
+        const rb_segment *s = &p->segs[i];
+        if (s->kind != RB_SEG_TEMPLATE) {
+            if (s->captures) rr->capseg[k++] = (struct r3peer_cap){(uint16_t)i, 0};
+            continue;
+        }
+        uint32_t gap = 0;
+        for (uint32_t b = 0; b < s->len; b++) {
+            if (s->text[b] != '{') {
+                gap++;
+                continue;
+            }
+            while (s->text[b] != '}') b++;
+            rr->capseg[k++] = (struct r3peer_cap){(uint16_t)i, gap};
+            gap = 0;
+        }
+    }
     rr->method = route->method;
     rr->id = route->id;
     rr->ncaptures = p->ncaptures;
@@ -283,6 +339,56 @@ static void free_sources(r3peer_router *r)
 
 /* ---- build: translate, sort, insert, check r3's buffers, compile -------- */
 
+/* Append s[0, n) to out at *w (out may be NULL: count only), with every
+ * byte that is not a letter or digit escaped for PCRE when `escape`. */
+static void put_text(char *out, size_t *w, const char *s, size_t n, bool escape)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool plain =
+            !escape || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        if (!plain) {
+            if (out) out[*w] = '\\';
+            (*w)++;
+        }
+        if (out) out[*w] = (char)c;
+        (*w)++;
+    }
+}
+
+/* Write the r3 form of template t[0, n) (see "Translation") to out at *w
+ * (out may be NULL: count only). */
+static void put_template(char *out, size_t *w, const char *t, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t open = i;
+        while (open < n && t[open] != '{') open++;
+        put_text(out, w, t + i, open - i, false); /* a literal piece, pasted */
+        if (open == n) return;
+        size_t close = open;
+        while (t[close] != '}') close++;
+        /* the rest of the template after this param, as a look-ahead */
+        size_t rest = close + 1;
+        if (rest == n) {
+            put_text(out, w, "{t:[^/]+}", 9, false);
+            return;
+        }
+        put_text(out, w, "{t:[^/]+?(?=", 12, false);
+        for (size_t j = rest; j < n;) {
+            size_t o = j;
+            while (o < n && t[o] != '{') o++;
+            put_text(out, w, t + j, o - j, true);
+            if (o == n) break;
+            put_text(out, w, "[^/]+?", 6, false);
+            while (t[o] != '}') o++;
+            j = o + 1;
+        }
+        put_text(out, w, "(?:/|$))}", 9, false);
+        i = rest;
+    }
+}
+
 /* Write route rr's r3 pattern (allocated, NUL-terminated). */
 static int translate(r3peer_router *r, size_t i_route, bool explicit_param, rb_error *err)
 {
@@ -292,20 +398,27 @@ static int translate(r3peer_router *r, size_t i_route, bool explicit_param, rb_e
     size_t n = 0;
     for (uint32_t i = 0; i < p->nsegs; i++) {
         const rb_segment *s = &p->segs[i];
-        n += 1 + (s->kind == RB_SEG_STATIC  ? s->text_len
-                  : s->kind == RB_SEG_PARAM ? strlen(param)
-                                            : strlen(R3PEER_CATCHALL));
+        size_t tn = 0;
+        if (s->kind == RB_SEG_TEMPLATE) put_template(NULL, &tn, s->text, s->text_len);
+        n += 1 + (s->kind == RB_SEG_STATIC     ? s->text_len
+                  : s->kind == RB_SEG_PARAM    ? strlen(param)
+                  : s->kind == RB_SEG_TEMPLATE ? tn
+                                               : strlen(R3PEER_CATCHALL));
     }
     char *t = rb_alloc(r->allocator, n + 1);
     if (!t) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     size_t w = 0;
     for (uint32_t i = 0; i < p->nsegs; i++) {
         const rb_segment *s = &p->segs[i];
+        t[w++] = '/';
+        if (s->kind == RB_SEG_TEMPLATE) {
+            put_template(t, &w, s->text, s->text_len);
+            continue;
+        }
         const char *src = s->kind == RB_SEG_STATIC  ? s->text
                           : s->kind == RB_SEG_PARAM ? param
                                                     : R3PEER_CATCHALL;
         size_t len = s->kind == RB_SEG_STATIC ? s->text_len : strlen(src);
-        t[w++] = '/';
         memcpy(t + w, src, len);
         w += len;
     }
@@ -317,15 +430,26 @@ static int translate(r3peer_router *r, size_t i_route, bool explicit_param, rb_e
 }
 
 /* Insertion order: our priority key with "*" before a specific method of
- * the same shape (r3 tries a node's routes newest first). */
+ * the same shape (r3 tries a node's routes newest first), and a template
+ * after a param at one position (see "Translation": the {p} edges must
+ * merge before a template edge joins them). */
 typedef struct order_item {
     rb_priority key; /* any_method holds "is a specific method" */
+    const rb_pattern *pattern;
     size_t index;
 } order_item;
 
 static int insertion_cmp(const void *pa, const void *pb)
 {
-    return rb_priority_compare(&((const order_item *)pa)->key, &((const order_item *)pb)->key);
+    const order_item *a = pa, *b = pb;
+    uint32_t n = a->pattern->nsegs < b->pattern->nsegs ? a->pattern->nsegs : b->pattern->nsegs;
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned ka = a->pattern->segs[i].kind, kb = b->pattern->segs[i].kind;
+        if (ka != kb && ka + kb == RB_SEG_PARAM + RB_SEG_TEMPLATE)
+            return ka == RB_SEG_PARAM ? -1 : 1;
+        if (rb_seg_rank(ka) != rb_seg_rank(kb)) break; /* the key decides */
+    }
+    return rb_priority_compare(&a->key, &b->key);
 }
 
 /* Length of the regex r3_slug_compile makes of a slug edge (without NUL):
@@ -375,9 +499,27 @@ typedef struct walk_state {
 /* Before compiling: set every node's compare_type (r3_tree_create leaves it
  * uninitialised; r3_tree_compile only sets it on regex nodes), count nodes,
  * and find the node whose regex would need the most bytes. */
+/* 0 a static edge, 1 a template's ({t:...}), 2 another slug's. */
+static int edge_class(const edge *e)
+{
+    if (!memchr(e->pattern, '{', e->pattern_len)) return 0;
+    for (unsigned i = 0; i + 2 < e->pattern_len; i++)
+        if (e->pattern[i] == '{' && e->pattern[i + 1] == 't' && e->pattern[i + 2] == ':') return 1;
+    return 2;
+}
+
 static void walk_before_compile(node *n, walk_state *w)
 {
     n->compare_type = NODE_COMPARE_STR;
+    /* static edges, then template slugs, then the others; stable (an
+     * insertion sort: nodes have few edges) */
+    for (unsigned i = 1; i < n->edge_len; i++) {
+        edge *e = n->edges[i];
+        unsigned j = i;
+        for (; j > 0 && edge_class(n->edges[j - 1]) > edge_class(e); j--)
+            n->edges[j] = n->edges[j - 1];
+        n->edges[j] = e;
+    }
     w->nodes++;
     size_t slug_max;
     size_t len = node_regex_len(n, &slug_max);
@@ -440,7 +582,7 @@ static int r3peer_build(void *impl, rb_error *err)
     for (size_t i = 0; i < r->count && !explicit_param; i++) {
         const rb_pattern *p = &r->sources[i].pattern;
         for (uint32_t k = 0; k < p->nsegs; k++)
-            if (p->segs[k].kind == RB_SEG_STATIC &&
+            if ((p->segs[k].kind == RB_SEG_STATIC || p->segs[k].kind == RB_SEG_TEMPLATE) &&
                 memchr(p->segs[k].text, ':', p->segs[k].text_len))
                 explicit_param = true;
     }
@@ -452,6 +594,7 @@ static int r3peer_build(void *impl, rb_error *err)
         const rb_pattern *p = &r->sources[i].pattern;
         order[i] = (order_item){
             {p->ranks, p->nsegs, r->routes[i].method != RB_ANY, p->literal_bytes, r->routes[i].id},
+            p,
             i};
         rc = translate(r, i, explicit_param, err);
     }
@@ -462,17 +605,49 @@ static int r3peer_build(void *impl, rb_error *err)
         r->tree = r3_tree_create(10);
         if (!r->tree) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "r3_tree_create failed");
     }
+    /* Each r3 text is inserted once, its other routes (other methods)
+     * appended to the node that insert returned: r3 1.3 loses a route
+     * whose path it walks again through a slug edge that is not the first
+     * of its node (a template beside a param).  ends: text -> node. */
+    size_t ncap = 16;
+    while (ncap < 2 * r->count) ncap *= 2;
+    struct {
+        const r3peer_route *rr;
+        node *end;
+    } *ends = rc == RB_OK ? rb_calloc(r->allocator, ncap * sizeof *ends) : NULL;
+    if (rc == RB_OK && !ends) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
     for (size_t i = 0; i < r->count && rc == RB_OK; i++) {
         r3peer_route *rr = &r->routes[order[i].index];
+        uint64_t h = 1469598103934665603ull; /* FNV-1a */
+        for (size_t k = 0; k < rr->r3len; k++)
+            h = (h ^ (unsigned char)rr->r3text[k]) * 1099511628211ull;
+        size_t slot = (size_t)h & (ncap - 1);
+        while (ends[slot].rr && (ends[slot].rr->r3len != rr->r3len ||
+                                 memcmp(ends[slot].rr->r3text, rr->r3text, rr->r3len) != 0))
+            slot = (slot + 1) & (ncap - 1);
+        route *rt = r3_route_createl(rr->r3text, (int)rr->r3len);
+        if (!rt) {
+            rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in r3");
+            break;
+        }
+        rt->request_method = method_bits[rr->method];
+        rt->data = rr;
+        rr->r3route = rt;
+        if (ends[slot].rr) {
+            r3_node_append_route(ends[slot].end, rt);
+            continue;
+        }
         char *errstr = NULL;
-        rr->r3route = r3_tree_insert_routel_ex(r->tree, method_bits[rr->method], rr->r3text,
-                                               (int)rr->r3len, rr, &errstr);
-        if (!rr->r3route)
+        node *end = r3_tree_insert_pathl_ex(r->tree, rr->r3text, (int)rr->r3len, rt, rr, &errstr);
+        if (!end)
             rc = rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "r3 refused to insert %s %s: %s",
                            rb_method_name(rr->method), rr->r3text,
                            errstr ? errstr : "no reason given");
         free(errstr); /* r3 formats it with asprintf */
+        ends[slot].rr = rr;
+        ends[slot].end = end;
     }
+    if (ends) rb_free(r->allocator, ends, ncap * sizeof *ends);
     walk_state w = {0};
     if (rc == RB_OK) {
         walk_before_compile(r->tree, &w);
@@ -514,25 +689,36 @@ static int r3peer_build(void *impl, rb_error *err)
 /* ---- lookup ------------------------------------------------------------- */
 
 /* Place r3's capture copies at the path segments route rr's pattern puts
- * them (capseg), checking that the copy equals the bytes there. */
+ * them (capseg: a template's captures after their literal gaps, each after
+ * the one before), checking that the copy equals the bytes there. */
 static void place_captures(const r3peer_route *rr, const char *path, size_t len,
                            const str_array *vars, rb_match *m)
 {
     uint32_t n = (uint32_t)vars->len;
     m->nparams = n < RB_MAX_CAPTURES ? n : RB_MAX_CAPTURES;
     size_t seg = 0, seg_start = 1; /* path segment seg starts at seg_start */
+    size_t at = 0;                 /* where the previous capture of this segment ended */
+    bool lost = false;             /* it was not found */
     for (uint32_t k = 0; k < m->nparams; k++) {
-        while (k < rr->ncaptures && seg < rr->capseg[k] && seg_start <= len) {
+        bool same = k > 0 && k < rr->ncaptures && rr->capseg[k].seg == rr->capseg[k - 1].seg;
+        while (k < rr->ncaptures && seg < rr->capseg[k].seg && seg_start <= len) {
             const char *slash = memchr(path + seg_start, '/', len - seg_start);
             seg_start = slash ? (size_t)(slash - path) + 1 : len + 1;
             seg++;
         }
+        if (!same) {
+            at = seg_start;
+            lost = false;
+        }
         const char *tok = vars->tokens[k];
         size_t tl = strlen(tok); /* r3's copies are C strings */
-        bool here = k < rr->ncaptures && seg == rr->capseg[k] && seg_start <= len &&
-                    tl <= len - seg_start && memcmp(path + seg_start, tok, tl) == 0;
-        m->params[k].offset = here ? (uint32_t)seg_start : UINT32_MAX;
+        size_t off = k < rr->ncaptures ? at + rr->capseg[k].gap : SIZE_MAX;
+        bool here = !lost && k < rr->ncaptures && seg == rr->capseg[k].seg && off <= len &&
+                    tl <= len - off && memcmp(path + off, tok, tl) == 0;
+        m->params[k].offset = here ? (uint32_t)off : UINT32_MAX;
         m->params[k].len = (uint32_t)tl;
+        lost = !here;
+        at = here ? off + tl : at;
     }
 }
 
@@ -667,7 +853,7 @@ const rb_router_ops rb__r3_ops = {
     .summary =
         "libr3 " RB_R3_VERSION " (C; regex radix tree, no backtracking); allocates per capture, "
         "see docs/peers.md",
-    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_PEER,
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_TEMPLATE | RB_FEAT_PEER,
     .create = r3peer_create,
     .add = r3peer_add,
     .build = r3peer_build,

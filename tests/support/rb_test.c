@@ -351,3 +351,42 @@ char *rbt_slurp(const char *dir, const char *file, size_t *len)
     if (len) *len = n;
     return data;
 }
+
+static char *slurp_or_empty(const char *path)
+{
+    char *data;
+    size_t len;
+    rb_error err;
+    if (rb_file_read(path, &data, &len, &err) == RB_OK) return data;
+    char *empty = calloc(1, 1);
+    cr_assert_not_null(empty);
+    return empty;
+}
+
+rbt_shell rbt_shell_run(const char *dir, const char *cmd)
+{
+    size_t cap = strlen(cmd) + 2 * strlen(dir) + 256;
+    char *line = malloc(cap);
+    cr_assert_not_null(line);
+    /* a brace group, so the shell's own "Killed" notice goes to .err too */
+    snprintf(line, cap, "cd '%s' && RB='%s/routebench' && { %s; } >.out 2>.err </dev/null", dir,
+             RB_BINARY_DIR, cmd);
+    int st = system(line);
+    free(line);
+    cr_assert(st != -1, "cannot run %s", cmd);
+    rbt_shell r = {0, NULL, NULL};
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.out", dir);
+    r.out = slurp_or_empty(path);
+    snprintf(path, sizeof path, "%s/.err", dir);
+    r.err = slurp_or_empty(path);
+    return r;
+}
+
+void rbt_shell_free(rbt_shell *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}

@@ -1,8 +1,9 @@
 /*
  * rb_test.h — helpers shared by the Criterion tests (conventions:
  * tests/README.md): building routers from literal route lines, the shipped
- * corpora, the one counting and failing allocator, and the one "router
- * beside linear" pair that compares every answer with the oracle.
+ * corpora, the one counting and failing allocator, the one "router beside
+ * linear" pair that compares every answer with the oracle, and running a
+ * shell command (the routebench binary) with what it printed.
  */
 #ifndef RB_TEST_H
 #define RB_TEST_H
@@ -137,5 +138,17 @@ char *rbt_tmpdir(void);
 void rbt_remove_tree(const char *dir);
 /* The whole of dir/file (asserting it reads), NUL-terminated; *len may be NULL. */
 char *rbt_slurp(const char *dir, const char *file, size_t *len);
+
+/* What a shell command printed, and how it ended. */
+typedef struct rbt_shell {
+    int status;      /* exit status; 128 + N when killed by signal N */
+    char *out, *err; /* stdout and stderr, NUL-terminated (free with rbt_shell_free) */
+} rbt_shell;
+
+/* Run the shell command cmd in directory dir (stdin from /dev/null),
+ * capturing stdout and stderr in dir/.out and dir/.err.  The shell
+ * variable RB is the built routebench binary: "\"$RB\" verify ...". */
+rbt_shell rbt_shell_run(const char *dir, const char *cmd);
+void rbt_shell_free(rbt_shell *r);
 
 #endif
