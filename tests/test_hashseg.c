@@ -853,6 +853,73 @@ static void check_corpus(const char *name)
 
 /* Rule: on every shipped corpus it can take (all but those with globs),
  * with full and with narrowed hashes, hashseg answers like linear. */
+/* Templates beside params and a catch-all, behind a prefix that puts the
+ * paths in each walk mode (under 64 bytes, 64-255, 256 and more) and
+ * makes the patterns deep enough (over 64 segments) for deep_keys[]: the
+ * lone template walked like a param, two or more decided by the priority
+ * key below them (walks that backtrack inside), 405 masks, spans. */
+Test(hashseg, templates_in_every_walk_mode_and_at_depth)
+{
+    static const char *const pats[] = {
+        "/f/{id}",
+        "/f/{id}.json",
+        "/f/{id}/x",
+        "/f/{id}.json/{y}",
+        "/f/img-{a}-{b}.png",
+        "/f/{id}.{fmt}/z",
+        "/f/{*rest}",
+        "/g/{id}.json/d/{a}/b",
+        "/g/{id}/d/{a}/c",
+        "/g/{id}.json/d/e/c",
+        "/h/v{n}",
+        "/h/v{n}/w/{k}.txt",
+    };
+    static const char *const paths[] = {
+        "/f/7",           "/f/7.json",        "/f/1.json/x",     "/f/1.json/q",
+        "/f/img-1-2.png", "/f/img-1-2.png/m", "/f/1.json/z",     "/f/1.tar/z",
+        "/f/.json",       "/f/7.json/",       "/g/1.json/d/2/b", "/g/1.json/d/2/c",
+        "/g/1/d/2/c",     "/g/1.json/d/e/c",  "/g/1.json/d/e/b", "/h/v2",
+        "/h/v",           "/h/v2/w/k.txt",    "/h/v2/w/.txt",    "/h/x2/w/k.txt",
+    };
+    const int methods[] = {RB_GET, RB_POST, RB_PUT};
+    char prefix[400], pat[1024], path[1024];
+    /* "", 80 bytes (paths of 64-255 bytes), 300 bytes (scanned), 70 segments */
+    for (int mode = 0; mode < 4; mode++) {
+        size_t n = 0;
+        if (mode == 1 || mode == 2) {
+            n = (size_t)sprintf(prefix, "/");
+            for (size_t i = 0; i < (mode == 1 ? 80u : 300u); i++)
+                prefix[n++] = (char)('a' + i % 26);
+        } else if (mode == 3) {
+            for (int i = 0; i < 70; i++) n += (size_t)sprintf(prefix + n, "/d%d", i);
+        }
+        prefix[n] = '\0';
+        pair p;
+        pair_new(&p, 7, 64);
+        for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
+            snprintf(pat, sizeof pat, "%s%s", prefix, pats[i]);
+            pair_add(&p, i == 5 ? RB_POST : RB_GET, pat, (uint32_t)i);
+        }
+        pair_build(&p);
+        for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+            snprintf(path, sizeof path, "%s%s", prefix, paths[i]);
+            for (size_t m = 0; m < sizeof methods / sizeof methods[0]; m++)
+                pair_lookup(&p, methods[m], path);
+        }
+        /* the key decides: the template's route on /f/7.json, the param's
+         * with a static below it on /f/1.json/x */
+        snprintf(path, sizeof path, "%s/f/7.json", prefix);
+        expect_found(&p, RB_GET, path, 1);
+        rb_match m = pair_lookup(&p, RB_GET, path);
+        expect_span(&m, 0, path, "7");
+        snprintf(path, sizeof path, "%s/f/1.json/x", prefix);
+        expect_found(&p, RB_GET, path, 2);
+        snprintf(path, sizeof path, "%s/g/1.json/d/2/c", prefix);
+        expect_found(&p, RB_GET, path, 8);
+        pair_free(&p);
+    }
+}
+
 Test(hashseg, agrees_with_linear_on_every_shipped_corpus_it_takes)
 {
     size_t tested = 0;
