@@ -85,6 +85,14 @@ int rb_peer_spec_parse(const char *text, rb_peer_spec *spec, rb_error *err)
     return split_command(spec, eq + 1, err);
 }
 
+void rb_peer_spec_copy(rb_peer_spec *dst, const rb_peer_spec *src)
+{
+    memcpy(dst, src, sizeof *dst);
+    for (size_t i = 0; src->argv[i]; i++)
+        dst->argv[i] = dst->storage + (src->argv[i] - src->storage);
+    spec_ops(dst);
+}
+
 typedef struct builtin {
     const char *name, *summary;
     const char *program; /* under the peers directory, or an interpreter's script */

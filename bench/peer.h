@@ -62,6 +62,8 @@ const char *rb_peer_builtin_names(void);
 /* A user's runner: "NAME=COMMAND [ARG...]" (split on blanks).  RB_EINVAL
  * naming what is wrong. */
 int rb_peer_spec_parse(const char *text, rb_peer_spec *spec, rb_error *err);
+/* Copy a spec (its pointers point into itself). */
+void rb_peer_spec_copy(rb_peer_spec *dst, const rb_peer_spec *src);
 /* The directory of the built-in runners. */
 const char *rb_peer_dir(void);
 
