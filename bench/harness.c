@@ -230,7 +230,8 @@ static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t re
     uint64_t i0 = hw ? rb_perf_read(&run->perf) : 0;
     uint64_t c0 = rb_bench_thread_cpu_ns();
     uint64_t t0 = rb_bench_now_ns();
-    uint64_t sum = modes ? rb__bench_replay_modes(run, s, reps)
+    uint64_t inner = 0;
+    uint64_t sum = modes ? rb__bench_replay_modes(run, s, reps, &inner)
                          : replay(s, run->queries, run->nqueries, reps);
     uint64_t t1 = rb_bench_now_ns();
     uint64_t c1 = rb_bench_thread_cpu_ns();
@@ -241,6 +242,7 @@ static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t re
         t->ns = i1 > i0 ? i1 - i0 : 1;
     else
         t->ns = run->clock == RB_BENCH_CLOCK_CPU ? (t->cpu_ns ? t->cpu_ns : 1) : t->wall_ns;
+    if (run->app) t->ns = inner ? inner : 1; /* cold: the lookups' own intervals */
     t->lookups = reps * run->nqueries;
     return sum == reps * s->checksum ? RB_OK : checksum_error(s, sum, reps, err);
 }
@@ -295,31 +297,38 @@ void rb_bench_round_orders(uint64_t seed, size_t rounds, size_t nrouters, uint32
 
 /* ---- the application stand-in (cold cache; harness_modes.c) --------------- */
 
-/* One stand-in-alone trial: ns per stand-in run on the protocol's clock. */
+/* One stand-in-alone trial: the clock's cost per interval (ns), with the
+ * stand-in between intervals as in a cold trial. */
 static double app_trial(const rb_bench_run *run, uint64_t iters)
 {
-    bool cpu = run->clock == RB_BENCH_CLOCK_CPU;
-    uint64_t t0 = cpu ? rb_bench_thread_cpu_ns() : rb_bench_now_ns();
-    uint64_t end = rb__bench_app_alone(run, iters);
-    uint64_t t1 = cpu ? rb_bench_thread_cpu_ns() : rb_bench_now_ns();
-    double ns = (double)(t1 > t0 ? t1 - t0 : 1) + (double)(end & run->zero);
-    return ns / (double)iters;
+    uint64_t inner = 0;
+    uint64_t end = rb__bench_app_alone(run, iters, &inner);
+    return ((double)inner + (double)(end & run->zero)) / (double)iters;
+}
+
+/* The stand-in's wall time per run (for calibrating app_iters). */
+static double app_run_ns(const rb_bench_run *run, uint64_t iters)
+{
+    uint64_t t0 = rb_bench_now_ns();
+    uint64_t inner;
+    uint64_t end = rb__bench_app_alone(run, iters, &inner);
+    uint64_t t1 = rb_bench_now_ns();
+    return ((double)(t1 - t0) + (double)(end & run->zero)) / (double)iters;
 }
 
 /* Stand-in runs per stand-in-alone trial: about a quarter of min_trial. */
 static void app_calibrate(rb_bench_run *run, double min_trial_ns)
 {
     uint64_t iters = 1;
-    while (iters < (UINT64_C(1) << 32) && app_trial(run, iters) * (double)iters < min_trial_ns / 32)
+    while (iters < (UINT64_C(1) << 32) && app_run_ns(run, iters) * (double)iters < min_trial_ns / 32)
         iters *= 2;
-    double per = app_trial(run, iters);
-    uint64_t want = reps_for(min_trial_ns / 4, per);
+    uint64_t want = reps_for(min_trial_ns / 4, app_run_ns(run, iters));
     run->app_iters = want ? want : 1;
 }
 
-/* Subtract the round's stand-in cost (the mean of a stand-in-alone trial
- * before and one after the round, per run) from the round's trials, whose
- * lookups each ran the stand-in once. */
+/* Subtract the round's clock cost per interval (the mean of a
+ * stand-in-alone trial before and one after the round) from the round's
+ * trials, each lookup of which was one interval. */
 static void app_subtract(rb_bench_run *run, size_t first, double per_run)
 {
     for (size_t i = first; i < run->ntrials; i++) {

@@ -31,13 +31,15 @@ static inline uint64_t rb__bench_fold(const rb_match *m)
 
 /* reps replays of the run's table through s in the run's mode, with the
  * application stand-in between lookups when the run is cold; the fold of
- * every answer (the same sum as the throughput replay). */
+ * every answer (the same sum as the throughput replay).  Cold: *inner_ns
+ * is the sum of the per-lookup intervals (harness_modes.c). */
 uint64_t rb__bench_replay_modes(const rb_bench_run *run, const rb_bench_subject *s,
-                                uint64_t reps);
+                                uint64_t reps, uint64_t *inner_ns);
 
-/* iters runs of the stand-in alone, chained as between lookups; returns the
+/* iters runs of the stand-in, each between two clock reads, chained as in
+ * the cold replay; *inner_ns the sum of the empty intervals; returns the
  * chain's end (keep it). */
-uint64_t rb__bench_app_alone(const rb_bench_run *run, uint64_t iters);
+uint64_t rb__bench_app_alone(const rb_bench_run *run, uint64_t iters, uint64_t *inner_ns);
 
 /* Allocate the stand-in's memory (bytes > 0) and fill it; RB_ENOMEM. */
 int rb__bench_app_open(rb_bench_run *run, size_t bytes, rb_error *err);

@@ -193,13 +193,10 @@ static void condition_words(const rb_bundle_scenario *s, text *t)
 {
     bool latency = strcmp(rb_verdict_mode(s), "latency") == 0;
     bool cold = strcmp(rb_verdict_cache(s), "cold") == 0;
-    if (!latency && !cold) return;
-    put(t, " (%s, %s cache", latency ? "latency: each lookup waits for the previous answer"
-                                     : "throughput",
-        cold ? "cold" : "warm");
-    if (cold) put(t, ": %llu KiB of application work between lookups, subtracted",
-                  (unsigned long long)(s->app_bytes / 1024));
-    put(t, ")");
+    if (latency) put(t, ", each lookup waiting for the previous answer");
+    if (cold)
+        put(t, "%s %llu KiB of application work between lookups (outside the timed intervals)",
+            latency ? " and" : ",", (unsigned long long)(s->app_bytes / 1024));
 }
 
 static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdict *v)
@@ -288,7 +285,9 @@ static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
             fmt_speed(v, &p, cell, sizeof cell);
             put(&t, ": %s is %s faster", v->fastest, cell);
         }
-        if (r->disagreements) put(&t, ", %llu answers differ", (unsigned long long)r->disagreements);
+        if (r->disagreements)
+            put(&t, ", %llu answer%s differ%s from EXPECTED", (unsigned long long)r->disagreements,
+                r->disagreements == 1 ? "" : "s", r->disagreements == 1 ? "s" : "");
     }
     if (!first) put(&t, ".");
 }
