@@ -576,12 +576,10 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
     x->short_trials = get_u64(r, o, "short_trials");
     x->recalibrated = get_bool(r, o, "recalibrated");
     /* added by issue 14 */
-    x->rss_growth_bytes = has(o, "rss_growth_bytes")
-                              ? (int64_t)get_num_or(r, o, "rss_growth_bytes", -1)
-                              : -1;
+    x->rss_growth_bytes =
+        has(o, "rss_growth_bytes") ? (int64_t)get_num_or(r, o, "rss_growth_bytes", -1) : -1;
     x->peer_process = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "peer_process"));
-    x->disagree_linear =
-        has(o, "disagree_linear") ? (uint64_t)get_num(r, o, "disagree_linear") : 0;
+    x->disagree_linear = has(o, "disagree_linear") ? (uint64_t)get_num(r, o, "disagree_linear") : 0;
 }
 
 static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)

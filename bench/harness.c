@@ -320,7 +320,8 @@ static double app_run_ns(const rb_bench_run *run, uint64_t iters)
 static void app_calibrate(rb_bench_run *run, double min_trial_ns)
 {
     uint64_t iters = 1;
-    while (iters < (UINT64_C(1) << 32) && app_run_ns(run, iters) * (double)iters < min_trial_ns / 32)
+    while (iters < (UINT64_C(1) << 32) &&
+           app_run_ns(run, iters) * (double)iters < min_trial_ns / 32)
         iters *= 2;
     uint64_t want = reps_for(min_trial_ns / 4, app_run_ns(run, iters));
     run->app_iters = want ? want : 1;

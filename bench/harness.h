@@ -156,15 +156,15 @@ typedef struct rb_bench_run {
     int clock;            /* the protocol's clock, set by rb_bench_measure */
     rb_perf_counter perf; /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
     /* issue 14: the mode and the application stand-in (harness_modes.c) */
-    int mode;                 /* rb_bench_mode (rb_bench_set_conditions) */
-    size_t app_wanted;        /* > 0: cold, the stand-in's size (rb_bench_set_conditions) */
-    unsigned char *app;       /* cold: the stand-in's memory, app_bytes long */
-    size_t app_bytes;         /* 0: warm */
-    uint64_t app_iters;       /* stand-in runs per stand-in-alone trial */
-    double *app_round_ns;     /* per round: the stand-in's own ns per run */
+    int mode;             /* rb_bench_mode (rb_bench_set_conditions) */
+    size_t app_wanted;    /* > 0: cold, the stand-in's size (rb_bench_set_conditions) */
+    unsigned char *app;   /* cold: the stand-in's memory, app_bytes long */
+    size_t app_bytes;     /* 0: warm */
+    uint64_t app_iters;   /* stand-in runs per stand-in-alone trial */
+    double *app_round_ns; /* per round: the stand-in's own ns per run */
     size_t app_rounds;
     double app_ns, app_mad_ns; /* their median and MAD, as subtracted */
-    volatile uint64_t zero;   /* always 0; the compiler cannot know it */
+    volatile uint64_t zero;    /* always 0; the compiler cannot know it */
 } rb_bench_run;
 
 /* Progress: called before each timed step; what names it ("calibrate",

@@ -33,8 +33,8 @@ static inline uint64_t rb__bench_fold(const rb_match *m)
  * application stand-in between lookups when the run is cold; the fold of
  * every answer (the same sum as the throughput replay).  Cold: *inner_ns
  * is the sum of the per-lookup intervals (harness_modes.c). */
-uint64_t rb__bench_replay_modes(const rb_bench_run *run, const rb_bench_subject *s,
-                                uint64_t reps, uint64_t *inner_ns);
+uint64_t rb__bench_replay_modes(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
+                                uint64_t *inner_ns);
 
 /* iters runs of the stand-in, each between two clock reads, chained as in
  * the cold replay; *inner_ns the sum of the empty intervals; returns the

@@ -71,8 +71,8 @@ static inline uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t rb__bench_replay_modes(const rb_bench_run *run, const rb_bench_subject *s,
-                                uint64_t reps, uint64_t *inner_ns)
+uint64_t rb__bench_replay_modes(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
+                                uint64_t *inner_ns)
 {
     int (*lookup)(const void *, int, const char *, size_t, rb_match *) = s->lookup;
     const void *impl = s->lookup_impl;

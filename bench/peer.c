@@ -51,8 +51,7 @@ static int split_command(rb_peer_spec *spec, const char *text, rb_error *err)
         while (*p && *p != ' ' && *p != '\t') p++;
     }
     spec->argv[argc] = NULL;
-    if (!argc)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "peer %s: no command", spec->name);
+    if (!argc) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "peer %s: no command", spec->name);
     return RB_OK;
 }
 
@@ -222,8 +221,8 @@ static int write_all(rb_peer *p, const char *text, rb_error *err)
         ssize_t w = write(p->to, text, n);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0)
-            return rb__error(err, RB_EIO, RB_NO_OFFSET, "peer %s: cannot write to it (%s)",
-                             p->name, strerror(errno));
+            return rb__error(err, RB_EIO, RB_NO_OFFSET, "peer %s: cannot write to it (%s)", p->name,
+                             strerror(errno));
         text += w;
         n -= (size_t)w;
     }
@@ -430,8 +429,8 @@ int rb_peer_check(const rb_peer *p, const rb_route_table *routes, const rb_reque
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "peer %s answered %zu of %zu requests",
                          p->name, p->nanswers, requests->count);
     rb_router *lin;
-    int rc = rb_route_table_build_router(routes, "routes", rb_registry_find("linear"), NULL, &lin,
-                                         err);
+    int rc =
+        rb_route_table_build_router(routes, "routes", rb_registry_find("linear"), NULL, &lin, err);
     if (rc < 0) return rc;
     a->requests = requests->count;
     for (size_t i = 0; i < requests->count; i++) {

@@ -51,7 +51,8 @@ typedef struct text {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void put(text *t, const char *fmt, ...)
+static void
+put(text *t, const char *fmt, ...)
 {
     if (t->len + 1 >= t->cap) return;
     va_list ap;
@@ -113,9 +114,8 @@ static void feature_list(unsigned f, char *buf, size_t cap)
     static const struct {
         unsigned bit;
         const char *name;
-    } names[] = {{RB_FEAT_PARAMS, "params"},
-                 {RB_FEAT_CATCHALL, "catch-alls"},
-                 {RB_FEAT_GLOB, "globs"}};
+    } names[] = {
+        {RB_FEAT_PARAMS, "params"}, {RB_FEAT_CATCHALL, "catch-alls"}, {RB_FEAT_GLOB, "globs"}};
     size_t n = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -262,8 +262,9 @@ static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
         break;
     case RB_VERDICT_AUTO_LOSES:
         fmt_speed(v, &v->auto_gap, cell, sizeof cell);
-        put(&t, " auto picks %s, which LOSES significantly: %s is %s faster; auto's rule does not "
-                "fit this table.",
+        put(&t,
+            " auto picks %s, which LOSES significantly: %s is %s faster; auto's rule does not "
+            "fit this table.",
             v->auto_choice, v->fastest, cell);
         break;
     case RB_VERDICT_AUTO_UNRANKED:
@@ -307,8 +308,7 @@ int rb_verdict_scenario(const rb_bundle *b, size_t si, rb_verdict *v)
 
 /* ---- across conditions and scenarios ------------------------------------------ */
 
-size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode,
-                                 const char *cache)
+size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode, const char *cache)
 {
     const rb_bundle_scenario *s = &b->scenarios[si];
     for (size_t i = 0; i < b->nscenarios; i++) {

@@ -37,10 +37,10 @@ typedef enum rb_verdict_auto {
 } rb_verdict_auto;
 
 typedef struct rb_verdict {
-    size_t scenario;  /* index into the bundle's scenarios */
-    bool exact;       /* counted metric: ratios are exact, intervals are not claimed */
-    size_t ranked;    /* routers ranked (see the top) */
-    char fastest[RB_BUNDLE_NAME];   /* "" when nothing could be ranked */
+    size_t scenario;              /* index into the bundle's scenarios */
+    bool exact;                   /* counted metric: ratios are exact, intervals are not claimed */
+    size_t ranked;                /* routers ranked (see the top) */
+    char fastest[RB_BUNDLE_NAME]; /* "" when nothing could be ranked */
     char runner_up[RB_BUNDLE_NAME]; /* "" when one router was ranked */
     rb_paired_result lead;          /* speed of the fastest over the runner-up (> 1) */
     bool significant;               /* lead excludes 1 (exact: differs from 1) */

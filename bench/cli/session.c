@@ -567,8 +567,8 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
      * answer by answer instead (print_peer_notes) */
     bool same = true;
     for (size_t i = 1; i < s->nresults; i++)
-        same = same && (s->results[i].peer_process ||
-                        s->results[i].checksum == s->results[0].checksum);
+        same = same &&
+               (s->results[i].peer_process || s->results[i].checksum == s->results[0].checksum);
     if (same)
         fprintf(out, "  checksum %016llx (every router gave the same answers)\n",
                 (unsigned long long)s->results[0].checksum);
@@ -583,8 +583,7 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
             if (!first) continue;
             fprintf(out, "    %016llx", (unsigned long long)s->results[i].checksum);
             for (size_t k = i; k < s->nresults; k++) {
-                if (s->results[k].checksum != s->results[i].checksum ||
-                    s->results[k].peer_process)
+                if (s->results[k].checksum != s->results[i].checksum || s->results[k].peer_process)
                     continue;
                 char name[RB_BUNDLE_NAME + 16];
                 fprintf(out, " %s",
@@ -859,8 +858,7 @@ void session_print_verdict(FILE *out, const rb_bundle *b, size_t si)
     if (rb_verdict_scenario(b, si, &v) == 0) fprintf(out, "  verdict: %s\n", v.text);
 }
 
-static void print_peer_notes(FILE *out, const session_options *o, const peer_note *notes,
-                             size_t n)
+static void print_peer_notes(FILE *out, const session_options *o, const peer_note *notes, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const rb_peer_agreement *a = &notes[i].a;
@@ -930,7 +928,8 @@ static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, 
                                      RB_CALLGRIND_HASH_SEED, on_progress, pg, &err);
         if (rc == RB_OK) rc = check_answers(&run, sc, reps, pg, &err);
         for (size_t k = 0; rc == RB_OK && k < npeers; k++)
-            refuse(&ref, label_of(o, peers[k]), "a peer process is timed, not counted by Callgrind");
+            refuse(&ref, label_of(o, peers[k]),
+                   "a peer process is timed, not counted by Callgrind");
         if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
         if (rc == RB_OK)
             rc =

@@ -74,6 +74,17 @@ static char *next_line(char **p)
     return line;
 }
 
+/* Is p[0, n) a name: [A-Za-z_][A-Za-z0-9_]*? */
+static int is_name(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        int alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+        if (!alpha && !(i > 0 && c >= '0' && c <= '9')) return 0;
+    }
+    return n > 0;
+}
+
 /* Parse "/a/:b/{*c}" into r; NULL when it is accepted, else the reason. */
 static const char *parse_pattern(char *pat, route *r)
 {
@@ -86,9 +97,11 @@ static const char *parse_pattern(char *pat, route *r)
         seg *s = &r->segs[r->nsegs++];
         s->text = p;
         s->len = n;
-        if ((n > 1 && p[0] == ':') || (n > 2 && p[0] == '{' && p[n - 1] == '}' && p[1] != '*'))
+        if ((p[0] == ':' && is_name(p + 1, n - 1)) ||
+            (n > 2 && p[0] == '{' && p[n - 1] == '}' && is_name(p + 1, n - 2)))
             s->kind = PARAM;
-        else if ((n > 1 && p[0] == '*' && p[1] != '*') || (n > 3 && !strncmp(p, "{*", 2) && p[n - 1] == '}'))
+        else if ((p[0] == '*' && is_name(p + 1, n - 1)) ||
+                 (n > 3 && !strncmp(p, "{*", 2) && p[n - 1] == '}' && is_name(p + 2, n - 3)))
             s->kind = CATCHALL;
         else if (memchr(p, '*', n) || memchr(p, '?', n) || memchr(p, '[', n))
             return "globs are not supported";
@@ -146,8 +159,7 @@ static int better(const route *a, const route *b)
 }
 
 /* The answer: a route id, -1 or -2. */
-static long lookup(const route *routes, size_t n, const request *q, uint32_t *spans,
-                   size_t *nspans)
+static long lookup(const route *routes, size_t n, const request *q, uint32_t *spans, size_t *nspans)
 {
     long best = -1;
     int path_matched = 0;
