@@ -56,8 +56,11 @@ static void make_bundle(rb_bundle *b, const router_row *rows, size_t n, unsigned
     cr_assert_eq(rb_bundle_compute_scenario(b, 0, &err), RB_OK, "%s", err.message);
 }
 
-#define STEADY(x) {x, x, x, x, x, x, x, x, x}
-#define PARAMS    RB_FEAT_PARAMS
+#define STEADY(x)                                                                                  \
+    {                                                                                              \
+        x, x, x, x, x, x, x, x, x                                                                  \
+    }
+#define PARAMS RB_FEAT_PARAMS
 
 /* b is 1.5x faster than a in every round: the interval of the ratio over
  * the runner-up excludes 1, so the verdict names one fastest router. */
@@ -179,9 +182,9 @@ Test(verdict, auto_picking_the_fastest_is_the_measured_winner)
  * features) and who refused it at build (the recorded reason). */
 Test(verdict, refusals_name_the_router_and_the_reason)
 {
-    router_row rows[] = {{"radix", "trie", PARAMS | RB_FEAT_CATCHALL, STEADY(60), 1, 1},
-                         {"glob", "globs", PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB, STEADY(70), 1,
-                          1}};
+    router_row rows[] = {
+        {"radix", "trie", PARAMS | RB_FEAT_CATCHALL, STEADY(60), 1, 1},
+        {"glob", "globs", PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB, STEADY(70), 1, 1}};
     rb_bundle b;
     make_bundle(&b, rows, 2, PARAMS | RB_FEAT_GLOB);
     rb_bundle_scenario *s = &b.scenarios[0];
@@ -235,8 +238,8 @@ Test(verdict, conditions_name_the_winner_of_each)
     for (size_t r = 0; r < 3; r++) rb_bundle_add_result(c, warm[r].name);
     for (uint32_t t = 0; t < TRIALS; t++)
         for (size_t r = 0; r < 3; r++) {
-            rb_bundle_trial tr = {
-                1, r, t + 1, (uint32_t)r + 1, 1000, (uint64_t)(cold[r] * 1000), 0, 0, 0, 0};
+            rb_bundle_trial tr = {1, r, t + 1, (uint32_t)r + 1, 1000, (uint64_t)(cold[r] * 1000), 0,
+                                  0, 0, 0};
             cr_assert_eq(rb_bundle_add_trial(&b, &tr), RB_OK);
         }
     rb_error err;
