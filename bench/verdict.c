@@ -114,8 +114,10 @@ static void feature_list(unsigned f, char *buf, size_t cap)
     static const struct {
         unsigned bit;
         const char *name;
-    } names[] = {
-        {RB_FEAT_PARAMS, "params"}, {RB_FEAT_CATCHALL, "catch-alls"}, {RB_FEAT_GLOB, "globs"}};
+    } names[] = {{RB_FEAT_PARAMS, "params"},
+                 {RB_FEAT_CATCHALL, "catch-alls"},
+                 {RB_FEAT_GLOB, "globs"},
+                 {RB_FEAT_TEMPLATE, "templates"}};
     size_t n = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)

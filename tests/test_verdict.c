@@ -201,6 +201,24 @@ Test(verdict, refusals_name_the_router_and_the_reason)
     rb_bundle_free(&b);
 }
 
+/* A table with template segments names them among its needs, and a router
+ * without templates among those who lack a feature. */
+Test(verdict, templates_are_named_among_the_features_the_table_needs)
+{
+    router_row rows[] = {{"hashseg", "hash", PARAMS | RB_FEAT_TEMPLATE, STEADY(60), 1, 1}};
+    rb_bundle b;
+    make_bundle(&b, rows, 1, PARAMS | RB_FEAT_TEMPLATE);
+    rb_bundle_scenario *s = &b.scenarios[0];
+    cr_assert_eq(rb_bundle_add_router(&b, "floor", "reference: static", 0), RB_OK);
+    snprintf(s->skipped, sizeof s->skipped, "floor");
+    rb_verdict v;
+    cr_assert_eq(rb_verdict_scenario(&b, 0, &v), RB_OK);
+    cr_expect(strstr(v.text, "The table needs params, templates; refused by floor (no params, "
+                             "templates).") != NULL,
+              "%s", v.text);
+    rb_bundle_free(&b);
+}
+
 Test(verdict, speed_of_either_order_is_the_inverse)
 {
     router_row rows[] = {{"radix", "trie", PARAMS, STEADY(60), 1, 1},

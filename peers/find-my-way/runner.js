@@ -6,7 +6,9 @@
 // find-my-way's '*', a template segment ("{from}-{to}", "{id}.json")
 // find-my-way's multi-parametric form (":pN_0-:pN_1", ":pN_0.json"); ':' in
 // static text is doubled ("::", find-my-way's escape).  Refused: globs,
-// static text with '*', two params with nothing between them, and
+// static text with '*', two params with nothing between them, text after a
+// param starting with neither '-' nor '.' (find-my-way would read it as
+// the param's name: "{id}_x"), and
 // whatever find-my-way itself rejects (its exception's text is the
 // reason).  A "*" route is registered for every method.  405: the path
 // looked up under the other methods.  Spans are not reported: find-my-way
@@ -51,6 +53,12 @@ function segment (s, i, last) {
         out += ':p' + i + '_' + k++
         prevParam = true
       } else {
+        // find-my-way ends a param's name at '-', '.', '(' or '/' only: other
+        // text after a param would be read as part of its name
+        if (prevParam && part[0] !== '-' && part[0] !== '.') {
+          throw new Error("text after a param that starts with neither '-' nor '.' " +
+            "(find-my-way reads it as the param's name)")
+        }
         out += escapeStatic(part)
         prevParam = false
       }

@@ -4,9 +4,14 @@
 // its route only to the handler it calls.
 //
 // Translation: a param becomes {pN} (N its segment index), a catch-all
-// chi's "*".  Refused: globs, templates inside a segment, static text with
-// '{' or '*', and whatever chi itself rejects (a panic: its text is the
-// reason).  A "*" route is registered with Handle (every method).  404 and
+// chi's "*", a template segment ("img-{id}.png", "{from}-{to}") chi's own
+// form ("img-{pN_0}.png", "{pN_0}-{pN_1}"): chi supports params inside a
+// segment, each ending at the first occurrence of the byte after its '}'
+// (routebench's split is leftmost-shortest on the whole literal piece, the
+// last piece anchored at the segment's end, so a path like "a.b.json"
+// under "{id}.json" is answered differently: counted as a disagreement).
+// Refused: globs, static text with '{' or '*', and whatever chi itself
+// rejects (a panic: its text is the reason).  A "*" route is registered with Handle (every method).  404 and
 // 405 are chi's NotFound and MethodNotAllowed handlers.  Spans: chi's URL
 // params are slices of the path.
 package main
@@ -52,8 +57,23 @@ func translate(r peer.Route) (string, error) {
 			b.WriteString("*")
 		case peer.Glob:
 			return "", errors.New("globs are not supported by chi")
-		default:
-			return "", errors.New("params inside a segment are not translated for chi")
+		default: // a template: chi ends a param at the first byte after its '}'
+			ps := peer.Pieces(s.Text)
+			if ps == nil {
+				return "", errors.New("a malformed template")
+			}
+			k := 0
+			for _, p := range ps {
+				if !p.Param {
+					if strings.ContainsAny(p.Text, "{}*") {
+						return "", errors.New("template text with '{', '}' or '*' (chi reads a pattern)")
+					}
+					b.WriteString(p.Text)
+					continue
+				}
+				fmt.Fprintf(&b, "{p%d_%d}", i, k)
+				k++
+			}
 		}
 	}
 	return b.String(), nil

@@ -2,9 +2,11 @@
 // github.com/julienschmidt/httprouter (docs/peer-protocol.md).
 //
 // Translation: a param becomes :pN (N its segment index: httprouter wants
-// one name per position, routebench erases names), a catch-all *rest.
-// Refused: globs, templates inside a segment, static text with ':' or '*'
-// (httprouter reads them as wildcards), and whatever httprouter itself
+// one name per position, routebench erases names), a catch-all *rest, a
+// template that is a literal prefix and one param ("us_{id}") httprouter's
+// "us_:pN" (a param may start inside a segment but ends only at '/').
+// Refused: globs, other templates ("{id}.json", "{from}-{to}": text after
+// a param), static text with ':' or '*' (httprouter reads them as wildcards), and whatever httprouter itself
 // rejects (it panics on a static/param conflict at one position, or a
 // handle registered twice: the panic's text is the reason).  A "*" route
 // is registered for every method.  405: as httprouter's ServeHTTP decides
@@ -42,8 +44,16 @@ func translate(r peer.Route) (string, error) {
 			b.WriteString("*rest")
 		case peer.Glob:
 			return "", errors.New("globs are not supported by httprouter")
-		default:
-			return "", errors.New("params inside a segment are not supported by httprouter")
+		default: // a template: only "prefix{id}", httprouter's params end at '/'
+			ps := peer.Pieces(s.Text)
+			if len(ps) != 2 || ps[0].Param || !ps[1].Param {
+				return "", errors.New("a template with text after a param or two params " +
+					"(httprouter's params end at '/' only)")
+			}
+			if strings.ContainsAny(ps[0].Text, ":*") {
+				return "", errors.New("template text with ':' or '*' (httprouter reads a wildcard)")
+			}
+			fmt.Fprintf(&b, "%s:p%d", ps[0].Text, i)
 		}
 	}
 	return b.String(), nil

@@ -80,6 +80,36 @@ func parseSeg(s string) Seg {
 	return Seg{Static, s, ""}
 }
 
+// Piece is one part of a template segment: literal text, or a param.
+type Piece struct {
+	Param bool
+	Text  string // the literal bytes, or the param's name
+}
+
+// Pieces splits a template segment ("img-{id}.png", "{from}-{to}") into its
+// literal and param pieces, in order; nil when it is not a well-formed
+// template (routebench's parser has already checked it: two params always
+// have literal bytes between them).
+func Pieces(s string) []Piece {
+	var out []Piece
+	for s != "" {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			return append(out, Piece{false, s})
+		}
+		if open > 0 {
+			out = append(out, Piece{false, s[:open]})
+		}
+		end := strings.IndexByte(s[open:], '}')
+		if end < 0 || !isName(s[open+1:open+end]) {
+			return nil
+		}
+		out = append(out, Piece{true, s[open+1 : open+end]})
+		s = s[open+end+1:]
+	}
+	return out
+}
+
 func lines(path string) ([]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
