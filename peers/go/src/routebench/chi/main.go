@@ -100,7 +100,12 @@ func main() {
 			}
 			ps := chi.RouteContext(req.Context()).URLParams
 			for _, v := range ps.Values {
-				spansOut = append(spansOut, peer.Offset(path, v), len(v))
+				off := peer.Offset(path, v)
+				if off < 0 { // an empty value (chi takes "" for a param): no place to report
+					spansOut = nil
+					return
+				}
+				spansOut = append(spansOut, off, len(v))
 			}
 		}
 		if r.Method == "*" {

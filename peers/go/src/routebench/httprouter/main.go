@@ -98,6 +98,9 @@ func main() {
 		if spans != nil {
 			for _, p := range ps {
 				off, n := peer.Offset(path, p.Value), len(p.Value)
+				if off < 0 { // an empty value: no place in the path to report
+					return current, nil
+				}
 				if p.Key == "rest" && n > 0 { // the value starts at the '/' before it
 					off, n = off+1, n-1
 				}

@@ -187,7 +187,10 @@ type Runner struct {
 	Build func()
 	// Lookup answers: a route id, -1 (404) or -2 (405), and the capture
 	// spans as offset, length pairs appended to spans.  spans is nil in
-	// the timed trials: then nothing is to be reported.
+	// the timed trials: then nothing is to be reported.  A nil result
+	// says the spans of this answer cannot be reported (a capture the
+	// router returns empty or copied, which Offset cannot place): its
+	// route id is compared alone.
 	Lookup func(method, path string, spans []int) (int, []int)
 	Spans  bool // Lookup reports spans
 }
@@ -236,7 +239,7 @@ func Main(r Runner) {
 		id, sp := r.Lookup(q.Method, q.Path, spans[:0])
 		out.WriteString("a ")
 		out.WriteString(strconv.Itoa(id))
-		if r.Spans {
+		if r.Spans && sp != nil {
 			out.WriteString(" =")
 			for i := 0; i+1 < len(sp); i += 2 {
 				fmt.Fprintf(out, " %d+%d", sp[i], sp[i+1])
