@@ -222,3 +222,24 @@ Test(modes, latency_and_cold_replays_keep_the_checksum)
     rb_route_table_free(&routes);
     rb_request_table_free(&reqs);
 }
+
+/* docs/peer-protocol.md lists the minimal runner in full: the listing is
+ * the file CI builds and runs, byte for byte. */
+Test(peer, the_protocol_doc_lists_the_tested_minimal_runner_verbatim)
+{
+    char *doc = rbt_slurp(RB_SOURCE_DIR, "docs/peer-protocol.md", NULL);
+    char *src = rbt_slurp(RB_SOURCE_DIR, "peers/minimal/runner.c", NULL);
+    cr_assert(doc && src);
+    const char *mark = "<!-- peers/minimal/runner.c -->\n```c\n";
+    const char *start = strstr(doc, mark);
+    cr_assert(start != NULL, "the listing's marker is missing");
+    start += strlen(mark);
+    const char *end = strstr(start, "\n```\n");
+    cr_assert(end != NULL, "the listing is not closed");
+    size_t n = (size_t)(end - start) + 1; /* its last newline */
+    cr_expect_eq(n, strlen(src), "listing %zu bytes, runner.c %zu", n, strlen(src));
+    cr_expect(n == strlen(src) && memcmp(start, src, n) == 0,
+              "docs/peer-protocol.md's listing differs from peers/minimal/runner.c");
+    free(doc);
+    free(src);
+}

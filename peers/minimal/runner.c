@@ -200,7 +200,7 @@ int main(int argc, char **argv)
     }
     printf("routebench-peer 1 minimal\n");
     /* routes: the id is the index among route lines */
-    size_t nroutes = 0, cap = 1024, id = 0;
+    size_t nroutes = 0, cap = 1024, id = 0, refused = 0;
     route *routes = malloc(cap * sizeof *routes);
     uint64_t t0 = now_ns();
     for (char *p = rtext, *line; (line = next_line(&p));) {
@@ -216,6 +216,7 @@ int main(int argc, char **argv)
         }
         if (why) {
             printf("refuse %zu %s\n", id, why);
+            refused++;
             r->nsegs = 0;
             strcpy(r->method, "-"); /* never matches: keeps ids in step */
             r->segs[0].kind = STATIC;
@@ -224,7 +225,8 @@ int main(int argc, char **argv)
         id++;
     }
     uint64_t build_ns = now_ns() - t0;
-    printf("loaded %zu %llu %zu\n", nroutes, (unsigned long long)build_ns, nroutes * sizeof(route));
+    printf("loaded %zu %llu %zu\n", nroutes - refused, (unsigned long long)build_ns,
+           nroutes * sizeof(route));
     /* requests: "METHOD PATH EXPECTED" */
     size_t nreq = 0, qcap = 1024;
     request *reqs = malloc(qcap * sizeof *reqs);
