@@ -199,15 +199,18 @@ static void print_verdict(FILE *out, const rb_bundle *b)
     }
     if (!b->nscenarios) return;
     const rb_bundle_scenario *s = &b->scenarios[0];
-    fprintf(out, "  memory (bytes/route as the router reports it; peak RSS growth of the "
-                 "process during its build, per route):\n   ");
+    fprintf(out, "  memory (bytes/route as the router reports it / peak RSS growth of the "
+                 "process during its build, per route; 0: the build fit in pages the process "
+                 "already had; -: not known):\n   ");
     for (size_t k = 0; k < s->nresults; k++) {
         const rb_bundle_result *r = &s->results[k];
+        char mem[32] = "-", rss[32] = "-";
+        if (!r->peer_process || r->memory_bytes)
+            snprintf(mem, sizeof mem, "%.0f", r->bytes_per_route);
         if (r->rss_growth_bytes >= 0)
-            fprintf(out, " %s %.0f/%.0f", r->router, r->bytes_per_route,
-                    (double)r->rss_growth_bytes / (double)(s->routes ? s->routes : 1));
-        else
-            fprintf(out, " %s %.0f/-", r->router, r->bytes_per_route);
+            snprintf(rss, sizeof rss, "%.0f",
+                     (double)r->rss_growth_bytes / (double)(s->routes ? s->routes : 1));
+        fprintf(out, " %s %s/%s", r->router, mem, rss);
     }
     fprintf(out, "\n\n");
 }

@@ -489,8 +489,10 @@ static void print_values(FILE *out, const rb_bundle *b, const rb_bundle_result *
         rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
     else
         snprintf(rate, sizeof rate, "-");
-    fprintf(out, "  %-20s %10s %19s %10s %11.1f %9s  ", name, med, range, rate, r->bytes_per_route,
-            build);
+    /* a peer that reports no memory (find-my-way; a Go heap that shrank): "-", not 0 */
+    char bpr[32] = "-";
+    if (!r->peer_process || r->memory_bytes) snprintf(bpr, sizeof bpr, "%.1f", r->bytes_per_route);
+    fprintf(out, "  %-20s %10s %19s %10s %11s %9s  ", name, med, range, rate, bpr, build);
 }
 
 void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *r)
