@@ -346,10 +346,11 @@ void rb_verdict_conditions(const rb_bundle *b, size_t si_warm, size_t si_cold, c
     condition_winner(b, si_cold, "cold latency", &t);
     rb_verdict w, c;
     if (si_warm != SIZE_MAX && si_cold != SIZE_MAX && rb_verdict_scenario(b, si_warm, &w) == 0 &&
-        rb_verdict_scenario(b, si_cold, &c) == 0 && *w.fastest && *c.fastest)
+        rb_verdict_scenario(b, si_cold, &c) == 0 && *w.fastest && *c.fastest && w.ntop == 1 &&
+        c.ntop == 1)
         put(&t, strcmp(w.fastest, c.fastest) == 0 ? " (the same winner under both)."
                                                   : " (the winner changes with the conditions).");
-    else
+    else /* a tie under either: no claim about the winner changing or not */
         put(&t, ".");
 }
 

@@ -273,6 +273,37 @@ Test(verdict, conditions_name_the_winner_of_each)
     rb_bundle_free(&b);
 }
 
+/* Cold rounds that cannot tell the top routers apart: the conditions line
+ * names them and claims nothing about the winner staying or changing. */
+Test(verdict, a_tie_under_one_condition_claims_no_same_winner)
+{
+    router_row warm[] = {{"radix", "trie", PARAMS, STEADY(60), 1, 1},
+                         {"hashseg", "hash", PARAMS, STEADY(30), 1, 1}};
+    rb_bundle b;
+    make_bundle(&b, warm, 2, PARAMS);
+    rb_bundle_scenario *c = rb_bundle_add_scenario(&b);
+    snprintf(c->name, sizeof c->name, "table (latency, cold)");
+    snprintf(c->mode, sizeof c->mode, "latency");
+    snprintf(c->cache, sizeof c->cache, "cold");
+    c->routes = 100;
+    const double cold[2][TRIALS] = {{50, 40, 50, 40, 50, 40, 50, 40, 50},
+                                    {40, 50, 40, 50, 40, 50, 40, 50, 41}};
+    for (size_t r = 0; r < 2; r++) rb_bundle_add_result(c, warm[r].name);
+    for (uint32_t t = 0; t < TRIALS; t++)
+        for (size_t r = 0; r < 2; r++) {
+            rb_bundle_trial tr = {
+                1, r, t + 1, (uint32_t)r + 1, 1000, (uint64_t)(cold[r][t] * 1000), 0, 0, 0, 0};
+            cr_assert_eq(rb_bundle_add_trial(&b, &tr), RB_OK);
+        }
+    rb_error err;
+    cr_assert_eq(rb_bundle_compute_scenario(&b, 1, &err), RB_OK, "%s", err.message);
+    char line[1024];
+    rb_verdict_conditions(&b, 0, 1, line, sizeof line);
+    cr_expect(strstr(line, "cold latency: no significant difference between") != NULL, "%s", line);
+    cr_expect(strstr(line, "same winner") == NULL && strstr(line, "changes") == NULL, "%s", line);
+    rb_bundle_free(&b);
+}
+
 /* summary.json carries the verdict and issue 14's fields, and reads them
  * back (the verdict is recomputed from the results). */
 Test(verdict, summary_json_carries_the_verdict_and_reads_the_conditions_back)
