@@ -214,9 +214,23 @@ static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
     } else if (!*v->runner_up) {
         put(&t, "%s is the only router ranked.", v->fastest);
     } else if (v->ntop > 1) {
+        /* the lead shown is over the slowest of the tied routers (by median):
+         * the runner-up by median may be significantly behind while a slower
+         * router's interval still includes 1 */
+        const rb_bundle_result *tied = NULL;
+        for (size_t i = 0; i < s->nresults; i++) {
+            const rb_bundle_result *r = &s->results[i];
+            if (!ranked(b, r) || strcmp(r->router, v->fastest) == 0 ||
+                !not_slower(v, s, v->fastest, r->router))
+                continue;
+            if (!tied || r->median_ns > tied->median_ns) tied = r;
+        }
+        rb_paired_result lead = v->lead;
+        const char *over = v->runner_up;
+        if (tied && rb_verdict_speed(s, v->fastest, tied->router, &lead)) over = tied->router;
         put(&t, "no significant difference between the top routers %s", v->top);
-        fmt_speed(v, &v->lead, cell, sizeof cell);
-        put(&t, " (%s over %s: %s).", v->fastest, v->runner_up, cell);
+        fmt_speed(v, &lead, cell, sizeof cell);
+        put(&t, " (%s over %s: %s).", v->fastest, over, cell);
     } else {
         fmt_speed(v, &v->lead, cell, sizeof cell);
         put(&t, "fastest %s, %s faster than the runner-up %s%s.", v->fastest, cell, v->runner_up,

@@ -107,6 +107,28 @@ Test(verdict, routers_that_trade_wins_show_no_significant_difference)
     rb_bundle_free(&b);
 }
 
+/* The runner-up by median (ctrie) is significantly behind, while a slower
+ * router by median (radix, erratic) is not told apart from the fastest: the
+ * tie names the top routers and shows the lead over the tied one, not over
+ * ctrie (which would read as a significant lead inside a tie). */
+Test(verdict, a_tie_shows_the_lead_over_the_tied_router)
+{
+    router_row rows[] = {{"radix", "trie", PARAMS, {20, 20, 20, 20, 70, 70, 70, 70, 70}, 1, 1},
+                         {"hashseg", "hash", PARAMS, STEADY(40), 1, 1},
+                         {"ctrie", "compact", PARAMS, STEADY(60), 1, 1}};
+    rb_bundle b;
+    make_bundle(&b, rows, 3, PARAMS);
+    rb_verdict v;
+    cr_assert_eq(rb_verdict_scenario(&b, 0, &v), RB_OK);
+    cr_expect_str_eq(v.fastest, "hashseg");
+    cr_expect_str_eq(v.runner_up, "ctrie");
+    cr_expect_eq(v.ntop, 2u);
+    cr_expect(strstr(v.text, "no significant difference between the top routers radix, hashseg "
+                             "(hashseg over radix: ") != NULL,
+              "%s", v.text);
+    rb_bundle_free(&b);
+}
+
 /* A reference router and a peer are faster here, yet neither is ranked:
  * the verdict recommends only routers of the library. */
 Test(verdict, references_and_peers_are_never_ranked)
