@@ -321,9 +321,7 @@ static void verdict(const rb_bundle *b, rb_buf *o)
     rb_buf_puts(o, "\n");
     for (size_t i = 0; i < b->nscenarios; i++) {
         const rb_bundle_scenario *s = &b->scenarios[i];
-        if (strcmp(rb_verdict_mode(s), "throughput") || strcmp(rb_verdict_cache(s), "warm"))
-            continue;
-        size_t cold = rb_verdict_find_condition(b, i, "latency", "cold");
+        size_t cold = rb_verdict_cold_twin(b, i);
         if (cold == SIZE_MAX) continue;
         char line[1024];
         rb_verdict_conditions(b, i, cold, line, sizeof line);

@@ -336,6 +336,14 @@ size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode
     return SIZE_MAX;
 }
 
+size_t rb_verdict_cold_twin(const rb_bundle *b, size_t si)
+{
+    const rb_bundle_scenario *s = &b->scenarios[si];
+    if (strcmp(rb_verdict_mode(s), "throughput") || strcmp(rb_verdict_cache(s), "warm"))
+        return SIZE_MAX;
+    return rb_verdict_find_condition(b, si, "latency", "cold");
+}
+
 static void condition_winner(const rb_bundle *b, size_t si, const char *what, text *t)
 {
     rb_verdict v;

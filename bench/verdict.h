@@ -82,6 +82,10 @@ void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap);
 size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode,
                                  const char *cache);
 
+/* For a warm-throughput scenario si, the index of the same table measured
+ * as cold latency (choose measures both), else SIZE_MAX. */
+size_t rb_verdict_cold_twin(const rb_bundle *b, size_t si);
+
 /* "throughput" / "warm" for a scenario of an older bundle (fields empty). */
 const char *rb_verdict_mode(const rb_bundle_scenario *s);
 const char *rb_verdict_cache(const rb_bundle_scenario *s);

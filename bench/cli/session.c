@@ -1025,9 +1025,7 @@ static void print_overall_verdict(FILE *out, const rb_bundle *b)
     bool any = false;
     for (size_t i = 0; i < b->nscenarios; i++) {
         const rb_bundle_scenario *s = &b->scenarios[i];
-        if (strcmp(rb_verdict_mode(s), "throughput") || strcmp(rb_verdict_cache(s), "warm"))
-            continue;
-        size_t cold = rb_verdict_find_condition(b, i, "latency", "cold");
+        size_t cold = rb_verdict_cold_twin(b, i);
         if (cold == SIZE_MAX) continue;
         char line[1024];
         rb_verdict_conditions(b, i, cold, line, sizeof line);
