@@ -112,6 +112,7 @@ rb_bundle_result *rb_bundle_add_result(rb_bundle_scenario *s, const char *router
 {
     rb_bundle_result *r = grow((void **)&s->results, &s->nresults, sizeof *r);
     if (r) copy_text(r->router, sizeof r->router, router);
+    if (r) r->rss_growth_bytes = -1; /* unknown until measured */
     return r;
 }
 

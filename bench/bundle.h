@@ -102,7 +102,19 @@ typedef struct rb_bundle_result {
     double bytes_per_route;
     /* counted metrics: the raw counts per lookup (median over trials) */
     double ir_per_lookup, data_refs_per_lookup, l1_misses_per_lookup, ll_misses_per_lookup;
+    /* added by issue 14 */
+    int64_t rss_growth_bytes; /* peak RSS growth during build (VmHWM), -1 unknown */
+    uint64_t disagree_linear; /* peers: answers that differ from linear's */
+    bool peer_process;        /* measured in a peer process (docs/peer-protocol.md) */
 } rb_bundle_result;
+
+/* A router that refused a scenario's table, and why. */
+typedef struct rb_bundle_refusal {
+    char router[RB_BUNDLE_NAME];
+    char reason[RB_BUNDLE_TEXT];
+} rb_bundle_refusal;
+
+#define RB_BUNDLE_MAX_REFUSED 16
 
 /* The paired comparison of two routers on one scenario: speed ratio b/a. */
 typedef struct rb_bundle_pair {
@@ -127,6 +139,16 @@ typedef struct rb_bundle_scenario {
     size_t nresults;
     rb_bundle_pair *pairs;
     size_t npairs;
+    /* added by issue 14 (absent in older bundles: throughput, warm) */
+    char mode[16];      /* "throughput" (back-to-back) or "latency" (each lookup waits) */
+    char cache[8];      /* "warm" or "cold" (the application stand-in between lookups) */
+    uint64_t app_bytes; /* cold: bytes the stand-in touches between two lookups */
+    double app_ns;      /* cold: the stand-in's own ns per lookup (median), subtracted */
+    double app_mad_ns;  /* cold: its MAD over the rounds */
+    rb_bundle_refusal refused[RB_BUNDLE_MAX_REFUSED]; /* routers that refused the table */
+    size_t nrefused;
+    char auto_choice[RB_BUNDLE_NAME]; /* the router auto chose, "" when auto did not run */
+    char auto_why[RB_BUNDLE_TEXT];    /* auto's describe() */
 } rb_bundle_scenario;
 
 /* One measured trial: a row of trials.csv. */

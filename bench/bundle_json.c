@@ -8,6 +8,7 @@
  * bootstrap seed) are 16-digit hex strings.
  */
 #include "bundle.h"
+#include "verdict.h"
 
 #include "router_impl.h"
 
@@ -139,6 +140,10 @@ static void write_result(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundle_
     add_num(w, o, "disturbed_trials", (double)r->disturbed_trials);
     add_num(w, o, "short_trials", (double)r->short_trials);
     add_bool(w, o, "recalibrated", r->recalibrated);
+    add(w, o, "rss_growth_bytes",
+        r->rss_growth_bytes >= 0 ? num((double)r->rss_growth_bytes) : cJSON_CreateNull());
+    add_bool(w, o, "peer_process", r->peer_process);
+    if (r->peer_process) add_num(w, o, "disagree_linear", (double)r->disagree_linear);
 }
 
 static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
@@ -157,6 +162,76 @@ static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
     add_num(w, o, "wins", (double)p->r.wins);
     add_num(w, o, "losses", (double)p->r.losses);
     add_bool(w, o, "excludes_one", p->r.excludes_one != 0);
+}
+
+/* Issue 14's fields: the conditions, who refused the table, auto's pick. */
+static void write_conditions(jw *w, cJSON *o, const rb_bundle_scenario *s)
+{
+    add_str(w, o, "mode", rb_verdict_mode(s));
+    add_str(w, o, "cache", rb_verdict_cache(s));
+    bool cold = strcmp(rb_verdict_cache(s), "cold") == 0;
+    add(w, o, "app_bytes", cold ? num((double)s->app_bytes) : cJSON_CreateNull());
+    add(w, o, "app_ns_per_lookup", cold ? num(s->app_ns) : cJSON_CreateNull());
+    add(w, o, "app_mad_ns", cold ? num(s->app_mad_ns) : cJSON_CreateNull());
+    cJSON *refused = add(w, o, "refused", cJSON_CreateArray());
+    for (size_t i = 0; refused && i < s->nrefused; i++) {
+        cJSON *x = push(w, refused, cJSON_CreateObject());
+        add_str(w, x, "router", s->refused[i].router);
+        add_str(w, x, "reason", s->refused[i].reason);
+    }
+    if (!*s->auto_choice) {
+        add(w, o, "auto", cJSON_CreateNull());
+        return;
+    }
+    cJSON *a = add(w, o, "auto", cJSON_CreateObject());
+    add_str(w, a, "choice", s->auto_choice);
+    add_str(w, a, "why", s->auto_why);
+}
+
+static const char *const auto_status_names[] = {"absent", "winner", "tied",
+                                                "behind", "loses",  "unranked"};
+
+static void write_lead(jw *w, cJSON *o, const char *key, const rb_paired_result *p)
+{
+    cJSON *x = add(w, o, key, cJSON_CreateObject());
+    add_num(w, x, "median", p->median);
+    add_num(w, x, "lo", p->lo);
+    add_num(w, x, "hi", p->hi);
+    add_num(w, x, "n", (double)p->n);
+    add_bool(w, x, "excludes_one", p->excludes_one != 0);
+}
+
+/* The verdict (verdict.h): written for readers, recomputed when read. */
+static void write_verdict(jw *w, cJSON *o, const rb_bundle *b, size_t si)
+{
+    rb_verdict v;
+    if (rb_verdict_scenario(b, si, &v) < 0) return;
+    cJSON *x = add(w, o, "verdict", cJSON_CreateObject());
+    add(w, x, "fastest", str_or_null(v.fastest));
+    add(w, x, "runner_up", str_or_null(v.runner_up));
+    if (*v.runner_up)
+        write_lead(w, x, "lead", &v.lead);
+    else if (x)
+        add(w, x, "lead", cJSON_CreateNull());
+    add_bool(w, x, "significant", v.significant);
+    cJSON *top = add(w, x, "top", cJSON_CreateArray());
+    for (const char *p = v.top; top && *p;) {
+        size_t n = strcspn(p, ",");
+        char name[RB_BUNDLE_NAME];
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        push(w, top, cJSON_CreateString(name));
+        p += n;
+        while (*p == ',' || *p == ' ') p++;
+    }
+    add(w, x, "smallest", str_or_null(v.smallest));
+    add_num(w, x, "smallest_bytes_per_route", v.smallest_bytes_per_route);
+    add(w, x, "fastest_build", str_or_null(v.fastest_build));
+    add_num(w, x, "fastest_build_ns", (double)v.fastest_build_ns);
+    add_str(w, x, "auto", auto_status_names[v.auto_status]);
+    if (v.auto_status == RB_VERDICT_AUTO_TIED || v.auto_status == RB_VERDICT_AUTO_BEHIND ||
+        v.auto_status == RB_VERDICT_AUTO_LOSES)
+        write_lead(w, x, "auto_gap", &v.auto_gap);
+    add_str(w, x, "text", v.text);
 }
 
 static void write_scenario(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundle_scenario *s)
@@ -195,6 +270,8 @@ static void write_scenario(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundl
     for (size_t i = 0; results && i < s->nresults; i++) write_result(w, results, b, &s->results[i]);
     cJSON *pairs = add(w, o, "pairs", cJSON_CreateArray());
     for (size_t i = 0; pairs && i < s->npairs; i++) write_pair(w, pairs, &s->pairs[i]);
+    write_conditions(w, o, s);
+    write_verdict(w, o, b, (size_t)(s - b->scenarios));
 }
 
 static void write_gate(jw *w, cJSON *root, const rb_bundle *b)
@@ -337,6 +414,10 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
         add_bool(w, o, "excludes_one", g->g.excludes_one != 0);
     }
     write_gate(w, root, b);
+    char overall[RB_VERDICT_TEXT];
+    rb_verdict_overall(b, overall, sizeof overall);
+    cJSON *verdict = add(w, root, "verdict", cJSON_CreateObject());
+    add_str(w, verdict, "text", overall);
     cJSON *libs = add(w, root, "libraries", cJSON_CreateArray());
     for (size_t i = 0; libs && i < b->nlibraries; i++) {
         const rb_bundle_library *l = &b->libraries[i];
@@ -495,6 +576,11 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
     x->disturbed_trials = get_u64(r, o, "disturbed_trials");
     x->short_trials = get_u64(r, o, "short_trials");
     x->recalibrated = get_bool(r, o, "recalibrated");
+    /* added by issue 14 */
+    x->rss_growth_bytes =
+        has(o, "rss_growth_bytes") ? (int64_t)get_num_or(r, o, "rss_growth_bytes", -1) : -1;
+    x->peer_process = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "peer_process"));
+    x->disagree_linear = has(o, "disagree_linear") ? (uint64_t)get_num(r, o, "disagree_linear") : 0;
 }
 
 static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
@@ -511,6 +597,31 @@ static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
     p->r.wins = (size_t)get_u64(r, o, "wins");
     p->r.losses = (size_t)get_u64(r, o, "losses");
     p->r.excludes_one = get_bool(r, o, "excludes_one");
+}
+
+/* Issue 14's fields; absent in older bundles (throughput, warm, none
+ * refused, auto's choice unknown).  The verdict is not read: it is
+ * recomputed from the results. */
+static void read_conditions(jr *r, const cJSON *o, rb_bundle_scenario *s)
+{
+    if (has(o, "mode")) get_str(r, o, "mode", s->mode, sizeof s->mode);
+    if (has(o, "cache")) get_str(r, o, "cache", s->cache, sizeof s->cache);
+    if (has(o, "app_bytes")) s->app_bytes = (uint64_t)get_num_or(r, o, "app_bytes", 0);
+    if (has(o, "app_ns_per_lookup")) s->app_ns = get_num_or(r, o, "app_ns_per_lookup", 0);
+    if (has(o, "app_mad_ns")) s->app_mad_ns = get_num_or(r, o, "app_mad_ns", 0);
+    const cJSON *refused = cJSON_GetObjectItemCaseSensitive(o, "refused"), *v;
+    cJSON_ArrayForEach(v, refused)
+    {
+        if (s->nrefused == RB_BUNDLE_MAX_REFUSED) break;
+        rb_bundle_refusal *x = &s->refused[s->nrefused++];
+        get_str(r, v, "router", x->router, sizeof x->router);
+        get_str(r, v, "reason", x->reason, sizeof x->reason);
+    }
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "auto");
+    if (a && cJSON_IsObject(a)) {
+        get_str(r, a, "choice", s->auto_choice, sizeof s->auto_choice);
+        get_str(r, a, "why", s->auto_why, sizeof s->auto_why);
+    }
 }
 
 static void read_scenario(jr *r, const cJSON *o, rb_bundle *b)
@@ -573,6 +684,7 @@ static void read_scenario(jr *r, const cJSON *o, rb_bundle *b)
     {
         if (r->rc == RB_OK) read_pair(r, v, &s->pairs[s->npairs++]);
     }
+    read_conditions(r, o, s);
 }
 
 static void read_gate(jr *r, const cJSON *o, rb_bundle *b)

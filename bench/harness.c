@@ -6,8 +6,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 
+#include "harness_internal.h"
+#include "peer.h"
+#include "sysinfo.h"
+
 #include "rng.h"
 #include "router_impl.h"
+#include "stats.h"
 #include "verify.h"
 
 #include <stdlib.h>
@@ -33,25 +38,10 @@ bool rb_bench_trial_disturbed(const rb_bench_trial *t)
     return t->cpu_ns > 0 && (double)t->cpu_ns < RB_BENCH_DISTURBED_SHARE * (double)t->wall_ns;
 }
 
-/* Odd multipliers: every field of an answer moves the sum. */
-#define FOLD_ID   UINT64_C(0x9e3779b97f4a7c15)
-#define FOLD_SPAN UINT64_C(0xc2b2ae3d27d4eb4f)
-#define FOLD_MASK UINT64_C(0x165667b19e3779f9)
-
+/* The fold lives in harness_internal.h, shared with harness_modes.c. */
 static inline uint64_t fold_answer(const rb_match *m)
 {
-    uint64_t x = (uint64_t)(uint32_t)m->outcome;
-    if (m->outcome == RB_FOUND) {
-        x += ((uint64_t)m->route_id + 1u) * FOLD_ID;
-        uint32_t n = m->nparams < RB_MAX_CAPTURES ? m->nparams : RB_MAX_CAPTURES;
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t span = (uint64_t)m->params[i].offset << 32 | m->params[i].len;
-            x += span * (FOLD_SPAN + 2u * i);
-        }
-    } else if (m->outcome == RB_METHOD_NOT_ALLOWED) {
-        x += (uint64_t)m->allowed * FOLD_MASK;
-    }
-    return x;
+    return rb__bench_fold(m);
 }
 
 uint64_t rb_bench_fold(const rb_match *m)
@@ -78,7 +68,11 @@ static uint64_t replay(const rb_bench_subject *s, const rb_bench_query *q, size_
 
 void rb_bench_run_free(rb_bench_run *run)
 {
-    for (size_t i = 0; i < run->nsubjects; i++) rb_router_destroy(run->subjects[i].router);
+    for (size_t i = 0; i < run->nsubjects; i++) {
+        rb_router_destroy(run->subjects[i].router);
+        rb_peer_close(run->subjects[i].peer);
+    }
+    rb__bench_app_close(run);
     if (run->arenas)
         for (size_t i = 0; i < run->nsubjects; i++) rb_bench_arena_destroy(&run->arenas[i]);
     rb_perf_close(&run->perf);
@@ -96,10 +90,13 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
 {
     memset(s, 0, sizeof *s);
     s->ops = ops;
+    int64_t rss0 = rb_sysinfo_rss_peak_reset();
     uint64_t c0 = rb_bench_thread_cpu_ns(), t0 = rb_bench_now_ns();
     int rc = rb_route_set_build_router(routes, ops, config, &s->router, err);
     s->build_ns = rb_bench_now_ns() - t0;
     s->build_cpu_ns = rb_bench_thread_cpu_ns() - c0;
+    int64_t rss1 = rb_sysinfo_rss_peak();
+    s->rss_growth = rss0 >= 0 && rss1 >= 0 ? (rss1 > rss0 ? rss1 - rss0 : 0) : -1;
     if (rc < 0) return rc;
     s->memory = rb_router_memory(s->router);
     s->lookup = rb__router_ops(s->router)->lookup;
@@ -233,11 +230,22 @@ static uint64_t duration_ns(const rb_bench_run *run, const rb_bench_trial *t)
 static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
                  rb_bench_trial *t, rb_error *err)
 {
+    if (s->peer) { /* the peer's own loop, on its clock (peer.h) */
+        uint64_t sum = 0, ns = 0;
+        int rc = rb_peer_trial(s->peer, reps, &ns, &sum, err);
+        if (rc < 0) return rc;
+        t->wall_ns = t->cpu_ns = t->ns = ns ? ns : 1;
+        t->lookups = reps * run->nqueries;
+        return sum == reps * s->checksum ? RB_OK : checksum_error(s, sum, reps, err);
+    }
     bool hw = run->clock == RB_BENCH_CLOCK_HW_INSTRUCTIONS;
+    bool modes = run->mode != RB_BENCH_MODE_THROUGHPUT || run->app;
     uint64_t i0 = hw ? rb_perf_read(&run->perf) : 0;
     uint64_t c0 = rb_bench_thread_cpu_ns();
     uint64_t t0 = rb_bench_now_ns();
-    uint64_t sum = replay(s, run->queries, run->nqueries, reps);
+    uint64_t inner = 0;
+    uint64_t sum = modes ? rb__bench_replay_modes(run, s, reps, &inner)
+                         : replay(s, run->queries, run->nqueries, reps);
     uint64_t t1 = rb_bench_now_ns();
     uint64_t c1 = rb_bench_thread_cpu_ns();
     uint64_t i1 = hw ? rb_perf_read(&run->perf) : 0;
@@ -247,6 +255,7 @@ static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t re
         t->ns = i1 > i0 ? i1 - i0 : 1;
     else
         t->ns = run->clock == RB_BENCH_CLOCK_CPU ? (t->cpu_ns ? t->cpu_ns : 1) : t->wall_ns;
+    if (run->app) t->ns = inner ? inner : 1; /* cold: the lookups' own intervals */
     t->lookups = reps * run->nqueries;
     return sum == reps * s->checksum ? RB_OK : checksum_error(s, sum, reps, err);
 }
@@ -299,6 +308,62 @@ void rb_bench_round_orders(uint64_t seed, size_t rounds, size_t nrouters, uint32
 
 /* ---- measuring ------------------------------------------------------------ */
 
+/* ---- the application stand-in (cold cache; harness_modes.c) --------------- */
+
+/* One stand-in-alone trial: the clock's cost per interval (ns), with the
+ * stand-in between intervals as in a cold trial. */
+static double app_trial(const rb_bench_run *run, uint64_t iters)
+{
+    uint64_t inner = 0;
+    uint64_t end = rb__bench_app_alone(run, iters, &inner);
+    return ((double)inner + (double)(end & run->zero)) / (double)iters;
+}
+
+/* The stand-in's wall time per run (for calibrating app_iters). */
+static double app_run_ns(const rb_bench_run *run, uint64_t iters)
+{
+    uint64_t t0 = rb_bench_now_ns();
+    uint64_t inner;
+    uint64_t end = rb__bench_app_alone(run, iters, &inner);
+    uint64_t t1 = rb_bench_now_ns();
+    return ((double)(t1 - t0) + (double)(end & run->zero)) / (double)iters;
+}
+
+/* Stand-in runs per stand-in-alone trial: about a quarter of min_trial. */
+static void app_calibrate(rb_bench_run *run, double min_trial_ns)
+{
+    uint64_t iters = 1;
+    while (iters < (UINT64_C(1) << 32) &&
+           app_run_ns(run, iters) * (double)iters < min_trial_ns / 32)
+        iters *= 2;
+    uint64_t want = reps_for(min_trial_ns / 4, app_run_ns(run, iters));
+    run->app_iters = want ? want : 1;
+}
+
+/* Subtract the round's clock cost per interval (the mean of a
+ * stand-in-alone trial before and one after the round) from the round's
+ * trials, each lookup of which was one interval. */
+static void app_subtract(rb_bench_run *run, size_t first, double per_run)
+{
+    for (size_t i = first; i < run->ntrials; i++) {
+        rb_bench_trial *t = &run->trials[i];
+        double ns = (double)t->ns - per_run * (double)t->lookups;
+        t->ns = ns >= 1 ? (uint64_t)ns : 1;
+    }
+}
+
+static void app_summarise(rb_bench_run *run)
+{
+    double *scratch = malloc(run->app_rounds * sizeof *scratch);
+    if (!scratch || !run->app_rounds) {
+        free(scratch);
+        return;
+    }
+    rb_stats_median(run->app_round_ns, run->app_rounds, &run->app_ns, scratch);
+    rb_stats_mad(run->app_round_ns, run->app_rounds, &run->app_mad_ns, scratch);
+    free(scratch);
+}
+
 /* The measured rounds, in the given orders. */
 static int measure_rounds(rb_bench_run *run, const rb_bench_protocol *proto, const uint32_t *order,
                           const char *what, rb_bench_progress_fn progress, void *ctx, size_t *done,
@@ -307,6 +372,8 @@ static int measure_rounds(rb_bench_run *run, const rb_bench_protocol *proto, con
     size_t nr = run->nsubjects;
     run->ntrials = 0;
     for (size_t t = 0; t < proto->trials; t++) {
+        size_t first = run->ntrials;
+        double before = run->app ? app_trial(run, run->app_iters) : 0;
         for (size_t p = 0; p < nr; p++) {
             size_t k = rb_bench_order_router(order[t], p, nr);
             rb_bench_subject *s = &run->subjects[k];
@@ -320,7 +387,13 @@ static int measure_rounds(rb_bench_run *run, const rb_bench_protocol *proto, con
             tr.position = (uint32_t)p;
             run->trials[run->ntrials++] = tr;
         }
+        if (run->app) {
+            double per_run = (before + app_trial(run, run->app_iters)) / 2;
+            run->app_round_ns[t] = per_run;
+            app_subtract(run, first, per_run);
+        }
     }
+    if (run->app) app_summarise(run);
     return RB_OK;
 }
 
@@ -376,10 +449,24 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
                          nr * proto->trials);
     }
     run->clock = proto->clock;
+    run->zero = 0;
     rb_perf_close(&run->perf);
     int rc = RB_OK;
     if (proto->clock == RB_BENCH_CLOCK_HW_INSTRUCTIONS) rc = rb_perf_open(&run->perf, err);
     double min_ns = proto->min_trial_ms * 1e6;
+    if (rc == RB_OK && run->app_wanted) {
+        if (proto->clock == RB_BENCH_CLOCK_HW_INSTRUCTIONS)
+            rc = rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                           "the cold cache is measured in time, not in hardware instructions");
+        if (rc == RB_OK) rc = rb__bench_app_open(run, run->app_wanted, err);
+        if (rc == RB_OK) {
+            run->app_round_ns = calloc(proto->trials, sizeof *run->app_round_ns);
+            run->app_rounds = proto->trials;
+            if (!run->app_round_ns)
+                rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory for the stand-in");
+        }
+        if (rc == RB_OK) app_calibrate(run, min_ns);
+    }
     for (size_t k = 0; rc == RB_OK && k < nr; k++) {
         run->subjects[k].recalibrated = false;
         run->subjects[k].short_trials = 0;
@@ -408,4 +495,34 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
     }
     free(order);
     return rc;
+}
+
+int rb_bench_add_peer(rb_bench_run *run, const rb_router_ops *ops, struct rb_peer *peer,
+                      uint64_t checksum, size_t disagree, rb_error *err)
+{
+    rb_bench_subject *v = realloc(run->subjects, (run->nsubjects + 1) * sizeof *v);
+    if (!v) {
+        rb_peer_close(peer);
+        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory adding a peer");
+    }
+    run->subjects = v;
+    rb_bench_subject *s = &v[run->nsubjects++];
+    memset(s, 0, sizeof *s);
+    s->ops = ops;
+    s->peer = peer;
+    s->checksum = checksum;
+    s->disagree = disagree;
+    s->rss_growth = -1;
+    rb_peer_info(peer, &s->build_ns, &s->memory);
+    s->build_cpu_ns = s->build_ns; /* the peer's own figure, whatever the run's clock */
+    return RB_OK;
+}
+
+int rb_bench_set_conditions(rb_bench_run *run, int mode, size_t app_bytes, rb_error *err)
+{
+    if (mode != RB_BENCH_MODE_THROUGHPUT && mode != RB_BENCH_MODE_LATENCY)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown mode %d", mode);
+    run->mode = mode;
+    run->app_wanted = app_bytes;
+    return RB_OK;
 }

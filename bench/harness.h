@@ -81,6 +81,14 @@ typedef enum rb_bench_clock {
     RB_BENCH_CLOCK_HW_INSTRUCTIONS = 2, /* instructions retired (perf_event_open) */
 } rb_bench_clock;
 
+/* How lookups follow each other (issue 14; bench/harness_modes.c). */
+typedef enum rb_bench_mode {
+    RB_BENCH_MODE_THROUGHPUT = 0, /* back to back: lookups may overlap in the pipeline */
+    RB_BENCH_MODE_LATENCY = 1,    /* each lookup's request is chosen by the previous answer */
+} rb_bench_mode;
+
+#define RB_BENCH_DEFAULT_APP_BYTES (256u * 1024u)
+
 typedef struct rb_bench_protocol {
     unsigned trials;     /* measured rounds, >= 1 */
     unsigned warmup;     /* discarded rounds before them */
@@ -106,6 +114,8 @@ typedef struct rb_bench_subject {
     int (*lookup)(const void *impl, int method, const char *path, size_t len, rb_match *m);
     const void *lookup_impl;
     rb_bench_slowed slowed; /* the slowed copy's state (rb_bench_slow_subject) */
+    int64_t rss_growth;     /* peak RSS growth during build (bytes), -1 unknown */
+    struct rb_peer *peer;   /* a peer process (peer.h): trials run there; router is NULL */
 } rb_bench_subject;
 
 /* One measured trial. */
@@ -149,6 +159,16 @@ typedef struct rb_bench_run {
     rb_perf_counter perf;  /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
     uint64_t parse_ns;     /* parsing and checking the table once (rb_route_set), wall clock */
     uint64_t parse_cpu_ns; /* the same in the thread's CPU time */
+    /* issue 14: the mode and the application stand-in (harness_modes.c) */
+    int mode;             /* rb_bench_mode (rb_bench_set_conditions) */
+    size_t app_wanted;    /* > 0: cold, the stand-in's size (rb_bench_set_conditions) */
+    unsigned char *app;   /* cold: the stand-in's memory, app_bytes long */
+    size_t app_bytes;     /* 0: warm */
+    uint64_t app_iters;   /* stand-in runs per stand-in-alone trial */
+    double *app_round_ns; /* per round: the stand-in's own ns per run */
+    size_t app_rounds;
+    double app_ns, app_mad_ns; /* their median and MAD, as subtracted */
+    volatile uint64_t zero;    /* always 0; the compiler cannot know it */
 } rb_bench_run;
 
 /* Progress: called before each timed step; what names it ("calibrate",
@@ -209,6 +229,20 @@ void rb_bench_round_orders(uint64_t seed, size_t rounds, size_t nrouters, uint32
 size_t rb_bench_order_router(uint32_t order, size_t position, size_t nrouters);
 
 void rb_bench_run_free(rb_bench_run *run);
+
+/* The conditions of the next rb_bench_measure (harness_modes.c): mode
+ * (rb_bench_mode), and app_bytes > 0 for a cold cache (the application
+ * stand-in touches that many bytes of its own between two lookups; its
+ * own cost is measured alone in every round and subtracted).  The default
+ * is throughput, warm.  RB_EINVAL for an unknown mode. */
+int rb_bench_set_conditions(rb_bench_run *run, int mode, size_t app_bytes, rb_error *err);
+
+/* Append a subject measured in a peer process (peer.h): ops names it (a
+ * table without lookup), checksum and disagree come from the peer's
+ * answers.  The run owns the peer from here on (closed by
+ * rb_bench_run_free), also on failure (RB_ENOMEM). */
+int rb_bench_add_peer(rb_bench_run *run, const rb_router_ops *ops, struct rb_peer *peer,
+                      uint64_t checksum, size_t disagree, rb_error *err);
 
 /* The fold of one answer (exposed for tests). */
 uint64_t rb_bench_fold(const rb_match *m);

@@ -5,6 +5,7 @@
  * `routebench report DIR` reproduces it byte for byte.
  */
 #include "bundle.h"
+#include "verdict.h"
 
 #include "router_impl.h"
 
@@ -306,9 +307,37 @@ static void legend(const rb_bundle *b, rb_buf *o)
     rb_buf_puts(o, "\n");
 }
 
+/* The verdict opens the report (verdict.h): a paragraph per scenario, the
+ * warm-throughput / cold-latency line of a table measured under both, and
+ * the overall paragraph when there are several scenarios. */
+static void verdict(const rb_bundle *b, rb_buf *o)
+{
+    if (!b->nscenarios) return;
+    rb_buf_puts(o, "## Verdict\n\n");
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        rb_verdict v;
+        if (rb_verdict_scenario(b, i, &v) == 0) rb_buf_printf(o, "- %s\n", v.text);
+    }
+    rb_buf_puts(o, "\n");
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        const rb_bundle_scenario *s = &b->scenarios[i];
+        size_t cold = rb_verdict_cold_twin(b, i);
+        if (cold == SIZE_MAX) continue;
+        char line[1024];
+        rb_verdict_conditions(b, i, cold, line, sizeof line);
+        rb_buf_printf(o, "**%s**, %s\n\n", s->name, line);
+    }
+    if (b->nscenarios > 1) {
+        char overall[RB_VERDICT_TEXT];
+        rb_verdict_overall(b, overall, sizeof overall);
+        rb_buf_printf(o, "%s\n\n", overall);
+    }
+}
+
 int rb_bundle_report_md(const rb_bundle *b, rb_buf *o, rb_error *err)
 {
     header(b, o);
+    verdict(b, o);
     how(b, o);
     machine(b, o);
     rb_bundle_report_gate(b, o);

@@ -166,3 +166,34 @@ int rb_sysinfo_warnings(rb_bundle *b)
     }
     return rc;
 }
+
+/* A "Key:   123 kB" line of /proc/self/status, in bytes; -1 if absent. */
+static int64_t status_kb(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    size_t n = strlen(key);
+    int64_t v = -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, n) == 0 && line[n] == ':') {
+            v = strtoll(line + n + 1, NULL, 10) * 1024;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+int64_t rb_sysinfo_rss_peak(void)
+{
+    return status_kb("VmHWM");
+}
+
+int64_t rb_sysinfo_rss_peak_reset(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return -1;
+    bool ok = fputs("5", f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    return ok ? status_kb("VmRSS") : -1;
+}

@@ -9,6 +9,8 @@
 
 #include "bundle.h"
 
+#include <stdint.h>
+
 /* Fill the tool, compiler, machine and date fields of b (version, commit,
  * compiler, flags, build_type, optimized, sanitized, cpu_model, cores,
  * kernel, governor, loadavg_start, date).  Unreadable facts become
@@ -30,5 +32,14 @@ int rb_sysinfo_pin_cpu(int cpu, rb_error *err);
  * sanitizers, busy machine at start or end).  Call after loadavg_end is
  * set, or before with it at -1. */
 int rb_sysinfo_warnings(rb_bundle *b);
+
+/* Peak resident memory of this process (VmHWM of /proc/self/status),
+ * bytes; -1 when unknown. */
+int64_t rb_sysinfo_rss_peak(void);
+/* Reset the peak to the current resident size (writes "5" to
+ * /proc/self/clear_refs, Linux 4.0+) and return that size (VmRSS) in
+ * bytes; -1 when the peak cannot be reset (then a later rb_sysinfo_rss_peak
+ * would not measure growth from here). */
+int64_t rb_sysinfo_rss_peak_reset(void);
 
 #endif

@@ -6,16 +6,29 @@
 #                              (opt-in: the default job never needs them)
 #   scripts/setup.sh --results also jq, which scripts/results.sh renders the
 #                              targets table with (opt-in as well)
+#   scripts/setup.sh --peers   also Go (golang-go, httprouter, chi) and Node (nodejs,
+#                              npm unless node already brings it), then builds the
+#                              peer runners (peers/build.sh); opt-in as well
 set -euo pipefail
 packages=(cmake ninja-build pkg-config gcc g++ libxxhash-dev libcriterion-dev libcjson-dev
           libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind strace)
+peers=0
 for arg in "$@"; do
   case "$arg" in
     --http) packages+=(libmicrohttpd-dev wrk) ;;
     --results) packages+=(jq) ;;
-    *) echo "setup: unknown option $arg (known: --http, --results)" >&2; exit 2 ;;
+    --peers)
+      peers=1
+      packages+=(golang-go golang-github-julienschmidt-httprouter-dev golang-github-go-chi-chi-dev)
+      command -v node >/dev/null || packages+=(nodejs)
+      command -v npm >/dev/null || packages+=(npm)
+      ;;
+    *) echo "setup: unknown option $arg (known: --http, --peers, --results)" >&2; exit 2 ;;
   esac
 done
+build_peers() {
+  if [ "$peers" -eq 1 ]; then bash "$(dirname "$0")/../peers/build.sh"; fi
+}
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -23,6 +36,7 @@ for p in "${packages[@]}"; do
   fi
 done
 if [ ${#missing[@]} -eq 0 ]; then
+  build_peers
   exit 0
 fi
 echo "setup: installing ${missing[*]}" >&2
@@ -31,3 +45,4 @@ if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+build_peers

@@ -57,6 +57,7 @@ void cli_print_bundle_files(FILE *out, const char *dir, const struct rb_bundle *
 int cmd_list(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_choose(int argc, char **argv);
 int cmd_pair(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);

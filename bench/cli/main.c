@@ -18,6 +18,7 @@ static const command commands[] = {
     {"list", cmd_list, "routers, their features, shipped corpora"},
     {"verify", cmd_verify, "check a router against a request table (conformance)"},
     {"run", cmd_run, "benchmark suite: paired trials, table, result bundle (--out DIR)"},
+    {"choose", cmd_choose, "which router for my table: verdict first (warm and cold), then tables"},
     {"pair", cmd_pair, "two routers paired: speed ratio, interval, CI gate (--fail-below)"},
     {"report", cmd_report, "re-render report.md and charts of a bundle from its JSON + CSV"},
     {"http", cmd_http, "routers inside a real HTTP server: gate, capacity, latency (loopback)"},

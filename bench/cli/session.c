@@ -9,6 +9,7 @@
 #include "library_id.h"
 #include "router_impl.h"
 #include "sysinfo.h"
+#include "verdict.h"
 #include "verify.h"
 
 #include <math.h>
@@ -28,6 +29,7 @@ void session_options_init(session_options *o, const char *cmd)
     o->seed = RB_SCENARIO_DEFAULT_SEED;
     o->cpu = -1;
     o->human = stdout;
+    o->app_bytes = RB_BENCH_DEFAULT_APP_BYTES;
     rb_plugins_init(&o->plugins);
 }
 
@@ -52,8 +54,60 @@ int session_add_ops(session_options *o, const rb_router_ops *ops, const char *la
     return CLI_OK;
 }
 
+static int add_peer_spec(session_options *o, const rb_peer_spec *spec, rb_error *err)
+{
+    for (size_t k = 0; k < o->npeers; k++)
+        if (strcmp(o->peers[k].name, spec->name) == 0) return RB_OK;
+    if (o->npeers == sizeof o->peers / sizeof o->peers[0])
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "at most %zu peers at once",
+                         sizeof o->peers / sizeof o->peers[0]);
+    /* joins the routers in session_finish_scenarios (after the baseline) */
+    rb_peer_spec_copy(&o->peers[o->npeers++], spec);
+    return RB_OK;
+}
+
+int session_add_peer(session_options *o, const rb_peer_spec *spec)
+{
+    rb_error err;
+    if (add_peer_spec(o, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
+    for (size_t k = 0; k < o->npeers; k++)
+        if (strcmp(o->peers[k].name, spec->name) == 0)
+            return session_add_ops(o, &o->peers[k].ops, o->peers[k].name);
+    return CLI_OK;
+}
+
+void session_add_builtin_peers(session_options *o)
+{
+    static const char *const names[] = {"httprouter", "chi", "find-my-way"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        rb_peer_spec spec;
+        rb_error err;
+        if (rb_peer_builtin(names[i], NULL, &spec, &err) < 0) {
+            fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
+            continue;
+        }
+        if (add_peer_spec(o, &spec, &err) < 0)
+            fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
+    }
+}
+
+/* --peer NAME=COMMAND: field is the session (offset 0). */
+static int take_peer(void *field, const char *v, rb_error *err)
+{
+    rb_peer_spec spec;
+    int rc = rb_peer_spec_parse(v, &spec, err);
+    return rc < 0 ? rc : add_peer_spec(field, &spec, err);
+}
+
 int session_add_router(session_options *o, const char *spec)
 {
+    if (!strchr(spec, '@')) { /* a peer runner's name? */
+        rb_peer_spec peer;
+        rb_error err;
+        int rc = rb_peer_builtin(spec, NULL, &peer, &err);
+        if (rc == RB_OK) return session_add_peer(o, &peer);
+        if (rc != RB_ENOTFOUND) return cli_error(o->cmd, "%s", err.message);
+    }
     const rb_router_ops *ops = cli_router(&o->plugins, o->cmd, spec);
     if (!ops) return CLI_USAGE;
     bool builtin = rb_registry_find(rb_ops_name(ops)) == ops;
@@ -85,6 +139,10 @@ static int take_shapes(void *list, const char *v, rb_error *err)
 
 static const cli_choice clocks[] = {
     {"wall", RB_BENCH_CLOCK_WALL}, {"cpu", RB_BENCH_CLOCK_CPU}, {0}};
+
+static const cli_choice modes[] = {
+    {"throughput", RB_BENCH_MODE_THROUGHPUT}, {"latency", RB_BENCH_MODE_LATENCY}, {0}};
+static const cli_choice caches[] = {{"warm", 0}, {"cold", 1}, {0}};
 
 static const cli_choice metrics[] = {{"time", RB_METRIC_TIME},
                                      {"instructions", RB_METRIC_INSTRUCTIONS},
@@ -177,6 +235,45 @@ const cli_option session_option_table[] = {
              "exact, the same for two builds of the same code), cycles-est (Callgrind's cache "
              "simulation: L1 hits + 5 x LL hits + 35 x RAM accesses), hw-instructions (the "
              "hardware counter, where the machine has one)"},
+    {.name = "--mode",
+     .type = CLI_CHOICE,
+     .metavar = "throughput|latency",
+     .offset = S(mode),
+     .choices = modes,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "throughput: lookups back to back (they may overlap in the pipeline); latency: "
+             "each lookup's request is chosen by the previous answer, so none overlap, as in a "
+             "server that waits for the route before running the handler"},
+    {.name = "--cache",
+     .type = CLI_CHOICE,
+     .metavar = "warm|cold",
+     .offset = S(cache),
+     .choices = caches,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "cold: between lookups a stand-in for the application touches --app-bytes of "
+             "other memory (evicting the router's lines); its own cost, measured alone in "
+             "every round, is subtracted"},
+    {.name = "--app-bytes",
+     .type = CLI_SIZE,
+     .metavar = "N",
+     .offset = S(app_bytes),
+     .min = 64,
+     .max = (unsigned long long)1 << 32,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "bytes the application stand-in touches between two lookups (--cache cold)"},
+    {.name = "--peers",
+     .type = CLI_FLAG,
+     .offset = S(peers_all),
+     .help = "also run the built-in peer runners that are built (httprouter, chi, find-my-way: "
+             "scripts/setup.sh --peers); a missing one is a note, not an error"},
+    {.name = "--peer",
+     .type = CLI_CALL,
+     .metavar = "NAME=CMD",
+     .offset = 0,
+     .call = take_peer,
+     .flags = CLI_REPEAT,
+     .help = "a peer runner of your own (docs/peer-protocol.md), started as CMD ROUTES "
+             "REQUESTS; repeatable"},
     {.name = "--router-lib",
      .type = CLI_CALL,
      .metavar = "LIB",
@@ -211,6 +308,9 @@ const cli_option session_option_table[] = {
 int session_finish_scenarios(session_options *o)
 {
     rb_error err;
+    if (o->peers_all) session_add_builtin_peers(o);
+    for (size_t k = 0; k < o->npeers; k++)
+        if (session_add_ops(o, &o->peers[k].ops, o->peers[k].name) != CLI_OK) return CLI_USAGE;
     if (o->routes_file &&
         rb_scenario_list_add_files(&o->scenarios, o->routes_file, o->requests_file, &err) < 0)
         return cli_error(o->cmd, "%s", err.message);
@@ -389,8 +489,10 @@ static void print_values(FILE *out, const rb_bundle *b, const rb_bundle_result *
         rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
     else
         snprintf(rate, sizeof rate, "-");
-    fprintf(out, "  %-20s %10s %19s %10s %11.1f %9s  ", name, med, range, rate, r->bytes_per_route,
-            build);
+    /* a peer that reports no memory (find-my-way; a Go heap that shrank): "-", not 0 */
+    char bpr[32] = "-";
+    if (!r->peer_process || r->memory_bytes) snprintf(bpr, sizeof bpr, "%.1f", r->bytes_per_route);
+    fprintf(out, "  %-20s %10s %19s %10s %11s %9s  ", name, med, range, rate, bpr, build);
 }
 
 void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *r)
@@ -469,9 +571,12 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
                         ? " (a peer: not held to our semantics)"
                         : "");
     }
+    /* peer processes fold their answers their own way (peer.h): compared
+     * answer by answer instead (print_peer_notes) */
     bool same = true;
     for (size_t i = 1; i < s->nresults; i++)
-        same = same && s->results[i].checksum == s->results[0].checksum;
+        same = same &&
+               (s->results[i].peer_process || s->results[i].checksum == s->results[0].checksum);
     if (same)
         fprintf(out, "  checksum %016llx (every router gave the same answers)\n",
                 (unsigned long long)s->results[0].checksum);
@@ -479,13 +584,15 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
         /* group the routers by checksum */
         fprintf(out, "  checksums differ (the routers' answers differ):\n");
         for (size_t i = 0; i < s->nresults; i++) {
+            if (s->results[i].peer_process) continue;
             bool first = true;
             for (size_t k = 0; k < i; k++)
                 first = first && s->results[k].checksum != s->results[i].checksum;
             if (!first) continue;
             fprintf(out, "    %016llx", (unsigned long long)s->results[i].checksum);
             for (size_t k = i; k < s->nresults; k++) {
-                if (s->results[k].checksum != s->results[i].checksum) continue;
+                if (s->results[k].checksum != s->results[i].checksum || s->results[k].peer_process)
+                    continue;
                 char name[RB_BUNDLE_NAME + 16];
                 fprintf(out, " %s",
                         rb_bundle_label(b, s->results[k].router, true, name, sizeof name));
@@ -595,42 +702,229 @@ static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_rep
     return RB_OK;
 }
 
-/* Measure one scenario.  Returns a CLI status. */
-static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec *spec,
-                        progress *pg)
+/* ---- issue 14: refusals, peers, conditions ------------------------------------ */
+
+typedef struct refusals {
+    rb_bundle_refusal v[RB_BUNDLE_MAX_REFUSED];
+    size_t n;
+} refusals;
+
+static void refuse(refusals *r, const char *router, const char *why)
+{
+    if (r->n == RB_BUNDLE_MAX_REFUSED) return;
+    snprintf(r->v[r->n].router, sizeof r->v[r->n].router, "%s", router);
+    snprintf(r->v[r->n].reason, sizeof r->v[r->n].reason, "%s", why);
+    r->n++;
+}
+
+static const rb_peer_spec *peer_of(const session_options *o, const rb_router_ops *ops)
+{
+    for (size_t k = 0; k < o->npeers; k++)
+        if (&o->peers[k].ops == ops) return &o->peers[k];
+    return NULL;
+}
+
+/* The router auto chose, from its describe(): "chose X..." or "... fell
+ * back to X, ...". */
+static void auto_pick(const char *why, char *out, size_t cap)
+{
+    const char *p = strstr(why, "fell back to ");
+    p = p ? p + 13 : strncmp(why, "chose ", 6) == 0 ? why + 6 : NULL;
+    out[0] = '\0';
+    if (p) snprintf(out, cap, "%.*s", (int)strcspn(p, ",:; "), p);
+}
+
+/* The scenario's tables as files a peer runner can read: the files it came
+ * from, else written into a temporary directory (*tmp, removed by the
+ * caller). */
+static int scenario_files(const rb_scenario *sc, char *tmp, size_t cap, char *rp, char *qp,
+                          size_t pcap, rb_error *err)
+{
+    if (sc->spec.kind != RB_SCENARIO_GENERATED) {
+        snprintf(rp, pcap, "%s", sc->spec.routes_path);
+        snprintf(qp, pcap, "%s", sc->spec.requests_path);
+        return RB_OK;
+    }
+    const char *dir = getenv("TMPDIR");
+    snprintf(tmp, cap, "%s/routebench-peer-XXXXXX", dir && *dir ? dir : "/tmp");
+    if (!mkdtemp(tmp)) {
+        tmp[0] = '\0';
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot create a temporary directory");
+    }
+    snprintf(rp, pcap, "%s/s.routes", tmp);
+    snprintf(qp, pcap, "%s/s.requests", tmp);
+    int rc = rb_route_table_write(rp, &sc->routes, NULL, err);
+    return rc < 0 ? rc : rb_request_table_write(qp, &sc->requests, err);
+}
+
+static void remove_files(char *tmp, const char *rp, const char *qp)
+{
+    if (!*tmp) return;
+    remove(rp);
+    remove(qp);
+    rmdir(tmp);
+    tmp[0] = '\0';
+}
+
+typedef struct peer_note {
+    const rb_router_ops *ops;
+    rb_peer_agreement a;
+} peer_note;
+
+/* Start every peer of the scenario, check its answers, add it to run. */
+static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *run,
+                      const rb_router_ops *const *peers, size_t npeers, int mode, size_t app,
+                      refusals *ref, peer_note *notes, size_t *nnotes)
+{
+    char tmp[512] = "", rp[RB_SCENARIO_PATH + 32], qp[RB_SCENARIO_PATH + 32];
+    bool have_files = false;
+    rb_error err;
+    for (size_t k = 0; k < npeers; k++) {
+        const rb_peer_spec *spec = peer_of(o, peers[k]);
+        const char *label = label_of(o, peers[k]);
+        if (rb_metric_exact(o->metric)) {
+            refuse(ref, label, "a peer process is timed, not counted by Callgrind");
+            continue;
+        }
+        if (mode != RB_BENCH_MODE_THROUGHPUT || app) {
+            refuse(ref, label, "peer runners measure warm throughput only (protocol 1)");
+            continue;
+        }
+        if (!have_files) {
+            if (scenario_files(sc, tmp, sizeof tmp, rp, qp, sizeof rp, &err) < 0) {
+                refuse(ref, label, err.message);
+                continue;
+            }
+            have_files = true;
+        }
+        rb_peer *peer;
+        if (rb_peer_start(spec, rp, qp, sc->requests.count, &peer, &err) < 0) {
+            refuse(ref, label, err.message);
+            continue;
+        }
+        if (peer->nrefused) {
+            char why[RB_BUNDLE_TEXT];
+            snprintf(why, sizeof why, "refuses %zu route%s (first: route %s)", peer->nrefused,
+                     peer->nrefused == 1 ? "" : "s", peer->first_refusal);
+            refuse(ref, label, why);
+            rb_peer_close(peer);
+            continue;
+        }
+        peer_note *n = &notes[*nnotes];
+        if (rb_peer_check(peer, &sc->routes, &sc->requests, &n->a, &err) < 0) {
+            refuse(ref, label, err.message);
+            rb_peer_close(peer);
+            continue;
+        }
+        if (rb_bench_add_peer(run, peers[k], peer, peer->checksum,
+                              n->a.requests - n->a.agree_expected, &err) < 0) {
+            refuse(ref, label, err.message);
+            continue;
+        }
+        n->ops = peers[k];
+        (*nnotes)++;
+    }
+    remove_files(tmp, rp, qp);
+}
+
+/* Issue 14's facts into the scenario just added. */
+static void fill_conditions(const session_options *o, rb_bundle_scenario *s,
+                            const rb_bench_run *run, int mode, size_t app, const refusals *ref,
+                            const peer_note *notes, size_t nnotes)
+{
+    snprintf(s->mode, sizeof s->mode, "%s",
+             mode == RB_BENCH_MODE_LATENCY ? "latency" : "throughput");
+    snprintf(s->cache, sizeof s->cache, "%s", app ? "cold" : "warm");
+    if (mode != RB_BENCH_MODE_THROUGHPUT || app) {
+        size_t n = strlen(s->name);
+        snprintf(s->name + n, sizeof s->name - n, " (%s, %s)", s->mode, s->cache);
+    }
+    s->app_bytes = app;
+    s->app_ns = run->app_ns;
+    s->app_mad_ns = run->app_mad_ns;
+    for (size_t i = 0; i < ref->n; i++) s->refused[s->nrefused++] = ref->v[i];
+    for (size_t k = 0; k < run->nsubjects && k < s->nresults; k++) {
+        const rb_bench_subject *sub = &run->subjects[k];
+        rb_bundle_result *r = &s->results[k];
+        r->rss_growth_bytes = sub->rss_growth;
+        r->peer_process = sub->peer != NULL;
+        for (size_t i = 0; i < nnotes; i++)
+            if (notes[i].ops == sub->ops)
+                r->disagree_linear = notes[i].a.requests - notes[i].a.agree_linear;
+        if (sub->router && strcmp(rb_ops_name(sub->ops), "auto") == 0) {
+            const char *why = rb_router_describe(sub->router);
+            snprintf(s->auto_why, sizeof s->auto_why, "%s", why);
+            auto_pick(why, s->auto_choice, sizeof s->auto_choice);
+        }
+    }
+    (void)o;
+}
+
+void session_print_verdict(FILE *out, const rb_bundle *b, size_t si)
+{
+    rb_verdict v;
+    if (rb_verdict_scenario(b, si, &v) == 0) fprintf(out, "  verdict: %s\n", v.text);
+}
+
+static void print_peer_notes(FILE *out, const session_options *o, const peer_note *notes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const rb_peer_agreement *a = &notes[i].a;
+        fprintf(out,
+                "  peer %s (its own process and timing loop): agrees with EXPECTED on %zu/%zu, "
+                "with linear on %zu/%zu (%s)\n",
+                label_of(o, notes[i].ops), a->agree_expected, a->requests, a->agree_linear,
+                a->requests, a->spans ? "capture spans compared" : "route ids only: no spans");
+    }
+}
+
+/* Measure one scenario under one condition.  Returns a CLI status. */
+static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, progress *pg,
+                             int mode, size_t app)
 {
     FILE *out = o->human;
     rb_error err;
-    rb_scenario sc;
-    progress_note(pg, spec->kind == RB_SCENARIO_GENERATED ? "generating" : "loading");
-    if (rb_scenario_load(spec, o->seed, &sc, &err) < 0) {
-        progress_done(pg);
-        fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, spec->name, err.message);
-        return CLI_USAGE;
-    }
-    const rb_router_ops *ops[64];
-    size_t nops = 0;
+    const rb_router_ops *ops[64], *peers[64];
+    size_t nops = 0, npeers = 0;
     char skipped[RB_BUNDLE_TEXT] = "";
     size_t slen = 0;
+    refusals ref = {0};
+    const rb_config cfg = {NULL, o->seed ? o->seed : 1};
     for (size_t k = 0; k < o->nrouters; k++) {
-        if (sc.features & ~rb_ops_features(o->routers[k])) {
+        if (peer_of(o, o->routers[k])) {
+            peers[npeers++] = o->routers[k];
+            continue;
+        }
+        if (sc->features & ~rb_ops_features(o->routers[k])) {
             int w = snprintf(skipped + slen, sizeof skipped - slen, "%s%s", slen ? "," : "",
                              o->labels[k]);
             if (w > 0 && (size_t)w < sizeof skipped - slen) slen += (size_t)w;
             continue;
         }
+        if (o->drop_refusing) { /* choose: a router that refuses the table is left out */
+            rb_router *r;
+            if (rb_route_table_build_router(&sc->routes, sc->spec.name, o->routers[k], &cfg, &r,
+                                            &err) < 0) {
+                refuse(&ref, o->labels[k], err.message);
+                continue;
+            }
+            rb_router_destroy(r);
+        }
         ops[nops++] = o->routers[k];
     }
-    if (nops == 0 || (o->all_or_nothing && nops != o->nrouters)) {
+    if (nops == 0 || (o->all_or_nothing && nops + npeers != o->nrouters)) {
         progress_done(pg);
-        fprintf(out, "\n%s: skipped (%s lack%s a feature of its routes)\n", spec->name, skipped,
-                strchr(skipped, ',') ? "" : "s");
-        rb_scenario_free(&sc);
+        fprintf(out, "\n%s: skipped (%s lack%s a feature of its routes)\n", sc->spec.name,
+                *skipped ? skipped : "every router", strchr(skipped, ',') ? "" : "s");
+        for (size_t i = 0; i < ref.n; i++)
+            fprintf(out, "  %s refused it: %s\n", ref.v[i].router, ref.v[i].reason);
         return CLI_OK;
     }
     rb_bench_run run;
     memset(&run, 0, sizeof run);
-    if (sc.spec.kind != RB_SCENARIO_GENERATED) warn_linear(o, sc.spec.name, sc.routes.count);
+    if (sc->spec.kind != RB_SCENARIO_GENERATED) warn_linear(o, sc->spec.name, sc->routes.count);
+    peer_note notes[64];
+    size_t nnotes = 0;
     /* every answer is checked against linear's before anything is measured */
     rb_verify_report *reps = calloc(nops, sizeof *reps);
     int rc =
@@ -638,9 +932,12 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     if (rc == RB_OK && rb_metric_exact(o->metric)) {
         const char *labels[64];
         for (size_t k = 0; k < nops; k++) labels[k] = label_of(o, ops[k]);
-        rc = rb_bench_prepare_pinned(&run, &sc.routes, &sc.requests, ops, nops,
+        rc = rb_bench_prepare_pinned(&run, &sc->routes, &sc->requests, ops, nops,
                                      RB_CALLGRIND_HASH_SEED, on_progress, pg, &err);
-        if (rc == RB_OK) rc = check_answers(&run, &sc, reps, pg, &err);
+        if (rc == RB_OK) rc = check_answers(&run, sc, reps, pg, &err);
+        for (size_t k = 0; rc == RB_OK && k < npeers; k++)
+            refuse(&ref, label_of(o, peers[k]),
+                   "a peer process is timed, not counted by Callgrind");
         if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
         if (rc == RB_OK)
             rc =
@@ -648,34 +945,47 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     } else if (rc == RB_OK) {
         /* an explicit hash seed (the run's seed; 0 would mean a random one), so
          * that every run builds the same tables */
-        const rb_config cfg = {NULL, o->seed ? o->seed : 1};
         rb_bench_protocol proto = o->proto;
         proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
         if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
-        rc = rb_bench_prepare_progress(&run, &sc.routes, &sc.requests, ops, nops, &cfg, on_progress,
-                                       pg, &err);
-        if (rc == RB_OK) rc = check_answers(&run, &sc, reps, pg, &err);
+        rc = rb_bench_prepare_progress(&run, &sc->routes, &sc->requests, ops, nops, &cfg,
+                                       on_progress, pg, &err);
+        if (rc == RB_OK) rc = check_answers(&run, sc, reps, pg, &err);
+        if (rc == RB_OK && npeers) {
+            progress_note(pg, "starting the peer runners");
+            add_peers(o, sc, &run, peers, npeers, mode, app, &ref, notes, &nnotes);
+        }
+        if (rc == RB_OK) rc = rb_bench_set_conditions(&run, mode, app, &err);
         if (rc == RB_OK) rc = rb_bench_measure(&run, &proto, on_progress, pg, &err);
     }
     if (rc == RB_OK) {
         const char *labels[64];
         for (size_t k = 0; k < run.nsubjects; k++) labels[k] = label_of(o, run.subjects[k].ops);
-        rc = rb_bundle_add_run(b, &sc, &run, labels, skipped, &err);
+        rc = rb_bundle_add_run(b, sc, &run, labels, skipped, &err);
+        if (rc == RB_OK)
+            fill_conditions(o, &b->scenarios[b->nscenarios - 1], &run, mode, app, &ref, notes,
+                            nnotes);
+        if (rc == RB_OK && o->source_note) {
+            rb_bundle_scenario *s = &b->scenarios[b->nscenarios - 1];
+            snprintf(s->routes_source, sizeof s->routes_source, "%s", o->source_note);
+        }
     }
     progress_done(pg);
     int status = CLI_OK;
     if (rc < 0) {
-        fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, spec->name, err.message);
+        fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, sc->spec.name, err.message);
         status = rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
     } else {
         print_scenario(out, b, &b->scenarios[b->nscenarios - 1]);
-        for (size_t k = 0; k < run.nsubjects; k++) {
+        for (size_t k = 0; k < nops && k < run.nsubjects; k++) {
             if (!reps[k].nexamples) continue;
             char first[800];
-            rb_verify_example_format(&reps[k].examples[0], &sc.requests, first, sizeof first);
+            rb_verify_example_format(&reps[k].examples[0], &sc->requests, first, sizeof first);
             fprintf(out, "  ** %s, first differing request: %s **\n",
                     label_of(o, run.subjects[k].ops), first);
         }
+        print_peer_notes(out, o, notes, nnotes);
+        session_print_verdict(out, b, b->nscenarios - 1);
         /* a peer is measured, not held to our semantics (router.h, RB_FEAT_PEER) */
         for (size_t k = 0; k < run.nsubjects; k++)
             if (run.subjects[k].disagree && !(rb_ops_features(run.subjects[k].ops) & RB_FEAT_PEER))
@@ -684,8 +994,54 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     }
     free(reps);
     rb_bench_run_free(&run);
+    return status;
+}
+
+/* Measure one scenario: under the session's conditions, or (choose) warm
+ * throughput and cold latency.  Returns a CLI status. */
+static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec *spec,
+                        progress *pg)
+{
+    rb_error err;
+    rb_scenario sc;
+    progress_note(pg, spec->kind == RB_SCENARIO_GENERATED ? "generating" : "loading");
+    if (rb_scenario_load(spec, o->seed, &sc, &err) < 0) {
+        progress_done(pg);
+        fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, spec->name, err.message);
+        return CLI_USAGE;
+    }
+    int status;
+    if (o->both_conditions) {
+        status = measure_condition(o, b, &sc, pg, RB_BENCH_MODE_THROUGHPUT, 0);
+        if (status != CLI_USAGE) {
+            int s2 = measure_condition(o, b, &sc, pg, RB_BENCH_MODE_LATENCY, o->app_bytes);
+            if (s2 > status) status = s2;
+        }
+    } else {
+        status = measure_condition(o, b, &sc, pg, o->mode, o->cache ? o->app_bytes : 0);
+    }
     rb_scenario_free(&sc);
     return status;
+}
+
+/* The conditions line of every table measured warm and cold (choose), and
+ * the overall paragraph when there are several scenarios. */
+static void print_overall_verdict(FILE *out, const rb_bundle *b)
+{
+    bool any = false;
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        const rb_bundle_scenario *s = &b->scenarios[i];
+        size_t cold = rb_verdict_cold_twin(b, i);
+        if (cold == SIZE_MAX) continue;
+        char line[1024];
+        rb_verdict_conditions(b, i, cold, line, sizeof line);
+        fprintf(out, "%s%s: %s\n", any ? "" : "\n", s->name, line);
+        any = true;
+    }
+    if (b->nscenarios < 2) return;
+    char overall[RB_VERDICT_TEXT];
+    rb_verdict_overall(b, overall, sizeof overall);
+    fprintf(out, "\n%s\n", overall);
 }
 
 int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
@@ -806,6 +1162,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     if (strcmp(o->cmd, "pair") == 0 && o->nrouters == 2 && rb_bundle_noise_note(b) < 0)
         return cli_error(o->cmd, "out of memory summarising");
     print_geomeans(out, b);
+    print_overall_verdict(out, b);
     for (size_t i = 0; i < b->nwarnings; i++) fprintf(out, "\nWARNING: %s\n", b->warnings[i]);
     if (o->out) {
         if (rb_bundle_write_dir(b, o->out, &err) < 0)

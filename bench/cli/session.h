@@ -10,6 +10,7 @@
 #include "callgrind.h"
 #include "harness.h"
 #include "options.h"
+#include "peer.h"
 #include "plugins.h"
 #include "scenario.h"
 
@@ -35,6 +36,16 @@ typedef struct session_options {
     int metric;          /* rb_metric (--metric) */
     rb_callgrind cg;     /* counted metrics, in the Callgrind child */
     rb_bundle_gate gate; /* pair --fail-below: on, a, b, threshold; decided by session_run */
+    /* issue 14: conditions, peers, refusals */
+    int mode;              /* --mode: rb_bench_mode */
+    int cache;             /* --cache: 0 warm, 1 cold */
+    size_t app_bytes;      /* --app-bytes: the stand-in's size when cold */
+    bool both_conditions;  /* choose: every table warm-throughput, then cold-latency */
+    bool peers_all;        /* --peers: every built-in peer runner that is built */
+    rb_peer_spec peers[8]; /* --peer NAME=CMD, --peers, peer names in --routers */
+    size_t npeers;
+    bool drop_refusing;      /* choose: a router that refuses the table is left out, with why */
+    const char *source_note; /* choose: where the tables came from, for the bundle */
 } session_options;
 
 /* Defaults: 9 trials, 1 warm-up, 100 ms, wall clock, the time metric, seed
@@ -49,6 +60,13 @@ extern const cli_option session_option_table[];
  * a built-in router and NAME@LIB otherwise; a router already in the list
  * is not added twice.  Returns CLI_OK or CLI_USAGE (message printed). */
 int session_add_router(session_options *o, const char *spec);
+/* Add peer runner spec (copied) as a router of the session. */
+int session_add_peer(session_options *o, const rb_peer_spec *spec);
+/* --peers: every built-in runner that is built; a note on stderr for each
+ * one that is not (never an error). */
+void session_add_builtin_peers(session_options *o);
+/* Print the verdict paragraph of the bundle's scenario si. */
+void session_print_verdict(FILE *out, const rb_bundle *b, size_t si);
 /* Append ops with the given label (no resolution). */
 int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label);
 

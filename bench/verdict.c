@@ -1,0 +1,450 @@
+/*
+ * verdict.c — the conclusion of a bundle in a paragraph (verdict.h): a
+ * pure function of the bundle's results and pairs.
+ */
+#include "verdict.h"
+
+#include "router_impl.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *rb_verdict_mode(const rb_bundle_scenario *s)
+{
+    return *s->mode ? s->mode : "throughput";
+}
+
+const char *rb_verdict_cache(const rb_bundle_scenario *s)
+{
+    return *s->cache ? s->cache : "warm";
+}
+
+bool rb_verdict_speed(const rb_bundle_scenario *s, const char *x, const char *y,
+                      rb_paired_result *out)
+{
+    const rb_bundle_pair *p = rb_bundle_find_pair(s, y, x);
+    if (p) {
+        *out = p->r;
+        return true;
+    }
+    p = rb_bundle_find_pair(s, x, y);
+    if (!p) return false;
+    /* stored as y's speed over x: invert the median and swap the bounds */
+    *out = p->r;
+    out->median = 1 / p->r.median;
+    out->lo = 1 / p->r.hi;
+    out->hi = 1 / p->r.lo;
+    out->wins = p->r.losses;
+    out->losses = p->r.wins;
+    return true;
+}
+
+/* ---- a growing paragraph --------------------------------------------------- */
+
+typedef struct text {
+    char *buf;
+    size_t cap, len;
+} text;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+put(text *t, const char *fmt, ...)
+{
+    if (t->len + 1 >= t->cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    t->len += (size_t)n;
+    if (t->len >= t->cap) t->len = t->cap - 1;
+}
+
+/* ---- who is ranked --------------------------------------------------------- */
+
+static bool is_auto(const char *router)
+{
+    return strcmp(router, "auto") == 0 || strncmp(router, "auto@", 5) == 0;
+}
+
+static bool ranked(const rb_bundle *b, const rb_bundle_result *r)
+{
+    const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
+    if (info && (info->reference || info->peer)) return false;
+    return !r->peer_process && !is_auto(r->router) && r->disagreements == 0 &&
+           isfinite(r->median_ns) && r->median_ns > 0;
+}
+
+/* Is x's interval against the fastest f short of significance? */
+static bool not_slower(const rb_verdict *v, const rb_bundle_scenario *s, const char *f,
+                       const char *x)
+{
+    rb_paired_result p;
+    if (strcmp(f, x) == 0) return true;
+    if (!rb_verdict_speed(s, f, x, &p)) return false;
+    if (v->exact) return p.median == 1;
+    return !p.too_few && !p.excludes_one;
+}
+
+/* "1.42x faster [1.38, 1.47]", or for an exact metric "1.42x fewer". */
+static void fmt_speed(const rb_verdict *v, const rb_paired_result *p, char *buf, size_t cap)
+{
+    char m[32], lo[32], hi[32];
+    if (v->exact) {
+        rb_bundle_fmt_exact_ratio(p->median, m, sizeof m);
+        snprintf(buf, cap, "%sx (exact, instructions)", m);
+        return;
+    }
+    rb_bundle_fmt_ratio(p->median, m, sizeof m);
+    if (p->too_few) {
+        snprintf(buf, cap, "%sx (too few pairs for an interval)", m);
+        return;
+    }
+    rb_bundle_fmt_ratio(p->lo, lo, sizeof lo);
+    rb_bundle_fmt_ratio(p->hi, hi, sizeof hi);
+    snprintf(buf, cap, "%sx [%s, %s] (%zu/%zu pairs)", m, lo, hi, p->wins, p->n);
+}
+
+static void feature_list(unsigned f, char *buf, size_t cap)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } names[] = {{RB_FEAT_PARAMS, "params"},
+                 {RB_FEAT_CATCHALL, "catch-alls"},
+                 {RB_FEAT_GLOB, "globs"},
+                 {RB_FEAT_TEMPLATE, "templates"}};
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (f & names[i].bit)
+            n += (size_t)snprintf(buf + n, cap > n ? cap - n : 0, "%s%s", n ? ", " : "",
+                                  names[i].name);
+    if (!n) snprintf(buf, cap, "static routes only");
+}
+
+/* ---- one scenario ------------------------------------------------------------ */
+
+static void rank(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdict *v)
+{
+    const rb_bundle_result *fast = NULL, *second = NULL, *small = NULL, *build = NULL;
+    for (size_t i = 0; i < s->nresults; i++) {
+        const rb_bundle_result *r = &s->results[i];
+        if (!ranked(b, r)) continue;
+        v->ranked++;
+        if (!fast || r->median_ns < fast->median_ns) {
+            second = fast;
+            fast = r;
+        } else if (!second || r->median_ns < second->median_ns) {
+            second = r;
+        }
+        if (!small || r->bytes_per_route < small->bytes_per_route) small = r;
+        if (!build || r->build_ns < build->build_ns) build = r;
+    }
+    if (!fast) return;
+    snprintf(v->fastest, sizeof v->fastest, "%s", fast->router);
+    snprintf(v->smallest, sizeof v->smallest, "%s", small->router);
+    v->smallest_bytes_per_route = small->bytes_per_route;
+    snprintf(v->fastest_build, sizeof v->fastest_build, "%s", build->router);
+    v->fastest_build_ns = build->build_ns;
+    if (second) {
+        snprintf(v->runner_up, sizeof v->runner_up, "%s", second->router);
+        if (rb_verdict_speed(s, fast->router, second->router, &v->lead))
+            v->significant = v->exact ? v->lead.median != 1 : v->lead.excludes_one != 0;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < s->nresults; i++) {
+        const rb_bundle_result *r = &s->results[i];
+        if (!ranked(b, r) || !not_slower(v, s, fast->router, r->router)) continue;
+        int w = snprintf(v->top + n, sizeof v->top - n, "%s%s", n ? ", " : "", r->router);
+        if (w > 0 && (size_t)w < sizeof v->top - n) n += (size_t)w;
+        v->ntop++;
+    }
+}
+
+static void judge_auto(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdict *v)
+{
+    if (!*s->auto_choice || !*v->fastest) return;
+    snprintf(v->auto_choice, sizeof v->auto_choice, "%s", s->auto_choice);
+    size_t k = rb_bundle_result_index(s, s->auto_choice);
+    if (k == SIZE_MAX || !ranked(b, &s->results[k])) {
+        v->auto_status = RB_VERDICT_AUTO_UNRANKED;
+        return;
+    }
+    if (strcmp(s->auto_choice, v->fastest) == 0) {
+        v->auto_status = RB_VERDICT_AUTO_WINNER;
+        return;
+    }
+    if (!rb_verdict_speed(s, v->fastest, s->auto_choice, &v->auto_gap)) {
+        v->auto_status = RB_VERDICT_AUTO_UNRANKED;
+        return;
+    }
+    if (not_slower(v, s, v->fastest, s->auto_choice))
+        v->auto_status = RB_VERDICT_AUTO_TIED;
+    else if (v->exact || v->auto_gap.excludes_one)
+        v->auto_status = RB_VERDICT_AUTO_LOSES;
+    else
+        v->auto_status = RB_VERDICT_AUTO_BEHIND;
+}
+
+static void condition_words(const rb_bundle_scenario *s, text *t)
+{
+    bool latency = strcmp(rb_verdict_mode(s), "latency") == 0;
+    bool cold = strcmp(rb_verdict_cache(s), "cold") == 0;
+    if (latency) put(t, ", each lookup waiting for the previous answer");
+    if (cold)
+        put(t, "%s %llu KiB of application work between lookups (outside the timed intervals)",
+            latency ? " and" : ",", (unsigned long long)(s->app_bytes / 1024));
+}
+
+static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdict *v)
+{
+    text t = {v->text, sizeof v->text, 0};
+    char cell[160], f[64];
+    put(&t, "%s", s->name);
+    condition_words(s, &t);
+    put(&t, ": ");
+    if (!*v->fastest) {
+        put(&t, "no router could be ranked (every router measured is a reference, a peer or "
+                "gave wrong answers).");
+    } else if (!*v->runner_up) {
+        put(&t, "%s is the only router ranked.", v->fastest);
+    } else if (v->ntop > 1) {
+        /* the lead shown is over the slowest of the tied routers (by median):
+         * the runner-up by median may be significantly behind while a slower
+         * router's interval still includes 1 */
+        const rb_bundle_result *tied = NULL;
+        for (size_t i = 0; i < s->nresults; i++) {
+            const rb_bundle_result *r = &s->results[i];
+            if (!ranked(b, r) || strcmp(r->router, v->fastest) == 0 ||
+                !not_slower(v, s, v->fastest, r->router))
+                continue;
+            if (!tied || r->median_ns > tied->median_ns) tied = r;
+        }
+        rb_paired_result lead = v->lead;
+        const char *over = v->runner_up;
+        if (tied && rb_verdict_speed(s, v->fastest, tied->router, &lead)) over = tied->router;
+        put(&t, "no significant difference between the top routers %s", v->top);
+        fmt_speed(v, &lead, cell, sizeof cell);
+        put(&t, " (%s over %s: %s).", v->fastest, over, cell);
+    } else {
+        fmt_speed(v, &v->lead, cell, sizeof cell);
+        put(&t, "fastest %s, %s faster than the runner-up %s%s.", v->fastest, cell, v->runner_up,
+            v->significant ? "" : " (not significant)");
+    }
+    if (*v->fastest) {
+        char build[32];
+        rb_bundle_fmt_duration((double)v->fastest_build_ns, build, sizeof build);
+        put(&t, " Smallest: %s (%.1f bytes/route). Fastest to build: %s (%s).", v->smallest,
+            v->smallest_bytes_per_route, v->fastest_build, build);
+    }
+    feature_list(s->features, f, sizeof f);
+    put(&t, " The table needs %s", f);
+    bool any = false;
+    for (const char *p = s->skipped; *p;) {
+        size_t n = strcspn(p, ",");
+        char name[RB_BUNDLE_NAME];
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        const rb_bundle_router *info = rb_bundle_router_info(b, name);
+        char lack[64] = "a feature";
+        if (info) feature_list(s->features & ~info->features, lack, sizeof lack);
+        put(&t, "%s %s (no %s)", any ? ";" : "; refused by", name, lack);
+        any = true;
+        p += n + (p[n] ? 1 : 0);
+    }
+    for (size_t i = 0; i < s->nrefused; i++) {
+        put(&t, "%s %s (%s)", any ? ";" : "; refused by", s->refused[i].router,
+            s->refused[i].reason);
+        any = true;
+    }
+    put(&t, "%s.", any ? "" : "; no router refused it");
+    switch (v->auto_status) {
+    case RB_VERDICT_AUTO_WINNER:
+        put(&t, " auto picks %s: the measured winner.", v->auto_choice);
+        break;
+    case RB_VERDICT_AUTO_TIED:
+        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
+        put(&t, " auto picks %s: not significantly slower than %s (%s).", v->auto_choice,
+            v->fastest, cell);
+        break;
+    case RB_VERDICT_AUTO_BEHIND:
+        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
+        put(&t, " auto picks %s, behind %s by %s, not significantly.", v->auto_choice, v->fastest,
+            cell);
+        break;
+    case RB_VERDICT_AUTO_LOSES:
+        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
+        put(&t,
+            " auto picks %s, which LOSES significantly: %s is %s faster; auto's rule does not "
+            "fit this table.",
+            v->auto_choice, v->fastest, cell);
+        break;
+    case RB_VERDICT_AUTO_UNRANKED:
+        put(&t, " auto picks %s, which was not measured beside it.", v->auto_choice);
+        break;
+    default:
+        break;
+    }
+    /* peers: measured beside ours, compared, not ranked */
+    bool first = true;
+    for (size_t i = 0; *v->fastest && i < s->nresults; i++) {
+        const rb_bundle_result *r = &s->results[i];
+        const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
+        if (!r->peer_process && !(info && info->peer)) continue;
+        rb_paired_result p;
+        put(&t, "%s%s", first ? " Peers (measured, not ranked): " : "; ", r->router);
+        first = false;
+        if (rb_verdict_speed(s, v->fastest, r->router, &p)) {
+            fmt_speed(v, &p, cell, sizeof cell);
+            put(&t, ": %s is %s faster", v->fastest, cell);
+        }
+        if (r->disagreements)
+            put(&t, ", %llu answer%s differ%s from EXPECTED", (unsigned long long)r->disagreements,
+                r->disagreements == 1 ? "" : "s", r->disagreements == 1 ? "s" : "");
+    }
+    if (!first) put(&t, ".");
+}
+
+int rb_verdict_scenario(const rb_bundle *b, size_t si, rb_verdict *v)
+{
+    memset(v, 0, sizeof *v);
+    if (si >= b->nscenarios) return RB_EINVAL;
+    const rb_bundle_scenario *s = &b->scenarios[si];
+    v->scenario = si;
+    v->exact = rb_metric_exact(b->metric);
+    rank(b, s, v);
+    judge_auto(b, s, v);
+    write_text(b, s, v);
+    return RB_OK;
+}
+
+/* ---- across conditions and scenarios ------------------------------------------ */
+
+size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode, const char *cache)
+{
+    const rb_bundle_scenario *s = &b->scenarios[si];
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        const rb_bundle_scenario *x = &b->scenarios[i];
+        if (x->routes_fp == s->routes_fp && x->requests_fp == s->requests_fp &&
+            strcmp(rb_verdict_mode(x), mode) == 0 && strcmp(rb_verdict_cache(x), cache) == 0)
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+size_t rb_verdict_cold_twin(const rb_bundle *b, size_t si)
+{
+    const rb_bundle_scenario *s = &b->scenarios[si];
+    if (strcmp(rb_verdict_mode(s), "throughput") || strcmp(rb_verdict_cache(s), "warm"))
+        return SIZE_MAX;
+    return rb_verdict_find_condition(b, si, "latency", "cold");
+}
+
+static void condition_winner(const rb_bundle *b, size_t si, const char *what, text *t)
+{
+    rb_verdict v;
+    put(t, "%s: ", what);
+    if (si == SIZE_MAX || rb_verdict_scenario(b, si, &v) < 0 || !*v.fastest) {
+        put(t, "not measured");
+        return;
+    }
+    if (v.ntop > 1)
+        put(t, "no significant difference between %s", v.top);
+    else
+        put(t, "%s fastest%s", v.fastest, v.significant ? "" : " (not significantly)");
+}
+
+void rb_verdict_conditions(const rb_bundle *b, size_t si_warm, size_t si_cold, char *buf,
+                           size_t cap)
+{
+    text t = {buf, cap, 0};
+    buf[0] = '\0';
+    condition_winner(b, si_warm, "warm throughput", &t);
+    put(&t, "; ");
+    condition_winner(b, si_cold, "cold latency", &t);
+    rb_verdict w, c;
+    if (si_warm != SIZE_MAX && si_cold != SIZE_MAX && rb_verdict_scenario(b, si_warm, &w) == 0 &&
+        rb_verdict_scenario(b, si_cold, &c) == 0 && *w.fastest && *c.fastest && w.ntop == 1 &&
+        c.ntop == 1)
+        put(&t, strcmp(w.fastest, c.fastest) == 0 ? " (the same winner under both)."
+                                                  : " (the winner changes with the conditions).");
+    else /* a tie under either: no claim about the winner changing or not */
+        put(&t, ".");
+}
+
+#define MAX_TALLY 64
+
+typedef struct tally {
+    char router[RB_BUNDLE_NAME];
+    size_t fastest, significant, smallest;
+} tally;
+
+static tally *tally_of(tally *v, size_t *n, const char *router)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(v[i].router, router) == 0) return &v[i];
+    if (*n == MAX_TALLY) return NULL;
+    tally *x = &v[(*n)++];
+    memset(x, 0, sizeof *x);
+    snprintf(x->router, sizeof x->router, "%s", router);
+    return x;
+}
+
+void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap)
+{
+    text t = {buf, cap, 0};
+    buf[0] = '\0';
+    if (!b->nscenarios) return;
+    tally tallies[MAX_TALLY];
+    size_t nt = 0, judged = 0, auto_runs = 0, auto_good = 0;
+    char losses[RB_BUNDLE_TEXT] = "";
+    size_t nl = 0;
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        rb_verdict v;
+        if (rb_verdict_scenario(b, i, &v) < 0 || !*v.fastest) continue;
+        judged++;
+        tally *x = tally_of(tallies, &nt, v.fastest);
+        if (x) {
+            x->fastest++;
+            if (v.significant && v.ntop == 1) x->significant++;
+        }
+        tally *y = tally_of(tallies, &nt, v.smallest);
+        if (y) y->smallest++;
+        if (v.auto_status == RB_VERDICT_AUTO_ABSENT) continue;
+        auto_runs++;
+        if (v.auto_status == RB_VERDICT_AUTO_WINNER || v.auto_status == RB_VERDICT_AUTO_TIED)
+            auto_good++;
+        if (v.auto_status == RB_VERDICT_AUTO_LOSES) {
+            int w = snprintf(losses + nl, sizeof losses - nl, "%s%s (%s to %s)", nl ? ", " : "",
+                             b->scenarios[i].name, v.auto_choice, v.fastest);
+            if (w > 0 && (size_t)w < sizeof losses - nl) nl += (size_t)w;
+        }
+    }
+    if (!judged) {
+        put(&t, "Overall: no scenario had a router that could be ranked.");
+        return;
+    }
+    put(&t, "Overall (%zu scenario%s): fastest", judged, judged == 1 ? "" : "s");
+    bool first = true;
+    for (size_t i = 0; i < nt; i++) {
+        if (!tallies[i].fastest) continue;
+        put(&t, "%s %s in %zu (significantly ahead of every other in %zu)", first ? "" : ",",
+            tallies[i].router, tallies[i].fastest, tallies[i].significant);
+        first = false;
+    }
+    put(&t, "; smallest");
+    first = true;
+    for (size_t i = 0; i < nt; i++) {
+        if (!tallies[i].smallest) continue;
+        put(&t, "%s %s in %zu", first ? "" : ",", tallies[i].router, tallies[i].smallest);
+        first = false;
+    }
+    put(&t, ".");
+    if (auto_runs)
+        put(&t, " auto's pick was the winner or not significantly slower in %zu of %zu%s%s.",
+            auto_good, auto_runs, nl ? "; it lost significantly on " : "", losses);
+}

@@ -1,0 +1,133 @@
+'use strict'
+// runner.js — the routebench peer runner of Node's find-my-way
+// (docs/peer-protocol.md):  node runner.js ROUTES_FILE REQUESTS_FILE
+//
+// Translation: a param becomes :pN (N its segment index), a catch-all
+// find-my-way's '*', a template segment ("{from}-{to}", "{id}.json")
+// find-my-way's multi-parametric form (":pN_0-:pN_1", ":pN_0.json"); ':' in
+// static text is doubled ("::", find-my-way's escape).  Refused: globs,
+// static text with '*', two params with nothing between them, text after a
+// param starting with neither '-' nor '.' (find-my-way would read it as
+// the param's name: "{id}_x"), and
+// whatever find-my-way itself rejects (its exception's text is the
+// reason).  A "*" route is registered for every method.  405: the path
+// looked up under the other methods.  Spans are not reported: find-my-way
+// hands params back decoded, not as positions in the path.
+const fs = require('fs')
+const readline = require('readline')
+const FindMyWay = require('find-my-way')
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+function lines (path) {
+  return fs.readFileSync(path, 'latin1').split('\n')
+    .map((l) => l.replace(/\r$/, '')).filter((l) => l !== '' && l[0] !== '#')
+}
+
+function escapeStatic (text) {
+  if (/[*]/.test(text)) throw new Error("static text with '*' (find-my-way reads a wildcard)")
+  return text.replace(/:/g, '::')
+}
+
+// One segment of ours -> find-my-way's text.
+function segment (s, i, last) {
+  if (s[0] === ':' && NAME.test(s.slice(1))) return ':p' + i
+  if (s.length > 2 && s[0] === '{' && s.endsWith('}') && NAME.test(s.slice(1, -1))) return ':p' + i
+  const catchAll = (s[0] === '*' && NAME.test(s.slice(1))) ||
+    (s.startsWith('{*') && s.endsWith('}') && NAME.test(s.slice(2, -1)))
+  if (catchAll) {
+    if (!last) throw new Error('a catch-all must be the last segment')
+    return '*'
+  }
+  if (/[*?[]/.test(s)) throw new Error('globs are not supported by find-my-way')
+  if (s.includes('{')) { // a template: {a}-{b}, {id}.json
+    let out = ''
+    let k = 0
+    let prevParam = false
+    for (const part of s.split(/(\{[^}]*\})/)) {
+      if (part === '') continue
+      if (part[0] === '{') {
+        if (!NAME.test(part.slice(1, -1))) throw new Error('a malformed template ' + s)
+        if (prevParam) throw new Error('two params with nothing between them')
+        out += ':p' + i + '_' + k++
+        prevParam = true
+      } else {
+        // find-my-way ends a param's name at '-', '.', '(' or '/' only: other
+        // text after a param would be read as part of its name
+        if (prevParam && part[0] !== '-' && part[0] !== '.') {
+          throw new Error("text after a param that starts with neither '-' nor '.' " +
+            "(find-my-way reads it as the param's name)")
+        }
+        out += escapeStatic(part)
+        prevParam = false
+      }
+    }
+    return out
+  }
+  return escapeStatic(s)
+}
+
+function translate (pattern) {
+  const segs = pattern.slice(1).split('/')
+  return '/' + segs.map((s, i) => segment(s, i, i === segs.length - 1)).join('/')
+}
+
+function main () {
+  const argv = process.argv.slice(2)
+  if (argv.length !== 2) {
+    process.stderr.write('usage: node runner.js ROUTES_FILE REQUESTS_FILE\n')
+    process.exit(2)
+  }
+  const out = []
+  const routes = lines(argv[0])
+  const reqs = lines(argv[1]).map((l) => {
+    const a = l.indexOf(' ')
+    const b = l.lastIndexOf(' ')
+    return [l.slice(0, a), l.slice(a + 1, b)]
+  })
+  out.push('routebench-peer 1 find-my-way')
+  const router = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false })
+  const t0 = process.hrtime.bigint()
+  let taken = 0
+  routes.forEach((line, id) => {
+    const sp = line.indexOf(' ')
+    const method = line.slice(0, sp)
+    try {
+      const path = translate(line.slice(sp + 1))
+      router.on(method === '*' ? METHODS : method, path, () => {}, { id })
+      taken++
+    } catch (e) {
+      out.push('refuse ' + id + ' ' + String(e.message).replace(/\n/g, ' '))
+    }
+  })
+  const build = process.hrtime.bigint() - t0
+  out.push('loaded ' + taken + ' ' + build + ' -1')
+  const lookup = (method, path) => {
+    const r = router.find(method, path)
+    if (r !== null) return r.store.id
+    for (const m of METHODS) {
+      if (m !== method && router.find(m, path) !== null) return -2
+    }
+    return -1
+  }
+  for (const [m, p] of reqs) out.push('a ' + lookup(m, p))
+  out.push('ready')
+  process.stdout.write(out.join('\n') + '\n')
+  const rl = readline.createInterface({ input: process.stdin })
+  rl.on('line', (cmd) => {
+    if (cmd === 'quit') { rl.close(); return }
+    const m = /^run (\d+)$/.exec(cmd)
+    if (!m) { process.stdout.write('error unknown command\n'); return }
+    const reps = Number(m[1])
+    let sum = 0
+    const start = process.hrtime.bigint()
+    for (let r = 0; r < reps; r++) {
+      for (let i = 0; i < reqs.length; i++) sum += lookup(reqs[i][0], reqs[i][1]) + 2
+    }
+    const ns = process.hrtime.bigint() - start
+    process.stdout.write('ok ' + ns + ' ' + sum + '\n')
+  })
+}
+
+main()

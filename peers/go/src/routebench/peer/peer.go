@@ -1,0 +1,276 @@
+// Package peer is the routebench peer runner protocol for Go routers
+// (docs/peer-protocol.md): it reads the routes and requests files, parses
+// routebench's pattern syntax into segments for a runner to translate,
+// and speaks the protocol on stdin/stdout.  A runner supplies three
+// functions: Add (one route, or an error saying why it is refused), Build
+// and Lookup.
+package peer
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+)
+
+// Segment kinds.
+const (
+	Static   = iota // exact bytes
+	Param           // :name or {name}: one whole segment of 1+ bytes
+	CatchAll        // *name or {*name}: 1+ bytes to the end, last segment
+	Glob            // *.png, img-??, [a-c]*, **
+	Template        // {id}.json, {from}-{to}: params inside a segment
+)
+
+// Seg is one path segment of a pattern.
+type Seg struct {
+	Kind int
+	Text string // the segment as written
+	Name string // Param, CatchAll: the name
+}
+
+// Route is one line of the routes file; its id is its index.
+type Route struct {
+	Method  string // "GET", ..., or "*" for any method
+	Pattern string
+	Segs    []Seg
+}
+
+// Request is one line of the requests file.
+type Request struct {
+	Method, Path string
+}
+
+// Methods are the methods routebench knows, for "*" routes.
+var Methods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		alpha := c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+		if !alpha && !(i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func parseSeg(s string) Seg {
+	switch {
+	case len(s) > 1 && s[0] == ':' && isName(s[1:]):
+		return Seg{Param, s, s[1:]}
+	case len(s) > 2 && s[0] == '{' && s[len(s)-1] == '}' && isName(s[1:len(s)-1]):
+		return Seg{Param, s, s[1 : len(s)-1]}
+	case len(s) > 1 && s[0] == '*' && isName(s[1:]):
+		return Seg{CatchAll, s, s[1:]}
+	case len(s) > 3 && strings.HasPrefix(s, "{*") && s[len(s)-1] == '}' && isName(s[2:len(s)-1]):
+		return Seg{CatchAll, s, s[2 : len(s)-1]}
+	case strings.ContainsAny(s, "*?["):
+		return Seg{Glob, s, ""}
+	case strings.Contains(s, "{"):
+		return Seg{Template, s, ""}
+	}
+	return Seg{Static, s, ""}
+}
+
+// Piece is one part of a template segment: literal text, or a param.
+type Piece struct {
+	Param bool
+	Text  string // the literal bytes, or the param's name
+}
+
+// Pieces splits a template segment ("img-{id}.png", "{from}-{to}") into its
+// literal and param pieces, in order; nil when it is not a well-formed
+// template (routebench's parser has already checked it: two params always
+// have literal bytes between them).
+func Pieces(s string) []Piece {
+	var out []Piece
+	for s != "" {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			return append(out, Piece{false, s})
+		}
+		if open > 0 {
+			out = append(out, Piece{false, s[:open]})
+		}
+		end := strings.IndexByte(s[open:], '}')
+		if end < 0 || !isName(s[open+1:open+end]) {
+			return nil
+		}
+		out = append(out, Piece{true, s[open+1 : open+end]})
+		s = s[open+end+1:]
+	}
+	return out
+}
+
+func lines(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimRight(l, "\r")
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+func loadRoutes(path string) ([]Route, error) {
+	ls, err := lines(path)
+	if err != nil {
+		return nil, err
+	}
+	routes := make([]Route, 0, len(ls))
+	for _, l := range ls {
+		sp := strings.IndexByte(l, ' ')
+		if sp < 0 || len(l) < sp+2 || l[sp+1] != '/' {
+			return nil, fmt.Errorf("malformed route line %q", l)
+		}
+		r := Route{Method: l[:sp], Pattern: l[sp+1:]}
+		for _, s := range strings.Split(r.Pattern[1:], "/") {
+			r.Segs = append(r.Segs, parseSeg(s))
+		}
+		routes = append(routes, r)
+	}
+	return routes, nil
+}
+
+func loadRequests(path string) ([]Request, error) {
+	ls, err := lines(path)
+	if err != nil {
+		return nil, err
+	}
+	reqs := make([]Request, 0, len(ls))
+	for _, l := range ls {
+		a := strings.IndexByte(l, ' ')
+		b := strings.LastIndexByte(l, ' ')
+		if a < 0 || b <= a {
+			return nil, fmt.Errorf("malformed request line %q", l)
+		}
+		reqs = append(reqs, Request{l[:a], l[a+1 : b]})
+	}
+	return reqs, nil
+}
+
+// Offset is the byte offset of sub within s, when sub is a substring of s
+// sharing its memory (the routers return their params as such slices);
+// -1 when it is not.
+func Offset(s, sub string) int {
+	if len(sub) == 0 {
+		return -1
+	}
+	ps := (*reflect.StringHeader)(unsafe.Pointer(&s)).Data
+	pu := (*reflect.StringHeader)(unsafe.Pointer(&sub)).Data
+	if pu < ps || pu+uintptr(len(sub)) > ps+uintptr(len(s)) {
+		return -1
+	}
+	return int(pu - ps)
+}
+
+// Runner is what a router supplies.
+type Runner struct {
+	Name string
+	// Add takes route id; an error refuses it (the message says why).
+	Add func(id int, r Route) error
+	// Build is called once after every Add.
+	Build func()
+	// Lookup answers: a route id, -1 (404) or -2 (405), and the capture
+	// spans as offset, length pairs appended to spans.  spans is nil in
+	// the timed trials: then nothing is to be reported.  A nil result
+	// says the spans of this answer cannot be reported (a capture the
+	// router returns empty or copied, which Offset cannot place): its
+	// route id is compared alone.
+	Lookup func(method, path string, spans []int) (int, []int)
+	Spans  bool // Lookup reports spans
+}
+
+func fail(out *bufio.Writer, err error) {
+	fmt.Fprintf(out, "error %v\n", err)
+	out.Flush()
+	os.Exit(1)
+}
+
+// Main runs the protocol with os.Args[1] (routes) and os.Args[2] (requests).
+func Main(r Runner) {
+	out := bufio.NewWriterSize(os.Stdout, 1<<16)
+	if len(os.Args) != 3 {
+		fmt.Fprintf(os.Stderr, "usage: %s ROUTES_FILE REQUESTS_FILE\n", os.Args[0])
+		os.Exit(2)
+	}
+	routes, err := loadRoutes(os.Args[1])
+	if err != nil {
+		fail(out, err)
+	}
+	reqs, err := loadRequests(os.Args[2])
+	if err != nil {
+		fail(out, err)
+	}
+	fmt.Fprintf(out, "routebench-peer 1 %s\n", r.Name)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	t0 := time.Now()
+	taken := 0
+	for id, rt := range routes {
+		if err := r.Add(id, rt); err != nil {
+			fmt.Fprintf(out, "refuse %d %s\n", id, strings.ReplaceAll(err.Error(), "\n", " "))
+			continue
+		}
+		taken++
+	}
+	r.Build()
+	build := time.Since(t0)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	fmt.Fprintf(out, "loaded %d %d %d\n", taken, build.Nanoseconds(), int64(after.HeapAlloc)-int64(before.HeapAlloc))
+	spans := make([]int, 0, 64)
+	for _, q := range reqs {
+		id, sp := r.Lookup(q.Method, q.Path, spans[:0])
+		out.WriteString("a ")
+		out.WriteString(strconv.Itoa(id))
+		if r.Spans && sp != nil {
+			out.WriteString(" =")
+			for i := 0; i+1 < len(sp); i += 2 {
+				fmt.Fprintf(out, " %d+%d", sp[i], sp[i+1])
+			}
+		}
+		out.WriteByte('\n')
+	}
+	out.WriteString("ready\n")
+	out.Flush()
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		cmd := in.Text()
+		if cmd == "quit" {
+			return
+		}
+		var reps int
+		if _, err := fmt.Sscanf(cmd, "run %d", &reps); err != nil {
+			fmt.Fprintf(out, "error unknown command %q\n", cmd)
+			out.Flush()
+			continue
+		}
+		var sum uint64
+		start := time.Now()
+		for i := 0; i < reps; i++ {
+			for _, q := range reqs {
+				id, _ := r.Lookup(q.Method, q.Path, nil)
+				sum += uint64(int64(id) + 2)
+			}
+		}
+		ns := time.Since(start).Nanoseconds()
+		fmt.Fprintf(out, "ok %d %d\n", ns, sum)
+		out.Flush()
+	}
+}

@@ -1,0 +1,245 @@
+/*
+ * test_peer.c — the peer runner protocol (bench/peer.h, docs/peer-protocol.md)
+ * with the minimal runner of peers/minimal/runner.c (plain C, so CI needs
+ * no other toolchain), and the harness's latency mode and cold cache (by
+ * structure: checksums and counts, no timing assertions).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+#include "peer.h"
+#include "rb_test.h"
+#include "router_impl.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void paths(const char *name, char *rp, char *qp, size_t cap)
+{
+    rbt_data_path(name, "routes", rp, cap);
+    rbt_data_path(name, "requests", qp, cap);
+}
+
+static void minimal_spec(rb_peer_spec *spec)
+{
+    rb_error err;
+    cr_assert_eq(rb_peer_spec_parse("minimal=" RB_PEER_MINIMAL, spec, &err), RB_OK, "%s",
+                 err.message);
+}
+
+/* The minimal runner answers every GitHub request as linear does,
+ * capture spans included, and its trials fold to reps x the checksum of
+ * its answers. */
+Test(peer, the_minimal_runner_agrees_with_linear_on_github)
+{
+    char rp[4096], qp[4096];
+    rb_route_table routes;
+    rb_request_table reqs;
+    rbt_load_shipped("github", &routes, &reqs, rp, sizeof rp);
+    paths("github", rp, qp, sizeof rp);
+    rb_peer_spec spec;
+    minimal_spec(&spec);
+    rb_peer *p;
+    rb_error err;
+    cr_assert_eq(rb_peer_start(&spec, rp, qp, reqs.count, &p, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(p->nrefused, 0u);
+    cr_expect_eq(p->nanswers, reqs.count);
+    rb_peer_agreement a;
+    cr_assert_eq(rb_peer_check(p, &routes, &reqs, &a, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(a.agree_expected, reqs.count);
+    cr_expect_eq(a.agree_linear, reqs.count);
+    cr_expect(a.spans);
+    uint64_t ns, sum;
+    cr_assert_eq(rb_peer_trial(p, 3, &ns, &sum, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(sum, 3 * p->checksum);
+    /* the checksum is the protocol's: sum of (id + 2) over EXPECTED */
+    uint64_t want = 0;
+    for (size_t i = 0; i < reqs.count; i++) want += (uint64_t)((int64_t)reqs.reqs[i].expected + 2);
+    cr_expect_eq(p->checksum, want);
+    rb_peer_close(p);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}
+
+/* Globs, '**' and templates are beyond the minimal runner: it says so route
+ * by route.  The routes it must refuse are those the shared parser says need
+ * a glob or a template. */
+Test(peer, a_runner_reports_each_route_it_refuses)
+{
+    char rp[4096], qp[4096];
+    rb_route_table routes;
+    rb_request_table reqs;
+    rbt_load_shipped("semantics", &routes, &reqs, rp, sizeof rp);
+    paths("semantics", rp, qp, sizeof rp);
+    rb_error err;
+    size_t globs = 0, templates = 0;
+    for (size_t i = 0; i < routes.count; i++) {
+        rb_pattern pat;
+        const char *text = rb_route_pattern(&routes, i);
+        cr_assert_eq(rb_pattern_parse(text, routes.routes[i].len, NULL, &pat, &err), RB_OK);
+        if (pat.features & RB_FEAT_GLOB)
+            globs++;
+        else if (pat.features & RB_FEAT_TEMPLATE)
+            templates++;
+        rb_pattern_free(&pat);
+    }
+    rb_peer_spec spec;
+    minimal_spec(&spec);
+    rb_peer *p;
+    cr_assert_eq(rb_peer_start(&spec, rp, qp, reqs.count, &p, &err), RB_OK, "%s", err.message);
+    cr_expect_gt(globs, 0u);
+    cr_expect_gt(templates, 0u);
+    cr_expect_eq(p->nrefused, globs + templates, "refused %zu, globs %zu, templates %zu",
+                 p->nrefused, globs, templates);
+    cr_expect(strstr(p->first_refusal, "globs") != NULL, "%s", p->first_refusal);
+    rb_peer_close(p);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}
+
+/* A runner that breaks the protocol is an error naming it and the line. */
+Test(peer, a_runner_that_breaks_the_protocol_is_an_error_naming_the_line)
+{
+    char *dir = rbt_tmpdir();
+    char script[4096];
+    snprintf(script, sizeof script, "%s/bad.sh", dir);
+    FILE *f = fopen(script, "w");
+    cr_assert(f);
+    fprintf(f, "#!/bin/sh\necho 'routebench-peer 1 bad'\necho 'loaded 3 0 -1'\necho 'a x'\n");
+    fclose(f);
+    chmod(script, 0755);
+    rb_peer_spec spec;
+    rb_error err;
+    char text[4200];
+    snprintf(text, sizeof text, "bad=%s", script);
+    cr_assert_eq(rb_peer_spec_parse(text, &spec, &err), RB_OK, "%s", err.message);
+    char rp[4096], qp[4096];
+    paths("github", rp, qp, sizeof rp);
+    rb_peer *p;
+    cr_expect_eq(rb_peer_start(&spec, rp, qp, 10, &p, &err), RB_EIO);
+    cr_expect(strstr(err.message, "peer bad: expected a ID") != NULL, "%s", err.message);
+    cr_expect(strstr(err.message, "\"a x\"") != NULL, "%s", err.message);
+    /* one that exits early */
+    f = fopen(script, "w");
+    fprintf(f, "#!/bin/sh\necho 'routebench-peer 1 bad'\n");
+    fclose(f);
+    cr_expect_eq(rb_peer_start(&spec, rp, qp, 10, &p, &err), RB_EIO);
+    cr_expect(strstr(err.message, "output ended") != NULL, "%s", err.message);
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+Test(peer, specs_are_checked)
+{
+    rb_peer_spec spec;
+    rb_error err;
+    cr_expect_eq(rb_peer_spec_parse("no-command", &spec, &err), RB_EINVAL);
+    cr_expect_eq(rb_peer_spec_parse("bad name=x", &spec, &err), RB_EINVAL);
+    cr_expect_eq(rb_peer_spec_parse("ok=a b c", &spec, &err), RB_OK);
+    cr_expect_str_eq(spec.argv[0], "a");
+    cr_expect_str_eq(spec.argv[2], "c");
+    cr_expect_null(spec.argv[3]);
+    rb_peer_spec copy;
+    rb_peer_spec_copy(&copy, &spec);
+    cr_expect(copy.argv[1] >= copy.storage && copy.argv[1] < copy.storage + sizeof copy.storage);
+    cr_expect_str_eq(copy.ops.name, "ok");
+    cr_expect_eq(rb_peer_builtin("nosuch", NULL, &spec, &err), RB_ENOTFOUND);
+    /* a known runner under an empty directory is "not built", with the fix */
+    char *dir = rbt_tmpdir();
+    cr_expect_eq(rb_peer_builtin("httprouter", dir, &spec, &err), RB_EUNSUPPORTED);
+    cr_expect(strstr(err.message, "scripts/setup.sh --peers") != NULL, "%s", err.message);
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+/* A peer joins the paired rounds: every router and the peer get every
+ * trial, and the peer's trials pass the checksum check. */
+Test(peer, a_peer_is_measured_in_the_same_rounds_as_in_process_routers)
+{
+    char rp[4096], qp[4096];
+    rb_route_table routes;
+    rb_request_table reqs;
+    rbt_load_shipped("github", &routes, &reqs, rp, sizeof rp);
+    paths("github", rp, qp, sizeof rp);
+    const rb_router_ops *ops[1] = {rb_registry_find("radix")};
+    rb_bench_run run;
+    rb_error err;
+    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 1, NULL, &err), RB_OK, "%s",
+                 err.message);
+    rb_peer_spec spec;
+    minimal_spec(&spec);
+    rb_peer *p;
+    cr_assert_eq(rb_peer_start(&spec, rp, qp, reqs.count, &p, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_bench_add_peer(&run, &spec.ops, p, p->checksum, 0, &err), RB_OK);
+    const rb_bench_protocol proto = {4, 0, 0.5, RB_BENCH_CLOCK_WALL, 7};
+    cr_assert_eq(rb_bench_measure(&run, &proto, NULL, NULL, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(run.ntrials, 8u);
+    size_t per[2] = {0, 0};
+    for (size_t i = 0; i < run.ntrials; i++) per[run.trials[i].subject]++;
+    cr_expect_eq(per[0], 4u);
+    cr_expect_eq(per[1], 4u);
+    rb_bench_run_free(&run);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}
+
+/* Latency mode and the cold cache replay the same requests in the same
+ * order: a router's trials fold to reps x its checksum (else the measure
+ * fails with RB_ESTATE), and the cold run records the clock cost it
+ * subtracted. */
+Test(modes, latency_and_cold_replays_keep_the_checksum)
+{
+    char rp[4096];
+    rb_route_table routes;
+    rb_request_table reqs;
+    rbt_load_shipped("github", &routes, &reqs, rp, sizeof rp);
+    const rb_router_ops *ops[2] = {rb_registry_find("radix"), rb_registry_find("hashseg")};
+    const rb_bench_protocol proto = {3, 0, 0.5, RB_BENCH_CLOCK_WALL, 1};
+    rb_error err;
+    for (int mode = 0; mode < 2; mode++)
+        for (size_t app = 0; app <= 4096; app += 4096) {
+            rb_bench_run run;
+            cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 2, NULL, &err), RB_OK);
+            cr_assert_eq(rb_bench_set_conditions(&run, mode, app, &err), RB_OK);
+            cr_assert_eq(rb_bench_measure(&run, &proto, NULL, NULL, &err), RB_OK, "%s",
+                         err.message);
+            cr_expect_eq(run.ntrials, 6u);
+            if (app) {
+                cr_expect_eq(run.app_bytes, app);
+                cr_expect_gt(run.app_ns, 0.0);
+                cr_expect_gt(run.app_iters, 0u);
+            } else {
+                cr_expect_null(run.app);
+            }
+            rb_bench_run_free(&run);
+        }
+    rb_bench_run run;
+    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 2, NULL, &err), RB_OK);
+    cr_expect_eq(rb_bench_set_conditions(&run, 7, 0, &err), RB_EINVAL);
+    rb_bench_run_free(&run);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}
+
+/* docs/peer-protocol.md lists the minimal runner in full: the listing is
+ * the file CI builds and runs, byte for byte. */
+Test(peer, the_protocol_doc_lists_the_tested_minimal_runner_verbatim)
+{
+    char *doc = rbt_slurp(RB_SOURCE_DIR, "docs/peer-protocol.md", NULL);
+    char *src = rbt_slurp(RB_SOURCE_DIR, "peers/minimal/runner.c", NULL);
+    cr_assert(doc && src);
+    const char *mark = "<!-- peers/minimal/runner.c -->\n```c\n";
+    const char *start = strstr(doc, mark);
+    cr_assert(start != NULL, "the listing's marker is missing");
+    start += strlen(mark);
+    const char *end = strstr(start, "\n```\n");
+    cr_assert(end != NULL, "the listing is not closed");
+    size_t n = (size_t)(end - start) + 1; /* its last newline */
+    cr_expect_eq(n, strlen(src), "listing %zu bytes, runner.c %zu", n, strlen(src));
+    cr_expect(n == strlen(src) && memcmp(start, src, n) == 0,
+              "docs/peer-protocol.md's listing differs from peers/minimal/runner.c");
+    free(doc);
+    free(src);
+}
