@@ -1513,7 +1513,7 @@ static int work_terminals(const hashseg_router *r, hashseg_work *w)
     return RB_OK;
 }
 
-/* Pack the tree into nodes[], cold[] and terms[]; copy the bytes lookups
+/* Pack the tree into nodes[] and terms[]; copy the bytes lookups
  * compare (static paths, long segments) into the pool. */
 static int work_pack(const hashseg_router *r, hashseg_work *w)
 {
