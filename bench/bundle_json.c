@@ -8,6 +8,7 @@
  * bootstrap seed) are 16-digit hex strings.
  */
 #include "bundle.h"
+#include "feature_names.h"
 #include "verdict.h"
 
 #include "router_impl.h"
@@ -42,25 +43,6 @@ static cJSON *hex64(uint64_t v)
 static cJSON *str_or_null(const char *s)
 {
     return s && *s ? cJSON_CreateString(s) : cJSON_CreateNull();
-}
-
-static void features_text(unsigned f, char *buf, size_t cap)
-{
-    f &= RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB;
-    snprintf(buf, cap, "%s%s%s%s", f & RB_FEAT_PARAMS ? "params," : "",
-             f & RB_FEAT_CATCHALL ? "catch-all," : "", f & RB_FEAT_GLOB ? "glob," : "",
-             f ? "" : "static,");
-    size_t n = strlen(buf);
-    if (n) buf[n - 1] = '\0';
-}
-
-static unsigned features_parse(const char *s)
-{
-    unsigned f = 0;
-    if (strstr(s, "params")) f |= RB_FEAT_PARAMS;
-    if (strstr(s, "catch-all")) f |= RB_FEAT_CATCHALL;
-    if (strstr(s, "glob")) f |= RB_FEAT_GLOB;
-    return f;
 }
 
 /* cJSON_Add* return NULL on allocation failure; one flag catches them all. */
@@ -254,7 +236,7 @@ static void write_scenario(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundl
     add_str(w, o, "requests_source", s->requests_source);
     add(w, o, "routes_fingerprint", hex64(s->routes_fp));
     add(w, o, "requests_fingerprint", hex64(s->requests_fp));
-    features_text(s->features, f, sizeof f);
+    rb_features_join(s->features, ",", "static", 0, f, sizeof f);
     add_str(w, o, "features", f);
     add_num(w, o, "parse_ns", (double)s->parse_ns);
     cJSON *skipped = add(w, o, "skipped", cJSON_CreateArray());
@@ -388,7 +370,7 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     for (size_t i = 0; routers && i < b->nrouters; i++) {
         cJSON *o = push(w, routers, cJSON_CreateObject());
         char f[64];
-        features_text(b->routers[i].features, f, sizeof f);
+        rb_features_join(b->routers[i].features, ",", "static", 0, f, sizeof f);
         add_str(w, o, "name", b->routers[i].name);
         add_str(w, o, "summary", b->routers[i].summary);
         add_str(w, o, "features", f);
@@ -656,7 +638,7 @@ static void read_scenario(jr *r, const cJSON *o, rb_bundle *b)
     s->routes_fp = get_hex(r, o, "routes_fingerprint");
     s->requests_fp = get_hex(r, o, "requests_fingerprint");
     get_str(r, o, "features", f, sizeof f);
-    s->features = features_parse(f);
+    s->features = rb_features_parse(f);
     /* absent from bundles written before the routes were parsed once */
     if (cJSON_GetObjectItemCaseSensitive(o, "parse_ns")) s->parse_ns = get_u64(r, o, "parse_ns");
     const cJSON *skipped = get_array(r, o, "skipped"), *v;
@@ -803,7 +785,7 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
         get_str(r, v, "features", f, sizeof f);
         bool reference = get_bool(r, v, "reference");
         bool peer = has(v, "peer") && get_bool(r, v, "peer");
-        if (r->rc == RB_OK && rb_bundle_add_router(b, name, summary, features_parse(f)) < 0)
+        if (r->rc == RB_OK && rb_bundle_add_router(b, name, summary, rb_features_parse(f)) < 0)
             nomem(r);
         if (r->rc == RB_OK) {
             b->routers[b->nrouters - 1].reference = reference;

@@ -5,6 +5,7 @@
  * `routebench report DIR` reproduces it byte for byte.
  */
 #include "bundle.h"
+#include "feature_names.h"
 #include "verdict.h"
 
 #include "router_impl.h"
@@ -68,15 +69,6 @@ void rb_bundle_fmt_ratio(double r, char *buf, size_t cap)
 }
 
 /* ---- the report ------------------------------------------------------------ */
-
-static void features_words(unsigned f, char *buf, size_t cap)
-{
-    f &= RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB;
-    snprintf(buf, cap, "%s%s%s%s", f ? "" : "static only", f & RB_FEAT_PARAMS ? "params " : "",
-             f & RB_FEAT_CATCHALL ? "catch-all " : "", f & RB_FEAT_GLOB ? "glob " : "");
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] == ' ') buf[n - 1] = '\0';
-}
 
 static const char *label(const rb_bundle *b, const char *router, char *buf, size_t cap)
 {
@@ -224,7 +216,7 @@ static void checksums(const rb_bundle_scenario *s, rb_buf *o)
 static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
 {
     char f[64];
-    features_words(s->features, f, sizeof f);
+    rb_features_join(s->features, " ", "static only", 0, f, sizeof f);
     rb_buf_printf(o, "### %s\n\n", s->name);
     char cmd[400], depth[400];
     rb_bundle_gen_command(s, cmd, sizeof cmd);
@@ -301,7 +293,7 @@ static void legend(const rb_bundle *b, rb_buf *o)
     rb_buf_puts(o, "## Routers\n\n| router | features | what it is |\n|---|---|---|\n");
     for (size_t i = 0; i < b->nrouters; i++) {
         char f[64];
-        features_words(b->routers[i].features, f, sizeof f);
+        rb_features_join(b->routers[i].features, " ", "static only", 0, f, sizeof f);
         rb_buf_printf(o, "| %s | %s | %s |\n", b->routers[i].name, f, b->routers[i].summary);
     }
     rb_buf_puts(o, "\n");

@@ -4,6 +4,8 @@
  */
 #include "verdict.h"
 
+#include "feature_names.h"
+
 #include "router_impl.h"
 
 #include <math.h>
@@ -111,20 +113,7 @@ static void fmt_speed(const rb_verdict *v, const rb_paired_result *p, char *buf,
 
 static void feature_list(unsigned f, char *buf, size_t cap)
 {
-    static const struct {
-        unsigned bit;
-        const char *name;
-    } names[] = {{RB_FEAT_PARAMS, "params"},
-                 {RB_FEAT_CATCHALL, "catch-alls"},
-                 {RB_FEAT_GLOB, "globs"},
-                 {RB_FEAT_TEMPLATE, "templates"}};
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (f & names[i].bit)
-            n += (size_t)snprintf(buf + n, cap > n ? cap - n : 0, "%s%s", n ? ", " : "",
-                                  names[i].name);
-    if (!n) snprintf(buf, cap, "static routes only");
+    rb_features_join(f, ", ", "static routes only", 1, buf, cap);
 }
 
 /* ---- one scenario ------------------------------------------------------------ */

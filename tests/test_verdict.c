@@ -371,3 +371,31 @@ Test(verdict, summary_json_carries_the_verdict_and_reads_the_conditions_back)
     rb_buf_free(&j);
     rb_bundle_free(&b);
 }
+
+/* Regression 110: summary.json named only params, catch-all and glob, so a
+ * template table read back from a bundle (report DIR) had lost its
+ * templates: the re-rendered verdict said the table needs params only, and
+ * a router's templates support was gone. */
+Test(verdict, regression_110_summary_json_keeps_every_feature_of_table_and_router)
+{
+    unsigned all = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB | RB_FEAT_TEMPLATE;
+    router_row rows[] = {{"glob", "globs", all, STEADY(60), 1, 1},
+                         {"hashseg", "hash", PARAMS | RB_FEAT_TEMPLATE, STEADY(30), 1, 1}};
+    rb_bundle b;
+    make_bundle(&b, rows, 2, PARAMS | RB_FEAT_TEMPLATE);
+    rb_buf j = {0};
+    rb_error err;
+    cr_assert_eq(rb_bundle_json_write(&b, &j, &err), RB_OK);
+    rb_bundle back;
+    cr_assert_eq(rb_bundle_json_read(j.data, j.len, &back, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(back.scenarios[0].features, PARAMS | RB_FEAT_TEMPLATE);
+    cr_expect_eq(back.routers[0].features, all);
+    cr_expect_eq(back.routers[1].features, PARAMS | RB_FEAT_TEMPLATE);
+    rb_verdict before, after;
+    cr_assert_eq(rb_verdict_scenario(&b, 0, &before), RB_OK);
+    cr_assert_eq(rb_verdict_scenario(&back, 0, &after), RB_OK);
+    cr_expect_str_eq(after.text, before.text);
+    rb_bundle_free(&back);
+    rb_buf_free(&j);
+    rb_bundle_free(&b);
+}

@@ -3,6 +3,7 @@
  * corpora; --json for scripts.
  */
 #include "cli.h"
+#include "feature_names.h"
 #include "router.h"
 #include "shipped.h"
 
@@ -39,17 +40,23 @@ static const cli_command list_command = {
     .epilog = "exit status: 0 ok, 2 usage error (or a library that cannot be loaded)\n",
 };
 
+/* One column per feature: its name when the router has it, else "-". */
 static void features(unsigned f, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s %s %s", f & RB_FEAT_PARAMS ? "params" : "-",
-             f & RB_FEAT_CATCHALL ? "catch-all" : "-", f & RB_FEAT_GLOB ? "glob" : "-");
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < rb_feature_count; i++) {
+        int w = snprintf(buf + n, cap > n ? cap - n : 0, "%s%s", i ? " " : "",
+                         f & rb_feature_names[i].bit ? rb_feature_names[i].name : "-");
+        if (w > 0) n += (size_t)w;
+    }
 }
 
 static void print_router(const rb_router_ops *ops, const char *label)
 {
     char f[64];
     features(rb_ops_features(ops), f, sizeof f);
-    printf("  %-8s %-24s %s%s\n", label, f, rb_ops_features(ops) & RB_FEAT_PEER ? "[peer] " : "",
+    printf("  %-8s %-32s %s%s\n", label, f, rb_ops_features(ops) & RB_FEAT_PEER ? "[peer] " : "",
            rb_ops_summary(ops));
 }
 
@@ -60,9 +67,9 @@ static cJSON *router_json(const rb_router_ops *ops, const char *label, const cha
     cJSON_AddStringToObject(r, "name", label);
     cJSON_AddStringToObject(r, "summary", rb_ops_summary(ops));
     cJSON *fa = cJSON_AddArrayToObject(r, "features");
-    if (f & RB_FEAT_PARAMS) cJSON_AddItemToArray(fa, cJSON_CreateString("params"));
-    if (f & RB_FEAT_CATCHALL) cJSON_AddItemToArray(fa, cJSON_CreateString("catch-all"));
-    if (f & RB_FEAT_GLOB) cJSON_AddItemToArray(fa, cJSON_CreateString("glob"));
+    for (size_t i = 0; i < rb_feature_count; i++)
+        if (f & rb_feature_names[i].bit)
+            cJSON_AddItemToArray(fa, cJSON_CreateString(rb_feature_names[i].name));
     cJSON_AddBoolToObject(r, "reference", strncmp(rb_ops_summary(ops), "reference", 9) == 0);
     cJSON_AddBoolToObject(r, "peer", (f & RB_FEAT_PEER) != 0);
     if (lib)
