@@ -281,6 +281,7 @@ typedef struct hashseg_router {
     const uint8_t *tranks;
     uint64_t slot_mask;
     uint32_t node_bits; /* of a slot: the node index; the rest is the tag */
+    uint32_t node_mask; /* (1 << node_bits) - 1 */
     uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
     uint32_t max_probe; /* longest displacement in slots[] and full[] */
     uint64_t full_lens; /* bit len % 64 set when a static route is len bytes long */
@@ -448,10 +449,10 @@ static inline uint64_t tmpl_key(const hashseg_keys *k, uint64_t h, uint64_t t)
 static inline const unsigned char *src16(const char *path, size_t len, const unsigned char *tail,
                                          size_t tb, size_t off)
 {
-    /* a select without a branch: which source depends on the request */
-    uintptr_t near_end = (uintptr_t)0 - (uintptr_t)(off + 16 > len);
+    /* a select (a conditional move, no branch): which source depends on
+     * the request */
     uintptr_t in_path = (uintptr_t)path + off, in_tail = (uintptr_t)tail + (off - tb);
-    return (const unsigned char *)((in_path & ~near_end) | (in_tail & near_end));
+    return (const unsigned char *)(off + 16 > len ? in_tail : in_path);
 }
 
 /* Bit 8i+7 set where byte i of w is '/'.  Exact for the lowest such byte
@@ -655,7 +656,9 @@ HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uin
                                       uint64_t *probes)
 {
     uint64_t k = key & r->hash_mask;
-    uint32_t want = slot_of(k, r->node_bits, 0), cmask = (1u << r->node_bits) - 1u;
+    /* a slot's tag is want's bits above cmask: (slot ^ want) > cmask iff
+     * they differ there, whatever want's low bits */
+    uint32_t want = (uint32_t)(k >> 32), cmask = r->node_mask;
     uint32_t n8 = n <= 16 ? n : HASHSEG_LONG;
     for (uint32_t i = 0; i <= r->max_probe; i++, k++) {
         uint32_t slot = r->slots[k & r->slot_mask];
@@ -864,6 +867,7 @@ HASHSEG_INLINE int walk_run(const hashseg_router *r, const hashseg_req *q, uint3
     const unsigned char *tail = q->tail;
     uint32_t fit = q->fit, seen = 0; /* seen: methods for *allowed, kept in a register */
     uint64_t sl0 = q->sl[0];         /* HASHSEG_ONE: the slashes of the path */
+    uint64_t *probes = q->probes;    /* NULL (folded away) but in the counted lookup */
     bool small = mode != HASHSEG_SCAN;
     uint32_t stop = n, d = 0;       /* the first node, and the depth below it */
     uint64_t ks[HASHSEG_KEY_STACK]; /* key of the node at each depth, for going back */
@@ -896,7 +900,7 @@ enter:
                 words_at(path, len, b, e - b, &w0, &w1);
             uint32_t sn = (uint32_t)(e - b);
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
-            uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, q->probes);
+            uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
             if (c) {
                 n = c;
                 d++;
@@ -1748,6 +1752,7 @@ static int hashseg_build(void *impl, rb_error *err)
     r->nslots = w.nslots;
     r->slot_mask = w.nslots - 1;
     r->node_bits = w.node_bits;
+    r->node_mask = (1u << w.node_bits) - 1u;
     r->full = w.full;
     r->nfull = w.nfull;
     r->terms = w.terms;
@@ -2046,7 +2051,8 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
         r->nfull < 8)
         HASHSEG_FAIL("table sizes");
     size_t used = 0, nstatic = 0;
-    if (r->node_bits < 1 || r->node_bits > 31 || r->nnodes > (size_t)1 << r->node_bits)
+    if (r->node_bits < 1 || r->node_bits > 31 || r->nnodes > (size_t)1 << r->node_bits ||
+        r->node_mask != (1u << r->node_bits) - 1u)
         HASHSEG_FAIL("node_bits %u for %zu nodes", r->node_bits, r->nnodes);
     for (size_t i = 0; i < r->nslots; i++) {
         uint32_t c = r->slots[i] & ((1u << r->node_bits) - 1u);
