@@ -651,6 +651,35 @@ static inline uint32_t slot_of(uint64_t k, uint32_t node_bits, uint32_t c)
     return (uint32_t)(k >> 32) >> node_bits << node_bits | c;
 }
 
+/* Is node x the static edge (parent, the segment seg[0, n), w0 and w1 its
+ * first 16 bytes masked, n8 its node length)? */
+HASHSEG_INLINE bool edge_is(const hashseg_router *r, const hashseg_node *x, uint32_t parent,
+                            uint32_t n8, uint64_t w0, uint64_t w1, const char *seg, uint32_t n)
+{
+    return x->parent == parent && x->seglen == n8 && x->w0 == w0 &&
+           (n <= 16 ? x->w1 == w1 : long_equal(r, x, seg, n));
+}
+
+/* probe_segment past its home slot (a displaced edge or a tag collision).
+ * The home slot is tried first on its own: the common case (found, or
+ * absent, at home) then needs no loop counter (measured out of line too:
+ * 1% fewer instructions, but up to 4% slower on the 10k tables). */
+static inline uint32_t probe_rest(const hashseg_router *r, uint64_t k, uint32_t parent, uint64_t w0,
+                                  uint64_t w1, const char *seg, uint32_t n, uint64_t *probes)
+{
+    uint32_t want = (uint32_t)(k >> 32), cmask = r->node_mask;
+    uint32_t n8 = n <= 16 ? n : HASHSEG_LONG;
+    for (uint32_t i = 1; i <= r->max_probe; i++) {
+        uint32_t slot = r->slots[(k + i) & r->slot_mask];
+        if (probes) ++*probes;
+        uint32_t c = slot & cmask;
+        if (c == 0) return 0;
+        if ((slot ^ want) > cmask) continue;
+        if (edge_is(r, &r->nodes[c], parent, n8, w0, w1, seg, n)) return c;
+    }
+    return 0;
+}
+
 HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uint32_t parent,
                                       uint64_t w0, uint64_t w1, const char *seg, uint32_t n,
                                       uint64_t *probes)
@@ -659,19 +688,14 @@ HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uin
     /* a slot's tag is want's bits above cmask: (slot ^ want) > cmask iff
      * they differ there, whatever want's low bits */
     uint32_t want = (uint32_t)(k >> 32), cmask = r->node_mask;
-    uint32_t n8 = n <= 16 ? n : HASHSEG_LONG;
-    for (uint32_t i = 0; i <= r->max_probe; i++, k++) {
-        uint32_t slot = r->slots[k & r->slot_mask];
-        if (probes) ++*probes;
-        uint32_t c = slot & cmask;
-        if (c == 0) return 0;
-        if ((slot ^ want) > cmask) continue;
-        const hashseg_node *x = &r->nodes[c];
-        if (x->parent == parent && x->seglen == n8 && x->w0 == w0 &&
-            (n <= 16 ? x->w1 == w1 : long_equal(r, x, seg, n)))
-            return c;
-    }
-    return 0;
+    uint32_t slot = r->slots[k & r->slot_mask];
+    if (probes) ++*probes;
+    uint32_t c = slot & cmask;
+    if (c == 0) return 0;
+    if ((slot ^ want) <= cmask &&
+        edge_is(r, &r->nodes[c], parent, n <= 16 ? n : HASHSEG_LONG, w0, w1, seg, n))
+        return c;
+    return probe_rest(r, k, parent, w0, w1, seg, n, probes);
 }
 
 /* The static route entry whose path is path[0, len), or NULL. */
