@@ -894,11 +894,10 @@ HASHSEG_INLINE int walk_run(const hashseg_router *r, const hashseg_req *q, uint3
     uint64_t *probes = q->probes;    /* NULL (folded away) but in the counted lookup */
     bool small = mode != HASHSEG_SCAN;
     uint32_t stop = n, d = 0;       /* the first node, and the depth below it */
-    uint64_t ks[HASHSEG_KEY_STACK]; /* key of the node at each depth, for going back */
+    uint64_t ks[HASHSEG_KEY_STACK]; /* key of the node at each depth left by a static step */
     const hashseg_node *x;
 enter:
     x = &r->nodes[n];
-    ks[d % HASHSEG_KEY_STACK] = h; /* deep tables go back through deep_keys[] */
     if (b > len) {
         /* terms[] is parallel to nodes[]: this load need not wait for x */
         const hashseg_term *t = &r->terms[n];
@@ -926,6 +925,12 @@ enter:
             uint64_t key = static_key(k, h, w0, w1, path + b, sn);
             uint32_t c = probe_segment(r, key, n, w0, w1, path + b, sn, probes);
             if (c) {
+                /* going back to n from a static child tries n's param
+                 * child, which needs n's key; from a param or template
+                 * child it goes on to the catch-all, which does not: only
+                 * a static step keeps the key (deep tables go back
+                 * through deep_keys[]) */
+                ks[d % HASHSEG_KEY_STACK] = h;
                 n = c;
                 d++;
                 h = key;
@@ -985,9 +990,9 @@ back:
         }
         n = x->parent;
         d--;
-        h = r->deep_keys ? r->deep_keys[n] : ks[d];
         x = &r->nodes[n];
         if (wild) goto catchall; /* the param or the one template that took it */
+        h = r->deep_keys ? r->deep_keys[n] : ks[d];
         goto param;
     }
 }
