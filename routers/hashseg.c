@@ -63,7 +63,7 @@
  * ids are in method order, "*" last, so method m's route is at
  * popcount(mask below m).  A slot of slots[] (the static edges) is 4 bytes:
  * the node's index in its low node_bits bits, the key's high bits above
- * them as a tag.  A full[] entry is 16 bytes: tag, mask, length, pool
+ * them as a tag (a probe tries the home slot on its own, then loops).  A full[] entry is 16 bytes: tag, mask, length, pool
  * offset of the path, first id; full[] has two homes per static path (a
  * key's home is its low 32 bits times the homes, high half) and
  * RB_HASHSEG_PROBE_LIMIT + 1 slots more, so that no probe wraps.
@@ -81,9 +81,11 @@
  * measured slower: loads of bytes just stored wait for the stores).  The
  * walk is depth first: static child, then param child and template
  * children, then catch-all, backtracking on dead ends through parent links, the slash before the
- * current segment, and the keys of the nodes on the way down (kept on the
- * lookup's stack for the first HASHSEG_KEY_STACK = 64 depths, deeper ones
- * in deep_keys[], which exists only when a pattern is that deep), so
+ * current segment, and the keys of the nodes left by a static step (only
+ * they are gone back to for their param child, which needs the key; kept
+ * on the lookup's stack for the first HASHSEG_KEY_STACK = 64 depths,
+ * deeper ones in deep_keys[], which exists only when a pattern is that
+ * deep), so
  * patterns may be any depth.  That order is the priority order (ranks left
  * to right, a dead end never ranking), so the first terminal that fits the
  * method wins; when none does, the walk has seen every matching terminal
