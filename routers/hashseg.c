@@ -10,7 +10,10 @@
  *       path (seeded).  A static pattern ranks first wherever it matches, so
  *       one probe answers every request for a static route whose method
  *       fits; when its methods do not fit, they join the 405 mask and the
- *       tree decides (a param or catch-all route may fit).
+ *       tree decides (a param or catch-all route may fit).  A bit per
+ *       static path length (mod 64) and, with over HASHSEG_FILTER_FROM =
+ *       128 static paths and a tree, a filter of their lengths and last 8
+ *       bytes (8 bits a path) let most other requests skip the probe.
  *   (b) The routes with a param, a template or a catch-all form a tree.  A
  *       node stands for a shape prefix (static segments, "{}" params and
  *       template shapes such as "{}.json"); its key is a hash chain
@@ -66,7 +69,8 @@
  * them as a tag (a probe tries the home slot on its own, then loops).  A full[] entry is 16 bytes: tag, mask, length, pool
  * offset of the path, first id; full[] has two homes per static path (a
  * key's home is its low 32 bits times the homes, high half) and
- * RB_HASHSEG_PROBE_LIMIT + 1 slots more, so that no probe wraps.
+ * RB_HASHSEG_PROBE_LIMIT + 1 slots more, so that no probe wraps; over 256
+ * homes the filter's words (4 bits a home) follow them in one block.
  *
  * Lookup reads the path 16 bytes at a time: a bitmap of its slashes (one
  * SSE2 compare per block, or the portable word-at-a-time version:
@@ -115,7 +119,8 @@
  * Build O(pattern bytes + N).  Memory: per static tree
  * node 16 to 32 bytes of slots (load <= 1/4: collisions cost lookups more
  * than the bytes), per tree node 32 (node) + 8 (terminal), per static path
- * 32 of full[] (load 1/2) and its bytes, 4 per route id, long segments;
+ * 32 of full[] (load 1/2) and its bytes (and 1 of filter over 128 static
+ * paths), 4 per route id, long segments;
  * with templates, 48 per template child and its shape, 20 per tree node
  * (tranges[], tkeys[]) and the ranks of every terminal.
  *
@@ -187,9 +192,14 @@ _Static_assert(RB_HASHSEG_PROBE_LIMIT == RB__PROBE_LIMIT, "one probe limit for e
 /* full[] has any number of homes (reduced by a multiply, not a mask) and
  * this many more slots, so that probing from the last home never wraps */
 #define HASHSEG_FULL_PAD (RB_HASHSEG_PROBE_LIMIT + 1u)
-#define HASHSEG_ONE      0 /* walk modes: len < 64, a one-word bitmap */
-#define HASHSEG_MANY     1 /* len < HASHSEG_BITMAP_LEN: several words */
-#define HASHSEG_SCAN     2 /* longer: scanned segment by segment */
+/* Lookups test full[]'s filter when there are more static paths than this
+ * (where the 64-bit length filter has most of its bits set; below it the
+ * filter's instructions cost more than the probes it saves) and a tree:
+ * without one, requests are mostly for static routes, and pass it. */
+#define HASHSEG_FILTER_FROM 128u
+#define HASHSEG_ONE         0 /* walk modes: len < 64, a one-word bitmap */
+#define HASHSEG_MANY        1 /* len < HASHSEG_BITMAP_LEN: several words */
+#define HASHSEG_SCAN        2 /* longer: scanned segment by segment */
 
 /* A tree node: 32 bytes, 32-byte aligned, so one cache line holds it. */
 typedef struct hashseg_node {
@@ -282,11 +292,14 @@ typedef struct hashseg_router {
     const hashseg_tkey *tkeys;     /* per node */
     const uint8_t *tranks;
     uint64_t slot_mask;
-    uint32_t node_bits; /* of a slot: the node index; the rest is the tag */
-    uint32_t node_mask; /* (1 << node_bits) - 1 */
-    uint64_t hash_mask; /* all ones, unless a test narrows the hashes */
-    uint32_t max_probe; /* longest displacement in slots[] and full[] */
-    uint64_t full_lens; /* bit len % 64 set when a static route is len bytes long */
+    uint32_t node_bits;          /* of a slot: the node index; the rest is the tag */
+    uint32_t node_mask;          /* (1 << node_bits) - 1 */
+    uint64_t hash_mask;          /* all ones, unless a test narrows the hashes */
+    uint32_t max_probe;          /* longest displacement in slots[] and full[] */
+    uint64_t full_lens;          /* bit len % 64 set when a static route is len bytes long */
+    const uint64_t *full_filter; /* bit filter_index(path) set for every static path */
+    uint32_t filter_shift;       /* 64 - log2 of the filter's bits */
+    uint32_t filter_on;          /* a filter (full_filter_bits) and a tree: lookups test it */
     uint32_t built;
     uint32_t reseeds; /* re-seeds the build needed (describe says why) */
     hashseg_keys keys;
@@ -698,6 +711,16 @@ HASHSEG_INLINE uint32_t probe_segment(const hashseg_router *r, uint64_t key, uin
         edge_is(r, &r->nodes[c], parent, n <= 16 ? n : HASHSEG_LONG, w0, w1, seg, n))
         return c;
     return probe_rest(r, k, parent, w0, w1, seg, n, probes);
+}
+
+/* The bit of path[0, len) in full[]'s filter (64 >> shift bits): its
+ * length and last 8 bytes (the last byte when shorter), mixed by one
+ * multiply.  Unseeded: a request that passes it only pays the probe that
+ * every request paid without it. */
+static inline uint64_t filter_index(const char *path, size_t len, unsigned shift)
+{
+    uint64_t w = len >= 8 ? load64le(path + len - 8) : (unsigned char)path[len - 1];
+    return ((w + len) * 0x9e3779b97f4a7c15ull) >> shift;
 }
 
 /* The static route entry whose path is path[0, len), or NULL. */
@@ -1119,6 +1142,10 @@ HASHSEG_INLINE const hashseg_full *lookup_full(const hashseg_router *r, const ch
                                                size_t len, uint64_t *probes)
 {
     if (!((r->full_lens >> (len & 63u)) & 1u)) return NULL;
+    if (r->filter_on) { /* the length filter is full: most of its bits are set */
+        uint64_t i = filter_index(path, len, r->filter_shift);
+        if (!((r->full_filter[i >> 6] >> (i & 63u)) & 1u)) return NULL;
+    }
     return probe_full(r, XXH3_64bits_withSeed(path, len, r->keys.seed), path, len, probes);
 }
 
@@ -1268,6 +1295,7 @@ typedef struct hashseg_work {
     uint32_t max_probe;
     uint32_t flood_probe; /* RB_ELIMIT: the sequence over the limit */
     uint64_t full_lens;
+    uint32_t filter_shift;
     hashseg_tmpl *tmpls; /* templates, all NULL without */
     size_t ntmpls;
     hashseg_trange *tranges;
@@ -1334,6 +1362,19 @@ static size_t pow2_at_least(size_t n)
     return c;
 }
 
+/* full[]'s filter: none for up to 2 * HASHSEG_FILTER_FROM homes (up to
+ * HASHSEG_FILTER_FROM static paths), else 4 bits per home (8 per static
+ * path), a power of two; its words follow full[]'s slots in their block. */
+static size_t full_filter_bits(size_t nfull)
+{
+    return nfull > 2 * HASHSEG_FILTER_FROM ? pow2_at_least(4 * nfull) : 0;
+}
+
+static size_t full_bytes(size_t nfull)
+{
+    return (nfull + HASHSEG_FULL_PAD) * sizeof(hashseg_full) + full_filter_bits(nfull) / 8;
+}
+
 static void work_free(const hashseg_router *r, hashseg_work *w)
 {
     const rb_allocator *a = r->a;
@@ -1344,7 +1385,7 @@ static void work_free(const hashseg_router *r, hashseg_work *w)
     rb_free(a, w->nodes_raw, w->nnodes * sizeof *w->nodes + sizeof *w->nodes);
     if (w->deep_keys) rb_free(a, w->deep_keys, w->nnodes * sizeof *w->deep_keys);
     rb_free(a, w->slots, w->nslots * sizeof *w->slots);
-    if (w->full) rb_free(a, w->full, (w->nfull + HASHSEG_FULL_PAD) * sizeof *w->full);
+    if (w->full) rb_free(a, w->full, full_bytes(w->nfull));
     rb_free(a, w->terms, w->nterms * sizeof *w->terms);
     rb_free(a, w->ids, w->nbt * sizeof *w->ids);
     rb_free(a, w->pool, w->npool);
@@ -1707,9 +1748,9 @@ static int work_place(const hashseg_router *r, hashseg_work *w)
     }
     w->max_probe = longest;
     for (size_t cap = 2 * w->nbf < 8 ? 8 : 2 * w->nbf, grow = 0;; cap *= 2, grow++) {
-        hashseg_full *full = rb_calloc(r->a, (cap + HASHSEG_FULL_PAD) * sizeof *full);
+        hashseg_full *full = rb_calloc(r->a, full_bytes(cap));
         if (!full) return RB_ENOMEM;
-        if (w->full) rb_free(r->a, w->full, (w->nfull + HASHSEG_FULL_PAD) * sizeof *w->full);
+        if (w->full) rb_free(r->a, w->full, full_bytes(w->nfull));
         w->full = full;
         w->nfull = cap;
         longest = 0;
@@ -1728,6 +1769,13 @@ static int work_place(const hashseg_router *r, hashseg_work *w)
         if (grow == HASHSEG_MAX_GROW) goto flood;
     }
     if (longest > w->max_probe) w->max_probe = longest;
+    uint64_t *filter = (uint64_t *)(w->full + w->nfull + HASHSEG_FULL_PAD);
+    size_t bits = full_filter_bits(w->nfull);
+    w->filter_shift = bits ? 64u - (unsigned)ctz64(bits) : 0;
+    for (size_t f = 0; bits && f < w->nbf; f++) {
+        uint64_t i = filter_index(r->bytes + w->bf[f].text, w->bf[f].len, w->filter_shift);
+        filter[i >> 6] |= 1ull << (i & 63u);
+    }
     return RB_OK;
 flood:
     w->flood_probe = longest;
@@ -1793,6 +1841,9 @@ static int hashseg_build(void *impl, rb_error *err)
     r->pool = w.pool;
     r->npool = w.npool;
     r->max_probe = w.max_probe;
+    r->full_filter = (const uint64_t *)(w.full + w.nfull + HASHSEG_FULL_PAD);
+    r->filter_shift = w.filter_shift;
+    r->filter_on = w.filter_shift && w.nnodes > 1;
     r->full_lens = w.full_lens;
     r->tmpls = w.tmpls;
     r->ntmpls = w.ntmpls;
@@ -1823,7 +1874,7 @@ static size_t hashseg_memory(const void *impl)
     size_t built = r->nodes_raw ? (r->nnodes + 1) * sizeof *r->nodes : 0;
     return sizeof *r + r->routes_cap * sizeof *r->routes + r->segs_cap * sizeof *r->segs +
            r->bytes_cap + built + (r->deep_keys ? r->nnodes * sizeof *r->deep_keys : 0) +
-           r->nslots * sizeof *r->slots + (r->nfull + HASHSEG_FULL_PAD) * sizeof *r->full +
+           r->nslots * sizeof *r->slots + (r->full ? full_bytes(r->nfull) : 0) +
            r->nterms * sizeof *r->terms + r->nids * sizeof *r->ids + r->npool +
            (r->ntmpls ? r->ntmpls * sizeof *r->tmpls +
                             r->nnodes * (sizeof *r->tranges + sizeof *r->tkeys) + r->ntranks
@@ -2046,6 +2097,9 @@ static int check_full(const hashseg_router *r, size_t i, uint32_t *groups, rb_er
     const char *path = r->pool + e->text;
     uint64_t h = XXH3_64bits_withSeed(path, e->len, r->keys.seed);
     if (!((r->full_lens >> (e->len & 63u)) & 1u)) HASHSEG_FAIL("full[%zu]: length filter", i);
+    uint64_t f = r->filter_shift ? filter_index(r->pool + e->text, e->len, r->filter_shift) : 0;
+    if (r->filter_shift && !((r->full_filter[f >> 6] >> (f & 63u)) & 1u))
+        HASHSEG_FAIL("full[%zu]: filter", i);
     uint64_t k = h & r->hash_mask;
     size_t home = full_home(k, r->nfull);
     if (i < home || i - home > r->max_probe)
@@ -2079,7 +2133,10 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
     if ((uintptr_t)r->nodes % sizeof *r->nodes) HASHSEG_FAIL("nodes[] not aligned");
     if (r->max_probe > RB_HASHSEG_PROBE_LIMIT) HASHSEG_FAIL("max_probe %u", r->max_probe);
     if (r->nslots < 8 || (r->nslots & (r->nslots - 1)) || r->slot_mask != r->nslots - 1 ||
-        r->nfull < 8)
+        r->nfull < 8 ||
+        r->filter_shift !=
+            (full_filter_bits(r->nfull) ? 64u - (unsigned)ctz64(full_filter_bits(r->nfull)) : 0u) ||
+        (r->filter_on && !r->filter_shift))
         HASHSEG_FAIL("table sizes");
     size_t used = 0, nstatic = 0;
     if (r->node_bits < 1 || r->node_bits > 31 || r->nnodes > (size_t)1 << r->node_bits ||

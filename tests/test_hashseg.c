@@ -228,6 +228,43 @@ Test(hashseg, static_routes_stay_out_of_the_tree)
     pair_free(&p);
 }
 
+/* Over HASHSEG_FILTER_FROM (128) static paths and a tree, lookups test
+ * full[]'s filter (length and last 8 bytes) before its probe: every static
+ * path still wins (short ones, under 8 bytes, too), the param routes
+ * beside them (same lengths, same last bytes) still walk, misses miss,
+ * and check() holds the filter to every static path. */
+Test(hashseg, static_paths_through_the_filter)
+{
+    pair p;
+    pair_new(&p, 7, 64);
+    char path[64];
+    uint32_t id = 0;
+    for (unsigned i = 0; i < 300; i++) {
+        snprintf(path, sizeof path, "/s%u/items", i);
+        pair_add(&p, RB_GET, path, id++);
+        snprintf(path, sizeof path, "/%x", i); /* short paths: the last byte alone */
+        pair_add(&p, RB_POST, path, id++);
+    }
+    pair_add(&p, RB_GET, "/s/:id/items", id++);
+    pair_add(&p, RB_GET, "/:a/:b", id++);
+    pair_build(&p);
+    for (unsigned i = 0; i < 300; i++) {
+        snprintf(path, sizeof path, "/s%u/items", i);
+        expect_found(&p, RB_GET, path, 2 * i);
+        pair_lookup(&p, RB_PUT, path); /* 405 GET */
+        snprintf(path, sizeof path, "/%x", i);
+        expect_found(&p, RB_POST, path, 2 * i + 1);
+        pair_lookup(&p, RB_GET, path);
+        snprintf(path, sizeof path, "/s/%u/items", i); /* the param route */
+        expect_found(&p, RB_GET, path, 600);
+        snprintf(path, sizeof path, "/s%u/itemz", i); /* misses */
+        pair_lookup(&p, RB_GET, path);
+        snprintf(path, sizeof path, "/x%u", i);
+        pair_lookup(&p, RB_POST, path);
+    }
+    pair_free(&p);
+}
+
 /* Dead ends: the static branch matches a prefix, then fails; the walk must
  * back up and try the param branch. */
 Test(hashseg, dead_end_backtracking)
