@@ -18,9 +18,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__SSE2__) && !defined(RB_PORTABLE)
-#define RB__BYTESCAN_SSE2 1
+/* The SSE2 version is compiled wherever SSE2 exists (test_bytescan checks
+ * it in either build); RB_PORTABLE only changes which one rb__slash16 is. */
+#if defined(__SSE2__)
 #include <emmintrin.h>
+#if !defined(RB_PORTABLE)
+#define RB__BYTESCAN_SSE2 1
+#endif
 #endif
 
 static inline uint64_t rb__load64le(const void *p)

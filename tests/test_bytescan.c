@@ -70,3 +70,18 @@ Test(bytescan, random_blocks)
         expect_all_agree(b);
     }
 }
+
+/* Regression 111: with RB_PORTABLE defined (-DRB_PORTABLE=ON) on an SSE2
+ * machine, bytescan.h compiled the SSE2 scan without its header, so every
+ * file that includes it failed to build (this test's portable copy,
+ * test_bytescan_portable, is that build).  The portable build must also
+ * call the portable scan. */
+Test(bytescan, regression_111_a_portable_build_compiles_and_calls_the_portable_scan)
+{
+#if defined(RB_PORTABLE) && defined(RB__BYTESCAN_SSE2)
+    cr_assert_fail("RB_PORTABLE build selected the SSE2 scan");
+#endif
+    unsigned char b[16];
+    memcpy(b, "/a//b/c.d/e/f/g/", 16);
+    cr_expect_eq(rb__slash16(b), slash16_naive(b));
+}
