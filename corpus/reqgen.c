@@ -262,17 +262,61 @@ void rb_reqgen_config_init(rb_reqgen_config *cfg)
                               (uint32_t)(RB_REQGEN_DEFAULT_WRONG * 1e6), 1, RB_DIST_UNIFORM};
 }
 
+/* The start both entry points share: OUT and REP emptied, the table's
+ * limits checked, the generator state allocated and prepared (the oracle
+ * and shape tree of ROUTES).  *RC is the outcome; the state is returned
+ * also on a failed prepare, for reqgen_close to free. */
+static reqgen *reqgen_open(const rb_route_table *routes, const rb_reqgen_config *cfg,
+                           rb_request_table *out, rb_reqgen_report *rep, int *rc, rb_error *err)
+{
+    memset(out, 0, sizeof *out);
+    memset(rep, 0, sizeof *rep);
+    if (routes->count == 0) {
+        *rc = rb__error(err, RB_EINVAL, RB_NO_OFFSET, "the routes table has no routes");
+        return NULL;
+    }
+    if (routes->count > UINT32_MAX / 2) {
+        *rc = rb__error(err, RB_EINVAL, RB_NO_OFFSET, "too many routes");
+        return NULL;
+    }
+    reqgen *q = calloc(1, sizeof *q);
+    if (!q) {
+        *rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+        return NULL;
+    }
+    q->cfg = cfg;
+    q->out = out;
+    q->rep = rep;
+    rb_rng_seed(&q->rng, cfg->seed);
+    *rc = prepare(q, routes, err);
+    return q;
+}
+
+/* The end both share: OUT stamped with the routes' fingerprint, the
+ * report's counts, the state freed; OUT emptied when RC is an error. */
+static int reqgen_close(reqgen *q, const rb_route_table *routes, int rc)
+{
+    q->out->routes_fp = rb_route_table_fingerprint(routes);
+    q->out->has_routes_fp = true;
+    q->rep->requests = q->out->count;
+    q->rep->lookups = q->oracle.lookups;
+    q->rep->candidates = q->oracle.candidates;
+    if (rc < 0) rb_request_table_free(q->out);
+    rb_oracle_free(&q->oracle);
+    if (q->st.table) rb_shape_tree_free(&q->st);
+    free(q->ids);
+    free(q->cumulative);
+    free(q);
+    return rc;
+}
+
 int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *cfg,
                          rb_request_table *out, rb_reqgen_report *rep, rb_error *err)
 {
-    memset(out, 0, sizeof *out);
     rb_reqgen_report local;
     if (!rep) rep = &local;
+    memset(out, 0, sizeof *out);
     memset(rep, 0, sizeof *rep);
-    if (routes->count == 0)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "the routes table has no routes");
-    if (routes->count > UINT32_MAX / 2)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "too many routes");
     if (cfg->count < 1 || cfg->count > RB_REQGEN_MAX_COUNT)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "--count must be from 1 to %u, got %zu",
                          RB_REQGEN_MAX_COUNT, cfg->count);
@@ -281,13 +325,9 @@ int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *c
     if (cfg->dist != RB_DIST_UNIFORM && cfg->dist != RB_DIST_ZIPF)
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "unknown distribution %d", cfg->dist);
 
-    reqgen *q = calloc(1, sizeof *q);
-    if (!q) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    q->cfg = cfg;
-    q->out = out;
-    q->rep = rep;
-    rb_rng_seed(&q->rng, cfg->seed);
-    int rc = prepare(q, routes, err);
+    int rc;
+    reqgen *q = reqgen_open(routes, cfg, out, rep, &rc, err);
+    if (!q) return rc;
 
     /* exact counts at random positions (selection sampling) */
     uint64_t n = cfg->count;
@@ -306,39 +346,19 @@ int rb_requests_generate(const rb_route_table *routes, const rb_reqgen_config *c
         }
         if (rc == RB_ENOMEM) rb__error(err, rc, RB_NO_OFFSET, "out of memory");
     }
-    out->routes_fp = rb_route_table_fingerprint(routes);
-    out->has_routes_fp = true;
-    rep->requests = out->count;
-    rep->lookups = q->oracle.lookups;
-    rep->candidates = q->oracle.candidates;
-    rb_oracle_free(&q->oracle);
-    if (q->st.table) rb_shape_tree_free(&q->st);
-    free(q->ids);
-    free(q->cumulative);
-    free(q);
-    if (rc < 0) rb_request_table_free(out);
-    return rc;
+    return reqgen_close(q, routes, rc);
 }
 
 int rb_requests_expect(const rb_route_table *routes, const rb_request_table *paths,
                        rb_request_table *out, rb_reqgen_report *rep, rb_error *err)
 {
-    memset(out, 0, sizeof *out);
     rb_reqgen_report local;
     if (!rep) rep = &local;
-    memset(rep, 0, sizeof *rep);
-    if (routes->count == 0)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "the routes table has no routes");
-    if (routes->count > UINT32_MAX / 2)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "too many routes");
     rb_reqgen_config cfg;
     rb_reqgen_config_init(&cfg);
-    reqgen *q = calloc(1, sizeof *q);
-    if (!q) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    q->cfg = &cfg;
-    q->out = out;
-    q->rep = rep;
-    int rc = prepare(q, routes, err);
+    int rc;
+    reqgen *q = reqgen_open(routes, &cfg, out, rep, &rc, err);
+    if (!q) return rc;
     for (size_t i = 0; rc == RB_OK && i < paths->count; i++) {
         const rb_request *r = &paths->reqs[i];
         const char *path = rb_request_path(paths, i);
@@ -355,15 +375,5 @@ int rb_requests_expect(const rb_route_table *routes, const rb_request_table *pat
         rc = rb_request_table_append(out, r->method, path, r->len, x, r->line);
         if (rc == RB_ENOMEM) rb__error(err, rc, RB_NO_OFFSET, "out of memory");
     }
-    out->routes_fp = rb_route_table_fingerprint(routes);
-    out->has_routes_fp = true;
-    rep->requests = out->count;
-    rep->lookups = q->oracle.lookups;
-    rep->candidates = q->oracle.candidates;
-    rb_oracle_free(&q->oracle);
-    if (q->st.table) rb_shape_tree_free(&q->st);
-    free(q->ids);
-    free(q);
-    if (rc < 0) rb_request_table_free(out);
-    return rc;
+    return reqgen_close(q, routes, rc);
 }
