@@ -100,4 +100,24 @@ void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *
 /* A geometric mean as one cell: "1.012~ [0.995, 1.030] ±1.8%" (or exact). */
 void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap);
 
+/* The measuring options that `run`, `pair` and `choose` share, with one set
+ * of limits: each command gives the field's offset in its own options
+ * struct and its own help text (as CLI_SEED does for --seed). */
+#define SESSION_OPT_TRIALS(field_offset, text)                                                     \
+    {                                                                                              \
+        .name = "--trials", .type = CLI_UINT, .metavar = "N", .offset = (field_offset), .min = 1,  \
+        .max = 100000, .flags = CLI_SHOW_DEFAULT, .help = (text)                                   \
+    }
+#define SESSION_OPT_MIN_TRIAL_MS(field_offset)                                                     \
+    {                                                                                              \
+        .name = "--min-trial-ms", .type = CLI_DOUBLE, .metavar = "X", .offset = (field_offset),    \
+        .dmin = 0.001, .dmax = 600000, .flags = CLI_SHOW_DEFAULT,                                  \
+        .help = "a trial lasts at least X ms"                                                      \
+    }
+#define SESSION_OPT_APP_BYTES(field_offset, text)                                                  \
+    {                                                                                              \
+        .name = "--app-bytes", .type = CLI_SIZE, .metavar = "N", .offset = (field_offset),         \
+        .min = 64, .max = (unsigned long long)1 << 32, .flags = CLI_SHOW_DEFAULT, .help = (text)   \
+    }
+
 #endif
