@@ -256,17 +256,18 @@ static rbt_shell sh(const char *cmd)
 Test(concurrent_outputs, regression_132_concurrent_cli_writers_leave_a_bundle_and_a_corpus)
 {
     /* 4 writers of each, 6 rounds, one more started and killed each round */
-    rbt_shell r = sh("fail=0; for round in 1 2 3 4 5 6; do pids=''; "
-                     "for w in 1 2 3 4; do "
-                     "(\"$RB\" run --routers radix --baseline radix --scenarios params-100 " RUN_FAST
-                     " --seed $w --out b >/dev/null 2>err.run.$w || echo \"run $w\" >> failed) & "
-                     "(\"$RB\" corpus gen --routes 300 --seed $w --shape mixed --out p >/dev/null "
-                     "2>err.gen.$w || echo \"gen $w\" >> failed) & "
-                     "done; "
-                     "\"$RB\" run --routers radix --baseline radix --scenarios params-100 " RUN_FAST
-                     " --out b >/dev/null 2>&1 & k=$!; sleep 0.0$round; kill -9 $k 2>/dev/null; "
-                     "wait; done; "
-                     "if [ -f failed ]; then cat failed err.*; exit 1; fi");
+    rbt_shell r =
+        sh("fail=0; for round in 1 2 3 4 5 6; do pids=''; "
+           "for w in 1 2 3 4; do "
+           "(\"$RB\" run --routers radix --baseline radix --scenarios params-100 " RUN_FAST
+           " --seed $w --out b >/dev/null 2>err.run.$w || echo \"run $w\" >> failed) & "
+           "(\"$RB\" corpus gen --routes 300 --seed $w --shape mixed --out p >/dev/null "
+           "2>err.gen.$w || echo \"gen $w\" >> failed) & "
+           "done; "
+           "\"$RB\" run --routers radix --baseline radix --scenarios params-100 " RUN_FAST
+           " --out b >/dev/null 2>&1 & k=$!; sleep 0.0$round; kill -9 $k 2>/dev/null; "
+           "wait; done; "
+           "if [ -f failed ]; then cat failed err.*; exit 1; fi");
     cr_assert_eq(r.status, 0, "a writer failed beside others: %s", r.out);
     rbt_shell_free(&r);
     r = sh("\"$RB\" report b >/dev/null && \"$RB\" corpus check p.routes >/dev/null && "
