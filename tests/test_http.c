@@ -472,6 +472,36 @@ Test(http_faults, hanging_server, .timeout = 120)
     cr_expect(!r.survivors, "a process outlived routebench http");
 }
 
+/* Regression 136: a plugin router that aborts in routebench's own process
+ * (the in-process lookups, after its server passed the gate) killed
+ * routebench http with signal 6.  The lookups run in a child: the abort is
+ * reported with the routers' names, and nothing is left running. */
+Test(http_faults, regression_136_a_router_aborting_in_process_is_reported, .timeout = 120)
+{
+    NEED_SERVER();
+    static cli_run r;
+    run_faults(&r, "hostabort@" RB_HTTP_FAULTS_PLUGIN, "1000", NULL);
+    cr_expect(r.status > 0 && r.status < 128, "routebench itself died: exit %d\n%s", r.status,
+              r.err);
+    cr_expect(strstr(r.err, "in-process lookups of hostabort@"), "%s", r.err);
+    cr_expect(strstr(r.err, "killed by signal 6"), "%s", r.err);
+    cr_expect(!r.survivors, "a process outlived routebench http");
+}
+
+/* Regression 137: a plugin router that hangs in routebench's own process
+ * hung routebench http with no timeout.  The silent child is killed after
+ * 10 x --timeout-ms and the hang reported. */
+Test(http_faults, regression_137_a_router_hanging_in_process_is_killed, .timeout = 120)
+{
+    NEED_SERVER();
+    static cli_run r;
+    run_faults(&r, "hosthang@" RB_HTTP_FAULTS_PLUGIN, "300", NULL);
+    cr_expect(r.status > 0 && r.status < 128, "exit %d\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "in-process lookups of hosthang@"), "%s", r.err);
+    cr_expect(strstr(r.err, "no progress within 3000 ms"), "%s", r.err);
+    cr_expect(!r.survivors, "a process outlived routebench http");
+}
+
 /* Rule: a port in use is a clear error naming it (exit 2). */
 Test(http_faults, port_in_use, .timeout = 60)
 {
