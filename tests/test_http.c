@@ -20,11 +20,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -500,6 +502,87 @@ Test(http_faults, regression_137_a_router_hanging_in_process_is_killed, .timeout
     cr_expect(strstr(r.err, "in-process lookups of hosthang@"), "%s", r.err);
     cr_expect(strstr(r.err, "no progress within 3000 ms"), "%s", r.err);
     cr_expect(!r.survivors, "a process outlived routebench http");
+}
+
+/* A connection to the server on port that has sent a partial request and
+ * stays idle (a slowloris client). */
+static int idle_client(uint16_t port)
+{
+    rb_error err;
+    int fd = rb__http_connect(port, false, 2000, &err);
+    cr_assert_geq(fd, 0, "connection: %s", err.message);
+    static const char partial[] = "GET /a/1 HTTP/1.1\r\nHost: x\r\n";
+    cr_assert_eq(write(fd, partial, sizeof partial - 1), (ssize_t)(sizeof partial - 1));
+    return fd;
+}
+
+/* Regression 138: 1,100 idle partial requests kept every new request of
+ * routebench-http-server waiting: libmicrohttpd stopped accepting at its
+ * default connection limit (about 1,020) and no idle timeout was set.
+ * With 2,000 idle clients open, a normal request is still answered (the
+ * deadline detects a hang, it measures nothing). */
+Test(http_faults, regression_138_two_thousand_idle_clients_do_not_stop_the_server, .timeout = 120)
+{
+    NEED_SERVER();
+    enum { IDLE = 2000 };
+    struct rlimit rl;
+    cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < IDLE + 100)
+        cr_skip_test("the open-file limit (%lu) is below %d", (unsigned long)rl.rlim_max,
+                     IDLE + 100);
+    rl.rlim_cur = IDLE + 100;
+    cr_assert_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+    char *argv[] = {RB_HTTP_SERVER, "--router", "radix", "--routes", FAULTS_ROUTES, NULL};
+    rb_http_child c;
+    rb_error err;
+    cr_assert_eq(rb_http_spawn(argv, -1, true, "/tmp/rbt-http-idle.err", &c, &err), RB_OK);
+    char line[128];
+    cr_assert_eq(rb_http_read_line(&c, "listening ", 20000, line, sizeof line, &err), RB_OK, "%s",
+                 err.message);
+    uint16_t port = (uint16_t)atoi(strchr(line, ':') + 1);
+    static int idle[IDLE];
+    for (int i = 0; i < IDLE; i++) idle[i] = idle_client(port);
+    int fd = rb__http_connect(port, false, 2000, &err);
+    cr_assert_geq(fd, 0, "%s", err.message);
+    static const char req[] = "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    cr_assert_eq(write(fd, req, sizeof req - 1), (ssize_t)(sizeof req - 1));
+    struct pollfd p = {fd, POLLIN, 0};
+    int ready = poll(&p, 1, 5000);
+    char reply[256] = "";
+    ssize_t n = ready == 1 ? read(fd, reply, sizeof reply - 1) : -1;
+    cr_expect(n > 0 && strncmp(reply, "HTTP/1.1 200", 12) == 0,
+              "no answer with %d idle clients open (poll %d, read %zd): %s", IDLE, ready, n, reply);
+    close(fd);
+    for (int i = 0; i < IDLE; i++) close(idle[i]);
+    int st;
+    rb_http_child_stop(&c, 2000, &st);
+    rb_http_child_free(&c);
+    unlink("/tmp/rbt-http-idle.err");
+}
+
+/* Rule: an idle connection is closed after --idle-timeout seconds. */
+Test(http_faults, an_idle_connection_is_closed_after_the_idle_timeout, .timeout = 60)
+{
+    NEED_SERVER();
+    char *argv[] = {RB_HTTP_SERVER, "--router",       "radix", "--routes",
+                    FAULTS_ROUTES,  "--idle-timeout", "1",     NULL};
+    rb_http_child c;
+    rb_error err;
+    cr_assert_eq(rb_http_spawn(argv, -1, true, "/tmp/rbt-http-idle1.err", &c, &err), RB_OK);
+    char line[128];
+    cr_assert_eq(rb_http_read_line(&c, "listening ", 20000, line, sizeof line, &err), RB_OK, "%s",
+                 err.message);
+    int fd = idle_client((uint16_t)atoi(strchr(line, ':') + 1));
+    struct pollfd p = {fd, POLLIN, 0};
+    /* closed by the server: readable, and the read sees the end */
+    cr_expect_eq(poll(&p, 1, 20000), 1, "the idle connection was never closed");
+    char b[64];
+    cr_expect_leq(read(fd, b, sizeof b), 0, "the server answered a partial request");
+    close(fd);
+    int st;
+    rb_http_child_stop(&c, 2000, &st);
+    rb_http_child_free(&c);
+    unlink("/tmp/rbt-http-idle1.err");
 }
 
 /* Rule: a port in use is a clear error naming it (exit 2). */
