@@ -28,6 +28,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -583,6 +584,39 @@ Test(http_faults, an_idle_connection_is_closed_after_the_idle_timeout, .timeout 
     rb_http_child_stop(&c, 2000, &st);
     rb_http_child_free(&c);
     unlink("/tmp/rbt-http-idle1.err");
+}
+
+/* Regression 139: `routebench http --out DIR` checked DIR only after the
+ * whole run, and wrote its three files one by one (a kill or a second
+ * writer left files of two runs side by side).  DIR is checked first and
+ * written as one directory. */
+Test(http_faults, regression_139_http_out_is_checked_before_any_work, .timeout = 60)
+{
+    NEED_SERVER();
+    char dir[] = "/tmp/rbt-http-out.XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char sub[64], link[64];
+    snprintf(sub, sizeof sub, "%s/notes", dir);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    snprintf(link, sizeof link, "%s/link", dir);
+    cr_assert_eq(symlink("missing/dir", link), 0);
+    static cli_run r;
+    const char *args[] = {"--routes",  FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
+                          "--routers", "linear",      "--server",   RB_HTTP_SERVER,
+                          "--wrk",     "/bin/true",   "--out",      dir,
+                          NULL};
+    run_cli(&r, args);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "not an http bundle") || strstr(r.err, "no file of an http bundle"),
+              "%s", r.err);
+    cr_expect(!strstr(r.out, "passed"), "it ran before checking --out: %s", r.out);
+    args[11] = link;
+    run_cli(&r, args);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "symbolic link"), "%s", r.err);
+    unlink(link);
+    rmdir(sub);
+    rmdir(dir);
 }
 
 /* Rule: a port in use is a clear error naming it (exit 2). */
