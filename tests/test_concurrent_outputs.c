@@ -252,17 +252,27 @@ static rbt_shell sh(const char *cmd)
 
 /* Regression 132: concurrent `run --out SAME` left DIR holding only
  * cost.svg, which every later run refused as "not empty and not a
- * bundle"; concurrent `corpus gen --out SAME` failed the same way. */
-Test(concurrent_outputs, regression_132_concurrent_cli_writers_leave_a_bundle_and_a_corpus)
+ * bundle"; concurrent `corpus gen --out SAME` failed the same way.  Four
+ * writers of each output (a bundle, a corpus pair, an imported table, a
+ * profile), six rounds, one more bundle writer killed in each. */
+Test(concurrent_outputs, regression_132_concurrent_cli_writers_leave_whole_outputs)
 {
-    /* 4 writers of each, 6 rounds, one more started and killed each round */
+    char doc[4096], routes[4096];
+    snprintf(doc, sizeof doc, "%s/corpus/data/openapi/discord.openapi.json", RB_SOURCE_DIR);
+    rbt_data_path("github", "routes", routes, sizeof routes);
+    cr_assert_eq(setenv("DOC", doc, 1), 0);
+    cr_assert_eq(setenv("ROUTES", routes, 1), 0);
     rbt_shell r =
-        sh("fail=0; for round in 1 2 3 4 5 6; do pids=''; "
+        sh("for round in 1 2 3 4 5 6; do "
            "for w in 1 2 3 4; do "
            "(\"$RB\" run --routers radix --baseline radix --scenarios params-100 " RUN_FAST
            " --seed $w --out b >/dev/null 2>err.run.$w || echo \"run $w\" >> failed) & "
            "(\"$RB\" corpus gen --routes 300 --seed $w --shape mixed --out p >/dev/null "
            "2>err.gen.$w || echo \"gen $w\" >> failed) & "
+           "(\"$RB\" corpus import --openapi \"$DOC\" --out i.routes >/dev/null "
+           "2>err.import.$w || echo \"import $w\" >> failed) & "
+           "(\"$RB\" corpus profile \"$ROUTES\" --out prof.json >/dev/null "
+           "2>err.profile.$w || echo \"profile $w\" >> failed) & "
            "done; "
            "\"$RB\" run --routers radix --baseline radix --scenarios params-100 " RUN_FAST
            " --out b >/dev/null 2>&1 & k=$!; sleep 0.0$round; kill -9 $k 2>/dev/null; "
@@ -271,11 +281,12 @@ Test(concurrent_outputs, regression_132_concurrent_cli_writers_leave_a_bundle_an
     cr_assert_eq(r.status, 0, "a writer failed beside others: %s", r.out);
     rbt_shell_free(&r);
     r = sh("\"$RB\" report b >/dev/null && \"$RB\" corpus check p.routes >/dev/null && "
-           "\"$RB\" verify --router linear --routes p.routes --requests p.requests >/dev/null");
-    cr_expect_eq(r.status, 0, "what the race left is not a bundle and a corpus: %s", r.err);
+           "\"$RB\" verify --router linear --routes p.routes --requests p.requests >/dev/null && "
+           "\"$RB\" corpus check i.routes >/dev/null && grep -q '\"routes\"' prof.json");
+    cr_expect_eq(r.status, 0, "what the race left is not whole: %s", r.err);
     rbt_shell_free(&r);
     r = sh("\"$RB\" run --routers radix --baseline radix --scenarios params-100 " RUN_FAST
-           " --out b >/dev/null && ls -d b.* p.*.tmp.* 2>/dev/null | wc -l");
+           " --out b >/dev/null && ls -d b.* p.*.tmp.* i.*.tmp.* prof.*.tmp.* 2>/dev/null | wc -l");
     cr_expect_eq(r.status, 0, "the next run refused what the race left: %s", r.err);
     cr_expect_str_eq(r.out, "0\n", "leftovers after the next run");
     rbt_shell_free(&r);
