@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "library_id.h"
 #include "router_impl.h"
+#include "machine.h"
 #include "sysinfo.h"
 #include "verdict.h"
 #include "verify.h"
@@ -1049,7 +1050,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     if (add_libraries(o, b) != CLI_OK) return CLI_USAGE;
     if (counted && rb_callgrind_open(&o->cg, &err) < 0) return cli_error(o->cmd, "%s", err.message);
     if (o->cpu >= 0) {
-        if (rb_sysinfo_pin_cpu(o->cpu, &err) < 0) {
+        if (rb_machine_pin_cpu(o->cpu, &err) < 0) {
             fprintf(stderr, "routebench %s: --cpu: %s\n", o->cmd, err.message);
             return CLI_USAGE;
         }
@@ -1094,7 +1095,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         if (s == CLI_USAGE) return s;
         if (s > status) status = s;
     }
-    b->loadavg_end = rb_sysinfo_loadavg();
+    b->loadavg_end = rb_machine_loadavg();
     clock_gettime(CLOCK_MONOTONIC, &run_end);
     b->duration_s = (double)(run_end.tv_sec - run_start.tv_sec) +
                     (double)(run_end.tv_nsec - run_start.tv_nsec) / 1e9;
