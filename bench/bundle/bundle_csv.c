@@ -19,7 +19,7 @@
  */
 #include "bundle.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  */
 #include "bundle.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 #include "feature_names.h"
 #include "verdict.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <cJSON.h>
 #include <inttypes.h>

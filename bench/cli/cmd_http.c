@@ -5,7 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "http.h"
 #include "shipped.h"
 

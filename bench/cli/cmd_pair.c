@@ -6,6 +6,7 @@
  * --self-test the gate's own false-alarm and detection rates
  * (bench/selftest.h).
  */
+#include "base_internal.h"
 #include "cli.h"
 #include "router.h"
 #include "selftest.h"

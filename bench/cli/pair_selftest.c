@@ -3,7 +3,7 @@
  * runs bench/selftest.h and prints its table.
  */
 #include "cli.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "selftest.h"
 #include "session.h"
 #include "machine.h"

@@ -7,7 +7,7 @@
 #include "bundle_run.h"
 #include "cli.h"
 #include "library_id.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "machine.h"
 #include "sysinfo.h"
 #include "verdict.h"

@@ -26,7 +26,7 @@
 #include "http.h"
 
 #include "bundle.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "sysinfo.h"
 
 #include <cjson/cJSON.h>

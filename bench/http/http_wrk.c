@@ -22,7 +22,7 @@
  */
 #include "http.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #include "machine.h"
 
 #include "rng.h"
-#include "router_impl.h"
+#include "router_kit.h"
 #include "stats.h"
 #include "verify.h"
 

@@ -44,7 +44,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness_internal.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

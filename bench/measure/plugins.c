@@ -4,6 +4,8 @@
  */
 #include "plugins.h"
 
+#include "router_kit.h"
+
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>

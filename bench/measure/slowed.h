@@ -21,7 +21,7 @@
 #ifndef RB_BENCH_SLOWED_H
 #define RB_BENCH_SLOWED_H
 
-#include "router_impl.h"
+#include "router_plugin.h"
 
 #include <stdint.h>
 
