@@ -41,7 +41,7 @@
  * needs no random numbers and selects input values only, so the same
  * ratios give the same interval on every IEEE-754 machine.
  *
- * Why not the percentile bootstrap of DESIGN.md (used here until issue 12).
+ * Why not the percentile bootstrap (which this file used before).
  * The bootstrap distribution of a median of n values is discrete, and for
  * small n its "95%" interval is an order-statistic interval of lower
  * coverage: simulated with equal speeds and log-normal noise (10,000

@@ -1,5 +1,5 @@
 /*
- * test_cli.c — the routebench command line as a user meets it (issue 17):
+ * test_cli.c — the routebench command line as a user meets it:
  * conflicting or ignored flags are usage errors, empty inputs are errors,
  * outputs are checked before any measuring, every message starts
  * "routebench CMD:", --json documents parse, --version and `help CMD`,

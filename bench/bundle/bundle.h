@@ -103,7 +103,7 @@ typedef struct rb_bundle_result {
     double bytes_per_route;
     /* counted metrics: the raw counts per lookup (median over trials) */
     double ir_per_lookup, data_refs_per_lookup, l1_misses_per_lookup, ll_misses_per_lookup;
-    /* added by issue 14 */
+    /* absent in older bundles: -1, unknown */
     int64_t rss_growth_bytes; /* peak RSS growth during build (VmHWM), -1 unknown */
     uint64_t disagree_linear; /* peers: answers that differ from linear's */
     bool peer_process;        /* measured in a peer process (docs/peer-protocol.md) */
@@ -140,7 +140,7 @@ typedef struct rb_bundle_scenario {
     size_t nresults;
     rb_bundle_pair *pairs;
     size_t npairs;
-    /* added by issue 14 (absent in older bundles: throughput, warm) */
+    /* the conditions (absent in older bundles: throughput, warm) */
     char mode[16];      /* "throughput" (back-to-back) or "latency" (each lookup waits) */
     char cache[8];      /* "warm" or "cold" (the application stand-in between lookups) */
     uint64_t app_bytes; /* cold: bytes the stand-in touches between two lookups */

@@ -146,7 +146,7 @@ static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
     add_bool(w, o, "excludes_one", p->r.excludes_one != 0);
 }
 
-/* Issue 14's fields: the conditions, who refused the table, auto's pick. */
+/* The conditions of a scenario, who refused the table, auto's pick. */
 static void write_conditions(jw *w, cJSON *o, const rb_bundle_scenario *s)
 {
     add_str(w, o, "mode", rb_verdict_mode(s));
@@ -558,7 +558,7 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
     x->disturbed_trials = get_u64(r, o, "disturbed_trials");
     x->short_trials = get_u64(r, o, "short_trials");
     x->recalibrated = get_bool(r, o, "recalibrated");
-    /* added by issue 14 */
+    /* absent in older bundles */
     x->rss_growth_bytes =
         has(o, "rss_growth_bytes") ? (int64_t)get_num_or(r, o, "rss_growth_bytes", -1) : -1;
     x->peer_process = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "peer_process"));
@@ -581,7 +581,7 @@ static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
     p->r.excludes_one = get_bool(r, o, "excludes_one");
 }
 
-/* Issue 14's fields; absent in older bundles (throughput, warm, none
+/* The conditions, refusals and auto's pick; absent in older bundles (throughput, warm, none
  * refused, auto's choice unknown).  The verdict is not read: it is
  * recomputed from the results. */
 static void read_conditions(jr *r, const cJSON *o, rb_bundle_scenario *s)

@@ -684,7 +684,7 @@ static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_rep
     return RB_OK;
 }
 
-/* ---- issue 14: refusals, peers, conditions ------------------------------------ */
+/* ---- refusals, peers, conditions ------------------------------------------------ */
 
 typedef struct refusals {
     rb_bundle_refusal v[RB_BUNDLE_MAX_REFUSED];
@@ -809,7 +809,7 @@ static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *r
     remove_files(tmp, rp, qp);
 }
 
-/* Issue 14's facts into the scenario just added. */
+/* The conditions, refusals and peers into the scenario just added. */
 static void fill_conditions(const session_options *o, rb_bundle_scenario *s,
                             const rb_bench_run *run, int mode, size_t app, const refusals *ref,
                             const peer_note *notes, size_t nnotes)

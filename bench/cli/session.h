@@ -36,7 +36,7 @@ typedef struct session_options {
     int metric;          /* rb_metric (--metric) */
     rb_callgrind cg;     /* counted metrics, in the Callgrind child */
     rb_bundle_gate gate; /* pair --fail-below: on, a, b, threshold; decided by session_run */
-    /* issue 14: conditions, peers, refusals */
+    /* conditions, peers, refusals */
     int mode;              /* --mode: rb_bench_mode */
     int cache;             /* --cache: 0 warm, 1 cold */
     size_t app_bytes;      /* --app-bytes: the stand-in's size when cold */

@@ -2,7 +2,7 @@
  * harness.h — the measurement core: paired, interleaved trials of several
  * routers on one scenario (a route table + a request table).
  *
- * Protocol (docs/design.md, "Measurement protocol", as amended by issue 12):
+ * Protocol (docs/design.md, "Measurement protocol"):
  *
  *   prepare   the routes are parsed and checked once (a route set, timed
  *             apart), then every router is built from them (create + load
@@ -81,7 +81,7 @@ typedef enum rb_bench_clock {
     RB_BENCH_CLOCK_HW_INSTRUCTIONS = 2, /* instructions retired (perf_event_open) */
 } rb_bench_clock;
 
-/* How lookups follow each other (issue 14; bench/harness_modes.c). */
+/* How lookups follow each other (harness_modes.c). */
 typedef enum rb_bench_mode {
     RB_BENCH_MODE_THROUGHPUT = 0, /* back to back: lookups may overlap in the pipeline */
     RB_BENCH_MODE_LATENCY = 1,    /* each lookup's request is chosen by the previous answer */
@@ -159,7 +159,7 @@ typedef struct rb_bench_run {
     rb_perf_counter perf;  /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
     uint64_t parse_ns;     /* parsing and checking the table once (rb_route_set), wall clock */
     uint64_t parse_cpu_ns; /* the same in the thread's CPU time */
-    /* issue 14: the mode and the application stand-in (harness_modes.c) */
+    /* the mode and the application stand-in (harness_modes.c) */
     int mode;             /* rb_bench_mode (rb_bench_set_conditions) */
     size_t app_wanted;    /* > 0: cold, the stand-in's size (rb_bench_set_conditions) */
     unsigned char *app;   /* cold: the stand-in's memory, app_bytes long */

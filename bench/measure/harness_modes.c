@@ -1,6 +1,6 @@
 /*
  * harness_modes.c — the latency mode and the cold cache of the harness
- * (issue 14; harness.h has the protocol, docs/measurement.md the why).
+ * (harness.h has the protocol, docs/measurement.md the why).
  *
  * Latency mode.  In the throughput replay the request of lookup k+1 does
  * not depend on lookup k, so an out-of-order core runs several lookups at

@@ -1,7 +1,7 @@
 /*
- * report_gate.c — the parts of report.md that issue 12 added: how a counted
- * metric was measured, its table, the gate's verdict and the identity of
- * every plugin library (called from report_md.c).
+ * report_gate.c — sections of report.md (called from report_md.c): how a
+ * counted metric was measured, its table, the gate's verdict and the
+ * identity of every plugin library.
  */
 #include "bundle.h"
 
