@@ -73,7 +73,7 @@
  * interval) and z(c) the (1 + c)/2 quantile of the standard normal.  Read
  * off the interval, it reacts to the same noise the interval does.  A gate
  * can trust a pass only when its threshold is farther from 1 than the MDE
- * (bench/gate.h).  Fewer than RB_STATS_MIN_PAIRS pairs give no interval
+ * (bench/bundle/gate.h).  Fewer than RB_STATS_MIN_PAIRS pairs give no interval
  * claim at all: too_few is set, excludes_one is 0 and the MDE is infinite.
  *
  * Errors are values: 0 on success, or RB_EINVAL / RB_ENOMEM (the status

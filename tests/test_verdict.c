@@ -1,5 +1,5 @@
 /*
- * test_verdict.c — the verdict (bench/verdict.h) on synthetic bundles whose
+ * test_verdict.c — the verdict (bench/bundle/verdict.h) on synthetic bundles whose
  * trials are written by hand, so the expected winner, interval and
  * refusals follow from the numbers below (no timing).
  */

@@ -318,7 +318,7 @@ int rb_bundle_csv_read(const char *text, size_t len, rb_bundle *b, rb_error *err
 
 /* report.md text (report_md.c). */
 int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
-/* Its parts for counted metrics, the gate and the libraries (report_gate.c). */
+/* Its parts for counted metrics, the gate and the libraries (report_md_sections.c). */
 void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o);
 void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
 void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);

@@ -350,14 +350,15 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
             : b->metric == RB_METRIC_HW_INSTRUCTIONS ? "perf_instructions"
             : b->cpu_clock                           ? "thread_cputime"
                                                      : "monotonic");
-    add_str(w, p, "clock",
-            rb_metric_exact(b->metric)
-                ? "Callgrind client requests around each router's replays (bench/callgrind.h)"
-            : b->metric == RB_METRIC_HW_INSTRUCTIONS
-                ? "perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) around each trial"
-            : b->cpu_clock ? "clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each trial: the CPU "
-                             "time of the benchmark thread"
-                           : "clock_gettime(CLOCK_MONOTONIC) around each trial: elapsed time");
+    add_str(
+        w, p, "clock",
+        rb_metric_exact(b->metric)
+            ? "Callgrind client requests around each router's replays (bench/measure/callgrind.h)"
+        : b->metric == RB_METRIC_HW_INSTRUCTIONS
+            ? "perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) around each trial"
+        : b->cpu_clock ? "clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each trial: the CPU "
+                         "time of the benchmark thread"
+                       : "clock_gettime(CLOCK_MONOTONIC) around each trial: elapsed time");
     add_num(w, p, "bootstrap_resamples", (double)b->bootstrap.resamples);
     add_num(w, p, "confidence_level", b->bootstrap.level);
     add_str(w, p, "ratio",

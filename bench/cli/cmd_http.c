@@ -1,6 +1,6 @@
 /*
  * cmd_http.c — `routebench http`: the routers inside a real HTTP server,
- * measured over loopback (the protocol is in bench/http.h; this file reads
+ * measured over loopback (the protocol is in bench/http/http.h; this file reads
  * options, reports progress and prints the report).
  */
 #define _GNU_SOURCE

@@ -1,7 +1,7 @@
 /*
  * cmd_verify.c — `routebench verify`: conformance of a router on a routes +
  * requests pair, or (--all) of every router on every shipped corpus whose
- * features it supports (bench/verify.h does the work; this file prints).
+ * features it supports (bench/measure/verify.h does the work; this file prints).
  * Exit 0 all agree, 1 any disagreement or refusal, 2 usage or input error.
  */
 #include "cli.h"

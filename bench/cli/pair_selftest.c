@@ -1,6 +1,6 @@
 /*
  * pair_selftest.c — `routebench pair --self-test`: loads the scenarios,
- * runs bench/selftest.h and prints its table.
+ * runs bench/suite/selftest.h and prints its table.
  */
 #include "cli.h"
 #include "base_internal.h"

@@ -665,7 +665,7 @@ static void print_estimate(const session_options *o)
 }
 
 /* Every answer of every router (route id, every capture span, the 405
- * mask) against EXPECTED and linear's, as verify does (bench/verify.c).
+ * mask) against EXPECTED and linear's, as verify does (bench/measure/verify.c).
  * A router's disagreements replace the harness's count (EXPECTED only), so
  * the bundle, the table and the exit status see both checks. */
 static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_report *reps,

@@ -84,7 +84,7 @@ int session_finish_scenarios(session_options *o);
 int session_run(session_options *o, int argc, char **argv, rb_bundle *b);
 
 /* For a counted metric outside the Callgrind child: run this command under
- * Callgrind (bench/callgrind.h) and return its exit status; *handled is
+ * Callgrind (bench/measure/callgrind.h) and return its exit status; *handled is
  * false (and nothing done) otherwise.  Prints a message and returns
  * CLI_USAGE when Callgrind cannot run; hw-instructions is checked here too
  * (a message naming --metric instructions when there is no counter). */

@@ -1,5 +1,5 @@
 /*
- * harness_modes.c — the latency mode and the cold cache of the harness
+ * replay.c — the latency mode and the cold cache of the harness
  * (harness.h has the protocol, docs/measurement.md the why).
  *
  * Latency mode.  In the throughput replay the request of lookup k+1 does
