@@ -283,8 +283,7 @@ int cmd_http(int argc, char **argv)
     if (!c || !res) {
         free(c);
         free(res);
-        fprintf(stderr, "routebench http: out of memory\n");
-        return CLI_FAILED;
+        return cli_system_error("http", "out of memory");
     }
     int status = parse_args(c, argc, argv);
     if (status != CLI_CONTINUE) {
