@@ -306,6 +306,14 @@ void rb_bundle_fmt_value(const rb_bundle *b, double v, char *buf, size_t cap);
 /* summary.json text (bundle_json.c). */
 int rb_bundle_json_write(const rb_bundle *b, rb_buf *out, rb_error *err);
 /* Parse summary.json into b (initialised here); trials are not in it. */
+/* The fields of summary.json that one table describes for the writer and
+ * the reader (bundle_json.c): tables 0 .. rb_bundle_json_tables() - 1,
+ * rows 0.. of each; returns the key of row i of table t (NULL past the
+ * end), with the object that holds it as docs/measurement.md's schema
+ * names it ("machine", "geomeans[]") and the schema version that added it. */
+size_t rb_bundle_json_tables(void);
+const char *rb_bundle_json_field(size_t table, size_t i, const char **object, int *since);
+
 int rb_bundle_json_read(const char *text, size_t len, rb_bundle *b, rb_error *err);
 
 /* trials.csv text (bundle_csv.c): header
