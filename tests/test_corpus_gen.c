@@ -3,7 +3,7 @@
  *
  * Rules checked: the same arguments give the same bytes (in process and
  * through the CLI); generator v1 still makes every corpus whose fingerprint
- * was published (in the docs and the lab report); exactly N routes come out,
+ * was published (in the docs and docs/results/RESULTS.md); exactly N routes come out,
  * every (method, shape) distinct; every shape at 10,000 routes passes the
  * check (no duplicates, nothing shadowed), is diverse (skeletons, depths,
  * bounded fan-out) and has the features its name promises, with both
