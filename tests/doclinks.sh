@@ -5,6 +5,11 @@
 # spaces to hyphens, -1, -2 ... for repeated headings). Links to other sites
 # (http:, https:, mailto:) are not followed. Text inside fenced code blocks
 # and inline code is not a link.
+# Also every path of the source tree the same files name in their text (a
+# word starting base/, routers/, stats/, corpus/, bench/, tests/, scripts/,
+# examples/, peers/, docs/ or cmake/, code blocks included) exists, or ends
+# a path that exists (`peers/r3.c` in the list of routers/), or begins one
+# (`corpus/data/semantics.*`); words with `*` or `{` are patterns, not paths.
 set -euo pipefail
 src=$(cd "$1" && pwd)
 cd "$src"
@@ -73,8 +78,22 @@ for f in README.md docs/*.md; do
     fi
   done < <(links "$f")
 done
+named=0
+while read -r f path; do
+  case "$path" in *'*'* | *'{'*) continue ;; esac
+  named=$((named + 1))
+  [ -e "$path" ] && continue
+  [ -n "$(find base routers stats corpus bench tests scripts examples peers docs cmake \
+            -path "*/$path" -print -quit 2>/dev/null)" ] && continue
+  compgen -G "$path*" >/dev/null && continue
+  echo "doclinks: $f names $path, which is not in the source tree" >&2
+  bad=$((bad + 1))
+done < <(for f in README.md docs/*.md; do
+           grep -oE '(^|[^A-Za-z0-9_./-])(base|routers|stats|corpus|bench|tests|scripts|examples|peers|docs|cmake)/[A-Za-z0-9_./{},*-]*[A-Za-z0-9_*}]' "$f" |
+             sed -E 's/^[^a-z]//' | sort -u | sed "s|^|$f |"
+         done)
 if [ "$bad" -gt 0 ]; then
-  echo "doclinks: $bad of $checked links do not resolve" >&2
+  echo "doclinks: $bad of $checked links and $named named paths do not resolve" >&2
   exit 1
 fi
-echo "doclinks: ok ($checked relative links in README.md and docs/*.md resolve)"
+echo "doclinks: ok ($checked relative links and $named named paths in README.md and docs/*.md resolve)"
