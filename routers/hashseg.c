@@ -183,12 +183,13 @@ _Static_assert(RB_HASHSEG_PROBE_LIMIT == RB__PROBE_LIMIT, "one probe limit for e
 #define HASHSEG_LONG         17u /* node seglen of every segment over 16 bytes */
 #define HASHSEG_ANY_BIT      (1u << RB_ANY)
 #define HASHSEG_METHODS      ((1u << RB_METHOD_COUNT) - 1u)
-#define HASHSEG_HAS_STATIC   0x1u    /* the node has static children */
-#define HASHSEG_HAS_END      0x2u    /* routes end at the node */
-#define HASHSEG_HAS_CA       0x4u    /* catch-all routes "node/{*x}" */
-#define HASHSEG_PARAM        0x8u    /* the node is a param child */
-#define HASHSEG_HAS_TMPL     0x10u   /* the node has template children */
-#define HASHSEG_TMPL         0x20u   /* the node is a template child */
+#define HASHSEG_HAS_STATIC   0x1u  /* the node has static children */
+#define HASHSEG_HAS_END      0x2u  /* routes end at the node */
+#define HASHSEG_HAS_CA       0x4u  /* catch-all routes "node/{*x}" */
+#define HASHSEG_PARAM        0x8u  /* the node is a param child */
+#define HASHSEG_HAS_TMPL     0x10u /* the node has template children */
+#define HASHSEG_TMPL         0x20u /* the node is a template child */
+#define HASHSEG_ONE_END      0x40u /* one route ends at the node, no catch-all: terms[].ids is its id */
 #define HASHSEG_FULL_ONE     0x8000u /* full[] mask: one route, id is its route id */
 #define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
 #define HASHSEG_BITMAP_LEN   256u /* paths shorter than this: a bitmap of their slashes */
@@ -210,10 +211,11 @@ typedef struct hashseg_node {
     uint64_t w0, w1; /* static edge: first 16 bytes of the segment, zero padded */
     uint32_t parent; /* index of the parent (the root: 0) */
     uint8_t seglen;  /* static edge: segment length, HASHSEG_LONG when over 16 */
-    uint8_t flags;   /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _HAS_TMPL | _PARAM | _TMPL */
-    uint8_t ncap;    /* captures (params, template params) on the path from the root */
-    uint8_t lens;    /* bit len % 8 set for the length of each static child */
-    uint32_t param;  /* index of the param child, 0 = none */
+    uint8_t
+        flags; /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _HAS_TMPL | _PARAM | _TMPL | _ONE_END */
+    uint8_t ncap;   /* captures (params, template params) on the path from the root */
+    uint8_t lens;   /* bit len % 8 set for the length of each static child */
+    uint32_t param; /* index of the param child, 0 = none */
     uint32_t unused;
 } hashseg_node;
 
@@ -777,6 +779,19 @@ static inline int found(const hashseg_router *r, uint32_t mask, uint32_t first, 
     return RB_FOUND;
 }
 
+/* The route of node x's end group (terminal t) for method (it fits): with
+ * HASHSEG_ONE_END, its one route's id is in t itself (no line of ids[]). */
+static inline int end_found(const hashseg_router *r, const hashseg_node *x, const hashseg_term *t,
+                            int method, uint32_t nparams, rb_match *m)
+{
+    if (!(x->flags & HASHSEG_ONE_END)) return found(r, t->end_mask, t->ids, method, nparams, m);
+    m->outcome = RB_FOUND;
+    m->route_id = t->ids;
+    m->nparams = nparams;
+    m->allowed = 0;
+    return RB_FOUND;
+}
+
 /* The route of static path entry e for method (it fits). */
 static inline int full_found(const hashseg_router *r, const hashseg_full *e, int method,
                              rb_match *m)
@@ -959,7 +974,7 @@ enter:
         const hashseg_term *t = &r->terms[n];
         if (t->end_mask & fit) {
             if (hit) *hit = (hashseg_hit){n, 0};
-            return found(r, t->end_mask, t->ids, q->method, x->ncap, m);
+            return end_found(r, x, t, q->method, x->ncap, m);
         }
         seen |= t->end_mask;
         goto back;
@@ -1121,7 +1136,7 @@ static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g,
                 continue;
             }
             hh = (hashseg_hit){c, 0};
-            found(r, t->end_mask, t->ids, q->method, y->ncap, m);
+            end_found(r, y, t, q->method, y->ncap, m);
         } else if (!walk_sub(r, q, c, ck, e + 1, allowed, m, &hh, mode)) {
             continue;
         }
@@ -1688,6 +1703,10 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
             y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
                                   (x->ca_mask ? HASHSEG_HAS_CA : 0u));
         }
+        if (popcount16(x->end_mask) == 1 && !x->ca_mask) { /* its one route's id in place */
+            y->flags |= HASHSEG_ONE_END;
+            w->terms[c].ids = w->ids[x->end_ids];
+        }
     }
     return RB_OK;
 }
@@ -2223,7 +2242,10 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
             const hashseg_term *t = &r->terms[c];
             if ((t->end_mask | t->ca_mask) & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT))
                 HASHSEG_FAIL("node %u: method mask", c);
-            if ((size_t)t->ids + popcount16(t->end_mask) + popcount16(t->ca_mask) > r->nids)
+            bool one = popcount16(t->end_mask) == 1 && !t->ca_mask;
+            if (one != ((x->flags & HASHSEG_ONE_END) != 0))
+                HASHSEG_FAIL("node %u: one route, not flagged so", c);
+            if (!one && (size_t)t->ids + popcount16(t->end_mask) + popcount16(t->ca_mask) > r->nids)
                 HASHSEG_FAIL("node %u: ids out of range", c);
         }
     }
