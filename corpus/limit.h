@@ -27,6 +27,9 @@
 
 #include "table.h"
 
+/* The name of the limit's row in a benchmark's results. */
+#define RB_LIMIT_NAME "limit"
+
 /* Create router `ops` (an exact-match router such as floor: it must accept
  * static routes), add every distinct (method, path) of q whose EXPECTED is
  * a route id, as a static route with that id, and build it.  *npaths gets
