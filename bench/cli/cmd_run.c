@@ -21,8 +21,10 @@ static const cli_option run_table[] = {
      .type = CLI_STRING,
      .metavar = "a,b,...",
      .offset = offsetof(run_options, routers),
-     .help = "routers to run (default: every registered router and every --router-lib router); "
-             "NAME@LIB names router NAME of plugin library LIB (two builds side by side)"},
+     .help = "routers to run (default: every registered router, the limit and every "
+             "--router-lib router); NAME@LIB names router NAME of plugin library LIB (two "
+             "builds side by side); 'limit' is the reference row of an exact match of the "
+             "scenario's own requested paths (docs/measurement.md)"},
     {.name = "--baseline",
      .type = CLI_STRING,
      .metavar = "NAME",
