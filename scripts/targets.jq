@@ -45,7 +45,7 @@ def depth_line($s): $s.depth as $d | ($d | add) as $t
 
 . as $root
 | ($base) as $base
-| (best("mixed-nc-10000"; $base).r) as $fast
+| (([best("mixed-nc-10000"; $base).r] | first) // "hashseg") as $fast
 | if key != "ns" then [
   "### The lookup targets by instructions per lookup (Callgrind)",
   "",
