@@ -876,6 +876,23 @@ static void print_peer_notes(FILE *out, const session_options *o, const peer_not
     }
 }
 
+/* Can the limit be built from this scenario's requests?  Not when a
+ * requested path reads as a pattern (err says which): the limit is then
+ * left out of the scenario, as a router that refuses its table. */
+static bool limit_builds(const rb_scenario *sc, const rb_config *cfg, rb_error *err)
+{
+    const rb_router_ops *floor = rb_registry_find("floor");
+    rb_router *r;
+    size_t n;
+    if (!floor) {
+        rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET, "floor is not built in");
+        return false;
+    }
+    if (rb_limit_build(&sc->requests, floor, cfg, &r, &n, err) < 0) return false;
+    rb_router_destroy(r);
+    return true;
+}
+
 /* Measure one scenario under one condition.  Returns a CLI status. */
 static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, progress *pg,
                              int mode, size_t app)
@@ -897,6 +914,10 @@ static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, 
             int w = snprintf(skipped + slen, sizeof skipped - slen, "%s%s", slen ? "," : "",
                              o->labels[k]);
             if (w > 0 && (size_t)w < sizeof skipped - slen) slen += (size_t)w;
+            continue;
+        }
+        if (o->routers[k] == &rb_bench_limit_ops && !limit_builds(sc, &cfg, &err)) {
+            refuse(&ref, o->labels[k], err.message);
             continue;
         }
         if (o->drop_refusing) { /* choose: a router that refuses the table is left out */
