@@ -66,8 +66,11 @@
  * ids are in method order, "*" last, so method m's route is at
  * popcount(mask below m).  A slot of slots[] (the static edges) is 4 bytes:
  * the node's index in its low node_bits bits, the key's high bits above
- * them as a tag (a probe tries the home slot on its own, then loops).  A full[] entry is 16 bytes: tag, mask, length, pool
- * offset of the path, first id; full[] has two homes per static path (a
+ * them as a tag (a probe tries the home slot on its own, then loops).  A
+ * full[] entry is 16 bytes: tag, mask, length, pool offset of the path,
+ * first id (for a path with one route, flagged HASHSEG_FULL_ONE in the
+ * mask, that route's id itself, so that a hit loads no line of ids[], as
+ * the floor's slot holds its ids); full[] has two homes per static path (a
  * key's home is its low 32 bits times the homes, high half) and
  * RB_HASHSEG_PROBE_LIMIT + 1 slots more, so that no probe wraps; over 256
  * homes the filter's words (4 bits a home) follow them in one block.
@@ -186,6 +189,8 @@ _Static_assert(RB_HASHSEG_PROBE_LIMIT == RB__PROBE_LIMIT, "one probe limit for e
 #define HASHSEG_PARAM        0x8u  /* the node is a param child */
 #define HASHSEG_HAS_TMPL     0x10u /* the node has template children */
 #define HASHSEG_TMPL         0x20u /* the node is a template child */
+#define HASHSEG_ONE_END      0x40u /* one route ends at the node, no catch-all: terms[].ids is its id */
+#define HASHSEG_FULL_ONE     0x8000u /* full[] mask: one route, id is its route id */
 #define HASHSEG_DEFAULT_SEED 0x6861736873656721ull
 #define HASHSEG_BITMAP_LEN   256u /* paths shorter than this: a bitmap of their slashes */
 #define HASHSEG_KEY_STACK    64u  /* depths whose keys a lookup keeps; deeper: deep_keys[] */
@@ -206,10 +211,11 @@ typedef struct hashseg_node {
     uint64_t w0, w1; /* static edge: first 16 bytes of the segment, zero padded */
     uint32_t parent; /* index of the parent (the root: 0) */
     uint8_t seglen;  /* static edge: segment length, HASHSEG_LONG when over 16 */
-    uint8_t flags;   /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _HAS_TMPL | _PARAM | _TMPL */
-    uint8_t ncap;    /* captures (params, template params) on the path from the root */
-    uint8_t lens;    /* bit len % 8 set for the length of each static child */
-    uint32_t param;  /* index of the param child, 0 = none */
+    uint8_t
+        flags; /* HASHSEG_HAS_STATIC | _HAS_END | _HAS_CA | _HAS_TMPL | _PARAM | _TMPL | _ONE_END */
+    uint8_t ncap;   /* captures (params, template params) on the path from the root */
+    uint8_t lens;   /* bit len % 8 set for the length of each static child */
+    uint32_t param; /* index of the param child, 0 = none */
     uint32_t unused;
 } hashseg_node;
 
@@ -224,10 +230,11 @@ typedef struct hashseg_term {
 /* A static route in the whole-path table; mask 0: an empty slot. */
 typedef struct hashseg_full {
     uint16_t tag;  /* bits 48..63 of the (masked) key */
-    uint16_t mask; /* methods, as in hashseg_term */
+    uint16_t mask; /* methods, as in hashseg_term; | HASHSEG_FULL_ONE: one route */
     uint32_t len;  /* of the path */
     uint32_t text; /* pool offset of the path */
-    uint32_t id;   /* index of the first route id in ids[], as in hashseg_term */
+    uint32_t id;   /* index of the first route id in ids[], as in hashseg_term;
+                    * with HASHSEG_FULL_ONE the route id itself */
 } hashseg_full;
 
 /* A template child: the node, its key, its shape in the pool ("{}.json"),
@@ -633,20 +640,34 @@ static inline void segment_words(const unsigned char *p, size_t n, uint64_t *w0,
 
 /* The node reached from parent by a static edge with the request segment
  * (w0, w1 its first bytes, n its length), or 0. */
-/* a[0, n) == b[0, n), in 8-byte words (the last one overlapping). */
+/* a[0, n) == b[0, n): the XOR of the first and the last 16 bytes (each as
+ * two words; overlapping when n < 32), and of the 16-byte blocks between
+ * them; under 16 bytes, of overlapping words.  No branch on the length
+ * but its class (a loop only past 32 bytes), so that comparing paths of
+ * many lengths is not a loop exit mispredicted a lookup. */
 static inline bool bytes_equal(const char *a, const char *b, size_t n)
 {
-    if (n < 8) {
-        uint64_t x = 0, y = 0;
-        for (size_t i = 0; i < n; i++) {
-            x = x << 8 | (unsigned char)a[i];
-            y = y << 8 | (unsigned char)b[i];
-        }
-        return x == y;
+    if (n >= 16) {
+        uint64_t d = (load64le(a) ^ load64le(b)) | (load64le(a + 8) ^ load64le(b + 8)) |
+                     (load64le(a + n - 16) ^ load64le(b + n - 16)) |
+                     (load64le(a + n - 8) ^ load64le(b + n - 8));
+        for (size_t i = 16; d == 0 && i + 16 < n; i += 16)
+            d = (load64le(a + i) ^ load64le(b + i)) | (load64le(a + i + 8) ^ load64le(b + i + 8));
+        return d == 0;
     }
-    for (size_t i = 0; i + 8 < n; i += 8)
-        if (load64le(a + i) != load64le(b + i)) return false;
-    return load64le(a + n - 8) == load64le(b + n - 8);
+    if (n >= 8)
+        return ((load64le(a) ^ load64le(b)) | (load64le(a + n - 8) ^ load64le(b + n - 8))) == 0;
+    if (n >= 4) {
+        uint32_t a0, a1, b0, b1;
+        memcpy(&a0, a, 4);
+        memcpy(&a1, a + n - 4, 4);
+        memcpy(&b0, b, 4);
+        memcpy(&b1, b + n - 4, 4);
+        return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+    }
+    uint32_t d = 0;
+    for (size_t i = 0; i < n; i++) d |= (uint32_t)((unsigned char)a[i] ^ (unsigned char)b[i]);
+    return d == 0;
 }
 
 /* The long static segment of node x (w0 its first 8 bytes, w1 its length
@@ -754,6 +775,31 @@ static inline int found(const hashseg_router *r, uint32_t mask, uint32_t first, 
     m->outcome = RB_FOUND;
     m->route_id = r->ids[first + popcount10[below]];
     m->nparams = nparams;
+    m->allowed = 0;
+    return RB_FOUND;
+}
+
+/* The route of node x's end group (terminal t) for method (it fits): with
+ * HASHSEG_ONE_END, its one route's id is in t itself (no line of ids[]). */
+static inline int end_found(const hashseg_router *r, const hashseg_node *x, const hashseg_term *t,
+                            int method, uint32_t nparams, rb_match *m)
+{
+    if (!(x->flags & HASHSEG_ONE_END)) return found(r, t->end_mask, t->ids, method, nparams, m);
+    m->outcome = RB_FOUND;
+    m->route_id = t->ids;
+    m->nparams = nparams;
+    m->allowed = 0;
+    return RB_FOUND;
+}
+
+/* The route of static path entry e for method (it fits). */
+static inline int full_found(const hashseg_router *r, const hashseg_full *e, int method,
+                             rb_match *m)
+{
+    if (!(e->mask & HASHSEG_FULL_ONE)) return found(r, e->mask, e->id, method, 0, m);
+    m->outcome = RB_FOUND;
+    m->route_id = e->id;
+    m->nparams = 0;
     m->allowed = 0;
     return RB_FOUND;
 }
@@ -928,7 +974,7 @@ enter:
         const hashseg_term *t = &r->terms[n];
         if (t->end_mask & fit) {
             if (hit) *hit = (hashseg_hit){n, 0};
-            return found(r, t->end_mask, t->ids, q->method, x->ncap, m);
+            return end_found(r, x, t, q->method, x->ncap, m);
         }
         seen |= t->end_mask;
         goto back;
@@ -1090,7 +1136,7 @@ static int group_best(const hashseg_router *r, const hashseg_req *q, uint32_t g,
                 continue;
             }
             hh = (hashseg_hit){c, 0};
-            found(r, t->end_mask, t->ids, q->method, y->ncap, m);
+            end_found(r, y, t, q->method, y->ncap, m);
         } else if (!walk_sub(r, q, c, ck, e + 1, allowed, m, &hh, mode)) {
             continue;
         }
@@ -1156,9 +1202,8 @@ static int hashseg_lookup(const void *impl, int method, const char *path, size_t
     uint32_t allowed = 0;
     const hashseg_full *e = lookup_full(r, path, len, NULL);
     if (e) {
-        if (e->mask & ((1u << method) | HASHSEG_ANY_BIT))
-            return found(r, e->mask, e->id, method, 0, m);
-        allowed = e->mask;
+        if (e->mask & ((1u << method) | HASHSEG_ANY_BIT)) return full_found(r, e, method, m);
+        allowed = e->mask & (HASHSEG_METHODS | HASHSEG_ANY_BIT);
     }
     const hashseg_node *root = &r->nodes[0];
     if (!root->flags && !root->param) return not_found(allowed & HASHSEG_METHODS, m); /* no tree */
@@ -1174,9 +1219,8 @@ int rb__hashseg_lookup_counted(const void *impl, int method, const char *path, s
     uint32_t allowed = 0;
     const hashseg_full *e = lookup_full(r, path, len, probes);
     if (e) {
-        if (e->mask & ((1u << method) | HASHSEG_ANY_BIT))
-            return found(r, e->mask, e->id, method, 0, m);
-        allowed = e->mask;
+        if (e->mask & ((1u << method) | HASHSEG_ANY_BIT)) return full_found(r, e, method, m);
+        allowed = e->mask & (HASHSEG_METHODS | HASHSEG_ANY_BIT);
     }
     int mode = len < 64 ? HASHSEG_ONE : len < HASHSEG_BITMAP_LEN ? HASHSEG_MANY : HASHSEG_SCAN;
     return walk_impl(r, method, path, len, allowed, m, probes, mode);
@@ -1659,6 +1703,10 @@ static int work_pack(const hashseg_router *r, hashseg_work *w)
             y->flags |= (uint8_t)((x->end_mask ? HASHSEG_HAS_END : 0u) |
                                   (x->ca_mask ? HASHSEG_HAS_CA : 0u));
         }
+        if (popcount16(x->end_mask) == 1 && !x->ca_mask) { /* its one route's id in place */
+            y->flags |= HASHSEG_ONE_END;
+            w->terms[c].ids = w->ids[x->end_ids];
+        }
     }
     return RB_OK;
 }
@@ -1760,9 +1808,11 @@ static int work_place(const hashseg_router *r, hashseg_work *w)
             uint32_t dist = 0;
             size_t i = full_home(k, cap);
             for (; full[i].mask && dist <= RB_HASHSEG_PROBE_LIMIT; i++) dist++;
+            bool one = popcount16(bf->mask) == 1;
             if (dist <= RB_HASHSEG_PROBE_LIMIT)
-                full[i] =
-                    (hashseg_full){(uint16_t)(k >> 48), bf->mask, bf->len, bf->pooled, bf->first};
+                full[i] = (hashseg_full){(uint16_t)(k >> 48),
+                                         (uint16_t)(bf->mask | (one ? HASHSEG_FULL_ONE : 0u)),
+                                         bf->len, bf->pooled, one ? w->ids[bf->first] : bf->first};
             if (dist > longest) longest = dist;
         }
         if (longest <= RB_HASHSEG_PROBE_LIMIT) break;
@@ -2088,12 +2138,15 @@ static int check_node(const hashseg_router *r, uint32_t c, uint64_t *keys, uint3
 static int check_full(const hashseg_router *r, size_t i, uint32_t *groups, rb_error *err)
 {
     const hashseg_full *e = &r->full[i];
-    if (e->mask & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT)) HASHSEG_FAIL("full[%zu]: mask", i);
+    uint32_t mask = e->mask & (HASHSEG_METHODS | HASHSEG_ANY_BIT);
+    bool one = (e->mask & HASHSEG_FULL_ONE) != 0;
+    if ((e->mask & ~(mask | HASHSEG_FULL_ONE)) || !mask) HASHSEG_FAIL("full[%zu]: mask", i);
+    if (one != (popcount16(mask) == 1)) HASHSEG_FAIL("full[%zu]: one route, not flagged so", i);
     if (e->len == 0 || (size_t)e->text + e->len > r->npool || r->pool[e->text] != '/')
         HASHSEG_FAIL("full[%zu]: path out of the pool", i);
-    if ((size_t)e->id + popcount16(e->mask) > r->nids)
+    if (!one && (size_t)e->id + popcount16(mask) > r->nids)
         HASHSEG_FAIL("full[%zu]: ids out of range", i);
-    *groups += popcount16(e->mask);
+    *groups += popcount16(mask);
     const char *path = r->pool + e->text;
     uint64_t h = XXH3_64bits_withSeed(path, e->len, r->keys.seed);
     if (!((r->full_lens >> (e->len & 63u)) & 1u)) HASHSEG_FAIL("full[%zu]: length filter", i);
@@ -2189,7 +2242,10 @@ static int check_tables(const hashseg_router *r, uint64_t *keys, rb_error *err)
             const hashseg_term *t = &r->terms[c];
             if ((t->end_mask | t->ca_mask) & ~(HASHSEG_METHODS | HASHSEG_ANY_BIT))
                 HASHSEG_FAIL("node %u: method mask", c);
-            if ((size_t)t->ids + popcount16(t->end_mask) + popcount16(t->ca_mask) > r->nids)
+            bool one = popcount16(t->end_mask) == 1 && !t->ca_mask;
+            if (one != ((x->flags & HASHSEG_ONE_END) != 0))
+                HASHSEG_FAIL("node %u: one route, not flagged so", c);
+            if (!one && (size_t)t->ids + popcount16(t->end_mask) + popcount16(t->ca_mask) > r->nids)
                 HASHSEG_FAIL("node %u: ids out of range", c);
         }
     }

@@ -1,44 +1,53 @@
 #!/usr/bin/env bash
 # Regenerate docs/results/RESULTS.md: the performance report, from one paired run
 # of every router except linear (too slow at 100,000 routes and beyond to be
-# worth the minutes), the floor and the r3 peer, against radix as of commit
-# 3ec0efc (the baseline of the performance targets, built here from that commit),
-# on: the GitHub and Discord tables, static at 100, 1,000 and 10,000 routes,
-# REST 10k with and without static/param conflicts, params 10k, mixed
-# without conflicts at 100 .. 100,000 routes (scaling), mixed at 100 ..
-# 1,000,000 (the build of 1M routes) from generator v2 and, to show how much
-# of the scaling is deeper paths, mixed at 100 .. 100,000 from generator v1.
-# The report ends with the performance targets, each with its measured figure
-# (scripts/targets.jq reads them from the run's summary.json), then the
-# lookup targets again from a second run with --metric instructions
-# (Callgrind: deterministic) of the baseline, hashseg, ctrie, radix and
-# floor on the targets' scenarios (bundle in build/results-instructions/).
+# worth the minutes), the floor, the limit and the r3 peer, against radix as
+# of commit 3ec0efc (the baseline of the round-2 targets, built here from
+# that commit), on: the GitHub, Discord and Twilio tables, static at 100,
+# 1,000 and 10,000 routes, REST 10k with and without static/param
+# conflicts, params 10k, mixed without conflicts at 100 .. 100,000 routes
+# (scaling), mixed at 100 .. 1,000,000 (the build of 1M routes) from
+# generator v2 and, to show how much of the scaling is deeper paths, mixed
+# at 100 .. 100,000 from generator v1.  The report ends with the targets of
+# the performance rounds, each with its measured figure (scripts/targets.jq
+# reads them from the run's summary.json), then the lookup targets again
+# from a second run with --metric instructions (Callgrind: deterministic)
+# of the baseline, hashseg, ctrie, radix, floor and the limit on the
+# targets' scenarios (bundle in build/results-instructions/).
 #   scripts/results.sh [extra routebench run options, e.g. --clock cpu]
+#   scripts/results.sh --render-only   (the report again from the bundles)
 # The whole bundle stays in build/results/ (summary.json, trials.csv, charts);
 # only the rendered report is kept in the repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --results
-bash scripts/build.sh build >/dev/null
-# the baseline: librouters.so of commit 3ec0efc, built once in build/
-base=build/base-3ec0efc
-if [ ! -f "$base/librouters.so" ]; then
-  echo "results: building radix as of commit 3ec0efc in $base (once)" >&2
-  rm -rf "$base" "$base-src"
-  mkdir -p "$base-src"
-  git archive 3ec0efc | tar -x -C "$base-src"
-  cmake -S "$base-src" -B "$base" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRB_TESTS=OFF >/dev/null
-  cmake --build "$base" --target routebench_plugin >/dev/null
+render_only=0
+if [ "${1:-}" = "--render-only" ]; then
+  render_only=1
+  shift
 fi
+base=build/base-3ec0efc
 baseline="radix@$base/librouters.so"
+if [ "$render_only" = 0 ]; then
+  bash scripts/setup.sh --results
+  bash scripts/build.sh build >/dev/null
+  # the baseline: librouters.so of commit 3ec0efc, built once in build/
+  if [ ! -f "$base/librouters.so" ]; then
+    echo "results: building radix as of commit 3ec0efc in $base (once)" >&2
+    rm -rf "$base" "$base-src"
+    mkdir -p "$base-src"
+    git archive 3ec0efc | tar -x -C "$base-src"
+    cmake -S "$base-src" -B "$base" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRB_TESTS=OFF >/dev/null
+    cmake --build "$base" --target routebench_plugin >/dev/null
+fi
 routers=$(./build/routebench list | awk '/^routers:/{f=1;next} /^$/{f=0} f{print $1}' |
           grep -v '^linear$' | paste -sd, -)
-./build/routebench run --routers "$baseline,$routers" --baseline "$baseline" \
-  --scenarios github,discord,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-1000,mixed-nc-100000,mixed-100,mixed-1000,mixed-100000,mixed-1000000,mixed-v1-100,mixed-v1-1000,mixed-v1-10000,mixed-v1-100000 \
+./build/routebench run --routers "$baseline,$routers,limit" --baseline "$baseline" \
+  --scenarios github,discord,twilio,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-1000,mixed-nc-100000,mixed-100,mixed-1000,mixed-100000,mixed-1000000,mixed-v1-100,mixed-v1-1000,mixed-v1-10000,mixed-v1-100000 \
   --out build/results "$@"
-./build/routebench run --routers "$baseline,hashseg,ctrie,radix,floor" --baseline "$baseline" \
-  --scenarios github,discord,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-100000 \
+./build/routebench run --routers "$baseline,hashseg,ctrie,radix,floor,limit" --baseline "$baseline" \
+  --scenarios github,discord,twilio,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-100000 \
   --metric instructions --out build/results-instructions
+fi
 {
   echo "<!-- generated by scripts/results.sh from build/results/; do not edit by hand -->"
   sed -e "s/(chart.svg)/(RESULTS-chart.svg)/" -e "s/(scaling.svg)/(RESULTS-scaling.svg)/" build/results/report.md
@@ -46,6 +55,8 @@ routers=$(./build/routebench list | awk '/^routers:/{f=1;next} /^$/{f=0} f{print
   jq -r --arg base "$baseline" -f scripts/targets.jq build/results/summary.json
   jq -r --arg base "$baseline" --arg metric instructions -f scripts/targets.jq \
     build/results-instructions/summary.json
+  echo "For each target not met: the Callgrind profile of a lookup (instructions, branches,"
+  echo "mispredictions, cache misses) and what was tried, in [profile.md](profile.md)."
 } > docs/results/RESULTS.md.tmp
 mv docs/results/RESULTS.md.tmp docs/results/RESULTS.md
 cp build/results/scaling.svg docs/results/RESULTS-scaling.svg

@@ -288,6 +288,43 @@ Test(harness, wrong_answers_are_counted_against_expected)
     rb_request_table_free(&reqs);
 }
 
+/* The limit runs on a param table that floor refuses: it is built from the
+ * requests, answers every hit with its expected route (no disagreement),
+ * and a repeated request whose EXPECTED names another route than its first
+ * time counts as one (the limit holds the first). */
+Test(harness, the_limit_is_built_from_the_requests_and_checked_on_its_hits)
+{
+    rb_route_table routes;
+    rb_request_table reqs;
+    load_shipped("github", &routes, &reqs);
+    const rb_router_ops *ops[2] = {rb_registry_find("hashseg"), &rb_bench_limit_ops};
+    rb_bench_run run;
+    rb_error err;
+    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 2, NULL, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect_eq(run.subjects[0].disagree, 0u);
+    cr_expect_eq(run.subjects[1].disagree, 0u);
+    cr_expect_neq(run.subjects[1].checksum, run.subjects[0].checksum, "no captures");
+    rb_bench_run_free(&run);
+    size_t again = 0; /* a hit that repeats an earlier request */
+    for (size_t i = 1; i < reqs.count && !again; i++) {
+        const rb_request *x = &reqs.reqs[i];
+        for (size_t k = 0; k < i && !again && x->expected >= 0; k++)
+            if (reqs.reqs[k].method == x->method && reqs.reqs[k].len == x->len &&
+                memcmp(rb_request_path(&reqs, k), rb_request_path(&reqs, i), x->len) == 0)
+                again = i;
+    }
+    cr_assert_gt(again, 0u, "github's requests repeat some paths");
+    reqs.reqs[again].expected = reqs.reqs[again].expected == 0 ? 1 : 0; /* another route */
+    const rb_router_ops *limit[1] = {&rb_bench_limit_ops};
+    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, limit, 1, NULL, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect_eq(run.subjects[0].disagree, 1u);
+    rb_bench_run_free(&run);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}
+
 Test(harness, a_router_lacking_a_feature_fails_prepare_with_its_name)
 {
     rb_route_table routes;

@@ -460,6 +460,47 @@ Test(hashseg, forced_hash_collisions)
     }
 }
 
+/* With every hash narrowed to 0 bits, the bytes alone tell static paths
+ * apart: paths of every length from 1 to 48 bytes (under 4, 4 to 7, 8 to
+ * 15, 16 to 32 and past 32 compare differently), each looked up as it is
+ * and with one byte changed at every position, must agree with linear,
+ * and a path with one route answers with that route's id (it is kept in
+ * the entry itself) while a path with two still tells GET from POST. */
+Test(hashseg, static_paths_of_every_length_told_apart_by_their_bytes)
+{
+    enum { LONGEST = 48, GROUP = 16 }; /* a group of paths: a probe sequence under the limit */
+    for (unsigned bits = 0; bits <= 64; bits += 64) {
+        for (size_t lo = 1; lo <= LONGEST; lo += GROUP) {
+            pair p;
+            pair_new(&p, 7, bits);
+            char path[LONGEST + 1];
+            for (size_t n = lo; n < lo + GROUP; n++) {
+                path[0] = '/';
+                for (size_t i = 1; i < n; i++) path[i] = (char)('a' + (n + i) % 26);
+                path[n] = '\0';
+                pair_add(&p, RB_GET, path, (uint32_t)(2 * n));
+                if (n % 3 == 0) pair_add(&p, RB_POST, path, (uint32_t)(2 * n + 1));
+            }
+            pair_build(&p);
+            for (size_t n = lo; n < lo + GROUP; n++) {
+                path[0] = '/';
+                for (size_t i = 1; i < n; i++) path[i] = (char)('a' + (n + i) % 26);
+                path[n] = '\0';
+                expect_found(&p, RB_GET, path, (uint32_t)(2 * n));
+                if (n % 3 == 0) expect_found(&p, RB_POST, path, (uint32_t)(2 * n + 1));
+                for (size_t i = 1; i < n; i++) {
+                    char keep = path[i];
+                    path[i] = '0';
+                    rb_match m = pair_lookup_n(&p, RB_GET, path, n);
+                    cr_assert_eq(m.outcome, RB_NOT_FOUND, "length %zu, byte %zu changed", n, i);
+                    path[i] = keep;
+                }
+            }
+            pair_free(&p);
+        }
+    }
+}
+
 /* Hash flooding: keys that all collide make a probe sequence longer than
  * the limit; build refuses (RB_ELIMIT) instead of accepting slow lookups,
  * and the router is left as it was (destroy frees everything). */

@@ -4,6 +4,8 @@
  */
 #include "bundle.h"
 
+#include "limit.h"
+
 #include "generate.h"
 #include "base_internal.h"
 #include "scenario.h"
@@ -258,6 +260,43 @@ const rb_bundle_pair *rb_bundle_find_pair(const rb_bundle_scenario *s, const cha
     for (size_t i = 0; i < s->npairs; i++)
         if (strcmp(s->pairs[i].a, a) == 0 && strcmp(s->pairs[i].b, b) == 0) return &s->pairs[i];
     return NULL;
+}
+
+bool rb_bundle_is_limit(const rb_bundle_result *r)
+{
+    return strcmp(r->router, RB_LIMIT_NAME) == 0;
+}
+
+bool rb_bundle_limit_ratio(const rb_bundle_scenario *s, const char *router, double *x, double *lo,
+                           double *hi)
+{
+    if (strcmp(router, RB_LIMIT_NAME) == 0) return false;
+    const rb_bundle_pair *p = rb_bundle_find_pair(s, router, RB_LIMIT_NAME);
+    if (p && p->r.median > 0) { /* r_i = router / limit */
+        *x = p->r.median, *lo = p->r.lo, *hi = p->r.hi;
+        return true;
+    }
+    p = rb_bundle_find_pair(s, RB_LIMIT_NAME, router);
+    if (!p || !(p->r.median > 0) || !(p->r.lo > 0) || !(p->r.hi > 0))
+        return false; /* r_i = limit / router: inverted */
+    *x = 1.0 / p->r.median, *lo = 1.0 / p->r.hi, *hi = 1.0 / p->r.lo;
+    return true;
+}
+
+void rb_bundle_limit_text(const rb_bundle *b, const rb_bundle_scenario *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->nresults; i++) {
+        const rb_bundle_router *info = rb_bundle_router_info(b, s->results[i].router);
+        double x, lo, hi;
+        if ((info && (info->reference || info->peer)) ||
+            !rb_bundle_limit_ratio(s, s->results[i].router, &x, &lo, &hi))
+            continue;
+        int w = snprintf(buf + n, cap - n, "%s%s %.2fx", n ? ", " : "", s->results[i].router, x);
+        if (w < 0 || (size_t)w >= cap - n) return;
+        n += (size_t)w;
+    }
 }
 
 /* ns/lookup of result ri of scenario si, in round order, into xs (n =

@@ -295,6 +295,20 @@ size_t rb_bundle_result_index(const rb_bundle_scenario *s, const char *router);
 const rb_bundle_pair *rb_bundle_find_pair(const rb_bundle_scenario *s, const char *a,
                                           const char *b);
 
+/* The limit row (RB_LIMIT_NAME, corpus/limit.h): an exact-match lookup
+ * of the scenario's own request paths.  *x is router's distance to it,
+ * the median over the pairs of (router per lookup) / (limit per lookup),
+ * [*lo, *hi] its interval (equal to *x under an exact metric).  False when
+ * the scenario has no limit row, router is the limit, or no pair exists. */
+bool rb_bundle_limit_ratio(const rb_bundle_scenario *s, const char *router, double *x, double *lo,
+                           double *hi);
+/* "hashseg 2.91x, ctrie 3.40x, ..." for every router but the references
+ * and peers, in result order; "" when the scenario has no limit row. */
+void rb_bundle_limit_text(const rb_bundle *b, const rb_bundle_scenario *s, char *buf, size_t cap);
+/* Is this result the limit row (its answers have no captures, so its
+ * checksum is compared with nobody's)? */
+bool rb_bundle_is_limit(const rb_bundle_result *r);
+
 /* ---- number formats ------------------------------------------------------ */
 
 /* a per-lookup value in the bundle's metric: rb_format_ns for time,

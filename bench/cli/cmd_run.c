@@ -4,6 +4,7 @@
  * 10,000 routes) over every registered router that supports each shape.
  */
 #include "cli.h"
+#include "harness.h"
 #include "router.h"
 #include "session.h"
 
@@ -20,8 +21,10 @@ static const cli_option run_table[] = {
      .type = CLI_STRING,
      .metavar = "a,b,...",
      .offset = offsetof(run_options, routers),
-     .help = "routers to run (default: every registered router and every --router-lib router); "
-             "NAME@LIB names router NAME of plugin library LIB (two builds side by side)"},
+     .help = "routers to run (default: every registered router, the limit and every "
+             "--router-lib router); NAME@LIB names router NAME of plugin library LIB (two "
+             "builds side by side); 'limit' is the reference row of an exact match of the "
+             "scenario's own requested paths (docs/measurement.md)"},
     {.name = "--baseline",
      .type = CLI_STRING,
      .metavar = "NAME",
@@ -64,6 +67,8 @@ static int choose_routers(session_options *o, const char *list, const char *base
     if (!list) {
         for (size_t i = 0; i < rb_registry_count() && rc == CLI_OK; i++)
             rc = session_add_ops(o, rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
+        if (rc == CLI_OK && rb_registry_find("floor")) /* the limit: a reference row */
+            rc = session_add_ops(o, &rb_bench_limit_ops, RB_LIMIT_NAME);
         for (size_t i = 0; i < rb_plugins_count(&o->plugins) && rc == CLI_OK; i++) {
             char label[RB_BUNDLE_NAME];
             snprintf(label, sizeof label, "%s@%s", rb_ops_name(rb_plugins_ops(&o->plugins, i)),

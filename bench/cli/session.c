@@ -553,12 +553,17 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
                         ? " (a peer: not held to our semantics)"
                         : "");
     }
+    char limit[RB_BUNDLE_TEXT];
+    rb_bundle_limit_text(b, s, limit, sizeof limit);
+    if (*limit)
+        fprintf(out, "  x the limit (an exact match of these requests' paths; paired): %s\n",
+                limit);
     /* peer processes fold their answers their own way (peer.h): compared
      * answer by answer instead (print_peer_notes) */
     bool same = true;
     for (size_t i = 1; i < s->nresults; i++)
-        same = same &&
-               (s->results[i].peer_process || s->results[i].checksum == s->results[0].checksum);
+        same = same && (s->results[i].peer_process || rb_bundle_is_limit(&s->results[i]) ||
+                        s->results[i].checksum == s->results[0].checksum);
     if (same)
         fprintf(out, "  checksum %016llx (every router gave the same answers)\n",
                 (unsigned long long)s->results[0].checksum);
@@ -566,14 +571,15 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
         /* group the routers by checksum */
         fprintf(out, "  checksums differ (the routers' answers differ):\n");
         for (size_t i = 0; i < s->nresults; i++) {
-            if (s->results[i].peer_process) continue;
+            if (s->results[i].peer_process || rb_bundle_is_limit(&s->results[i])) continue;
             bool first = true;
             for (size_t k = 0; k < i; k++)
                 first = first && s->results[k].checksum != s->results[i].checksum;
             if (!first) continue;
             fprintf(out, "    %016llx", (unsigned long long)s->results[i].checksum);
             for (size_t k = i; k < s->nresults; k++) {
-                if (s->results[k].checksum != s->results[i].checksum || s->results[k].peer_process)
+                if (s->results[k].checksum != s->results[i].checksum ||
+                    s->results[k].peer_process || rb_bundle_is_limit(&s->results[k]))
                     continue;
                 char name[RB_BUNDLE_NAME + 16];
                 fprintf(out, " %s",
@@ -671,17 +677,27 @@ static void print_estimate(const session_options *o)
 static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_report *reps,
                          progress *pg, rb_error *err)
 {
+    /* the limit answers without captures: the harness checked its hits */
     const rb_router *routers[64];
-    for (size_t k = 0; k < run->nsubjects; k++) routers[k] = run->subjects[k].router;
-    progress_note(pg, "checking every answer against linear");
-    int rc = rb_verify_built(routers, run->nsubjects, &sc->routes, sc->spec.name, &sc->requests,
-                             reps, err);
-    if (rc < 0) return rc;
+    size_t at[64], n = 0;
     for (size_t k = 0; k < run->nsubjects; k++) {
+        if (run->subjects[k].ops == &rb_bench_limit_ops) continue;
+        at[n] = k;
+        routers[n++] = run->subjects[k].router;
+    }
+    progress_note(pg, "checking every answer against linear");
+    rb_verify_report *got = n ? calloc(n, sizeof *got) : NULL;
+    if (n && !got) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking answers");
+    int rc = n ? rb_verify_built(routers, n, &sc->routes, sc->spec.name, &sc->requests, got, err)
+               : RB_OK;
+    for (size_t i = 0; rc == RB_OK && i < n; i++) {
+        size_t k = at[i];
+        reps[k] = got[i];
         run->subjects[k].disagree = reps[k].disagreeing;
         if (reps[k].nexamples) run->subjects[k].first_disagree = reps[k].examples[0].request;
     }
-    return RB_OK;
+    free(got);
+    return rc;
 }
 
 /* ---- refusals, peers, conditions ------------------------------------------------ */
@@ -860,6 +876,23 @@ static void print_peer_notes(FILE *out, const session_options *o, const peer_not
     }
 }
 
+/* Can the limit be built from this scenario's requests?  Not when a
+ * requested path reads as a pattern (err says which): the limit is then
+ * left out of the scenario, as a router that refuses its table. */
+static bool limit_builds(const rb_scenario *sc, const rb_config *cfg, rb_error *err)
+{
+    const rb_router_ops *floor = rb_registry_find("floor");
+    rb_router *r;
+    size_t n;
+    if (!floor) {
+        rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET, "floor is not built in");
+        return false;
+    }
+    if (rb_limit_build(&sc->requests, floor, cfg, &r, &n, err) < 0) return false;
+    rb_router_destroy(r);
+    return true;
+}
+
 /* Measure one scenario under one condition.  Returns a CLI status. */
 static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, progress *pg,
                              int mode, size_t app)
@@ -881,6 +914,10 @@ static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, 
             int w = snprintf(skipped + slen, sizeof skipped - slen, "%s%s", slen ? "," : "",
                              o->labels[k]);
             if (w > 0 && (size_t)w < sizeof skipped - slen) slen += (size_t)w;
+            continue;
+        }
+        if (o->routers[k] == &rb_bench_limit_ops && !limit_builds(sc, &cfg, &err)) {
+            refuse(&ref, o->labels[k], err.message);
             continue;
         }
         if (o->drop_refusing) { /* choose: a router that refuses the table is left out */

@@ -7,6 +7,7 @@
 #include "harness.h"
 
 #include "harness_internal.h"
+#include "limit.h"
 #include "peer.h"
 #include "machine.h"
 
@@ -84,6 +85,38 @@ void rb_bench_run_free(rb_bench_run *run)
     run->perf.fd = -1;
 }
 
+/* ---- the limit: an identity, built by prepare (harness.h) ---------------- */
+
+static int limit_refuse(const rb_config *config, void **out, rb_error *err)
+{
+    (void)config;
+    *out = NULL;
+    return rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET,
+                     "limit is built from a request table by the harness, not from routes");
+}
+
+const rb_router_ops rb_bench_limit_ops = {
+    .abi_version = RB_ROUTER_ABI_VERSION,
+    .name = RB_LIMIT_NAME,
+    .summary = "reference, not a router to choose: exact-match lookup of the scenario's own "
+               "requested paths (floor built over them; the lower bound, docs/measurement.md)",
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB | RB_FEAT_TEMPLATE,
+    .create = limit_refuse,
+};
+
+/* The router of subject s: built from the route set, or for the limit from
+ * the requests (with floor's ops). */
+static int build_subject(rb_bench_subject *s, const rb_route_set *routes,
+                         const rb_request_table *requests, const rb_config *config, rb_error *err)
+{
+    if (s->ops != &rb_bench_limit_ops)
+        return rb_route_set_build_router(routes, s->ops, config, &s->router, err);
+    const rb_router_ops *floor = rb_registry_find("floor");
+    if (!floor) return rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET, "limit needs floor");
+    size_t npaths;
+    return rb_limit_build(requests, floor, config, &s->router, &npaths, err);
+}
+
 static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
                            const rb_route_set *routes, const rb_request_table *requests,
                            const rb_config *config, rb_error *err)
@@ -92,7 +125,7 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
     s->ops = ops;
     int64_t rss0 = rb_machine_rss_peak_reset();
     uint64_t c0 = rb_bench_thread_cpu_ns(), t0 = rb_bench_now_ns();
-    int rc = rb_route_set_build_router(routes, ops, config, &s->router, err);
+    int rc = build_subject(s, routes, requests, config, err);
     s->build_ns = rb_bench_now_ns() - t0;
     s->build_cpu_ns = rb_bench_thread_cpu_ns() - c0;
     int64_t rss1 = rb_machine_rss_peak();
@@ -106,7 +139,11 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
         rb_match m;
         rb_router_lookup(s->router, q->method, rb_request_path(requests, i), q->len, &m);
         s->checksum += fold_answer(&m);
-        if (!rb_match_expected(&m, q->expected)) {
+        /* the limit: a hit names the expected route (no captures, no 405s) */
+        bool limit = ops == &rb_bench_limit_ops;
+        if (limit
+                ? q->expected >= 0 && (m.outcome != RB_FOUND || m.route_id != (uint32_t)q->expected)
+                : !rb_match_expected(&m, q->expected)) {
             if (s->disagree == 0) s->first_disagree = i;
             s->disagree++;
         }

@@ -59,6 +59,7 @@
 #include "arena.h"
 #include "perfcount.h"
 #include "slowed.h"
+#include "limit.h"
 #include "table.h"
 
 #include <stdbool.h>
@@ -176,6 +177,17 @@ typedef struct rb_bench_run {
  * trials of the scenario (calibration counts as none). */
 typedef void (*rb_bench_progress_fn)(void *ctx, const char *what, const rb_bench_subject *subject,
                                      size_t done, size_t total);
+
+/* The limit (corpus/limit.h): a reference row in every scenario, the
+ * exact-match router `floor` built over the requested paths themselves
+ * instead of the routes.  Only an identity for the harness: prepare builds
+ * it with rb_limit_build (its own functions refuse to be called), and its
+ * answers are checked for the hits only (a hit must name the route the
+ * request expects; an exact match has no captures, so it is left out of
+ * the comparison with linear and of the checksum comparison).  Its
+ * summary starts with "reference", so reports draw it as one; its features
+ * are all of them, so it runs in every scenario. */
+extern const rb_router_ops rb_bench_limit_ops;
 
 /* Build every router of ops[0..nops) on routes, and check it on requests.
  * requests must be non-empty and its paths must live as long as the run.

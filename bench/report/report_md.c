@@ -140,11 +140,24 @@ static void geomeans(const rb_bundle *b, rb_buf *o)
     rb_buf_puts(o, "\n");
 }
 
+/* Each router's distance to the limit row, when the scenario has one. */
+static void limit_line(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
+{
+    char text[RB_BUNDLE_TEXT];
+    rb_bundle_limit_text(b, s, text, sizeof text);
+    if (*text)
+        rb_buf_printf(o,
+                      "Distance to the limit (per lookup, over the limit's: an exact match of "
+                      "these requests' paths, docs/measurement.md): %s.\n\n",
+                      text);
+}
+
 static void checksums(const rb_bundle_scenario *s, rb_buf *o)
 {
     bool same = true;
     for (size_t i = 1; i < s->nresults; i++)
-        same = same && s->results[i].checksum == s->results[0].checksum;
+        same = same && (rb_bundle_is_limit(&s->results[i]) ||
+                        s->results[i].checksum == s->results[0].checksum);
     if (same && s->nresults) {
         rb_buf_printf(o,
                       "Checksum of one replay: `%016llx`, the same for every router (they "
@@ -187,6 +200,7 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
                       b->baseline, anchor);
     if (rb_metric_exact(b->metric)) {
         rb_bundle_report_counted_table(b, s, o);
+        limit_line(b, s, o);
         checksums(s, o);
         rb_buf_puts(o, "\n");
         return;
@@ -230,6 +244,7 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
         }
     }
     rb_buf_puts(o, "\n");
+    limit_line(b, s, o);
     checksums(s, o);
     rb_buf_puts(o, "\n");
 }
