@@ -916,6 +916,62 @@ static void read_strings(jr *r, const cJSON *root, const char *key, rb_bundle *b
     }
 }
 
+static void read_routers(jr *r, const cJSON *root, rb_bundle *b)
+{
+    const cJSON *routers = get_array(r, root, "routers"), *v;
+    cJSON_ArrayForEach(v, routers)
+    {
+        if (r->rc != RB_OK) break;
+        r->where = "routers[]";
+        char name[RB_BUNDLE_NAME], summary[RB_BUNDLE_TEXT], f[64];
+        get_str(r, v, "name", name, sizeof name);
+        get_str(r, v, "summary", summary, sizeof summary);
+        get_str(r, v, "features", f, sizeof f);
+        bool reference = get_bool(r, v, "reference");
+        bool peer = has(v, "peer") && get_bool(r, v, "peer");
+        if (r->rc == RB_OK && rb_bundle_add_router(b, name, summary, rb_features_parse(f)) < 0)
+            nomem(r);
+        if (r->rc == RB_OK) {
+            b->routers[b->nrouters - 1].reference = reference;
+            b->routers[b->nrouters - 1].peer = peer;
+        }
+    }
+}
+
+static void read_geomeans(jr *r, const cJSON *root, rb_bundle *b)
+{
+    const cJSON *v;
+    const cJSON *gms = get_array(r, root, "geomeans");
+    int ng = gms ? cJSON_GetArraySize(gms) : 0;
+    if (ng > 0 && r->rc == RB_OK) {
+        b->geomeans = calloc((size_t)ng, sizeof *b->geomeans);
+        if (!b->geomeans) nomem(r);
+    }
+    cJSON_ArrayForEach(v, gms)
+    {
+        if (r->rc != RB_OK) break;
+        r->where = "geomeans[]";
+        rb_bundle_geomean *g = &b->geomeans[b->ngeomeans++];
+        read_fields(r, v, geomean_fields, JF_N(geomean_fields), g);
+        g->g.level = b->bootstrap.level;
+    }
+}
+
+static void read_libraries(jr *r, const cJSON *root, rb_bundle *b)
+{
+    const cJSON *v;
+    const cJSON *libs = get_array(r, root, "libraries");
+    cJSON_ArrayForEach(v, libs)
+    {
+        if (r->rc != RB_OK) break;
+        r->where = "libraries[]";
+        rb_bundle_library l;
+        memset(&l, 0, sizeof l);
+        read_fields(r, v, library_fields, JF_N(library_fields), &l);
+        if (r->rc == RB_OK && rb_bundle_add_library(b, &l) < 0) nomem(r);
+    }
+}
+
 static void read_all(jr *r, const cJSON *root, rb_bundle *b)
 {
     r->where = "the top level";
@@ -963,58 +1019,19 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
 
     r->where = "the top level";
     get_str(r, root, "baseline", b->baseline, sizeof b->baseline);
-    const cJSON *routers = get_array(r, root, "routers"), *v;
-    cJSON_ArrayForEach(v, routers)
-    {
-        if (r->rc != RB_OK) break;
-        r->where = "routers[]";
-        char name[RB_BUNDLE_NAME], summary[RB_BUNDLE_TEXT], f[64];
-        get_str(r, v, "name", name, sizeof name);
-        get_str(r, v, "summary", summary, sizeof summary);
-        get_str(r, v, "features", f, sizeof f);
-        bool reference = get_bool(r, v, "reference");
-        bool peer = has(v, "peer") && get_bool(r, v, "peer");
-        if (r->rc == RB_OK && rb_bundle_add_router(b, name, summary, rb_features_parse(f)) < 0)
-            nomem(r);
-        if (r->rc == RB_OK) {
-            b->routers[b->nrouters - 1].reference = reference;
-            b->routers[b->nrouters - 1].peer = peer;
-        }
-    }
+    read_routers(r, root, b);
     r->where = "the top level";
-    const cJSON *scenarios = get_array(r, root, "scenarios");
+    const cJSON *scenarios = get_array(r, root, "scenarios"), *v;
     cJSON_ArrayForEach(v, scenarios)
     {
         if (r->rc == RB_OK) read_scenario(r, v, b);
     }
     r->where = "the top level";
-    const cJSON *gms = get_array(r, root, "geomeans");
-    int ng = gms ? cJSON_GetArraySize(gms) : 0;
-    if (ng > 0 && r->rc == RB_OK) {
-        b->geomeans = calloc((size_t)ng, sizeof *b->geomeans);
-        if (!b->geomeans) nomem(r);
-    }
-    cJSON_ArrayForEach(v, gms)
-    {
-        if (r->rc != RB_OK) break;
-        r->where = "geomeans[]";
-        rb_bundle_geomean *g = &b->geomeans[b->ngeomeans++];
-        read_fields(r, v, geomean_fields, JF_N(geomean_fields), g);
-        g->g.level = b->bootstrap.level;
-    }
+    read_geomeans(r, root, b);
     r->where = "the top level";
     read_gate(r, field(r, root, "gate"), b);
     r->where = "the top level";
-    const cJSON *libs = get_array(r, root, "libraries");
-    cJSON_ArrayForEach(v, libs)
-    {
-        if (r->rc != RB_OK) break;
-        r->where = "libraries[]";
-        rb_bundle_library l;
-        memset(&l, 0, sizeof l);
-        read_fields(r, v, library_fields, JF_N(library_fields), &l);
-        if (r->rc == RB_OK && rb_bundle_add_library(b, &l) < 0) nomem(r);
-    }
+    read_libraries(r, root, b);
     r->where = "the top level";
     read_strings(r, root, "warnings", b, true);
     read_strings(r, root, "limitations", b, false);

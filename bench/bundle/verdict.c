@@ -190,10 +190,93 @@ static void condition_words(const rb_bundle_scenario *s, text *t)
             latency ? " and" : ",", (unsigned long long)(s->app_bytes / 1024));
 }
 
+/* " The table needs F; refused by R (no F)...": the table's features and
+ * who refused it. */
+static void put_refusals(const rb_bundle *b, const rb_bundle_scenario *s, text *t)
+{
+    char f[64];
+    feature_list(s->features, f, sizeof f);
+    put(t, " The table needs %s", f);
+    bool any = false;
+    for (const char *p = s->skipped; *p;) {
+        size_t n = strcspn(p, ",");
+        char name[RB_BUNDLE_NAME];
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        const rb_bundle_router *info = rb_bundle_router_info(b, name);
+        char lack[64] = "a feature";
+        if (info) feature_list(s->features & ~info->features, lack, sizeof lack);
+        put(t, "%s %s (no %s)", any ? ";" : "; refused by", name, lack);
+        any = true;
+        p += n + (p[n] ? 1 : 0);
+    }
+    for (size_t i = 0; i < s->nrefused; i++) {
+        put(t, "%s %s (%s)", any ? ";" : "; refused by", s->refused[i].router,
+            s->refused[i].reason);
+        any = true;
+    }
+    put(t, "%s.", any ? "" : "; no router refused it");
+}
+
+/* What auto picked, against the measured winner. */
+static void put_auto(const rb_verdict *v, text *t)
+{
+    char cell[160];
+    switch (v->auto_status) {
+    case RB_VERDICT_AUTO_WINNER:
+        put(t, " auto picks %s: the measured winner.", v->auto_choice);
+        break;
+    case RB_VERDICT_AUTO_TIED:
+        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
+        put(t, " auto picks %s: not significantly slower than %s (%s).", v->auto_choice, v->fastest,
+            cell);
+        break;
+    case RB_VERDICT_AUTO_BEHIND:
+        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
+        put(t, " auto picks %s, behind %s by %s, not significantly.", v->auto_choice, v->fastest,
+            cell);
+        break;
+    case RB_VERDICT_AUTO_LOSES:
+        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
+        put(t,
+            " auto picks %s, which LOSES significantly: %s is %s faster; auto's rule does not "
+            "fit this table.",
+            v->auto_choice, v->fastest, cell);
+        break;
+    case RB_VERDICT_AUTO_UNRANKED:
+        put(t, " auto picks %s, which was not measured beside it.", v->auto_choice);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Peers: measured beside ours, compared, not ranked. */
+static void put_peers(const rb_bundle *b, const rb_bundle_scenario *s, const rb_verdict *v, text *t)
+{
+    char cell[160];
+    bool first = true;
+    for (size_t i = 0; *v->fastest && i < s->nresults; i++) {
+        const rb_bundle_result *r = &s->results[i];
+        const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
+        if (!r->peer_process && !(info && info->peer)) continue;
+        rb_paired_result p;
+        put(t, "%s%s", first ? " Peers (measured, not ranked): " : "; ", r->router);
+        first = false;
+        if (rb_verdict_speed(s, v->fastest, r->router, &p)) {
+            fmt_speed(v, &p, cell, sizeof cell);
+            put(t, ": %s is %s faster", v->fastest, cell);
+        }
+        if (r->disagreements)
+            put(t, ", %llu answer%s differ%s from EXPECTED", (unsigned long long)r->disagreements,
+                r->disagreements == 1 ? "" : "s", r->disagreements == 1 ? "s" : "");
+    }
+    if (!first) put(t, ".");
+}
+
 static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdict *v)
 {
     text t = {v->text, sizeof v->text, 0};
-    char cell[160], f[64];
+    char cell[160];
     put(&t, "%s", s->name);
     condition_words(s, &t);
     put(&t, ": ");
@@ -231,71 +314,9 @@ static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
         put(&t, " Smallest: %s (%.1f bytes/route). Fastest to build: %s (%s).", v->smallest,
             v->smallest_bytes_per_route, v->fastest_build, build);
     }
-    feature_list(s->features, f, sizeof f);
-    put(&t, " The table needs %s", f);
-    bool any = false;
-    for (const char *p = s->skipped; *p;) {
-        size_t n = strcspn(p, ",");
-        char name[RB_BUNDLE_NAME];
-        snprintf(name, sizeof name, "%.*s", (int)n, p);
-        const rb_bundle_router *info = rb_bundle_router_info(b, name);
-        char lack[64] = "a feature";
-        if (info) feature_list(s->features & ~info->features, lack, sizeof lack);
-        put(&t, "%s %s (no %s)", any ? ";" : "; refused by", name, lack);
-        any = true;
-        p += n + (p[n] ? 1 : 0);
-    }
-    for (size_t i = 0; i < s->nrefused; i++) {
-        put(&t, "%s %s (%s)", any ? ";" : "; refused by", s->refused[i].router,
-            s->refused[i].reason);
-        any = true;
-    }
-    put(&t, "%s.", any ? "" : "; no router refused it");
-    switch (v->auto_status) {
-    case RB_VERDICT_AUTO_WINNER:
-        put(&t, " auto picks %s: the measured winner.", v->auto_choice);
-        break;
-    case RB_VERDICT_AUTO_TIED:
-        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
-        put(&t, " auto picks %s: not significantly slower than %s (%s).", v->auto_choice,
-            v->fastest, cell);
-        break;
-    case RB_VERDICT_AUTO_BEHIND:
-        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
-        put(&t, " auto picks %s, behind %s by %s, not significantly.", v->auto_choice, v->fastest,
-            cell);
-        break;
-    case RB_VERDICT_AUTO_LOSES:
-        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
-        put(&t,
-            " auto picks %s, which LOSES significantly: %s is %s faster; auto's rule does not "
-            "fit this table.",
-            v->auto_choice, v->fastest, cell);
-        break;
-    case RB_VERDICT_AUTO_UNRANKED:
-        put(&t, " auto picks %s, which was not measured beside it.", v->auto_choice);
-        break;
-    default:
-        break;
-    }
-    /* peers: measured beside ours, compared, not ranked */
-    bool first = true;
-    for (size_t i = 0; *v->fastest && i < s->nresults; i++) {
-        const rb_bundle_result *r = &s->results[i];
-        const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
-        if (!r->peer_process && !(info && info->peer)) continue;
-        rb_paired_result p;
-        put(&t, "%s%s", first ? " Peers (measured, not ranked): " : "; ", r->router);
-        first = false;
-        if (rb_verdict_speed(s, v->fastest, r->router, &p)) {
-            fmt_speed(v, &p, cell, sizeof cell);
-            put(&t, ": %s is %s faster", v->fastest, cell);
-        }
-        if (r->disagreements)
-            put(&t, ", %llu answer%s differ%s from EXPECTED", (unsigned long long)r->disagreements,
-                r->disagreements == 1 ? "" : "s", r->disagreements == 1 ? "s" : "");
-    }
-    if (!first) put(&t, ".");
+    put_refusals(b, s, &t);
+    put_auto(v, &t);
+    put_peers(b, s, v, &t);
 }
 
 int rb_verdict_scenario(const rb_bundle *b, size_t si, rb_verdict *v)
