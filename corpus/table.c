@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "file.h"
+#include "openapi.h"
 #include "router_impl.h"
 
 #include <stdarg.h>
@@ -262,6 +263,12 @@ int rb_route_table_parse(const char *name, const char *data, size_t len, rb_rout
     memset(out, 0, sizeof *out);
     int rc = for_each_line(name, data, len, 2, route_line, NULL, out, err);
     if (rc < 0) rb_route_table_free(out);
+    /* the hint at the point of error: an API document given for a table */
+    int kind = rc == RB_EFORMAT || rc == RB_EPATTERN ? rb_openapi_sniff(data, len) : 0;
+    if (kind && err)
+        snprintf(err->message, sizeof err->message,
+                 "%s:%zu: this looks like an %s document: use --openapi FILE (or corpus import)",
+                 name, err->line, kind == 2 ? "OpenAPI (Swagger 2.0)" : "OpenAPI");
     return rc;
 }
 
