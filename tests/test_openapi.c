@@ -671,3 +671,234 @@ Test(openapi, cli_hints_use_openapi_for_routes_and_like)
                   "%s: %s", args, out);
     }
 }
+
+/* ---- budgets and hostile documents ------------------------------------------------------------ */
+
+/* A malloc'ed YAML document: a 1 MB scalar anchored once and copied
+ * `copies` times, by aliases (merge false) or by merge keys (merge true). */
+static char *scalar_bomb(size_t copies, bool merge, size_t *len)
+{
+    size_t big = (size_t)1 << 20, cap = big + 64 * copies + 256;
+    char *doc = malloc(cap);
+    cr_assert_not_null(doc);
+    size_t w = (size_t)snprintf(doc, cap, "openapi: 3.0.0\nx-big: %s\"", merge ? "&m {k: " : "&b ");
+    memset(doc + w, 'x', big);
+    w += big;
+    w += (size_t)snprintf(doc + w, cap - w, "\"%s\nx-copies:\n", merge ? "}" : "");
+    for (size_t i = 0; i < copies; i++)
+        w += (size_t)snprintf(doc + w, cap - w, merge ? "  - {<<: *m}\n" : "  - *b\n");
+    w += (size_t)snprintf(doc + w, cap - w, "paths:\n  /a: {get: {}}\n");
+    *len = w;
+    return doc;
+}
+
+/* Regression 130: aliases were counted in nodes only, so one 1 MB scalar
+ * aliased 2,000 times (a 1 MB file) took 2 GB and was accepted; copies are
+ * now counted in bytes too, before copying (100 copies, 100 MB, are over
+ * the 64 MiB budget), and so are merge keys'. */
+Test(openapi, regression_130_alias_copies_are_counted_in_bytes)
+{
+    for (int merge = 0; merge < 2; merge++) {
+        size_t len;
+        char *doc = scalar_bomb(100, merge, &len);
+        rb_route_table t;
+        rb_error err;
+        cr_expect_eq(rb_openapi_import("bomb.yaml", doc, len, &t, NULL, &err), RB_EFORMAT,
+                     "merge %d", merge);
+        cr_expect(strstr(err.message, "aliases expand the document too much") != NULL &&
+                      strstr(err.message, "64 MiB") != NULL,
+                  "merge %d: %s", merge, err.message);
+        cr_expect(strncmp(err.message, "bomb.yaml:", 10) == 0 && atoi(err.message + 10) > 4,
+                  "at the line of a copy: %s", err.message);
+        free(doc);
+        /* within the budget: 10 copies are imported */
+        doc = scalar_bomb(10, merge, &len);
+        cr_expect_eq(rb_openapi_import("ok.yaml", doc, len, &t, NULL, &err), RB_OK, "%s",
+                     err.message);
+        rb_route_table_free(&t);
+        free(doc);
+    }
+}
+
+/* The instructions `routebench corpus import --openapi path` executes,
+ * counted by Callgrind (exact on one machine). */
+static double import_instructions(const char *path)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "valgrind --tool=callgrind --callgrind-out-file=/dev/null '%s/routebench' corpus "
+             "import --openapi '%s' 2>&1 >/dev/null | sed -n 's/.*Collected : //p'",
+             RB_BINARY_DIR, path);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    double n = 0;
+    cr_assert_eq(fscanf(p, "%lf", &n), 1, "%s", cmd);
+    pclose(p);
+    return n;
+}
+
+/* A document of n path keys and a mapping of n keys merged into another,
+ * as YAML or JSON (no merge keys: a mapping of n keys copied). */
+static void write_many_keys(const char *path, size_t n, bool json)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    if (json) {
+        fprintf(f, "{\"openapi\": \"3.0.0\", \"x-base\": {\"k\": 1");
+        for (size_t i = 0; i < n; i++) fprintf(f, ", \"k%zu\": 1", i);
+        fprintf(f, "},\n\"paths\": {\"/a\": {\"get\": {}}");
+        for (size_t i = 0; i < n; i++) fprintf(f, ",\n \"/p%zu\": {\"get\": {}}", i);
+        fprintf(f, "}}\n");
+    } else {
+        fprintf(f, "openapi: 3.0.0\nx-base: &base\n  k: 1\n");
+        for (size_t i = 0; i < n; i++) fprintf(f, "  k%zu: 1\n", i);
+        fprintf(f, "x-merged:\n  <<: *base\n  extra: 2\npaths:\n  /a: {get: {}}\n");
+        for (size_t i = 0; i < n; i++) fprintf(f, "  /p%zu: {get: {}}\n", i);
+    }
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* Regression 131: each mapping key was checked against the keys before it
+ * (and each merged key against the mapping), so 40k keys took 7 s and 300k
+ * did not finish in 300 s.  With hash sets the work is linear: 4 times the
+ * keys cost about 4 times the instructions (the quadratic reader: 13
+ * times from 2,000 to 8,000 keys), in YAML and JSON alike. */
+Test(openapi, regression_131_many_keys_cost_instructions_linear_in_the_keys)
+{
+    if (RB_TEST_SANITIZED) cr_skip_test("sanitized build: Valgrind cannot run it");
+    if (system("valgrind --version >/dev/null 2>&1") != 0)
+        cr_skip_test("valgrind is not installed (scripts/setup.sh installs it): skipped");
+    char dir[] = "/tmp/rb_keys_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    for (int json = 0; json < 2; json++) {
+        double ins[3];
+        static const size_t n[3] = {0, 2000, 8000};
+        char path[3][600];
+        for (int i = 0; i < 3; i++) {
+            snprintf(path[i], sizeof path[i], "%s/keys%zu.%s", dir, n[i], json ? "json" : "yaml");
+            write_many_keys(path[i], n[i], json);
+            ins[i] = import_instructions(path[i]);
+        }
+        double ratio = (ins[2] - ins[0]) / (ins[1] - ins[0]);
+        cr_expect(ratio > 3 && ratio < 6,
+                  "%s: 8,000 keys cost %.1f times the instructions of 2,000 (%.0f, %.0f, %.0f)",
+                  json ? "JSON" : "YAML", ratio, ins[0], ins[1], ins[2]);
+        for (int i = 0; i < 3; i++) remove(path[i]);
+    }
+    rmdir(dir);
+}
+
+/* Regression 132: JSON kept both members of a key given twice (cJSON does),
+ * so the import wrote GET /a twice, a table its readers refuse; JSON now
+ * refuses it as YAML does, naming both lines, in any object. */
+Test(openapi, regression_132_json_refuses_a_key_given_twice_like_yaml)
+{
+    static const bad_doc docs[] = {
+        {"{\"openapi\": \"3.0.0\", \"paths\": {\n  \"/a\": {\"get\": {}},\n  \"/a\": {\"get\": "
+         "{}}\n}}\n",
+         "doc.json:3:3: the key \"/a\" is given twice in one object (first at line 2)"},
+        {"---\n{\"openapi\": \"3.0.0\", \"paths\": {\n  \"/a\": {\"get\": {}},\n  \"/a\": "
+         "{\"get\": {}}\n}}\n",
+         "doc.json:4:3: the key \"/a\" is given twice in one mapping (first at line 3)"},
+        {"{\"openapi\": \"3.0.0\", \"paths\": {\"/a\": {\"get\": {\"responses\": {\"200\": {},\n"
+         "\"200\": {}}}}}}",
+         "doc.json:2:1: the key \"200\" is given twice in one object (first at line 1)"},
+        {"{\"openapi\": \"3.0.0\", \"openapi\": \"3.1.0\", \"paths\": {\"/a\": {\"get\": {}}}}",
+         "doc.json:1:22: the key \"openapi\" is given twice"},
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        rb_route_table t;
+        rb_error err;
+        cr_expect_eq(import(docs[i].json, &t, NULL, &err), RB_EFORMAT, "doc %zu", i);
+        cr_expect(strstr(err.message, docs[i].says) != NULL, "doc %zu: '%s' lacks '%s'", i,
+                  err.message, docs[i].says);
+        cr_expect_eq(t.count, 0);
+    }
+}
+
+/* Regression 133: a document of any size was read and parsed whole (a
+ * 100 MB YAML one did not finish in 300 s); one over 256 MiB is now
+ * refused before it is read, and JSON with more values than the tree's
+ * budget before it is parsed, each naming the budget. */
+Test(openapi, regression_133_documents_over_the_budget_are_refused_up_front)
+{
+    char path[] = "/tmp/rb_big_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(ftruncate(fd, (off_t)RB_OPENAPI_MAX_BYTES + 1), 0); /* sparse: no disk used */
+    close(fd);
+    rb_route_table t;
+    rb_error err;
+    cr_expect_eq(rb_openapi_import_file(path, &t, NULL, &err), RB_EFORMAT);
+    cr_expect(strstr(err.message, "the document is too large: 268435457 bytes, the budget is "
+                                  "256 MiB") != NULL,
+              "%s", err.message);
+    remove(path);
+    size_t n = RB_OPENAPI_MAX_NODES + 1, len = 2 * n + 1;
+    char *doc = malloc(len + 1);
+    cr_assert_not_null(doc);
+    doc[0] = '[';
+    for (size_t i = 0; i < n; i++) memcpy(doc + 1 + 2 * i, "1,", 2);
+    doc[len - 1] = ']';
+    doc[len] = '\0';
+    cr_expect_eq(rb_openapi_import("many.json", doc, len, &t, NULL, &err), RB_EFORMAT);
+    cr_expect(strstr(err.message, "many.json:1:1: the document is too large: over 16000000 "
+                                  "values") != NULL,
+              "%s", err.message);
+    free(doc);
+}
+
+/* A JSON (or, with "---" and an explicit key, YAML) document whose one
+ * path is `n` bytes: '/', then 'a's with a tab at byte `tab`; the offset
+ * of the key's '"' in *key. */
+static char *long_path_doc(size_t n, size_t tab, bool yaml, size_t *len, size_t *key)
+{
+    size_t cap = n + 128;
+    char *doc = malloc(cap);
+    cr_assert_not_null(doc);
+    /* YAML: a key over 1,024 bytes must be explicit ("? key"), as in YAML 1.1 */
+    size_t w = (size_t)snprintf(doc, cap, "%s{\"openapi\": \"3.0.0\", \"paths\": {\n%s",
+                                yaml ? "---\n" : "", yaml ? "? " : "");
+    *key = w;
+    doc[w++] = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (i == tab) {
+            memcpy(doc + w, "\\t", 2);
+            w += 2;
+        } else {
+            doc[w++] = i == 0 ? '/' : 'a';
+        }
+    }
+    w += (size_t)snprintf(doc + w, cap - w, "\": {\"get\": {}}}}\n");
+    *len = w;
+    return doc;
+}
+
+/* Regression 134: the message about a path with a tab quoted the path
+ * first, whole, so a 301-byte path cut it off at 261 characters, inside
+ * the path, without the reason or the byte (a 50 MB path the same).  Now
+ * where and why come first, the path last, as 40 bytes and "...". */
+Test(openapi, regression_134_a_message_about_a_long_value_keeps_its_reason)
+{
+    static const size_t sizes[][2] = {{301, 151}, {5u << 20, 4u << 20}, {64, 3}};
+    for (int yaml = 0; yaml < 2; yaml++) {
+        for (size_t i = 0; i < 3; i++) {
+            size_t len, key;
+            char *doc = long_path_doc(sizes[i][0], sizes[i][1], yaml, &len, &key);
+            rb_route_table t;
+            rb_error err;
+            cr_expect_eq(rb_openapi_import("doc", doc, len, &t, NULL, &err), RB_EFORMAT);
+            char want[200];
+            snprintf(want, sizeof want, "doc:%d:%d: byte %zu of the %zu-byte path is a tab (0x09)",
+                     2 + yaml, 1 + 2 * yaml, sizes[i][1], sizes[i][0]);
+            cr_expect(strncmp(err.message, want, strlen(want)) == 0, "'%s' does not start '%s'",
+                      err.message, want);
+            size_t n = strlen(err.message);
+            cr_expect(n < sizeof err.message - 1, "the message fills its buffer: cut off?");
+            const char *tail = sizes[i][0] > 40 ? "aaaa...\"]" : "aa\\taaa";
+            cr_expect(strstr(err.message, tail) != NULL, "%s", err.message);
+            cr_expect_eq(err.offset, key, "the key's byte in the document");
+            free(doc);
+        }
+    }
+}
