@@ -23,9 +23,10 @@ static const int operation_methods[] = {RB_GET,     RB_PUT,  RB_POST,  RB_DELETE
 static const char *const skipped_keys[] = {"summary", "description", "servers", "parameters"};
 static const char *const unsupported_ops[] = {"query", "additionalOperations"};
 
-#define COUNT(a)     (sizeof(a) / sizeof((a)[0]))
-#define EXCERPT      40 /* bytes of a value quoted in a message */
-#define MAX_SEGMENTS 512
+#define COUNT(a)       (sizeof(a) / sizeof((a)[0]))
+#define EXCERPT        40 /* bytes of a value quoted in a message */
+#define MAX_SEGMENTS   512
+#define NAME_MAX_BYTES 255 /* a parameter name is cut there */
 
 /* ---- quoting values in messages ------------------------------------------------ */
 
@@ -261,7 +262,7 @@ static bool name_char(unsigned char c, bool first)
 typedef struct pattern_buf {
     char text[2048];
     size_t len;
-    char names[32][64];
+    char names[32][NAME_MAX_BYTES + 16];
     size_t nnames;
     bool overflow;
 } pattern_buf;
@@ -296,7 +297,8 @@ static void rename_reason(const char *s, size_t n, bool clash, char *buf, size_t
             snprintf(buf, cap, "byte 0x%02x is not a name byte (A-Z, a-z, 0-9, _)", c);
         return;
     }
-    snprintf(buf, cap, "%s", clash ? "the name is used twice in the path" : "");
+    snprintf(buf, cap, "%s",
+             clash ? "the name is used twice in the path" : "names are cut at 255 bytes");
 }
 
 /* A valid, distinct parameter name from an OpenAPI template name s[0, n):
@@ -304,13 +306,13 @@ static void rename_reason(const char *s, size_t n, bool clash, char *buf, size_t
  * front, a name used before in the path gets a suffix. */
 static void param_name(pattern_buf *p, const char *s, size_t n, importer *im)
 {
-    char base[48];
+    char base[NAME_MAX_BYTES + 1];
     size_t w = 0;
     if (n == 0 || !name_char((unsigned char)s[0], true)) base[w++] = '_';
     for (size_t i = 0; i < n && w + 1 < sizeof base; i++)
         base[w++] = name_char((unsigned char)s[i], false) ? s[i] : '_';
     base[w] = '\0';
-    char name[64];
+    char name[NAME_MAX_BYTES + 16];
     snprintf(name, sizeof name, "%s", base);
     bool clashed = false;
     for (unsigned k = 2;; k++) {
@@ -495,10 +497,10 @@ static int add_route(importer *im, int method, const char *op, const pattern_buf
     if (slot && (variant || (*slot & 1))) {
         rb_openapi_report *rep = im->rep;
         if (rep->merged < RB_OPENAPI_NOTES) {
-            char key[100];
+            char key[120];
             const char *s = im->item->string;
             snprintf(rep->merges[rep->merged], sizeof rep->merges[0], "paths[%s].%s -> %s %.*s%s",
-                     rb__openapi_quote(s, strlen(s), EXCERPT, key, sizeof key), op,
+                     rb__openapi_quote(s, strlen(s), 2 * EXCERPT, key, sizeof key), op,
                      rb_method_name(method), (int)(p->len > 60 ? 57 : p->len), p->text,
                      p->len > 60 ? "..." : "");
         }

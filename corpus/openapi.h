@@ -114,7 +114,7 @@ typedef struct rb_openapi_report {
     char other_base[128];               /* the first one unlike servers[0]'s */
     size_t variants;                    /* path keys with a #fragment or ?query */
     size_t merged;                      /* operations merged into a route already written */
-    char merges[RB_OPENAPI_NOTES][200]; /* the first ones: where and into what */
+    char merges[RB_OPENAPI_NOTES][240]; /* the first ones: where and into what */
 } rb_openapi_report;
 
 /* Import the YAML or JSON document text[0, len) (name is used in messages) into

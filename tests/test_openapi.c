@@ -611,6 +611,24 @@ Test(openapi, cli_import_names_the_base_path_and_the_merges)
     cr_expect(strstr(out, "{template-key} written {template_key}") != NULL, "%s", out);
 }
 
+/* Regression 135: parameter names were cut at 47 bytes, so Box's
+ * {shield_information_barrier_segment_restriction_id} (50 bytes) was
+ * "rewritten" to a name the document does not have. */
+Test(openapi, regression_135_long_parameter_names_are_kept)
+{
+    const char *json = "{\"openapi\": \"3.0.0\", \"paths\": {\"/r/"
+                       "{shield_information_barrier_segment_restriction_id}\": {\"get\": {}}}}";
+    static const char *const want[] = {
+        "GET /r/{shield_information_barrier_segment_restriction_id}"};
+    rb_route_table t;
+    rb_openapi_report rep;
+    rb_error err;
+    cr_assert_eq(import(json, &t, &rep, &err), RB_OK, "%s", err.message);
+    expect_routes(&t, want, 1);
+    cr_expect_eq(rep.renamed, 0);
+    rb_route_table_free(&t);
+}
+
 /* ---- hints at the point of error -------------------------------------------------------------- */
 
 /* Rule: an OpenAPI or Swagger document (YAML or JSON) given where a routes
