@@ -421,7 +421,9 @@ static size_t first_unprintable(const char *s, size_t n)
  * len) under the base path, checked by the shared parser. */
 static int convert_path(importer *im, const char *path, size_t len, pattern_buf *p)
 {
-    memset(p, 0, sizeof *p);
+    p->len = 0;
+    p->nnames = 0;
+    p->overflow = false;
     if (len == 0 || path[0] != '/') return fail(im, "a path must start with '/'");
     /* what a routes file cannot carry is refused here, where the message
      * can name the document's path, not written and misread later */
@@ -792,8 +794,11 @@ static int check_version(importer *im)
 
 static int import_paths(importer *im, const cJSON *paths)
 {
+    pattern_buf *p = malloc(sizeof *p);
+    if (!p) return RB_ENOMEM;
     size_t index = 0;
-    for (const cJSON *item = paths->child; item; item = item->next, index++) {
+    int rc = RB_OK;
+    for (const cJSON *item = paths->child; item && rc == RB_OK; item = item->next, index++) {
         if (strncmp(item->string, "x-", 2) == 0) continue;
         im->item = item;
         im->item_index = index;
@@ -801,17 +806,14 @@ static int import_paths(importer *im, const cJSON *paths)
         size_t len = strlen(key), cut = strcspn(key, "#?");
         bool variant = cut < len;
         im->rep->variants += variant;
-        pattern_buf *p = malloc(sizeof *p);
-        if (!p) return RB_ENOMEM;
-        int rc = convert_path(im, key, cut, p);
+        rc = convert_path(im, key, cut, p);
         unsigned seen = 0;
         if (rc == RB_OK) rc = add_operations(im, item, p, variant, &seen, 0);
-        free(p);
-        if (rc < 0) return rc;
-        im->rep->paths++;
+        if (rc == RB_OK) im->rep->paths++;
     }
-    im->item = NULL;
-    return RB_OK;
+    free(p);
+    if (rc == RB_OK) im->item = NULL;
+    return rc;
 }
 
 static int import_document(importer *im)

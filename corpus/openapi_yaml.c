@@ -207,7 +207,7 @@ static int take_key(builder *b, frame *f, cJSON *node, const yaml_mark_t *m)
         return fail_at(b, m, "a mapping key must be a plain text scalar");
     }
     size_t n = strlen(node->valuestring);
-    f->key = malloc(n + 1);
+    f->key = cJSON_malloc(n + 1); /* the member owns it: cJSON frees it */
     if (!f->key) {
         spend(b, node);
         return RB_ENOMEM;
@@ -229,7 +229,7 @@ static int take_key(builder *b, frame *f, cJSON *node, const yaml_mark_t *m)
     snprintf(what, sizeof what, "the key %s is given twice in one mapping (first at line %zu)",
              rb__openapi_quote(f->key, n, 40, shown, sizeof shown),
              first == SIZE_MAX ? (size_t)0 : line_of(b, first));
-    free(f->key);
+    cJSON_free(f->key);
     f->key = NULL;
     return fail_at(b, m, what);
 }
@@ -245,7 +245,7 @@ static int take_value(builder *b, frame *f, cJSON *node, const yaml_mark_t *m)
         else
             rc = merge(b, f, node, m);
         spend(b, node);
-        free(f->key);
+        cJSON_free(f->key);
     } else {
         node->valuedouble = (double)f->key_off + 1;
         node->valueint = 0;
@@ -354,7 +354,7 @@ static int event(builder *b, const yaml_event_t *e)
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT: {
         frame f = b->stack[--b->depth];
-        free(f.key);
+        cJSON_free(f.key);
         rb__keyset_free(&f.keys);
         return attach(b, f.node, &f.start);
     }
@@ -408,7 +408,7 @@ int rb__openapi_yaml_parse(const char *name, const char *data, size_t len, cJSON
     if (rc == RB_ENOMEM) rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory reading %s", name);
     while (b->depth > 0) { /* an error inside collections: each one is not attached yet */
         frame *f = &b->stack[--b->depth];
-        free(f->key);
+        cJSON_free(f->key);
         rb__keyset_free(&f->keys);
         cJSON_Delete(f->node);
     }
