@@ -6,7 +6,7 @@
 
 #include "file.h"
 #include "keyset.h"
-#include "openapi_yaml.h"
+#include "openapi_internal.h"
 #include "router_impl.h"
 
 #include <cjson/cJSON.h>
@@ -24,156 +24,8 @@ static const char *const skipped_keys[] = {"summary", "description", "servers", 
 static const char *const unsupported_ops[] = {"query", "additionalOperations"};
 
 #define COUNT(a)       (sizeof(a) / sizeof((a)[0]))
-#define EXCERPT        40 /* bytes of a value quoted in a message */
 #define MAX_SEGMENTS   512
 #define NAME_MAX_BYTES 255 /* a parameter name is cut there */
-
-/* ---- quoting values in messages ------------------------------------------------ */
-
-/* The length of the UTF-8 character starting with c, 0 for a byte that
- * cannot start one. */
-static size_t utf8_length(unsigned char c)
-{
-    return c < 0x80             ? 1
-           : (c & 0xe0) == 0xc0 ? 2
-           : (c & 0xf0) == 0xe0 ? 3
-           : (c & 0xf8) == 0xf0 ? 4
-                                : 0;
-}
-
-char *rb__openapi_quote(const char *s, size_t n, size_t max, char *buf, size_t cap)
-{
-    size_t w = 0, i = 0;
-    buf[w++] = '"';
-    while (i < n && i < max) {
-        unsigned char c = (unsigned char)s[i];
-        char one[8];
-        size_t k = 0, adv = 1;
-        if (c == '"' || c == '\\') {
-            k = (size_t)snprintf(one, sizeof one, "\\%c", c);
-        } else if (c == '\t' || c == '\n' || c == '\r') {
-            k = (size_t)snprintf(one, sizeof one, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
-        } else if (c < 0x20 || c == 0x7f) {
-            k = (size_t)snprintf(one, sizeof one, "\\u%04x", c);
-        } else if (c >= 0x80) {
-            adv = utf8_length(c);
-            bool whole = adv > 1 && i + adv <= n;
-            for (size_t j = 1; whole && j < adv; j++)
-                whole = ((unsigned char)s[i + j] & 0xc0) == 0x80;
-            if (whole) {
-                memcpy(one, s + i, adv);
-                k = adv;
-            } else {
-                adv = 1;
-                k = (size_t)snprintf(one, sizeof one, "\\x%02x", c);
-            }
-        } else {
-            one[k++] = (char)c;
-        }
-        if (i + adv > max || w + k + 5 > cap) break; /* room for ...", NUL */
-        memcpy(buf + w, one, k);
-        w += k;
-        i += adv;
-    }
-    if (i < n) {
-        memcpy(buf + w, "...", 3);
-        w += 3;
-    }
-    buf[w++] = '"';
-    buf[w] = '\0';
-    return buf;
-}
-
-/* ---- locating a member in JSON text --------------------------------------------- */
-
-static size_t skip_blanks(const char *s, size_t len, size_t i)
-{
-    while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')) i++;
-    return i;
-}
-
-/* The end of the string starting at s[i] == '"'. */
-static size_t skip_string(const char *s, size_t len, size_t i)
-{
-    for (i++; i < len && s[i] != '"'; i++)
-        if (s[i] == '\\') i++;
-    return i < len ? i + 1 : len;
-}
-
-/* The end of the value starting at s[i]. */
-static size_t skip_value(const char *s, size_t len, size_t i)
-{
-    if (i < len && s[i] == '"') return skip_string(s, len, i);
-    size_t depth = 0;
-    for (; i < len; i++) {
-        char c = s[i];
-        if (c == '"') {
-            i = skip_string(s, len, i) - 1;
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if (c == '}' || c == ']') {
-            if (depth == 0) return i;
-            if (--depth == 0) return i + 1;
-        } else if (depth == 0 && c == ',') {
-            return i;
-        }
-    }
-    return len;
-}
-
-/* The offset in the JSON text s[0, len) of the member reached by the child
- * indices idx[0, n) (document order) from the root: its key's '"' in an
- * object, the value in an array; SIZE_MAX when the text does not hold it.
- * O(len); for messages only. */
-static size_t json_member_offset(const char *s, size_t len, const size_t *idx, size_t n)
-{
-    size_t i = skip_blanks(s, len, 0);
-    for (size_t level = 0; level < n; level++) {
-        if (i >= len || (s[i] != '{' && s[i] != '[')) return SIZE_MAX;
-        bool object = s[i] == '{';
-        i++;
-        for (size_t child = 0;; child++) {
-            i = skip_blanks(s, len, i);
-            size_t at = i;
-            if (object) {
-                if (i >= len || s[i] != '"') return SIZE_MAX;
-                i = skip_blanks(s, len, skip_string(s, len, i));
-                if (i >= len || s[i] != ':') return SIZE_MAX;
-                i = skip_blanks(s, len, i + 1);
-            }
-            if (child == idx[level]) {
-                if (level + 1 == n) return at;
-                break; /* descend into the value at i */
-            }
-            i = skip_blanks(s, len, skip_value(s, len, i));
-            if (i >= len || s[i] != ',') return SIZE_MAX;
-            i++;
-        }
-    }
-    return SIZE_MAX;
-}
-
-/* Line and column (1-based) of byte off. */
-static void locate(const char *s, size_t off, size_t *line, size_t *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (s[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
-    }
-}
-
-/* name for a message: its last 60 bytes at most */
-static const char *short_name(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 60 ? name + n - 60 : name;
-}
 
 /* ---- the importer ------------------------------------------------------------------- */
 
@@ -201,7 +53,7 @@ static size_t item_offset(const importer *im)
     if (!im->item) return SIZE_MAX;
     if (!im->json) return rb__openapi_yaml_key_offset(im->item);
     size_t idx[2] = {im->paths_index, im->item_index};
-    return json_member_offset(im->text, im->len, idx, 2);
+    return rb__openapi_json_member_offset(im->text, im->len, idx, 2);
 }
 
 static int fail(importer *im, const char *fmt, ...)
@@ -223,22 +75,22 @@ static int fail(importer *im, const char *fmt, ...)
     size_t off = item_offset(im), line = 0, col = 0;
     char where[48] = "";
     if (off != SIZE_MAX) {
-        locate(im->text, off, &line, &col);
+        rb__openapi_locate(im->text, off, &line, &col);
         snprintf(where, sizeof where, ":%zu:%zu", line, col);
     }
     rb_error *e = im->err;
     e->code = RB_EFORMAT;
     e->offset = off == SIZE_MAX ? RB_NO_OFFSET : off;
     e->line = line;
-    int w =
-        snprintf(e->message, sizeof e->message, "%s%s: %s", short_name(im->name), where, reason);
+    int w = snprintf(e->message, sizeof e->message, "%s%s: %s", rb__openapi_short_name(im->name),
+                     where, reason);
     size_t used = w < 0 ? 0 : (size_t)w;
     const char *key = im->item ? im->item->string : NULL;
     if (key && used + 24 < sizeof e->message) {
         char shown[sizeof e->message];
         size_t room = sizeof e->message - used - 12;
         size_t n = strlen(key);
-        rb__openapi_quote(key, n, EXCERPT, shown, room);
+        rb__openapi_quote(key, n, RB_OPENAPI_EXCERPT, shown, room);
         snprintf(e->message + used, sizeof e->message - used, ", in paths[%s]", shown);
     }
     return RB_EFORMAT;
@@ -332,7 +184,7 @@ static void param_name(pattern_buf *p, const char *s, size_t n, importer *im)
             rb__openapi_quote(s, n, 24, was, sizeof was);
             snprintf(rep->first_renamed, sizeof rep->first_renamed,
                      "paths[%s]: {%.*s} written {%s}: %s",
-                     rb__openapi_quote(k, strlen(k), EXCERPT, key, sizeof key),
+                     rb__openapi_quote(k, strlen(k), RB_OPENAPI_EXCERPT, key, sizeof key),
                      (int)(strlen(was) - 2), was + 1, name, why);
         }
     }
@@ -502,7 +354,7 @@ static int add_route(importer *im, int method, const char *op, const pattern_buf
             char key[120];
             const char *s = im->item->string;
             snprintf(rep->merges[rep->merged], sizeof rep->merges[0], "paths[%s].%s -> %s %.*s%s",
-                     rb__openapi_quote(s, strlen(s), 2 * EXCERPT, key, sizeof key), op,
+                     rb__openapi_quote(s, strlen(s), 2 * RB_OPENAPI_EXCERPT, key, sizeof key), op,
                      rb_method_name(method), (int)(p->len > 60 ? 57 : p->len), p->text,
                      p->len > 60 ? "..." : "");
         }
@@ -559,8 +411,8 @@ static int add_operations(importer *im, const cJSON *item, const pattern_buf *p,
             return fail(im,
                         "$ref %s is not a path item in this document (only local references "
                         "are followed)",
-                        rb__openapi_quote(ref->valuestring, strlen(ref->valuestring), EXCERPT,
-                                          shown, sizeof shown));
+                        rb__openapi_quote(ref->valuestring, strlen(ref->valuestring),
+                                          RB_OPENAPI_EXCERPT, shown, sizeof shown));
         if (depth > 8) return fail(im, "$ref: references loop");
         im->rep->refs++;
         int rc = add_operations(im, target, p, variant, seen, depth + 1);
@@ -583,7 +435,8 @@ static int add_operations(importer *im, const cJSON *item, const pattern_buf *p,
             if (im->rep->skipped == 0 && n) {
                 const char *s = im->item->string;
                 snprintf(im->rep->first_skipped, sizeof im->rep->first_skipped, "paths[%s].%s",
-                         rb__openapi_quote(s, strlen(s), EXCERPT, shown, sizeof shown), k);
+                         rb__openapi_quote(s, strlen(s), RB_OPENAPI_EXCERPT, shown, sizeof shown),
+                         k);
             }
             im->rep->skipped += n;
         } else if (strcmp(k, "$ref") != 0 && find_key(skipped_keys, COUNT(skipped_keys), k) < 0 &&
@@ -591,7 +444,7 @@ static int add_operations(importer *im, const cJSON *item, const pattern_buf *p,
             return fail(im,
                         "unknown key %s in a path item (operations are get, put, post, delete, "
                         "options, head, patch, trace)",
-                        rb__openapi_quote(k, strlen(k), EXCERPT, shown, sizeof shown));
+                        rb__openapi_quote(k, strlen(k), RB_OPENAPI_EXCERPT, shown, sizeof shown));
         }
     }
     return RB_OK;
@@ -678,11 +531,12 @@ static int check_base(importer *im, const char *from)
                     "byte %zu of the base path (from %s) is %s: a base path is static words "
                     "(choose one with --base-path /PATH or none): %s",
                     i, from, wild ? "a wildcard or template byte" : byte_name(c),
-                    rb__openapi_quote(b, im->base_len, EXCERPT, shown, sizeof shown));
+                    rb__openapi_quote(b, im->base_len, RB_OPENAPI_EXCERPT, shown, sizeof shown));
     }
     if (im->base_len && b[0] != '/')
         return fail(im, "the base path %s (from %s) must start with '/'",
-                    rb__openapi_quote(b, im->base_len, EXCERPT, shown, sizeof shown), from);
+                    rb__openapi_quote(b, im->base_len, RB_OPENAPI_EXCERPT, shown, sizeof shown),
+                    from);
     if (im->base_len >= sizeof im->base - 1)
         return fail(im, "the base path (from %s) is too long", from);
     return RB_OK;
@@ -733,8 +587,8 @@ static int choose_base(importer *im)
             return fail(im,
                         "servers[0].url: the variable %s has no default (choose the base path "
                         "with --base-path /PATH or none)",
-                        rb__openapi_quote(missing, strcspn(missing, "}") + 1, EXCERPT, shown,
-                                          sizeof shown));
+                        rb__openapi_quote(missing, strcspn(missing, "}") + 1, RB_OPENAPI_EXCERPT,
+                                          shown, sizeof shown));
         return fail(im, "servers[0].url must be a string");
     }
     set_base(im, first, "servers[0].url");
@@ -772,14 +626,14 @@ static int check_version(importer *im)
             return fail(im, "\"openapi\": expected a version \"3.x\", found %s",
                         cJSON_IsString(version)
                             ? rb__openapi_quote(version->valuestring, strlen(version->valuestring),
-                                                EXCERPT, shown, sizeof shown)
+                                                RB_OPENAPI_EXCERPT, shown, sizeof shown)
                             : "a non-string");
     } else if (swagger) {
         if (!cJSON_IsString(swagger) || strncmp(swagger->valuestring, "2.", 2) != 0)
             return fail(im, "\"swagger\": expected a version \"2.0\", found %s",
                         cJSON_IsString(swagger)
                             ? rb__openapi_quote(swagger->valuestring, strlen(swagger->valuestring),
-                                                EXCERPT, shown, sizeof shown)
+                                                RB_OPENAPI_EXCERPT, shown, sizeof shown)
                             : "a non-string");
         version = swagger;
         im->swagger = true;
@@ -844,210 +698,6 @@ static int import_document(importer *im)
 
 /* ---- reading -------------------------------------------------------------------------- */
 
-static int fail_at(const char *name, const char *s, size_t off, rb_error *err, const char *what)
-{
-    size_t line, col;
-    locate(s, off, &line, &col);
-    rb__error(err, RB_EFORMAT, off, "%s:%zu:%zu: %s", short_name(name), line, col, what);
-    if (err) err->line = line;
-    return RB_EFORMAT;
-}
-
-/* The offset of the first byte that has no place in a text document (NUL,
- * a control character other than tab, CR and LF, or malformed UTF-8), or
- * len. */
-static size_t first_binary_byte(const unsigned char *s, size_t len)
-{
-    for (size_t i = 0; i < len;) {
-        unsigned char c = s[i];
-        size_t n = utf8_length(c);
-        if (c < 0x80) {
-            if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return i;
-        } else if (n == 0 || c == 0xc0 || c == 0xc1 || c > 0xf4 || i + n > len) {
-            return i;
-        } else {
-            for (size_t k = 1; k < n; k++)
-                if ((s[i + k] & 0xc0) != 0x80) return i;
-        }
-        i += n;
-    }
-    return len;
-}
-
-/* Up to 20 bytes at off for a message, printable ASCII only (\xNN else). */
-static void excerpt(const char *s, size_t len, size_t off, char *buf, size_t cap)
-{
-    size_t w = 0;
-    for (size_t i = off; i < len && i < off + 20 && w + 5 < cap; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '\n' || c == '\r' || c == '\t')
-            buf[w++] = ' ';
-        else if (c >= 0x20 && c < 0x7f)
-            buf[w++] = (char)c;
-        else
-            w += (size_t)snprintf(buf + w, cap - w, "\\x%02x", c);
-    }
-    buf[w] = '\0';
-}
-
-/* Does the text end inside a string or an open object or array (so a
- * parser error is really the end of a truncated file)? */
-static bool json_unterminated(const char *s, size_t len)
-{
-    size_t depth = 0;
-    bool in_string = false;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (in_string) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if ((c == '}' || c == ']') && depth) {
-            depth--;
-        }
-    }
-    return in_string || depth > 0;
-}
-
-/* One pass over JSON text before parsing: the offset of the first \u0000
- * escape inside a string (cJSON would end the string there: two paths
- * "/a\u0000x" and "/a\u0000y" would both become "/a"), or len; and an
- * upper bound of the values (',', ':' and openings outside strings, + 1). */
-static size_t json_prescan(const char *s, size_t len, size_t *values)
-{
-    bool in_string = false;
-    size_t n = 1;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (!in_string) {
-            in_string = c == '"';
-            n += c == ',' || c == '[' || c == '{';
-        } else if (c == '"') {
-            in_string = false;
-        } else if (c == '\\') {
-            if (i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) return i;
-            i++;
-        }
-    }
-    *values = n;
-    return len;
-}
-
-/* ---- JSON duplicate keys ---------------------------------------------------------- */
-
-typedef struct dup_walk {
-    const char *name, *text;
-    size_t len;
-    rb_error *err;
-    size_t idx[CJSON_NESTING_LIMIT + 2];
-} dup_walk;
-
-static bool same_key(const void *key, uintptr_t member)
-{
-    return strcmp(((const cJSON *)member)->string, key) == 0;
-}
-
-static size_t child_index(const cJSON *parent, const cJSON *child)
-{
-    size_t i = 0;
-    for (const cJSON *c = parent->child; c != child; c = c->next) i++;
-    return i;
-}
-
-/* Refuse a key given twice in one object of n's subtree (depth: n's place
- * in d->idx), as the YAML reader does: O(1) a key. */
-static int json_unique_keys(dup_walk *d, const cJSON *n, size_t depth)
-{
-    if (depth > CJSON_NESTING_LIMIT) return RB_OK;
-    size_t i = 0;
-    rb_keyset set = {0};
-    int rc = RB_OK;
-    for (const cJSON *c = n->child; c && rc == RB_OK; c = c->next, i++) {
-        d->idx[depth] = i;
-        if (cJSON_IsObject(n) && n->child->next) {
-            uint64_t h = rb__keyset_hash(c->string, strlen(c->string));
-            uintptr_t *first = rb__keyset_find(&set, h, same_key, c->string);
-            if (first) {
-                size_t at = json_member_offset(d->text, d->len, d->idx, depth + 1);
-                d->idx[depth] = child_index(n, (const cJSON *)*first);
-                size_t before = json_member_offset(d->text, d->len, d->idx, depth + 1), line, col;
-                locate(d->text, before == SIZE_MAX ? 0 : before, &line, &col);
-                char what[200], shown[100];
-                snprintf(
-                    what, sizeof what,
-                    "the key %s is given twice in one object (first at line %zu)",
-                    rb__openapi_quote(c->string, strlen(c->string), EXCERPT, shown, sizeof shown),
-                    line);
-                rc = fail_at(d->name, d->text, at == SIZE_MAX ? 0 : at, d->err, what);
-                break;
-            }
-            if (rb__keyset_add(&set, h, (uintptr_t)c) < 0) {
-                rc = RB_ENOMEM;
-                break;
-            }
-        }
-        if (c->child) rc = json_unique_keys(d, c, depth + 1);
-    }
-    rb__keyset_free(&set);
-    return rc;
-}
-
-static int parse_json(const char *name, const char *json, size_t len, cJSON **root, rb_error *err)
-{
-    size_t values = 0;
-    size_t nul = json_prescan(json, len, &values);
-    if (nul < len)
-        return fail_at(name, json, nul, err,
-                       "a NUL character (\\u0000) in a string: it would cut the string short, "
-                       "and no route can hold it");
-    if (values > RB_OPENAPI_MAX_NODES) {
-        char what[160];
-        snprintf(what, sizeof what, "the document is too large: over %u values (the budget)",
-                 (unsigned)RB_OPENAPI_MAX_NODES);
-        return fail_at(name, json, 0, err, what);
-    }
-    const char *end = NULL;
-    *root = cJSON_ParseWithLengthOpts(json, len, &end, 0);
-    if (*root) {
-        size_t off = end && end >= json && end <= json + len ? (size_t)(end - json) : len;
-        while (off < len && strchr(" \t\r\n", json[off])) off++;
-        if (off == len) {
-            dup_walk *d = malloc(sizeof *d);
-            if (!d) return RB_ENOMEM;
-            *d = (dup_walk){name, json, len, err, {0}};
-            int rc = json_unique_keys(d, *root, 0);
-            free(d);
-            if (rc == RB_OK) return RB_OK;
-            cJSON_Delete(*root);
-            *root = NULL;
-            return rc;
-        }
-        cJSON_Delete(*root);
-        *root = NULL;
-        char near[128], what[200];
-        excerpt(json, len, off, near, sizeof near);
-        snprintf(what, sizeof what,
-                 "trailing data after the JSON document (\"%s\"): give one document", near);
-        return fail_at(name, json, off, err, what);
-    }
-    size_t off = end && end >= json && end <= json + len ? (size_t)(end - json) : 0;
-    size_t rest = off;
-    while (rest < len && strchr(" \t\r\n", json[rest])) rest++;
-    if (rest >= len || json_unterminated(json, len))
-        return fail_at(name, json, len, err,
-                       "malformed JSON: unexpected end of input (a string, object or array is "
-                       "not closed: is the file truncated?)");
-    char near[128], what[200];
-    excerpt(json, len, off, near, sizeof near);
-    snprintf(what, sizeof what, "malformed JSON near \"%s\"", near);
-    return fail_at(name, json, off, err, what);
-}
-
 static int import_text(const char *name, const char *text, size_t len,
                        const rb_openapi_options *opt, rb_route_table *out, rb_openapi_report *rep,
                        rb_error *err)
@@ -1059,14 +709,14 @@ static int import_text(const char *name, const char *text, size_t len,
     if (len > RB_OPENAPI_MAX_BYTES)
         return rb__error(err, RB_EFORMAT, RB_NO_OFFSET,
                          "%s: the document is too large: %zu bytes, the budget is %zu MiB",
-                         short_name(name), len, RB_OPENAPI_MAX_BYTES >> 20);
-    size_t bad = first_binary_byte((const unsigned char *)text, len);
+                         rb__openapi_short_name(name), len, RB_OPENAPI_MAX_BYTES >> 20);
+    size_t bad = rb__openapi_first_binary_byte((const unsigned char *)text, len);
     if (bad < len) {
         char what[160];
         snprintf(what, sizeof what,
                  "not a text document: byte 0x%02x is not UTF-8 text (a binary file?)",
                  (unsigned char)text[bad]);
-        return fail_at(name, text, bad, err, what);
+        return rb__openapi_fail_at(name, text, bad, err, what);
     }
     size_t start = 0;
     if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) start = 3; /* a byte-order mark */
@@ -1074,7 +724,7 @@ static int import_text(const char *name, const char *text, size_t len,
     cJSON *root = NULL;
     bool json = start < len && (text[start] == '{' || text[start] == '[');
     snprintf(rep->format, sizeof rep->format, "%s", json ? "JSON" : "YAML");
-    int rc = json ? parse_json(name, text, len, &root, err)
+    int rc = json ? rb__openapi_json_parse(name, text, len, &root, err)
                   : rb__openapi_yaml_parse(name, text, len, &root, err);
     if (rc == RB_ENOMEM) rb__error(err, rc, RB_NO_OFFSET, "out of memory reading %s", name);
     if (rc < 0) return rc;
@@ -1121,7 +771,8 @@ int rb_openapi_import_file_with(const char *path, const rb_openapi_options *opt,
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > RB_OPENAPI_MAX_BYTES)
         return rb__error(err, RB_EFORMAT, RB_NO_OFFSET,
                          "%s: the document is too large: %lld bytes, the budget is %zu MiB",
-                         short_name(path), (long long)st.st_size, RB_OPENAPI_MAX_BYTES >> 20);
+                         rb__openapi_short_name(path), (long long)st.st_size,
+                         RB_OPENAPI_MAX_BYTES >> 20);
     char *data;
     size_t len;
     int rc = rb_file_read(path, &data, &len, err);
@@ -1154,7 +805,7 @@ int rb_openapi_sniff(const char *text, size_t len)
 {
     size_t n = len < 65536 ? len : 65536, i = 0;
     if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) i = 3;
-    i = skip_blanks(text, n, i);
+    while (i < n && strchr(" \t\r\n", text[i])) i++;
     if (i < n && text[i] == '{') { /* JSON: the key anywhere near the start */
         for (size_t k = i; k < n; k++) {
             if (text[k] != '"') continue;
@@ -1184,6 +835,6 @@ bool rb_openapi_hint(const char *path, rb_error *err)
     if (!kind) return false;
     snprintf(err->message, sizeof err->message,
              "%s: this looks like an %s document: use --openapi FILE (or corpus import)",
-             short_name(path), kind == 2 ? "OpenAPI (Swagger 2.0)" : "OpenAPI");
+             rb__openapi_short_name(path), kind == 2 ? "OpenAPI (Swagger 2.0)" : "OpenAPI");
     return true;
 }

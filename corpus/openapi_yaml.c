@@ -25,7 +25,7 @@
  * (the offset + 1; the builder makes no numbers, so the field is free) and,
  * in valueint, whether a merge key added it.
  */
-#include "openapi_yaml.h"
+#include "openapi_internal.h"
 
 #include "keyset.h"
 #include "openapi.h"
