@@ -249,7 +249,8 @@ static int take_value(builder *b, frame *f, cJSON *node, const yaml_mark_t *m)
     } else {
         node->valuedouble = (double)f->key_off + 1;
         node->valueint = 0;
-        node->string = f->key; /* the member owns the key now */
+        cJSON_free(node->string); /* an alias's copy of a member keeps its key */
+        node->string = f->key;    /* the member owns the key now */
         uint64_t h = rb__keyset_hash(f->key, strlen(f->key));
         if (f->replace) {
             *rb__keyset_find(&f->keys, h, same_member, f->key) = (uintptr_t)node;

@@ -629,6 +629,20 @@ Test(openapi, regression_135_long_parameter_names_are_kept)
     rb_route_table_free(&t);
 }
 
+/* Rule: an alias of a mapping's value becomes the value of another key
+ * (the copy's old key is freed: the ASan build finds a leak otherwise). */
+Test(openapi, an_alias_of_a_members_value_is_a_value)
+{
+    const char *yaml = "openapi: 3.0.0\nx-item: &item {get: {}, put: {}}\npaths:\n  /a: *item\n"
+                       "  /b: *item\n";
+    static const char *const want[] = {"GET /a", "PUT /a", "GET /b", "PUT /b"};
+    rb_route_table t;
+    rb_error err;
+    cr_assert_eq(import_named("doc.yaml", yaml, &t, NULL, &err), RB_OK, "%s", err.message);
+    expect_routes(&t, want, 4);
+    rb_route_table_free(&t);
+}
+
 /* ---- hints at the point of error -------------------------------------------------------------- */
 
 /* Rule: an OpenAPI or Swagger document (YAML or JSON) given where a routes
