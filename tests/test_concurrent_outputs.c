@@ -11,7 +11,7 @@
  *   - an output named by a symbolic link to nothing is refused before any
  *     work.
  *
- * One numbered regression test per fixed bug (130-133), its cause in a
+ * One numbered regression test per fixed bug (150-153), its cause in a
  * line.  Nothing here is timed: the kills land at random moments drawn
  * from a fixed seed, and every assertion is about what is on disk.
  */
@@ -178,11 +178,11 @@ static void race(writer_fn writer, const char *out, int rounds, int kills, unsig
     }
 }
 
-/* Regression 130: each writer's clean-up of a killed writer's leftovers
+/* Regression 150: each writer's clean-up of a killed writer's leftovers
  * removed every DIR.tmp.*, other writers' live ones included: writers
  * failed ("cannot create DIR.tmp.X/trials.csv") and DIR was left holding
  * only the files written after the removal. */
-Test(concurrent_outputs, regression_130_writers_of_one_directory_never_destroy_each_others_work)
+Test(concurrent_outputs, regression_150_writers_of_one_directory_never_destroy_each_others_work)
 {
     char dir[128];
     in_tmp("b", dir, sizeof dir);
@@ -202,10 +202,10 @@ Test(concurrent_outputs, regression_130_writers_of_one_directory_never_destroy_e
     }
 }
 
-/* Regression 131: the same for single files (corpus gen, import, profile,
+/* Regression 151: the same for single files (corpus gen, import, profile,
  * --export-json): a writer's clean-up removed a live writer's PATH.tmp.*,
  * and that writer failed. */
-Test(concurrent_outputs, regression_131_writers_of_one_file_never_destroy_each_others_work)
+Test(concurrent_outputs, regression_151_writers_of_one_file_never_destroy_each_others_work)
 {
     char path[128];
     in_tmp("t.routes", path, sizeof path);
@@ -250,12 +250,12 @@ static rbt_shell sh(const char *cmd)
     return rbt_shell_run(tmpdir, cmd);
 }
 
-/* Regression 132: concurrent `run --out SAME` left DIR holding only
+/* Regression 152: concurrent `run --out SAME` left DIR holding only
  * cost.svg, which every later run refused as "not empty and not a
  * bundle"; concurrent `corpus gen --out SAME` failed the same way.  Four
  * writers of each output (a bundle, a corpus pair, an imported table, a
  * profile), six rounds, one more bundle writer killed in each. */
-Test(concurrent_outputs, regression_132_concurrent_cli_writers_leave_whole_outputs)
+Test(concurrent_outputs, regression_152_concurrent_cli_writers_leave_whole_outputs)
 {
     char doc[4096], routes[4096];
     snprintf(doc, sizeof doc, "%s/corpus/data/openapi/discord.openapi.json", RB_SOURCE_DIR);
@@ -292,9 +292,9 @@ Test(concurrent_outputs, regression_132_concurrent_cli_writers_leave_whole_outpu
     rbt_shell_free(&r);
 }
 
-/* Regression 133: `--out` naming a symbolic link to nothing passed the
+/* Regression 153: `--out` naming a symbolic link to nothing passed the
  * up-front check and failed only after measuring. */
-Test(concurrent_outputs, regression_133_an_output_linked_to_nothing_is_refused_before_any_work)
+Test(concurrent_outputs, regression_153_an_output_linked_to_nothing_is_refused_before_any_work)
 {
     rbt_shell r = sh("ln -s missing/dir b && \"$RB\" run --routers radix --baseline radix "
                      "--scenarios params-100 --trials 30 --out b");

@@ -475,11 +475,11 @@ Test(http_faults, hanging_server, .timeout = 120)
     cr_expect(!r.survivors, "a process outlived routebench http");
 }
 
-/* Regression 136: a plugin router that aborts in routebench's own process
+/* Regression 156: a plugin router that aborts in routebench's own process
  * (the in-process lookups, after its server passed the gate) killed
  * routebench http with signal 6.  The lookups run in a child: the abort is
  * reported with the routers' names, and nothing is left running. */
-Test(http_faults, regression_136_a_router_aborting_in_process_is_reported, .timeout = 120)
+Test(http_faults, regression_156_a_router_aborting_in_process_is_reported, .timeout = 120)
 {
     NEED_SERVER();
     static cli_run r;
@@ -491,10 +491,10 @@ Test(http_faults, regression_136_a_router_aborting_in_process_is_reported, .time
     cr_expect(!r.survivors, "a process outlived routebench http");
 }
 
-/* Regression 137: a plugin router that hangs in routebench's own process
+/* Regression 157: a plugin router that hangs in routebench's own process
  * hung routebench http with no timeout.  The silent child is killed after
  * 10 x --timeout-ms and the hang reported. */
-Test(http_faults, regression_137_a_router_hanging_in_process_is_killed, .timeout = 120)
+Test(http_faults, regression_157_a_router_hanging_in_process_is_killed, .timeout = 120)
 {
     NEED_SERVER();
     static cli_run r;
@@ -517,12 +517,12 @@ static int idle_client(uint16_t port)
     return fd;
 }
 
-/* Regression 138: 1,100 idle partial requests kept every new request of
+/* Regression 158: 1,100 idle partial requests kept every new request of
  * routebench-http-server waiting: libmicrohttpd stopped accepting at its
  * default connection limit (about 1,020) and no idle timeout was set.
  * With 2,000 idle clients open, a normal request is still answered (the
  * deadline detects a hang, it measures nothing). */
-Test(http_faults, regression_138_two_thousand_idle_clients_do_not_stop_the_server, .timeout = 120)
+Test(http_faults, regression_158_two_thousand_idle_clients_do_not_stop_the_server, .timeout = 120)
 {
     NEED_SERVER();
     enum { IDLE = 2000 };
@@ -586,11 +586,11 @@ Test(http_faults, an_idle_connection_is_closed_after_the_idle_timeout, .timeout 
     unlink("/tmp/rbt-http-idle1.err");
 }
 
-/* Regression 139: `routebench http --out DIR` checked DIR only after the
+/* Regression 159: `routebench http --out DIR` checked DIR only after the
  * whole run, and wrote its three files one by one (a kill or a second
  * writer left files of two runs side by side).  DIR is checked first and
  * written as one directory. */
-Test(http_faults, regression_139_http_out_is_checked_before_any_work, .timeout = 60)
+Test(http_faults, regression_159_http_out_is_checked_before_any_work, .timeout = 60)
 {
     NEED_SERVER();
     char dir[] = "/tmp/rbt-http-out.XXXXXX";

@@ -318,11 +318,11 @@ Test(plugins, cli_list_and_verify, .timeout = 300)
     cr_expect(strstr(out, RB_PLUGIN_SYMBOL) != NULL, "%s", out);
 }
 
-/* Regression 134: a plugin router named with a newline and an ESC byte was
+/* Regression 154: a plugin router named with a newline and an ESC byte was
  * accepted and printed raw by `list`, and `run` measured it, then failed
  * writing trials.csv.  Its library is refused at load, the message showing
  * the name escaped and the offset of the first bad byte. */
-Test(plugins, regression_134_a_router_name_with_control_bytes_is_refused_at_load)
+Test(plugins, regression_154_a_router_name_with_control_bytes_is_refused_at_load)
 {
     rb_plugins p;
     rb_plugins_init(&p);
@@ -339,10 +339,10 @@ Test(plugins, regression_134_a_router_name_with_control_bytes_is_refused_at_load
     cr_expect(strchr(out, 0x1b) == NULL, "list printed the raw name: %s", out);
 }
 
-/* Regression 135: a plugin router named like a built-in (radix) shadowed
+/* Regression 155: a plugin router named like a built-in (radix) shadowed
  * nothing and got no warning: the plain name silently meant the built-in.
  * Loading it warns and names the spec that reaches it. */
-Test(plugins, regression_135_a_plugin_named_like_a_builtin_is_reached_as_name_at_lib)
+Test(plugins, regression_155_a_plugin_named_like_a_builtin_is_reached_as_name_at_lib)
 {
     char out[16384];
     cr_expect_eq(run("list --router-lib " RB_SHADOW_PLUGIN, out, sizeof out), 0, "%s", out);
