@@ -790,40 +790,6 @@ int rb_openapi_import_file(const char *path, rb_route_table *out, rb_openapi_rep
 
 /* ---- recognising a document ------------------------------------------------------- */
 
-/* Does the line at s[0, n) start with the key `word`, bare or quoted? */
-static bool starts_with_key(const char *s, size_t n, const char *word)
-{
-    size_t w = strlen(word), q = n > 0 && (s[0] == '"' || s[0] == '\'');
-    if (n < q + w + q + 1 || memcmp(s + q, word, w) != 0) return false;
-    if (q && s[q + w] != s[0]) return false;
-    size_t i = q + w + q;
-    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
-    return i < n && s[i] == ':';
-}
-
-int rb_openapi_sniff(const char *text, size_t len)
-{
-    size_t n = len < 65536 ? len : 65536, i = 0;
-    if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) i = 3;
-    while (i < n && strchr(" \t\r\n", text[i])) i++;
-    if (i < n && text[i] == '{') { /* JSON: the key anywhere near the start */
-        for (size_t k = i; k < n; k++) {
-            if (text[k] != '"') continue;
-            if (starts_with_key(text + k, n - k, "openapi")) return 3;
-            if (starts_with_key(text + k, n - k, "swagger")) return 2;
-        }
-        return 0;
-    }
-    for (size_t at = i; at < n;) { /* YAML: a key at the start of a line */
-        const char *nl = memchr(text + at, '\n', n - at);
-        size_t end = nl ? (size_t)(nl - text) : n;
-        if (starts_with_key(text + at, end - at, "openapi")) return 3;
-        if (starts_with_key(text + at, end - at, "swagger")) return 2;
-        at = end + 1;
-    }
-    return 0;
-}
-
 bool rb_openapi_hint(const char *path, rb_error *err)
 {
     char *data;

@@ -1,10 +1,13 @@
 /*
  * openapi_text.c — what the OpenAPI readers (openapi.c, openapi_json.c,
  * openapi_yaml.c) share about text: quoting a value in a message, lines
- * and columns, the first byte that is not UTF-8 text.
+ * and columns, the first byte that is not UTF-8 text; and whether a text
+ * looks like an OpenAPI document (rb_openapi_sniff, which the routes
+ * reader asks: this file calls nothing above it).
  */
 #include "openapi_internal.h"
 
+#include "openapi.h"
 #include "router_impl.h"
 
 #include <stdio.h>
@@ -111,4 +114,40 @@ size_t rb__openapi_first_binary_byte(const unsigned char *s, size_t len)
         i += n;
     }
     return len;
+}
+
+/* ---- recognising a document ------------------------------------------------------- */
+
+/* Does the line at s[0, n) start with the key `word`, bare or quoted? */
+static bool starts_with_key(const char *s, size_t n, const char *word)
+{
+    size_t w = strlen(word), q = n > 0 && (s[0] == '"' || s[0] == '\'');
+    if (n < q + w + q + 1 || memcmp(s + q, word, w) != 0) return false;
+    if (q && s[q + w] != s[0]) return false;
+    size_t i = q + w + q;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    return i < n && s[i] == ':';
+}
+
+int rb_openapi_sniff(const char *text, size_t len)
+{
+    size_t n = len < 65536 ? len : 65536, i = 0;
+    if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) i = 3;
+    while (i < n && strchr(" \t\r\n", text[i])) i++;
+    if (i < n && text[i] == '{') { /* JSON: the key anywhere near the start */
+        for (size_t k = i; k < n; k++) {
+            if (text[k] != '"') continue;
+            if (starts_with_key(text + k, n - k, "openapi")) return 3;
+            if (starts_with_key(text + k, n - k, "swagger")) return 2;
+        }
+        return 0;
+    }
+    for (size_t at = i; at < n;) { /* YAML: a key at the start of a line */
+        const char *nl = memchr(text + at, '\n', n - at);
+        size_t end = nl ? (size_t)(nl - text) : n;
+        if (starts_with_key(text + at, end - at, "openapi")) return 3;
+        if (starts_with_key(text + at, end - at, "swagger")) return 2;
+        at = end + 1;
+    }
+    return 0;
 }

@@ -24,7 +24,7 @@ static const char corpus_usage[] =
     "       routebench corpus gen --routes N --seed S --like FILE --out PREFIX\n"
     "       routebench corpus requests FILE.routes [--out FILE.requests] [...]\n"
     "       routebench corpus check FILE.routes [--against B] [--json] [...]\n"
-    "       routebench corpus import --openapi FILE [--out FILE.routes] [--base-path B]\n"
+    "       routebench corpus import --openapi FILE [--out F] [--base-path B]\n"
     "       routebench corpus profile FILE.routes [--out FILE.json]\n"
     "       routebench corpus compare A B [--json]\n"
     "\n"
@@ -661,7 +661,8 @@ static const cli_option import_table[] = {
 
 static const cli_command import_command = {
     .name = "corpus import",
-    .synopsis = "--openapi FILE [--out FILE.routes] [--base-path KEEP|none|/PATH]\n",
+    .synopsis = "--openapi FILE [--out FILE.routes]\n"
+                " [--base-path KEEP|none|/PATH]\n",
     .about = "Writes one route per operation of an OpenAPI 3.x or Swagger 2.0 document (YAML or "
              "JSON): its paths in document order, each with its operations in document order "
              "({param} kept), under the document's base path (the path part of servers[0].url "
