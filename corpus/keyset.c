@@ -3,7 +3,7 @@
  */
 #include "keyset.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdlib.h>
 #include <xxhash.h>

@@ -7,7 +7,7 @@
 #include "file.h"
 #include "keyset.h"
 #include "openapi_internal.h"
-#include "router_impl.h"
+#include "router_kit.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>

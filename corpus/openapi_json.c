@@ -11,7 +11,7 @@
 
 #include "keyset.h"
 #include "openapi.h"
-#include "router_impl.h"
+#include "router_kit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include "openapi_internal.h"
 
 #include "openapi.h"
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdio.h>
 #include <string.h>

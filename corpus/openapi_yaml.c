@@ -27,10 +27,11 @@
  */
 #include "openapi_internal.h"
 
+#include "base_internal.h"
 #include "keyset.h"
 #include "openapi.h"
-#include "router_impl.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include "buf.h"
 #include "file.h"
 #include "openapi.h"
-#include "router_impl.h"
+#include "router_kit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
