@@ -140,11 +140,13 @@ static int prepare_tables(choose_options *o, const char *dir, char *rp, char *qp
         rb_openapi_options opt = {o->base_path};
         rc = rb_openapi_import_file_with(o->openapi, &opt, &routes, &rep, &err);
         if (rc == RB_OK)
+            fprintf(stderr, "routebench choose: %s (%s, %s %s): %zu routes from %zu paths\n",
+                    o->openapi, rep.format, rep.spec, rep.version, rep.routes, rep.paths);
+        if (rc == RB_OK && rep.base_path[0])
             fprintf(stderr,
-                    "routebench choose: %s (%s, %s %s): %zu routes from %zu paths, base path "
-                    "%s\n",
-                    o->openapi, rep.format, rep.spec, rep.version, rep.routes, rep.paths,
-                    rep.base_path[0] ? rep.base_path : "none");
+                    "routebench choose: base path %s (from %s) prefixed to every route "
+                    "(--base-path none: without)\n",
+                    rep.base_path, rep.base_from);
     } else {
         rc = rb_route_table_read(o->routes, &routes, &err);
     }
