@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "file.h"
+#include "openapi.h"
 #include "router_kit.h"
 
 #include <stdarg.h>
@@ -90,6 +91,30 @@ static int line_error(rb_error *err, int code, const char *name, size_t line, si
     return code;
 }
 
+#define QUOTED (4 * 40 + 8)
+
+/* p[0, len) for a message: quoted, at most 40 bytes, bytes that are not
+ * printable ASCII as \xNN, "..." when cut. */
+static const char *quoted(const char *p, size_t len, char buf[QUOTED])
+{
+    size_t w = 0, i = 0;
+    buf[w++] = '"';
+    for (; i < len && i < 40; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+            buf[w++] = (char)c;
+        else
+            w += (size_t)snprintf(buf + w, QUOTED - w, "\\x%02x", c);
+    }
+    if (i < len) {
+        memcpy(buf + w, "...", 3);
+        w += 3;
+    }
+    buf[w++] = '"';
+    buf[w] = '\0';
+    return buf;
+}
+
 typedef struct field {
     const char *p;
     size_t len;
@@ -149,15 +174,16 @@ static int route_line(void *table, const char *name, size_t line, const field *f
         return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET,
                           "expected 'METHOD PATTERN' (2 fields), found %s", nf > 2 ? "more" : "1");
     int method = rb_method_parse(f[0].p, f[0].len);
+    char shown[QUOTED];
     if (method < 0)
-        return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET, "unknown method '%.*s'",
-                          (int)(f[0].len > 40 ? 40 : f[0].len), f[0].p);
+        return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET, "unknown method %s",
+                          quoted(f[0].p, f[0].len, shown));
     rb_pattern p;
     rb_error perr;
     int rc = rb_pattern_parse(f[1].p, f[1].len, NULL, &p, &perr);
-    if (rc < 0)
-        return line_error(err, rc, name, line, perr.offset, "pattern '%.*s': %s",
-                          (int)(f[1].len > 60 ? 60 : f[1].len), f[1].p, perr.message);
+    if (rc < 0) /* the reason first, the pattern last and abbreviated */
+        return line_error(err, rc, name, line, perr.offset, "%s, in the pattern %s", perr.message,
+                          quoted(f[1].p, f[1].len, shown));
     rb_pattern_free(&p);
     rc = rb_route_table_append(table, method, f[1].p, f[1].len, line);
     if (rc < 0) return line_error(err, rc, name, line, RB_NO_OFFSET, "%s", rb_status_text(rc));
@@ -235,10 +261,10 @@ static int request_line(void *table, const char *name, size_t line, const field 
                           "expected 'METHOD PATH EXPECTED' (3 fields), found %zu%s",
                           nf > 3 ? (size_t)3 : nf, nf > 3 ? "+" : "");
     int method = rb_method_parse(f[0].p, f[0].len);
+    char shown[QUOTED];
     if (method < 0 || method == RB_ANY)
-        return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET,
-                          "unknown request method '%.*s'", (int)(f[0].len > 40 ? 40 : f[0].len),
-                          f[0].p);
+        return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET, "unknown request method %s",
+                          quoted(f[0].p, f[0].len, shown));
     int32_t expected;
     if (!parse_expected(f[2].p, f[2].len, &expected))
         return line_error(err, RB_EFORMAT, name, line, RB_NO_OFFSET,
@@ -262,6 +288,12 @@ int rb_route_table_parse(const char *name, const char *data, size_t len, rb_rout
     memset(out, 0, sizeof *out);
     int rc = for_each_line(name, data, len, 2, route_line, NULL, out, err);
     if (rc < 0) rb_route_table_free(out);
+    /* the hint at the point of error: an API document given for a table */
+    int kind = rc == RB_EFORMAT || rc == RB_EPATTERN ? rb_openapi_sniff(data, len) : 0;
+    if (kind && err)
+        snprintf(err->message, sizeof err->message,
+                 "%s:%zu: this looks like an %s document: use --openapi FILE (or corpus import)",
+                 name, err->line, kind == 2 ? "OpenAPI (Swagger 2.0)" : "OpenAPI");
     return rc;
 }
 

@@ -77,6 +77,35 @@ Test(tables, pattern_error_keeps_the_byte_offset)
     cr_expect_eq(err.line, 1u);
 }
 
+/* Regression 136: a routes line quoted its method and pattern raw and
+ * first ("unknown method 'G<ESC>T'"; "pattern '<60 bytes>': reason"), so an
+ * ESC byte reached the terminal and a long pattern pushed the reason back.
+ * Now the reason comes first and the value last, escaped, 40 bytes. */
+Test(tables, regression_136_a_line_error_shows_the_reason_first_and_no_raw_byte)
+{
+    static const struct {
+        const char *text, *starts, *ends;
+    } cases[] = {
+        {"G\x1bT /a\n", "t.routes:1: unknown method \"G\\x1bT\"", "\"G\\x1bT\""},
+        {"GET /a\x1b[31m\n", "t.routes:1: ", ", in the pattern \"/a\\x1b[31m\""},
+        {"GET /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa{x\n",
+         "t.routes:1: ", "aaaa...\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rb_route_table t;
+        rb_error err;
+        cr_expect_lt(parse_routes(cases[i].text, &t, &err), 0, "case %zu", i);
+        for (const char *p = err.message; *p; p++)
+            cr_expect((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f,
+                      "case %zu: byte 0x%02x in the message", i, (unsigned char)*p);
+        cr_expect(strncmp(err.message, cases[i].starts, strlen(cases[i].starts)) == 0,
+                  "case %zu: '%s'", i, err.message);
+        size_t n = strlen(err.message), e = strlen(cases[i].ends);
+        cr_expect(n >= e && strcmp(err.message + n - e, cases[i].ends) == 0,
+                  "case %zu: '%s' does not end '%s'", i, err.message, cases[i].ends);
+    }
+}
+
 Test(tables, requests_parse_and_malformed_lines_fail)
 {
     rb_request_table t;

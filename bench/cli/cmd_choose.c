@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 typedef struct choose_options {
-    const char *routes, *requests, *openapi, *routers;
+    const char *routes, *requests, *openapi, *base_path, *routers;
     size_t count;
     session_options s;
 } choose_options;
@@ -38,7 +38,14 @@ static const cli_option choose_table[] = {
      .type = CLI_STRING,
      .metavar = "FILE",
      .offset = C(openapi),
-     .help = "or your OpenAPI 3 document (YAML or JSON): one route per operation"},
+     .help = "or your OpenAPI 3.x or Swagger 2.0 document (YAML or JSON): one route per "
+             "operation, under its base path"},
+    {.name = "--base-path",
+     .type = CLI_STRING,
+     .metavar = "KEEP|none|/PATH",
+     .offset = C(base_path),
+     .help = "with --openapi: the prefix of every route, as for corpus import (default KEEP: "
+             "the document's servers[0].url path or basePath)"},
     {.name = "--requests",
      .type = CLI_STRING,
      .metavar = "FILE",
@@ -130,10 +137,16 @@ static int prepare_tables(choose_options *o, const char *dir, char *rp, char *qp
     int rc;
     if (o->openapi) {
         rb_openapi_report rep;
-        rc = rb_openapi_import_file(o->openapi, &routes, &rep, &err);
+        rb_openapi_options opt = {o->base_path};
+        rc = rb_openapi_import_file_with(o->openapi, &opt, &routes, &rep, &err);
         if (rc == RB_OK)
-            fprintf(stderr, "routebench choose: %s (%s, OpenAPI %s): %zu routes from %zu paths\n",
-                    o->openapi, rep.format, rep.version, rep.routes, rep.paths);
+            fprintf(stderr, "routebench choose: %s (%s, %s %s): %zu routes from %zu paths\n",
+                    o->openapi, rep.format, rep.spec, rep.version, rep.routes, rep.paths);
+        if (rc == RB_OK && rep.base_path[0])
+            fprintf(stderr,
+                    "routebench choose: base path %s (from %s) prefixed to every route "
+                    "(--base-path none: without)\n",
+                    rep.base_path, rep.base_from);
     } else {
         rc = rb_route_table_read(o->routes, &routes, &err);
     }
@@ -207,6 +220,10 @@ int cmd_choose(int argc, char **argv)
     if (!o.routes && !o.openapi) {
         session_options_free(&o.s);
         return cli_error("choose", "--routes FILE or --openapi FILE is required");
+    }
+    if (o.base_path && !o.openapi) {
+        session_options_free(&o.s);
+        return cli_error("choose", "--base-path goes with --openapi");
     }
     char dir[512], rp[600], qp[600];
     const char *tmp = getenv("TMPDIR");

@@ -24,16 +24,16 @@ static const char corpus_usage[] =
     "       routebench corpus gen --routes N --seed S --like FILE --out PREFIX\n"
     "       routebench corpus requests FILE.routes [--out FILE.requests] [...]\n"
     "       routebench corpus check FILE.routes [--against B] [--json] [...]\n"
-    "       routebench corpus import --openapi FILE [--out FILE.routes]\n"
+    "       routebench corpus import --openapi FILE [--out F] [--base-path B]\n"
     "       routebench corpus profile FILE.routes [--out FILE.json]\n"
     "       routebench corpus compare A B [--json]\n"
     "\n"
     "gen writes a route table of N routes with distinct (method, shape) and a\n"
     "request table for it, by shape or like a table or profile (--like);\n"
     "requests makes a request table for any route table; check reports duplicate,\n"
-    "shadowed and repeated-shape routes; import turns an OpenAPI 3 document (YAML\n"
-    "or JSON) into a route table; profile describes a table without its words;\n"
-    "compare puts two profiles side by side.\n"
+    "shadowed and repeated-shape routes; import turns an OpenAPI 3 or Swagger 2.0\n"
+    "document (YAML or JSON) into a route table; profile describes a table\n"
+    "without its words; compare puts two profiles side by side.\n"
     "routebench corpus COMMAND --help (or routebench help corpus COMMAND) for more.\n";
 
 static size_t line_of(const rb_route_table *t, uint32_t r)
@@ -291,6 +291,7 @@ static int generate(const gen_options *o, rb_route_table *routes, char *header, 
     }
     rb_profile profile;
     int rc = rb_profile_load(o->like, &profile, NULL, err);
+    if (rc == RB_EFORMAT) rb_openapi_hint(o->like, err);
     if (rc < 0) return rc;
     rb_like_config lc = {o->g.routes, o->g.seed};
     rc = rb_corpus_generate_like(&profile, &lc, routes, lrep, err);
@@ -590,6 +591,7 @@ static int corpus_check(int argc, char **argv)
         rb_profile pa, pb;
         int rc = rb_profile_fit(&t, &pa, &err);
         if (rc == RB_OK) rc = rb_profile_load(o.against, &pb, NULL, &err);
+        if (rc == RB_EFORMAT) rb_openapi_hint(o.against, &err);
         if (rc == RB_OK)
             rc = o.json ? rb_profile_compare_json(&pa, o.in, &pb, o.against, &cmp, &err)
                         : rb_profile_compare_text(&pa, o.in, &pb, o.against, &cmp, &err);
@@ -634,7 +636,7 @@ static int corpus_check(int argc, char **argv)
 /* ---- import ---------------------------------------------------------------------------------- */
 
 typedef struct import_options {
-    const char *in, *out;
+    const char *in, *out, *base_path;
 } import_options;
 
 static const cli_option import_table[] = {
@@ -643,47 +645,107 @@ static const cli_option import_table[] = {
      .metavar = "FILE",
      .offset = offsetof(import_options, in),
      .flags = CLI_REQUIRED,
-     .help = "the OpenAPI 3.0 or 3.1 document, YAML or JSON"},
+     .help = "the OpenAPI 3.x or Swagger 2.0 document, YAML or JSON"},
     {.name = "--out",
      .type = CLI_STRING,
      .metavar = "FILE",
      .offset = offsetof(import_options, out),
      .help = "write the routes to FILE (default: stdout, the summary then goes to stderr)"},
+    {.name = "--base-path",
+     .type = CLI_STRING,
+     .metavar = "KEEP|none|/PATH",
+     .offset = offsetof(import_options, base_path),
+     .help = "the prefix of every route: KEEP (the default) the document's base path, the path "
+             "of servers[0].url (3.x) or basePath (2.0); none; or /PATH"},
     {0}};
 
 static const cli_command import_command = {
     .name = "corpus import",
-    .synopsis = "--openapi FILE [--out FILE.routes]\n",
-    .about = "Writes one route per operation of an OpenAPI 3.0 or 3.1 document (YAML or JSON): "
-             "its paths in document order, each with its operations in document order ({param} "
-             "kept).  Templates inside a segment ({Sid}.json) stay templates (touching params, "
-             "{a}{b}, become globs); OpenAPI 3.2 'query' "
-             "operations are skipped and counted; unknown keys and malformed documents are "
+    .synopsis = "--openapi FILE [--out FILE.routes]\n"
+                " [--base-path KEEP|none|/PATH]\n",
+    .about = "Writes one route per operation of an OpenAPI 3.x or Swagger 2.0 document (YAML or "
+             "JSON): its paths in document order, each with its operations in document order "
+             "({param} kept), under the document's base path (the path part of servers[0].url "
+             "with its variables' defaults, or 2.0's basePath; the summary says which, and "
+             "names the other base paths servers lists).  Templates inside a segment "
+             "({Sid}.json) stay templates (touching params, {a}{b}, become globs); a path key's "
+             "#fragment or ?query is not routed: such variants of a path merge into its route "
+             "(the summary counts them and names the first); OpenAPI 3.2 'query' operations are "
+             "skipped and counted; unknown keys, a key given twice and malformed documents are "
              "errors naming where (line and column), and so are data after the document and a "
              "NUL in a string; a path with whitespace or a control byte (a tab, a CR) is refused "
-             "naming the path and the byte, since a routes file cannot carry it; Swagger 2.0 "
-             "documents are refused.\n",
+             "naming the byte, since a routes file cannot carry it.  Budgets: the document at "
+             "most 256 MiB and 16,000,000 nodes; YAML aliases and merge keys may copy at most "
+             "1,000,000 nodes and 64 MiB.\n",
     .tables = {{"options", import_table, 0}},
     .epilog = "exit status: 0 written, 2 usage or input error\n",
 };
+
+static void print_import(FILE *info, const rb_openapi_report *rep, const rb_route_table *t,
+                         const import_options *o)
+{
+    fprintf(info, "%zu routes from %zu paths of %s (%s %s)%s%s\n", rep->routes, rep->paths, o->in,
+            rep->spec, rep->version, o->out ? " -> " : "", o->out ? o->out : "");
+    if (rep->base_path[0])
+        fprintf(info, "  base path %s (from %s) prefixed to every route\n", rep->base_path,
+                rep->base_from);
+    else
+        fprintf(info, "  no base path (%s)\n",
+                o->base_path && strcmp(o->base_path, "none") == 0 ? "--base-path none"
+                                                                  : "the document gives none");
+    if (rep->server_bases > 1)
+        fprintf(info,
+                "  servers lists %zu base paths: servers[0]'s was used; another with "
+                "--base-path (e.g. --base-path %s), or --base-path none\n",
+                rep->server_bases, rep->other_base);
+    if (rep->variants)
+        fprintf(info,
+                "  %zu path keys with a #fragment or ?query routed as their path: %zu "
+                "operations merged into the route of the same method and path\n",
+                rep->variants, rep->merged);
+    for (size_t i = 0; i < rep->merged && i < RB_OPENAPI_NOTES; i++)
+        fprintf(info, "    %s\n", rep->merges[i]);
+    if (rep->merged > RB_OPENAPI_NOTES)
+        fprintf(info, "    ... and %zu more\n", rep->merged - RB_OPENAPI_NOTES);
+    if (rep->templates)
+        fprintf(info, "  %zu segments with templates inside ({Sid}.json)\n", rep->templates);
+    if (rep->globs)
+        fprintf(info, "  %zu segments with touching params ({a}{b}) written as globs (?*)\n",
+                rep->globs);
+    if (rep->renamed)
+        fprintf(info, "  %zu parameter names rewritten, first %s\n", rep->renamed,
+                rep->first_renamed);
+    if (rep->skipped)
+        fprintf(info, "  %zu operations skipped (no such method here), first %s\n", rep->skipped,
+                rep->first_skipped);
+    fprintf(info, "  fingerprint routes xxh3:%016llx\n",
+            (unsigned long long)rb_route_table_fingerprint(t));
+}
 
 static int corpus_import(int argc, char **argv)
 {
     import_options o = {0};
     int status = cli_args(&import_command, &o, argc, argv);
     if (status != CLI_CONTINUE) return status;
+    if (o.base_path && strcmp(o.base_path, "KEEP") != 0 && strcmp(o.base_path, "none") != 0 &&
+        o.base_path[0] != '/')
+        return cli_error("corpus import", "--base-path must be KEEP, none or /PATH, got '%s'",
+                         o.base_path);
     const char *out = o.out ? o.out : "-";
     if (cli_check_output_file("corpus import", "--out", out) != CLI_OK) return CLI_USAGE;
     rb_route_table t;
     rb_openapi_report rep;
     rb_error err;
-    if (rb_openapi_import_file(o.in, &t, &rep, &err) < 0)
+    rb_openapi_options opt = {o.base_path};
+    if (rb_openapi_import_file_with(o.in, &opt, &t, &rep, &err) < 0)
         return cli_error("corpus import", "%s", err.message);
-    char header[400];
+    char header[600];
     snprintf(header, sizeof header,
-             "imported from %s (OpenAPI %s%s%s%s) by routebench corpus import\n"
-             "every operation (path x method) in document order",
-             o.in, rep.version, rep.title[0] ? ", \"" : "", rep.title, rep.title[0] ? "\"" : "");
+             "imported from %s (%s %s%s%s%s) by routebench corpus import\n"
+             "every operation (path x method) in document order%s%s%s",
+             o.in, rep.spec, rep.version, rep.title[0] ? ", \"" : "", rep.title,
+             rep.title[0] ? "\"" : "", rep.base_path[0] ? ", under the base path " : "",
+             rep.base_path, rep.base_path[0] ? "" : ", no base path");
     if (rb_route_table_check_text(&t, &err) < 0) {
         rb_route_table_free(&t);
         return cli_error("corpus import", "%s", err.message);
@@ -694,22 +756,7 @@ static int corpus_import(int argc, char **argv)
                  ? cli_system_error("corpus import", "out of memory")
                  : cli_write_output("corpus import", out, text.data ? text.data : "", text.len);
     rb_buf_free(&text);
-    FILE *info = o.out ? stdout : stderr; /* keep stdout for the routes */
-    if (status == CLI_OK) {
-        fprintf(info, "%zu routes from %zu paths of %s (OpenAPI %s)%s%s\n", rep.routes, rep.paths,
-                o.in, rep.version, o.out ? " -> " : "", o.out ? o.out : "");
-        if (rep.templates)
-            fprintf(info, "  %zu segments with templates inside ({Sid}.json)\n", rep.templates);
-        if (rep.globs)
-            fprintf(info, "  %zu segments with touching params ({a}{b}) written as globs (?*)\n",
-                    rep.globs);
-        if (rep.renamed) fprintf(info, "  %zu parameter names rewritten\n", rep.renamed);
-        if (rep.skipped)
-            fprintf(info, "  %zu operations skipped (no such method here), first %s\n", rep.skipped,
-                    rep.first_skipped);
-        fprintf(info, "  fingerprint routes xxh3:%016llx\n",
-                (unsigned long long)rb_route_table_fingerprint(&t));
-    }
+    if (status == CLI_OK) print_import(o.out ? stdout : stderr, &rep, &t, &o);
     rb_route_table_free(&t);
     return status;
 }
@@ -756,6 +803,7 @@ static int corpus_profile(int argc, char **argv)
     rb_error err;
     rb_buf b = {0};
     int rc = rb_profile_load(o.in, &p, NULL, &err);
+    if (rc == RB_EFORMAT) rb_openapi_hint(o.in, &err);
     if (rc == RB_OK) rc = rb_profile_json_write(&p, &b, &err);
     status = rc < 0 ? cli_error("corpus profile", "%s", err.message)
                     : cli_write_output("corpus profile", out, b.data, b.len);
@@ -811,7 +859,9 @@ static int corpus_compare(int argc, char **argv)
     rb_error err;
     rb_buf b = {0};
     int rc = rb_profile_load(in[0], &p[0], NULL, &err);
+    if (rc == RB_EFORMAT) rb_openapi_hint(in[0], &err);
     if (rc == RB_OK) rc = rb_profile_load(in[1], &p[1], NULL, &err);
+    if (rc == RB_EFORMAT) rb_openapi_hint(in[1], &err);
     if (rc == RB_OK)
         rc = o.json ? rb_profile_compare_json(&p[0], in[0], &p[1], in[1], &b, &err)
                     : rb_profile_compare_text(&p[0], in[0], &p[1], in[1], &b, &err);
