@@ -306,9 +306,12 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     add_str(w, tool, "build_type", b->build_type);
     add_bool(w, tool, "optimized", b->optimized);
     add_bool(w, tool, "sanitized", b->sanitized);
+    if (tool) add(w, tool, "valgrind", str_or_null(b->valgrind));
 
     cJSON *m = add(w, root, "machine", cJSON_CreateObject());
     add_str(w, m, "cpu_model", b->cpu_model);
+    if (m) add(w, m, "cpu_vendor", str_or_null(b->cpu_vendor));
+    if (m) add(w, m, "cpu_family", str_or_null(b->cpu_family));
     add_num(w, m, "cores", (double)b->cores);
     add_str(w, m, "kernel", b->kernel);
     if (m) add(w, m, "governor", str_or_null(b->governor));
@@ -733,10 +736,13 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
     get_str(r, tool, "build_type", b->build_type, sizeof b->build_type);
     b->optimized = get_bool(r, tool, "optimized");
     b->sanitized = get_bool(r, tool, "sanitized");
+    if (has(tool, "valgrind")) get_str(r, tool, "valgrind", b->valgrind, sizeof b->valgrind);
 
     const cJSON *m = field(r, root, "machine");
     r->where = "machine";
     get_str(r, m, "cpu_model", b->cpu_model, sizeof b->cpu_model);
+    if (has(m, "cpu_vendor")) get_str(r, m, "cpu_vendor", b->cpu_vendor, sizeof b->cpu_vendor);
+    if (has(m, "cpu_family")) get_str(r, m, "cpu_family", b->cpu_family, sizeof b->cpu_family);
     b->cores = (long)get_u64(r, m, "cores");
     get_str(r, m, "kernel", b->kernel, sizeof b->kernel);
     get_str(r, m, "governor", b->governor, sizeof b->governor);
