@@ -104,8 +104,7 @@ Test(compare, counts_of_identical_and_slowed_builds, .timeout = 600)
 
     /* another compiler: refused, naming the field and both values */
     rewrite(tmp, "same2.json", "clang.json", "\"compiler\":\t\"GNU", "\"compiler\":\t\"Clang");
-    snprintf(args, sizeof args, "compare %s/same1.json %s/clang.json --fail-below 0.97", tmp,
-             tmp);
+    snprintf(args, sizeof args, "compare %s/same1.json %s/clang.json --fail-below 0.97", tmp, tmp);
     out = rb(tmp, args, 2);
     cr_expect(strstr(out, "not comparable") != NULL, "%s", out);
     cr_expect(strstr(out, "tool.compiler: GNU") != NULL, "%s", out);
@@ -120,8 +119,7 @@ Test(compare, counts_of_identical_and_slowed_builds, .timeout = 600)
     free(rb(tmp, args, 0));
     snprintf(args, sizeof args, "compare %s/time1 %s/same1", tmp, tmp);
     out = rb(tmp, args, 2);
-    cr_expect(strstr(out, "protocol.metric: time in OLD, instructions in NEW") != NULL, "%s",
-              out);
+    cr_expect(strstr(out, "protocol.metric: time in OLD, instructions in NEW") != NULL, "%s", out);
     free(out);
 
     /* history: same, same, slower, another compiler */
@@ -140,8 +138,8 @@ Test(compare, counts_of_identical_and_slowed_builds, .timeout = 600)
     cr_expect(strstr(out, "  #2 ") == NULL && strstr(out, "  #4 ") == NULL,
               "identical counts are not steps\n%s", out);
     cr_expect(strstr(out, "nophash on github +6.2") != NULL, "%s", out);
-    cr_expect(strstr(out, "a new series") != NULL && strstr(out, "tool.compiler") != NULL,
-              "%s", out);
+    cr_expect(strstr(out, "a new series") != NULL && strstr(out, "tool.compiler") != NULL, "%s",
+              out);
     free(out);
     char *svg = rbt_slurp(tmp, "history.svg", NULL);
     cr_expect(strncmp(svg, "<svg", 4) == 0);

@@ -186,18 +186,19 @@ int cmd_compare(int argc, char **argv)
     rb_buf_free(&diff);
     bool exact = rb_metric_exact(old.metric);
     if (status == CLI_OK && o.fail_below > 0 && !exact && !o.unpaired_gate)
-        status = cli_error("compare",
-                           "--fail-below on time results: the trials of two sessions have no "
-                           "partners, so the machine's state in each session moves the ratio "
-                           "as much as the code does; gate with pair (paired trials) or "
-                           "--metric instructions, or add --unpaired-gate to gate anyway");
+        status =
+            cli_error("compare", "--fail-below on time results: the trials of two sessions have no "
+                                 "partners, so the machine's state in each session moves the ratio "
+                                 "as much as the code does; gate with pair (paired trials) or "
+                                 "--metric instructions, or add --unpaired-gate to gate anyway");
     rb_compare c = {0};
     if (status == CLI_OK && rb_compare_rows(&old, &nw, &c, &err) < 0)
         status = cli_error("compare", "%s", err.message);
     if (status == CLI_OK) {
         FILE *out = stdout;
-        fprintf(out, "compare: speed ratio NEW vs OLD per lookup (above 1: NEW is faster), "
-                     "--metric %s, %s\n",
+        fprintf(out,
+                "compare: speed ratio NEW vs OLD per lookup (above 1: NEW is faster), "
+                "--metric %s, %s\n",
                 rb_metric_name(old.metric),
                 exact ? "counted: exact"
                       : "time: unpaired (two sessions: no trial has a partner); Hodges-Lehmann "

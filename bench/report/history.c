@@ -34,8 +34,8 @@ static bool ends_with(const char *s, const char *tail)
 /* The result's label: its first library's commit, else the tool's. */
 static void label(rb_history_result *r)
 {
-    const char *c = r->b.nlibraries > 0 && r->b.libraries[0].commit[0] ? r->b.libraries[0].commit
-                                                                       : r->b.commit;
+    const char *c =
+        r->b.nlibraries > 0 && r->b.libraries[0].commit[0] ? r->b.libraries[0].commit : r->b.commit;
     snprintf(r->commit, sizeof r->commit, "%s", *c ? c : r->name);
 }
 
@@ -279,8 +279,7 @@ void rb_history_text(const rb_history *h, rb_buf *o)
     if (h->nresults == 0) return;
     int metric = h->results[0].b.metric;
     bool exact = rb_metric_exact(metric);
-    rb_buf_printf(o,
-                  "history: %zu results, %zu series of comparable results; --metric %s (%s)\n",
+    rb_buf_printf(o, "history: %zu results, %zu series of comparable results; --metric %s (%s)\n",
                   h->nresults, h->nsegments, rb_metric_name(metric),
                   exact ? "counted: identical code counts identically, so every change is a "
                           "step, however small"
@@ -293,8 +292,8 @@ void rb_history_text(const rb_history *h, rb_buf *o)
                       seg->first + 1, seg->last + 1, h->results[seg->first].commit,
                       h->results[seg->last].commit, b->compiler, b->cpu_model,
                       b->valgrind[0] ? ", " : "", b->valgrind);
-        if (seg->why[0]) rb_buf_printf(o, "  a new series: not comparable with the one before: %s\n",
-                                       seg->why);
+        if (seg->why[0])
+            rb_buf_printf(o, "  a new series: not comparable with the one before: %s\n", seg->why);
         const char *done[64];
         size_t nd = 0;
         for (size_t i = 0; i < h->nseries; i++) {

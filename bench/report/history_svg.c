@@ -80,11 +80,12 @@ static void panel(const rb_history *h, const char *scenario, double y0, rb_buf *
     hi += pad;
     if (lo < 0) lo = 0;
     double y1 = y0 + PANEL_H;
-#define Y(v) (y1 - (y1 - y0) * ((v) - lo) / (hi - lo))
+#define Y(v) (y1 - (y1 - y0) * ((v)-lo) / (hi - lo))
     rb_buf_printf(o, "<text x=\"%g\" y=\"%g\" font-weight=\"bold\">", LEFT, y0 - 10);
     esc(o, scenario);
-    rb_buf_printf(o, "</text>\n<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" "
-                     "stroke=\"#ccc\"/>\n",
+    rb_buf_printf(o,
+                  "</text>\n<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" "
+                  "stroke=\"#ccc\"/>\n",
                   LEFT, y0, W - LEFT - RIGHT, PANEL_H);
     double st = nice_step(lo, hi);
     for (double v = ceil(lo / st) * st; v <= hi; v += st) {
@@ -119,8 +120,9 @@ static void panel(const rb_history *h, const char *scenario, double y0, rb_buf *
             rb_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"", x, y,
                           p->step ? "3.5" : "2.5", colour);
             if (p->step)
-                rb_buf_printf(o, " stroke=\"#000\" stroke-width=\"1.5\"><title>%s on %s at %s: "
-                                 "%.2f, %+.2f%%</title></circle>\n",
+                rb_buf_printf(o,
+                              " stroke=\"#000\" stroke-width=\"1.5\"><title>%s on %s at %s: "
+                              "%.2f, %+.2f%%</title></circle>\n",
                               s->router, scenario, h->results[p->result].commit, p->value,
                               100 * p->change);
             else
