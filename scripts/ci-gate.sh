@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The exact regression gate for CI, in a shallow clone (docs/ci.md).
 #
-#   scripts/ci-gate.sh [options] BASE_REF [ROUTERS] [SCENARIOS] [THRESHOLD]
+#   scripts/ci-gate.sh [--out DIR] BASE_REF [ROUTERS] [SCENARIOS] [THRESHOLD]
+#   scripts/ci-gate.sh --saved FILE [ROUTERS] [SCENARIOS] [THRESHOLD]
+#   scripts/ci-gate.sh --record FILE [ROUTERS] [SCENARIOS]
 #
 # BASE_REF  the commit to compare against: a SHA, a branch or tag name, or
 #           origin/NAME.  When it is not in the clone (a shallow clone holds
@@ -32,7 +34,7 @@ set -euo pipefail
 
 usage() {
   sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-  exit 2
+  exit "$1"
 }
 
 saved="" record="" out=""
@@ -41,12 +43,12 @@ while [ $# -gt 0 ]; do
   --saved) saved=${2:?--saved needs a FILE}; shift 2 ;;
   --record) record=${2:?--record needs a FILE}; shift 2 ;;
   --out) out=${2:?--out needs a DIR}; shift 2 ;;
-  -h | --help) usage ;;
+  -h | --help) usage 0 ;;
   --*) echo "ci-gate: unknown option $1 (--help lists them)" >&2; exit 2 ;;
   *) break ;;
   esac
 done
-if [ -z "$record" ] && [ -z "$saved" ] && [ $# -lt 1 ]; then usage; fi
+if [ -z "$record" ] && [ -z "$saved" ] && [ $# -lt 1 ]; then usage 2 >&2; fi
 if [ -n "$record" ] || [ -n "$saved" ]; then base_ref=""; else base_ref=$1; shift; fi
 routers=${1:-hashseg}
 scenarios=${2:-github,params-1000}
