@@ -8,7 +8,7 @@
 #include "build_stamp.h"
 #include "callgrind.h"
 #include "machine.h"
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,7 @@
  * (bench/bundle/gate.h) on each router.  Refuses results that are not comparable
  * (bench/bundle/compare.h), naming every field that differs.
  */
+#include "base_internal.h"
 #include "cli.h"
 #include "compare.h"
 #include "file.h"

@@ -16,7 +16,7 @@
 #include "bundle.h"
 #include "file.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

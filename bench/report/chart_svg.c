@@ -32,7 +32,7 @@
  */
 #include "bundle.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdint.h>

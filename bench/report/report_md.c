@@ -8,7 +8,7 @@
 #include "feature_names.h"
 #include "verdict.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdio.h>
