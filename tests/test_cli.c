@@ -109,7 +109,7 @@ Test(cli, conflicting_and_ignored_flags_are_usage_errors)
         {"verify --router radix --routes a", "verify", "--routes needs --requests as well"},
         {"run --routes a", "run", "--routes needs --requests as well"},
         {"run --trials 3 --trials 4", "run", "--trials is given twice"},
-        {"pair --a radix", "pair", "needs --b SPEC"},
+        {"pair --a radix", "pair", "needs --candidate SPEC"},
         {"pair --a radix --b radix --scenarios static-100", "pair", "name the same router"},
         {"run --json=yes", "run", "--json takes no value"},
         {"run --trails 3", "run", "did you mean --trials?"},
@@ -254,7 +254,7 @@ Test(cli, json_documents_parse_and_name_their_schema)
     cr_assert_not_null(j, "%s", r.out);
     cr_expect_str_eq(cJSON_GetObjectItem(j, "baseline")->valuestring, "linear");
     cJSON_Delete(j);
-    cr_expect(strstr(r.err, "pair: speed ratio b/a") != NULL, "%s", r.err);
+    cr_expect(strstr(r.err, "pair: speed ratio candidate/baseline (b/a)") != NULL, "%s", r.err);
     done(&r);
 }
 

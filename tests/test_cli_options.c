@@ -3,6 +3,7 @@
  * (bench/cli/options.h): types, ranges, the rules for values, combinations
  * and operands, and the help generated from the same table.
  */
+#include "cli.h"
 #include "options.h"
 #include "router_impl.h"
 
@@ -340,4 +341,66 @@ Test(cli_options, help_lists_every_option_once_with_its_default)
         line += n + (line[n] == '\n');
     }
     rb_buf_free(&out);
+}
+
+static const cli_command two = {
+    .name = "two",
+    .synopsis = "OLD NEW\n",
+    .about = "Two operands.\n",
+    .tables = {{"options", table, 0}},
+    .operand = "OLD",
+    .operand_offset = offsetof(opts, a),
+    .operand2 = "NEW",
+    .operand2_offset = offsetof(opts, b),
+    .operand_required = true,
+};
+
+static int parse_two(opts *o, rb_error *err, const char *const *args)
+{
+    char *argv[32] = {"two"};
+    int argc = 1;
+    for (; args[argc - 1]; argc++) argv[argc] = (char *)(uintptr_t)args[argc - 1];
+    return cli_parse(&two, o, argc, argv, err);
+}
+
+Test(cli_options, two_operands_in_order_both_required)
+{
+    opts o = {0};
+    rb_error err;
+    cr_expect_eq(parse_two(&o, &err, (const char *const[]){"old", "--flag", "new", NULL}),
+                 CLI_PARSED, "%s", err.message);
+    cr_expect_str_eq(o.a, "old");
+    cr_expect_str_eq(o.b, "new");
+    memset(&o, 0, sizeof o);
+    cr_expect_eq(parse_two(&o, &err, (const char *const[]){"old", NULL}), RB_EINVAL);
+    cr_expect_str_eq(err.message, "needs OLD and NEW");
+    cr_expect_eq(parse_two(&o, &err, (const char *const[]){"a", "b", "c", NULL}), RB_EINVAL);
+    cr_expect_str_eq(err.message, "OLD and NEW only: 'c' is a third operand");
+}
+
+/* --fail-below, the threshold of pair and compare: a ratio or a slowdown
+ * in percent; 97 was accepted and always failed, 3% was refused. */
+Test(cli_options, fail_below_takes_a_ratio_or_a_percentage)
+{
+    double r = 0;
+    rb_error err;
+    cr_expect_eq(cli_take_fail_below(&r, "0.97", &err), RB_OK);
+    cr_expect_eq(r, 0.97);
+    cr_expect_eq(cli_take_fail_below(&r, "3%", &err), RB_OK, "%s", err.message);
+    cr_expect_float_eq(r, 0.97, 1e-12);
+    cr_expect_eq(cli_take_fail_below(&r, "1", &err), RB_OK, "any change fails: counts");
+    cr_expect_eq(cli_take_fail_below(&r, "0%", &err), RB_OK);
+    cr_expect_eq(r, 1.0);
+    r = 0;
+    cr_expect_eq(cli_take_fail_below(&r, "97", &err), RB_EINVAL);
+    cr_expect(strstr(err.message, "did you mean 0.97") != NULL, "%s", err.message);
+    cr_expect_eq(r, 0, "a refused value is not stored");
+    cr_expect_eq(cli_take_fail_below(&r, "3", &err), RB_EINVAL);
+    cr_expect(strstr(err.message, "did you mean 3%") != NULL, "%s", err.message);
+    cr_expect_eq(cli_take_fail_below(&r, "60%", &err), RB_EINVAL);
+    cr_expect(strstr(err.message, "0% to 50%") != NULL, "%s", err.message);
+    cr_expect_eq(cli_take_fail_below(&r, "0.3", &err), RB_EINVAL);
+    cr_expect(strstr(err.message, "from 0.5 to 1") != NULL, "%s", err.message);
+    cr_expect_eq(cli_take_fail_below(&r, "-3%", &err), RB_EINVAL);
+    cr_expect_eq(cli_take_fail_below(&r, "%", &err), RB_EINVAL);
 }

@@ -123,16 +123,20 @@ Test(gate, exact_ratios_print_enough_digits_to_differ_from_one)
 
 /* ---- the gate in the bundle, and report re-deciding it --------------------- */
 
-/* A pair of floor (a hash lookup) against linear (a scan of the static
- * table's routes): the ratio is far from 1e-6 and 1e6. */
-static void pair_bundle(const char *dir, const char *threshold, int expect)
+/* A pair of floor (a hash lookup) and linear (a scan of the static table's
+ * routes) at --fail-below 0.5: floor as the candidate is many times faster
+ * (passes), linear as the candidate many times slower (fails), far from
+ * the threshold either way: trials of 5 ms and the interval [x(2), x(8)]
+ * of 9 pairs keep it there on a loaded machine (one preemption of a few
+ * ms in a 0.2 ms trial of floor put a pair past 0.5 at load 43). */
+static void pair_bundle(const char *dir, const char *baseline, const char *candidate, int expect)
 {
     char args[4096], log[4200];
     snprintf(log, sizeof log, "%s.log", dir);
     snprintf(args, sizeof args,
-             "pair --a linear --b floor --scenario static --trials 7 --min-trial-ms 0.2 "
-             "--fail-below %s --out %s",
-             threshold, dir);
+             "pair --baseline %s --candidate %s --scenario static --trials 9 --min-trial-ms 5 "
+             "--fail-below 0.5 --out %s",
+             baseline, candidate, dir);
     cr_assert_eq(rbt_routebench(args, log), expect, "pair %s (see %s)", args, log);
 }
 
@@ -142,10 +146,10 @@ Test(gate, the_bundle_records_the_gate_and_report_re_decides_it, .timeout = 120)
     char dir[4200], log[4300], args[4400];
     snprintf(dir, sizeof dir, "%s/b", tmp);
     snprintf(log, sizeof log, "%s/report.log", tmp);
-    pair_bundle(dir, "1e6", 1);
+    pair_bundle(dir, "floor", "linear", 1);
     char *json = rbt_slurp(dir, "summary.json", NULL);
     cr_expect(strstr(json, "\"outcome\":\t\"failed\"") != NULL, "%s", json);
-    cr_expect(strstr(json, "\"threshold\":\t1000000") != NULL);
+    cr_expect(strstr(json, "\"threshold\":\t0.5") != NULL);
     cr_expect(strstr(json, "\"decided_on\":\t\"static\"") != NULL);
     cr_expect(strstr(json, "\"metric\":\t\"time\"") != NULL);
     char *md = rbt_slurp(dir, "report.md", NULL);
@@ -172,7 +176,7 @@ Test(gate, the_bundle_records_the_gate_and_report_re_decides_it, .timeout = 120)
 
     /* A passing gate round-trips too. */
     snprintf(dir, sizeof dir, "%s/c", tmp);
-    pair_bundle(dir, "1e-6", 0);
+    pair_bundle(dir, "linear", "floor", 0);
     snprintf(args, sizeof args, "report %s", dir);
     cr_expect_eq(rbt_routebench(args, log), 0);
     rbt_remove_tree(tmp);

@@ -196,8 +196,11 @@ typedef struct rb_bundle {
     char version[RB_BUNDLE_NAME], commit[RB_BUNDLE_NAME];
     char compiler[RB_BUNDLE_TEXT], flags[RB_BUNDLE_TEXT], build_type[RB_BUNDLE_NAME];
     bool optimized, sanitized;
+    char valgrind[RB_BUNDLE_NAME]; /* Valgrind's version ("3.19"), "" without it */
     /* machine */
     char cpu_model[RB_BUNDLE_TEXT], kernel[RB_BUNDLE_TEXT], governor[RB_BUNDLE_NAME];
+    /* /proc/cpuinfo's vendor_id and cpu family ("AuthenticAMD", "25"); "" unknown */
+    char cpu_vendor[RB_BUNDLE_NAME], cpu_family[RB_BUNDLE_NAME];
     long cores;
     double loadavg_start, loadavg_end; /* < 0: unknown */
     double duration_s;                 /* < 0: unknown */

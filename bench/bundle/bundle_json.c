@@ -29,6 +29,8 @@
 typedef enum json_type {
     J_STR,             /* char[]: a string */
     J_STR_OR_NULL,     /* char[]: a string, or null when empty */
+    J_STR_ADDED,       /* char[]: as J_STR_OR_NULL, added within the version: absent in
+                          older files (read: empty) */
     J_DOUBLE,          /* double: a number (null when not finite) */
     J_DOUBLE_OR_NULL,  /* double: a number, or null when negative (read: -1) */
     J_DOUBLE_INF_NULL, /* double: a number, or null when infinite (read: INFINITY) */
@@ -58,10 +60,13 @@ static const json_field tool_fields[] = {
     JF(rb_bundle, "build_type", J_STR, build_type, 1),
     JF(rb_bundle, "optimized", J_BOOL, optimized, 1),
     JF(rb_bundle, "sanitized", J_BOOL, sanitized, 1),
+    JF(rb_bundle, "valgrind", J_STR_ADDED, valgrind, 2),
 };
 
 static const json_field machine_fields[] = {
     JF(rb_bundle, "cpu_model", J_STR, cpu_model, 1),
+    JF(rb_bundle, "cpu_vendor", J_STR_ADDED, cpu_vendor, 2),
+    JF(rb_bundle, "cpu_family", J_STR_ADDED, cpu_family, 2),
     JF(rb_bundle, "cores", J_COUNT, cores, 1),
     JF(rb_bundle, "kernel", J_STR, kernel, 1),
     JF(rb_bundle, "governor", J_STR_OR_NULL, governor, 1),
@@ -274,6 +279,7 @@ static void write_fields(jw *w, cJSON *o, const json_field *fields, size_t n, co
             add_str(w, o, f->key, p);
             break;
         case J_STR_OR_NULL:
+        case J_STR_ADDED:
             add(w, o, f->key, str_or_null(p));
             break;
         case J_DOUBLE:
@@ -712,6 +718,12 @@ static void read_fields(jr *r, const cJSON *o, const json_field *fields, size_t 
         case J_STR:
         case J_STR_OR_NULL:
             get_str(r, o, f->key, p, f->size);
+            break;
+        case J_STR_ADDED:
+            if (has(o, f->key))
+                get_str(r, o, f->key, p, f->size);
+            else
+                p[0] = '\0';
             break;
         case J_DOUBLE:
             d = get_num(r, o, f->key);

@@ -70,6 +70,20 @@ rb_gate_verdict rb_gate_decide(double threshold, const rb_gate_evidence *e)
     return v;
 }
 
+void rb_gate_words(double ratio, const char *who, const char *than, char *buf, size_t cap)
+{
+    if (!(ratio > 0) || !isfinite(ratio)) {
+        snprintf(buf, cap, "%s against %s: no ratio", who, than);
+        return;
+    }
+    double pct = ratio < 1 ? 100 * (1 / ratio - 1) : 100 * (ratio - 1);
+    if (pct < 0.005)
+        snprintf(buf, cap, "%s is as fast as %s", who, than);
+    else
+        snprintf(buf, cap, "%s is %.*f%% %s than %s", who, pct < 0.1 ? 2 : 1, pct,
+                 ratio < 1 ? "slower" : "faster", than);
+}
+
 void rb_gate_fmt_mde(double mde, bool exact, char *buf, size_t cap)
 {
     if (exact)

@@ -93,6 +93,12 @@ int rb_gate_exit_status(int outcome);
 void rb_gate_message(const rb_gate_verdict *v, const rb_gate_evidence *e, const char *what,
                      rb_buf *out);
 
+/* The ratio in words, "WHO is 4.8% slower than THAN" (ratio 0.954: the
+ * speed of WHO relative to THAN, so WHO takes 1/0.954 - 1 = 4.8% more per
+ * lookup), "WHO is 5.0% faster than THAN" (1.05), or "WHO is as fast as
+ * THAN" (exactly 1, or within 0.005%). */
+void rb_gate_words(double ratio, const char *who, const char *than, char *buf, size_t cap);
+
 /* The MDE as text: "±2.1%", "exact", or "-" (infinite). */
 void rb_gate_fmt_mde(double mde, bool exact, char *buf, size_t cap);
 

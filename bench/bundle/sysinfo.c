@@ -6,6 +6,7 @@
 #include "sysinfo.h"
 
 #include "build_stamp.h"
+#include "callgrind.h"
 #include "machine.h"
 #include "base_internal.h"
 
@@ -50,6 +51,7 @@ void rb_sysinfo_tool(rb_bundle *b)
     b->optimized = false;
 #endif
     b->sanitized = RB_SANITIZED != 0;
+    rb_callgrind_version(b->valgrind, sizeof b->valgrind);
 }
 
 void rb_sysinfo_fill(rb_bundle *b)
@@ -57,6 +59,8 @@ void rb_sysinfo_fill(rb_bundle *b)
     rb_sysinfo_tool(b);
 
     rb_machine_cpu_model(b->cpu_model, sizeof b->cpu_model);
+    rb_machine_cpu_vendor(b->cpu_vendor, sizeof b->cpu_vendor);
+    rb_machine_cpu_family(b->cpu_family, sizeof b->cpu_family);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     b->cores = cores > 0 ? cores : 0;
     struct utsname u;

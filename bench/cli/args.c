@@ -4,6 +4,7 @@
  * the command's prefix, check an output location before the work starts.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "base_internal.h"
 #include "bundle.h"
 #include "cli.h"
 #include "file.h"
@@ -58,6 +59,50 @@ int cli_args(const cli_command *c, void *dest, int argc, char **argv)
         return CLI_OK;
     }
     return cli_error(c->name, "%s", err.message);
+}
+
+/* The sane range of a gate's threshold: a regression of 0% to 50%. */
+#define FAIL_BELOW_MIN 0.5
+#define FAIL_BELOW_MAX 1.0
+
+int cli_take_fail_below(void *field, const char *v, rb_error *err)
+{
+    char text[64];
+    size_t n = strlen(v);
+    bool percent = n > 0 && v[n - 1] == '%';
+    if (n == 0 || n >= sizeof text)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "--fail-below needs a ratio such as 0.97, or a slowdown such as 3%%");
+    memcpy(text, v, n + 1);
+    if (percent) text[n - 1] = '\0';
+    double x;
+    int rc = cli_parse_double("--fail-below", text, 0, 1e9, &x, err);
+    if (rc < 0) return rc;
+    double r = percent ? 1.0 - x / 100.0 : x;
+    if (r >= FAIL_BELOW_MIN && r <= FAIL_BELOW_MAX) {
+        *(double *)field = r;
+        return RB_OK;
+    }
+    if (percent)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "%s: a slowdown from 0%% to 50%% (3%% means 0.97: fail "
+                         "when the candidate is surely more than 3%% slower)",
+                         v);
+    if (x > 1 && x <= 50)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "%s is a ratio from 0.5 to 1: did you mean %s%% (that is "
+                         "%g: fail when the candidate is surely more than %s%% slower)?",
+                         v, text, 1.0 - x / 100.0, text);
+    if (x > 50 && x < 100)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "%s is a ratio from 0.5 to 1, not a percentage: did you "
+                         "mean %g (or %g%%)?  0.97 fails when the candidate is surely more "
+                         "than 3%% slower",
+                         v, x / 100.0, 100.0 - x);
+    return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                     "%s: a ratio from 0.5 to 1 (0.97, or 3%%: fail when the "
+                     "candidate is surely more than 3%% slower)",
+                     v);
 }
 
 int cli_status_of(int code)

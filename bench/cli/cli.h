@@ -44,6 +44,10 @@ int cli_error(const char *cmd, const char *fmt, ...)
 /* CLI_CALL destination handlers shared by commands: --router-lib LIB loads
  * a plugin library into the rb_plugins field. */
 int cli_take_router_lib(void *plugins, const char *path, rb_error *err);
+/* --fail-below R: a ratio from 0.5 to 1 (0.97) or a slowdown in percent
+ * (3% means 0.97), into a double; a value out of range is refused with
+ * what it probably meant (97: 0.97 or 3%). */
+int cli_take_fail_below(void *field, const char *value, rb_error *err);
 /* Resolve a router spec (NAME or NAME@LIB, see plugins.h); NULL (message on
  * stderr naming cmd) when there is no such router. */
 const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec);
@@ -80,6 +84,8 @@ int cmd_run(int argc, char **argv);
 int cmd_choose(int argc, char **argv);
 int cmd_pair(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 int cmd_corpus(int argc, char **argv);
 int cmd_http(int argc, char **argv);
 

@@ -1,6 +1,7 @@
 /*
- * cmd_pair.c — `routebench pair --a A --b B`: two routers, paired trials in
- * balanced shuffled order, the median speed ratio b/a with its interval,
+ * cmd_pair.c — `routebench pair --baseline A --candidate B` (--a, --b): two
+ * routers, paired trials in balanced shuffled order, the median speed ratio
+ * candidate/baseline (b/a) with its interval, in words beside it,
  * minimum detectable effect and wins; with --fail-below R a regression gate
  * for CI (bench/bundle/gate.h: passed 0, failed 1, inconclusive 3); with
  * --self-test the gate's own false-alarm and detection rates
@@ -44,28 +45,31 @@ static int take_percent(void *field, const char *v, rb_error *err)
 }
 
 static const cli_option pair_table[] = {
-    {.name = "--a",
+    {.name = "--baseline",
+     .alias = "--a",
      .type = CLI_STRING,
      .metavar = "SPEC",
      .offset = offsetof(pair_options, a),
      .flags = CLI_REQUIRED,
-     .help = "router A: NAME (routebench list) or NAME@LIB, router NAME of plugin library LIB, "
-             "so two builds of one router can be paired: --a radix@old/lib.so --b "
-             "radix@new/lib.so"},
-    {.name = "--b",
+     .help = "the reference router, A: NAME (routebench list) or NAME@LIB, router NAME of plugin "
+             "library LIB, so two builds of one router can be paired: --baseline "
+             "radix@old/lib.so --candidate radix@new/lib.so"},
+    {.name = "--candidate",
+     .alias = "--b",
      .type = CLI_STRING,
      .metavar = "SPEC",
      .offset = offsetof(pair_options, b),
      .excludes = "--self-test",
-     .help = "router B, the same way (required, except with --self-test)"},
+     .help = "the router judged against the baseline, B, the same way (required, except with "
+             "--self-test)"},
     {.name = "--fail-below",
-     .type = CLI_DOUBLE,
+     .type = CLI_CALL,
      .metavar = "R",
      .offset = offsetof(pair_options, fail_below),
-     .dmin = 1e-6,
-     .dmax = 1e6,
-     .help = "the gate, on the interval of the one scenario or of the geometric mean of several "
-             "(0.97: fail when B is surely more than 3% slower).  Outcomes: passed (exit 0); "
+     .call = cli_take_fail_below,
+     .help = "the gate, on the interval of the one scenario or of the geometric mean of several: "
+             "0.97, or 3% (the same), fails when the candidate is surely more than 3% slower "
+             "than the baseline; from 0.5 to 1 (50% to 0%).  Outcomes: passed (exit 0); "
              "FAILED (exit 1: the whole interval lies below R; a counted metric: the exact ratio "
              "is below R); INCONCLUSIVE (exit 3: too few pairs, or the threshold lies inside the "
              "run's noise, its minimum detectable effect being larger than the distance from 1 "
@@ -98,13 +102,16 @@ static const cli_option pair_table[] = {
 
 static const cli_command pair_command = {
     .name = "pair",
-    .synopsis = "--a SPEC --b SPEC [--scenarios LIST] [--metric M]\n"
-                " [--fail-below R] [options]\n"
-                "--a SPEC --self-test [--effect P%] [--runs K] [options]\n",
-    .about = "Runs routers A and B in paired trials (balanced order, shuffled from the seed) and "
-             "prints the speed ratio b/a (above 1: B is faster): the median over the pairs of "
-             "(A per lookup) / (B per lookup), its 95% interval, the change this run could "
-             "detect (MDE) and the pairs B won.  With several scenarios it also prints the "
+    .synopsis = "--baseline SPEC --candidate SPEC [--scenarios LIST]\n"
+                " [--metric M] [--fail-below R] [options]\n"
+                "--baseline SPEC --self-test [--effect P%] [--runs K]\n"
+                " [options]\n",
+    .about = "Runs the baseline A and the candidate B (--a and --b are the same options) in "
+             "paired trials (balanced order, shuffled from the seed) and prints the speed ratio "
+             "b/a (above 1: the candidate is faster): the median over the pairs of (A per "
+             "lookup) / (B per lookup), its 95% interval, the change this run could detect "
+             "(MDE), the pairs B won, and in words \"candidate is 4.8% slower than "
+             "baseline\".  With several scenarios it also prints the "
              "geometric mean of the scenario medians with its interval.  With --metric "
              "instructions the ratio is exact: Callgrind counts the instructions of one replay "
              "per router.  Scenarios whose routes use a feature A or B lacks are skipped.\n",
@@ -120,23 +127,32 @@ static int report_pair(const session_options *o, const rb_bundle *bundle, int st
 {
     FILE *out = o->human;
     const char *la = o->labels[0], *lb = o->labels[1];
-    fprintf(
-        out, "\npair: speed ratio b/a, a = %s, b = %s (above 1: %s is faster; %s)\n", la, lb, lb,
-        rb_metric_exact(bundle->metric) ? "counted: exact"
-                                        : "[95% interval] and the change this run could detect");
+    fprintf(out,
+            "\npair: speed ratio candidate/baseline (b/a), baseline a = %s, candidate b = %s "
+            "(above 1: the candidate is faster; %s)\n",
+            la, lb,
+            rb_metric_exact(bundle->metric)
+                ? "counted: exact"
+                : "[95% interval], the change this run could detect, pairs the candidate won");
     size_t measured = 0;
+    char words[128];
     for (size_t i = 0; i < bundle->nscenarios; i++) {
         const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);
         if (!p) continue;
         fprintf(out, "  %-24s ", bundle->scenarios[i].name);
         session_print_ratio(out, bundle, &p->r);
-        fprintf(out, "\n");
+        rb_gate_words(p->r.median, "candidate", "baseline", words, sizeof words);
+        fprintf(out, "  %s%s\n", words,
+                rb_metric_exact(bundle->metric) || p->r.excludes_one ? "" : " (within noise)");
         measured++;
     }
     if (measured > 1 && bundle->ngeomeans == 1) {
         char cell[128];
-        session_geomean_cell(bundle, &bundle->geomeans[0].g, cell, sizeof cell);
-        fprintf(out, "  %-24s %s\n", "geometric mean", cell);
+        const rb_geomean_result *g = &bundle->geomeans[0].g;
+        session_geomean_cell(bundle, g, cell, sizeof cell);
+        rb_gate_words(g->geomean, "candidate", "baseline", words, sizeof words);
+        fprintf(out, "  %-24s %s  %s%s\n", "geometric mean", cell, words,
+                rb_metric_exact(bundle->metric) || g->excludes_one ? "" : " (within noise)");
     }
     if (measured == 0) return cli_error("pair", "no scenario both routers support");
     if (!bundle->gate.on) return status;
@@ -160,7 +176,8 @@ int cmd_pair(int argc, char **argv)
     }
     bool gate = po.fail_below > 0;
     status = CLI_OK;
-    if (!po.self_test && !po.b) status = cli_error("pair", "needs --b SPEC (or --self-test)");
+    if (!po.self_test && !po.b)
+        status = cli_error("pair", "needs --candidate SPEC (--b), or --self-test");
     if (status == CLI_OK && gate && !rb_metric_exact(o->metric) &&
         o->proto.trials < RB_PAIR_GATE_MIN_TRIALS)
         status = cli_error("pair",
@@ -171,7 +188,7 @@ int cmd_pair(int argc, char **argv)
     if (status == CLI_OK) status = session_add_router(o, po.a);
     if (status == CLI_OK && !po.self_test) status = session_add_router(o, po.b);
     if (status == CLI_OK && !po.self_test && o->nrouters != 2)
-        status = cli_error("pair", "--a and --b name the same router");
+        status = cli_error("pair", "--baseline and --candidate name the same router");
     if (status == CLI_OK) status = session_finish_scenarios(o);
     bool handled = false;
     if (status == CLI_OK) status = session_metric_dispatch(o, argc, argv, &handled);

@@ -21,6 +21,8 @@ static const command commands[] = {
     {"choose", cmd_choose, "which router for my table: verdict first (warm and cold), then tables"},
     {"pair", cmd_pair, "two routers paired: speed ratio, interval, CI gate (--fail-below)"},
     {"report", cmd_report, "re-render report.md and charts of a bundle from its JSON + CSV"},
+    {"compare", cmd_compare, "two saved results: ratio NEW vs OLD per router, gate (--fail-below)"},
+    {"history", cmd_history, "saved results across commits: series, steps, chart (--svg)"},
     {"http", cmd_http, "routers inside a real HTTP server: gate, capacity, latency (loopback)"},
     {"corpus", cmd_corpus, "generate, check and import route tables and request tables"},
 };

@@ -262,7 +262,8 @@ int cli_parse(const cli_command *c, void *dest, int argc, char **argv, rb_error 
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) return CLI_HELP;
     unsigned char seen[MAX_OPTIONS] = {0};
-    bool options_end = false, have_operand = false;
+    bool options_end = false;
+    int operands = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!options_end && strcmp(a, "--") == 0) {
@@ -275,11 +276,16 @@ int cli_parse(const cli_command *c, void *dest, int argc, char **argv, rb_error 
             if (!c->operand)
                 return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                                  "unexpected argument '%s' (options start with --)", q);
-            if (have_operand)
+            if (operands == 1 && !c->operand2)
                 return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "one %s only: '%s' is a second one",
                                  c->operand, q);
-            *(const char **)((char *)dest + c->operand_offset) = a;
-            have_operand = true;
+            if (operands == 2)
+                return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                                 "%s and %s only: '%s' is a third operand", c->operand, c->operand2,
+                                 q);
+            size_t at = operands == 0 ? c->operand_offset : c->operand2_offset;
+            *(const char **)((char *)dest + at) = a;
+            operands++;
             continue;
         }
         const char *eq = strchr(a, '=');
@@ -304,8 +310,9 @@ int cli_parse(const cli_command *c, void *dest, int argc, char **argv, rb_error 
         int rc = store(o, (char *)dest + f.table->base + o->offset, v, err);
         if (rc < 0) return rc;
     }
-    if (c->operand && c->operand_required && !have_operand)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "needs %s", c->operand);
+    if (c->operand && c->operand_required && operands < (c->operand2 ? 2 : 1))
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "needs %s%s%s", c->operand,
+                         c->operand2 ? " and " : "", c->operand2 ? c->operand2 : "");
     return check_combinations(c, seen, err);
 }
 

@@ -25,7 +25,8 @@
  *     option's `requires` must be given with it, CLI_REQUIRED ones must be
  *     given: all usage errors, found before any work starts;
  *   - at most one operand (an argument that is not an option) when the
- *     command has one; "--" ends the options;
+ *     command has one, two when it has two (compare OLD NEW); "--" ends
+ *     the options;
  *   - "-h" or "--help" anywhere asks for the help text.
  * Nothing here prints: errors come back in an rb_error ("--trials needs a
  * whole number from 1 to 100000, got '0'"), the help as text in an rb_buf;
@@ -100,10 +101,12 @@ typedef struct cli_command {
     const char *synopsis;
     const char *about; /* what the command does: paragraphs, wrapped by the generator */
     cli_table tables[CLI_MAX_TABLES];
-    const char *operand;   /* metavar of the one operand ("DIR"), or NULL for none */
+    const char *operand;   /* metavar of the first operand ("DIR"), or NULL for none */
     size_t operand_offset; /* const char * destination of the operand */
-    bool operand_required;
-    const char *epilog; /* printed as is at the end (exit status), or NULL */
+    const char *operand2;  /* metavar of a second operand ("NEW"), or NULL */
+    size_t operand2_offset;
+    bool operand_required; /* both operands, when there are two */
+    const char *epilog;    /* printed as is at the end (exit status), or NULL */
 } cli_command;
 
 /* The largest seed any command takes: seeds are JSON numbers in

@@ -36,6 +36,80 @@ static void print_case(FILE *out, const char *name, const rb_selftest_case *c)
             c->median, c->min, c->max);
 }
 
+/* "trials for 90% detection": never, one count, or the estimate with what
+ * it rests on, so that it cannot contradict the rates printed above it. */
+static void print_power(FILE *out, const session_options *o, const rb_selftest_result *r,
+                        double effect, double threshold)
+{
+    size_t n = r->trials_for_power;
+    unsigned now = o->proto.trials;
+    const rb_selftest_case *s = &r->slowed;
+    if (n == SIZE_MAX) {
+        fprintf(out,
+                "trials for 90%% detection: never at this threshold: (1 + %.1f%%) x %g = %.4f <= "
+                "1, a %.1f%% regression is not past it%s (choose --fail-below above %.4f)\n",
+                100 * effect, threshold, (1 + effect) * threshold, 100 * effect,
+                r->exact ? ", however exact the count" : "", 1.0 / (1.0 + effect));
+    } else if (n == 0) {
+        fprintf(out, "trials for 90%% detection: unknown (the A/A runs gave no interval)\n");
+    } else if (r->exact) {
+        if (s->failed == s->runs)
+            fprintf(out, "trials for 90%% detection: 1 (counts are exact; %u/%u detected)\n",
+                    s->failed, s->runs);
+        else
+            fprintf(out,
+                    "trials for 90%% detection: 1 would decide, but the slowed copy counted "
+                    "only %.1f%% more (calibration), not past --fail-below %g: %u/%u detected\n",
+                    100 * r->measured_effect, threshold, s->failed, s->runs);
+    } else if (s->failed == 0) {
+        fprintf(out,
+                "trials for 90%% detection: more than %u (0/%u detected at %u trials now; the A/A "
+                "spread alone suggests about %zu)%s\n",
+                now, s->runs, now, n, "; --metric instructions is exact");
+    } else if (s->failed * 10 >= s->runs * 9) {
+        fprintf(out,
+                "trials for 90%% detection: about %zu (%u/%u detected at %u trials now; the A/A "
+                "spread says how much fewer would do)\n",
+                n, s->failed, s->runs, now);
+    } else {
+        fprintf(out,
+                "trials for 90%% detection: about %zu (%u/%u detected at %u trials now: more are "
+                "needed; from that rate and the A/A spread)%s\n",
+                n, s->failed, s->runs, now, n > 200 ? "; --metric instructions is exact" : "");
+    }
+}
+
+/* Identical code should measure 1.000: explain an A/A median beyond 0.5%. */
+static void print_aa_note(FILE *out, const rb_selftest_result *r, double threshold)
+{
+    const rb_selftest_case *aa = &r->aa;
+    if (aa->runs == 0 || !(fabs(log(aa->median)) > log(1.005))) return;
+    bool steady = aa->min > 1 || aa->max < 1 || 2 * aa->significant > aa->runs;
+    if (!steady) {
+        fprintf(out,
+                "note: identical code's A/A median is %.3f (%.1f%% from 1), but its runs spread "
+                "from %.3f to %.3f and %u/%u intervals excluded 1: noise at these settings, not "
+                "a difference of the code, and the gate took it as such (%u/%u failed, %u "
+                "inconclusive); more trials or --metric instructions narrow it.\n",
+                aa->median, 100 * fabs(aa->median - 1), aa->min, aa->max, aa->significant, aa->runs,
+                aa->failed, aa->runs, aa->inconclusive);
+        return;
+    }
+    fprintf(out,
+            "note: identical code measured %.3f (A/A median over %u runs, %.1f%% from 1), "
+            "%s: a steady difference between the two instances of A, not noise that more "
+            "trials average away. Two copies of the same code sit at different addresses "
+            "(code placement and data alignment, docs/measurement.md \"Code placement\"). "
+            "\"signif.\" (%u/%u) counts runs whose interval excluded 1, which such a "
+            "difference does; the gate fails only below %g (%u/%u A/A runs failed). A "
+            "threshold closer to 1 than %.3f would fail identical code.\n",
+            aa->median, aa->runs, 100 * fabs(aa->median - 1),
+            aa->min > 1 || aa->max < 1 ? "on the same side of 1 in every run"
+                                       : "its interval excluding 1 in most runs",
+            aa->significant, aa->runs, threshold, aa->failed, aa->runs,
+            aa->median < 1 ? aa->median : 1 / aa->median);
+}
+
 int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below)
 {
     FILE *out = o->human;
@@ -114,23 +188,14 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
             "inconcl.", "passed", "speed ratio b/a: median [min, max]");
     print_case(out, "identical (A/A)", &r.aa);
     print_case(out, slowed, &r.slowed);
-    fprintf(out, "\nfalse-alarm rate: %u/%u (the gate failed on identical code)\n", r.aa.failed,
-            r.aa.runs);
+    fprintf(out,
+            "\nfalse-alarm rate: %u/%u (A/A runs whose gate FAILED on identical code; "
+            "\"signif.\" counts those whose interval merely excluded 1)\n",
+            r.aa.failed, r.aa.runs);
     fprintf(out, "detection rate:   %u/%u (the gate failed on the copy slowed by %.1f%%)\n",
             r.slowed.failed, r.slowed.runs, 100 * effect);
-    if (r.trials_for_power == SIZE_MAX)
-        fprintf(out,
-                "trials for 90%% detection: never: a %.1f%% regression is not past the threshold "
-                "%g (choose --fail-below above %.4f)\n",
-                100 * effect, threshold, 1.0 / (1.0 + effect));
-    else if (r.trials_for_power == 0)
-        fprintf(out, "trials for 90%% detection: unknown (the A/A runs gave no interval)\n");
-    else if (exact)
-        fprintf(out, "trials for 90%% detection: 1 (counts are exact)\n");
-    else
-        fprintf(out, "trials for 90%% detection: about %zu (from the A/A spread; %u now)%s\n",
-                r.trials_for_power, o->proto.trials,
-                r.trials_for_power > 200 ? "; --metric instructions is exact" : "");
+    print_power(out, o, &r, effect, threshold);
+    print_aa_note(out, &r, threshold);
     if (load_start >= 0)
         fprintf(out, "load average (1 min): %.2f at the start, %.2f at the end\n", load_start,
                 load_end);

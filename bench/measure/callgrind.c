@@ -163,6 +163,15 @@ bool rb_callgrind_built(void)
 #endif
 }
 
+void rb_callgrind_version(char *buf, size_t cap)
+{
+#if defined(RB_HAVE_CALLGRIND) && defined(__VALGRIND_MAJOR__)
+    snprintf(buf, cap, "%d.%d", __VALGRIND_MAJOR__, __VALGRIND_MINOR__);
+#else
+    if (cap) buf[0] = '\0';
+#endif
+}
+
 bool rb_callgrind_under_valgrind(void)
 {
     return RUNNING_ON_VALGRIND != 0;

@@ -100,6 +100,9 @@ int rb_callgrind_parse(const char *text, size_t len, rb_callgrind_counts *out, r
 
 /* Is Callgrind support compiled in (the valgrind headers were found)? */
 bool rb_callgrind_built(void);
+/* Valgrind's version as its headers give it ("3.19"; the Debian package
+ * ships them with the tool), "" when support is not compiled in. */
+void rb_callgrind_version(char *buf, size_t cap);
 /* Is this process the measuring child: running under Valgrind with
  * RB_CALLGRIND_ENV set? */
 bool rb_callgrind_child(void);

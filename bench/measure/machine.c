@@ -25,14 +25,17 @@ static bool read_line(const char *path, char *buf, size_t cap)
     return ok && *buf;
 }
 
-void rb_machine_cpu_model(char *buf, size_t cap)
+/* The first value of /proc/cpuinfo's field `name`, else `absent`. */
+static void cpuinfo(const char *name, char *buf, size_t cap, const char *absent)
 {
     FILE *f = fopen("/proc/cpuinfo", "r");
     char line[512];
-    snprintf(buf, cap, "unknown");
+    size_t n = strlen(name);
+    snprintf(buf, cap, "%s", absent);
     if (!f) return;
     while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) != 0) continue;
+        if (strncmp(line, name, n) != 0 || (line[n] != ' ' && line[n] != '\t' && line[n] != ':'))
+            continue;
         const char *colon = strchr(line, ':');
         if (!colon) continue;
         colon++;
@@ -42,6 +45,21 @@ void rb_machine_cpu_model(char *buf, size_t cap)
         break;
     }
     fclose(f);
+}
+
+void rb_machine_cpu_model(char *buf, size_t cap)
+{
+    cpuinfo("model name", buf, cap, "unknown");
+}
+
+void rb_machine_cpu_vendor(char *buf, size_t cap)
+{
+    cpuinfo("vendor_id", buf, cap, "");
+}
+
+void rb_machine_cpu_family(char *buf, size_t cap)
+{
+    cpuinfo("cpu family", buf, cap, "");
 }
 
 void rb_machine_governor(char *buf, size_t cap)

@@ -14,6 +14,13 @@
 /* The CPU model of /proc/cpuinfo ("unknown" when unreadable). */
 void rb_machine_cpu_model(char *buf, size_t cap);
 
+/* /proc/cpuinfo's vendor_id ("AuthenticAMD") and cpu family ("25"); ""
+ * when unreadable.  Valgrind reports the host's vendor and family to the
+ * program, and the C library picks its string functions by them, so
+ * instruction counts depend on them. */
+void rb_machine_cpu_vendor(char *buf, size_t cap);
+void rb_machine_cpu_family(char *buf, size_t cap);
+
 /* The frequency governor of CPU 0 ("" when unreadable). */
 void rb_machine_governor(char *buf, size_t cap);
 

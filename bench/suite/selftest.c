@@ -197,18 +197,38 @@ static void summarise(rb_selftest_case *c, double *ratios, double *ses)
     c->se_median = s >= 1e300 ? INFINITY : s;
 }
 
-static size_t trials_for_power(const rb_selftest_opts *o, const rb_selftest_case *aa)
+size_t rb_selftest_trials_for_power(const rb_selftest_opts *o, const rb_selftest_case *aa,
+                                    const rb_selftest_case *slowed)
 {
-    if (rb_metric_exact(o->metric)) return 1;
     double d = log((1.0 + o->effect) * o->threshold);
     if (!(d > 0)) return SIZE_MAX;
-    if (!isfinite(aa->se_median)) return 0;
-    double se1 = aa->se_median * sqrt((double)o->proto.trials);
-    double z = rb_stats_normal_quantile(0.975) + rb_stats_normal_quantile(RB_SELFTEST_POWER);
-    double n = se1 * z / d;
-    n *= n;
+    if (rb_metric_exact(o->metric)) return 1;
+    double n0 = (double)o->proto.trials;
+    double zc = rb_stats_normal_quantile(0.975), zp = rb_stats_normal_quantile(RB_SELFTEST_POWER);
+    double from_spread = NAN, from_rate = NAN;
+    if (isfinite(aa->se_median) && aa->se_median > 0) {
+        double se1 = aa->se_median * sqrt(n0);
+        from_spread = pow(se1 * (zc + zp) / d, 2);
+    }
+    bool reached = false;
+    if (slowed->runs > 0) {
+        double p = ((double)slowed->failed + 0.5) / ((double)slowed->runs + 1.0);
+        double s = rb_stats_normal_quantile(p) + zc;
+        /* no detection at all: nothing to extrapolate from */
+        if (slowed->failed > 0 && s > 0) from_rate = n0 * pow((zp + zc) / s, 2);
+        reached = (double)slowed->failed >= RB_SELFTEST_POWER * (double)slowed->runs;
+    }
+    double n;
+    if (isnan(from_spread) && isnan(from_rate)) return 0;
+    if (reached) {
+        n = isnan(from_spread) ? n0 : fmin(from_spread, n0);
+    } else {
+        n = n0 + 1;
+        if (!isnan(from_rate)) n = fmax(n, from_rate);
+        if (!isnan(from_spread)) n = fmax(n, from_spread);
+    }
     if (n > 1e6) return 1000000;
-    size_t trials = (size_t)ceil(n);
+    size_t trials = (size_t)ceil(n - 1e-9);
     return trials < 7 ? 7 : trials;
 }
 
@@ -258,7 +278,7 @@ int rb_selftest_run(const rb_selftest_opts *o, const rb_scenario *scenarios, siz
         summarise(&out->aa, aa_r, aa_se);
         summarise(&out->slowed, as_r, as_se);
         out->measured_effect = out->slowed.median > 0 ? 1.0 / out->slowed.median - 1.0 : 0;
-        out->trials_for_power = trials_for_power(o, &out->aa);
+        out->trials_for_power = rb_selftest_trials_for_power(o, &out->aa, &out->slowed);
         out->nscenarios = nscenarios;
         out->exact = counted(&t);
     }

@@ -9,16 +9,29 @@
  * hits both alike.  Each run is decided by the gate exactly as `pair
  * --fail-below` decides it (the same bundle statistics and bench/bundle/gate.h).
  *
- *   false-alarm rate   A/A runs whose gate failed
+ *   false-alarm rate   A/A runs whose gate failed (not runs whose interval
+ *                      merely excluded 1: that is the "signif." column)
  *   detection rate     slowed runs whose gate failed
  *   trials for 90%     the trials per router at which a gate of this
  *                      threshold would fail on an X% regression in 90% of
- *                      runs, from the A/A runs' spread: with SE1 = the
- *                      median over A/A runs of the standard error of the
- *                      log ratio (stats.h) times sqrt(trials),
- *                          n = (SE1 (z(0.975) + z(0.90)) / ln((1 + X) R))^2
- *                      (normal approximation; "never" when (1 + X) R <= 1:
- *                      a regression of X is not past the threshold)
+ *                      runs (rb_selftest_trials_for_power):
+ *                      - "never" when (1 + X) R <= 1, counted metrics
+ *                        included: a regression of X is not past R;
+ *                      - counted metrics otherwise: 1 (one count decides);
+ *                      - from the measured detection rate p at n0 trials:
+ *                        the gate fails when the interval's top lies below
+ *                        R, so p = Phi(s - z(0.975)) with s = d / SE, and
+ *                        SE falls as 1/sqrt(n): n = n0 ((z(0.90) +
+ *                        z(0.975)) / (z(p) + z(0.975)))^2, p taken as
+ *                        (failed + 1/2) / (runs + 1) so that 10 of 10
+ *                        stays finite (none detected: not used);
+ *                      - from the A/A spread: SE1 = the median A/A log
+ *                        standard error times sqrt(n0),
+ *                        n = (SE1 (z(0.975) + z(0.90)) / ln((1 + X) R))^2;
+ *                      below 90% detected at n0 the answer is the largest
+ *                      of the two and n0 + 1 (never below the trials that
+ *                      just fell short); at 90% or more it is the spread's,
+ *                      at most n0 (90% was reached there); at least 7
  *
  * Both sides of every run go through the wrapper (A with no busy work), so
  * A/A compares identical code and the slowed copy differs from A in the
@@ -93,6 +106,12 @@ typedef struct rb_selftest_result {
     rb_selftest_spin spins[16]; /* per scenario (the first 16) */
     bool exact;
 } rb_selftest_result;
+
+/* The trials for 90% detection from what the runs measured (see the top):
+ * SIZE_MAX never; 0 unknown (no A/A spread, no slowed run).  Uses of o
+ * only metric, effect, threshold and proto.trials. */
+size_t rb_selftest_trials_for_power(const rb_selftest_opts *o, const rb_selftest_case *aa,
+                                    const rb_selftest_case *slowed);
 
 /* Run the self-test on the loaded scenarios (each must be supported by
  * opts->a).  RB_EINVAL for bad options, RB_ESTATE when a router's answers
