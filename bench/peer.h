@@ -40,18 +40,19 @@
 
 #define RB_PEER_PROTOCOL  1
 #define RB_PEER_TIMEOUT_S 120
-#define RB_PEER_MAX_ARGS  16
+#define RB_PEER_MAX_ARGS  32
 
 /* How to start a runner. */
 typedef struct rb_peer_spec {
     char name[64];
     char summary[256];
     char *argv[RB_PEER_MAX_ARGS + 3]; /* command and its arguments; the files follow */
-    char storage[1024];               /* what argv points into */
+    char storage[2048];               /* what argv points into */
+    bool jit;                         /* a JIT runtime (Node): not counted */
     rb_router_ops ops;                /* names the peer in a run (no lookup) */
 } rb_peer_spec;
 
-/* The spec of a built-in runner (httprouter, chi, find-my-way) under
+/* The spec of a built-in runner (rb_peer_builtin_names) under
  * peers_dir (ROUTEBENCH_PEERS or the source tree's peers/ when NULL).
  * RB_ENOTFOUND when there is no such runner; RB_EUNSUPPORTED when it is
  * known but not built or its toolchain is missing (err says what to
@@ -59,6 +60,10 @@ typedef struct rb_peer_spec {
 int rb_peer_builtin(const char *name, const char *peers_dir, rb_peer_spec *spec, rb_error *err);
 /* The names of the built-in runners, comma-separated. */
 const char *rb_peer_builtin_names(void);
+/* How many built-in runners there are, and the name of runner i (NULL
+ * past the end). */
+size_t rb_peer_builtin_count(void);
+const char *rb_peer_builtin_name(size_t i);
 /* A user's runner: "NAME=COMMAND [ARG...]" (split on blanks).  RB_EINVAL
  * naming what is wrong. */
 int rb_peer_spec_parse(const char *text, rb_peer_spec *spec, rb_error *err);

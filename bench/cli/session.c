@@ -78,11 +78,10 @@ int session_add_peer(session_options *o, const rb_peer_spec *spec)
 
 void session_add_builtin_peers(session_options *o)
 {
-    static const char *const names[] = {"httprouter", "chi", "find-my-way"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
         rb_peer_spec spec;
         rb_error err;
-        if (rb_peer_builtin(names[i], NULL, &spec, &err) < 0) {
+        if (rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err) < 0) {
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
             continue;
         }
@@ -245,7 +244,8 @@ const cli_option session_option_table[] = {
     {.name = "--peers",
      .type = CLI_FLAG,
      .offset = S(peers_all),
-     .help = "also run the built-in peer runners that are built (httprouter, chi, find-my-way: "
+     .help = "also run the built-in peer runners that are built (Go, Rust, Node: `routebench "
+             "list` names them; "
              "scripts/setup.sh --peers); a missing one is a note, not an error"},
     {.name = "--peer",
      .type = CLI_CALL,
