@@ -83,9 +83,8 @@ static int finish(rb_peer *p, rb_error *err)
 
 /* One counted process: "run reps" under Callgrind, its counts into *c. */
 static int count_once(const rb_peer_spec *spec, const char *valgrind, const char *dir,
-                      const char *routes, const char *requests, size_t nrequests,
-                      uint64_t checksum, uint64_t reps, bool cache_sim, rb_callgrind_counts *c,
-                      rb_error *err)
+                      const char *routes, const char *requests, size_t nrequests, uint64_t checksum,
+                      uint64_t reps, bool cache_sim, rb_callgrind_counts *c, rb_error *err)
 {
     char out[4200], out_opt[4300];
     snprintf(out, sizeof out, "%s/peer.%llu.cg", dir, (unsigned long long)reps);
@@ -129,8 +128,7 @@ static int count_once(const rb_peer_spec *spec, const char *valgrind, const char
     if (rc == RB_OK && sum != reps * checksum)
         rc = rb__error(err, RB_ESTATE, RB_NO_OFFSET,
                        "peer %s under Callgrind answered differently (checksum %llu, not %llu)",
-                       spec->name, (unsigned long long)sum,
-                       (unsigned long long)(reps * checksum));
+                       spec->name, (unsigned long long)sum, (unsigned long long)(reps * checksum));
     if (rc < 0) {
         rb_peer_close(p);
         unlink(out);
@@ -164,8 +162,8 @@ int rb_peer_count(const rb_peer_spec *spec, const char *routes, const char *requ
                          "installs it): a peer is counted under Callgrind");
     const char *tmp = getenv("TMPDIR");
     char dir[4096];
-    int w = snprintf(dir, sizeof dir, "%s/routebench-peer-count.XXXXXX",
-                     tmp && *tmp ? tmp : "/tmp");
+    int w =
+        snprintf(dir, sizeof dir, "%s/routebench-peer-count.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (w < 0 || (size_t)w >= sizeof dir || !mkdtemp(dir))
         return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot create a temporary directory: %s",
                          strerror(errno));

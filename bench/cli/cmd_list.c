@@ -104,7 +104,8 @@ static int print_json(const rb_plugins *plugins)
         cJSON_AddStringToObject(p, "name", rb_peer_builtin_name(i));
         bool built = rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err) == RB_OK;
         cJSON_AddBoolToObject(p, "built", built);
-        cJSON_AddStringToObject(p, built ? "summary" : "missing", built ? spec.summary : err.message);
+        cJSON_AddStringToObject(p, built ? "summary" : "missing",
+                                built ? spec.summary : err.message);
         cJSON_AddItemToArray(peers, p);
     }
     cJSON *corpora = cJSON_AddArrayToObject(o, "corpora");
