@@ -193,8 +193,7 @@ Test(peer, builtin_runners_and_the_jit_refusal)
         cr_expect_eq(rb_peer_count(&spec, "r", "q", 1, 1, false, &c, &err), RB_EUNSUPPORTED);
         cr_expect(strstr(err.message, "JIT") != NULL, "%s", err.message);
     }
-    cr_assert_eq(rb_peer_builtin("matchit-per-method", dir, &spec, &err), RB_OK, "%s",
-                 err.message);
+    cr_assert_eq(rb_peer_builtin("matchit-per-method", dir, &spec, &err), RB_OK, "%s", err.message);
     cr_expect(!spec.jit);
     cr_expect_str_eq(spec.argv[1], "per-method");
     cr_expect_null(spec.argv[2]);
