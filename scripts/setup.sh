@@ -6,9 +6,11 @@
 #                              (opt-in: the default job never needs them)
 #   scripts/setup.sh --results also jq, which scripts/results.sh renders the
 #                              targets table with (opt-in as well)
-#   scripts/setup.sh --peers   also Go (golang-go, httprouter, chi) and Node (nodejs,
-#                              npm unless node already brings it), then builds the
-#                              peer runners (peers/build.sh); opt-in as well
+#   scripts/setup.sh --peers   also Go (golang-go and the Debian packages of httprouter,
+#                              chi, gin, echo and gorilla/mux), Rust (cargo, unless a
+#                              cargo is already on PATH) and Node (nodejs, npm unless
+#                              node already brings it), then builds the peer runners
+#                              (peers/build.sh); opt-in as well
 set -euo pipefail
 packages=(cmake ninja-build pkg-config gcc g++ libxxhash-dev libcriterion-dev libcjson-dev
           libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind strace)
@@ -19,7 +21,10 @@ for arg in "$@"; do
     --results) packages+=(jq) ;;
     --peers)
       peers=1
-      packages+=(golang-go golang-github-julienschmidt-httprouter-dev golang-github-go-chi-chi-dev)
+      packages+=(golang-go golang-github-julienschmidt-httprouter-dev golang-github-go-chi-chi-dev
+                 golang-github-gin-gonic-gin-dev golang-github-labstack-echo-dev
+                 golang-github-gorilla-mux-dev)
+      command -v cargo >/dev/null || packages+=(cargo)
       command -v node >/dev/null || packages+=(nodejs)
       command -v npm >/dev/null || packages+=(npm)
       ;;

@@ -9,7 +9,8 @@
 # word starting base/, routers/, stats/, corpus/, bench/, tests/, scripts/,
 # examples/, peers/, docs/ or cmake/, code blocks included) exists, or ends
 # a path that exists (`peers/r3.c` in the list of routers/), or begins one
-# (`corpus/data/semantics.*`); words with `*` or `{` are patterns, not paths.
+# (`corpus/data/semantics.*`); words with `*` or `{` are patterns, not paths,
+# and peers/bin/ holds the built peer runners (ignored by git, like build/).
 set -euo pipefail
 src=$(cd "$1" && pwd)
 cd "$src"
@@ -81,6 +82,7 @@ done
 named=0
 while read -r f path; do
   case "$path" in *'*'* | *'{'*) continue ;; esac
+  case "$path" in peers/bin/*) continue ;; esac # built runners, like build/
   named=$((named + 1))
   [ -e "$path" ] && continue
   [ -n "$(find base routers stats corpus bench tests scripts examples peers docs cmake \

@@ -154,6 +154,53 @@ Test(peer, specs_are_checked)
     free(dir);
 }
 
+/* Every built-in runner has a spec; the Node ones are marked JIT, and a
+ * JIT runner is refused by the counted metric with the reason, before
+ * anything is started. */
+Test(peer, builtin_runners_and_the_jit_refusal)
+{
+    cr_expect_geq(rb_peer_builtin_count(), 15u);
+    cr_expect_null(rb_peer_builtin_name(rb_peer_builtin_count()));
+    cr_expect(strstr(rb_peer_builtin_names(), "matchit") != NULL);
+    char *dir = rbt_tmpdir();
+    char js[4200], bin[4200];
+    snprintf(js, sizeof js, "%s/js", dir);
+    snprintf(bin, sizeof bin, "%s/bin", dir);
+    cr_assert_eq(mkdir(js, 0700), 0);
+    cr_assert_eq(mkdir(bin, 0700), 0);
+    static const char *const made[] = {"js/rou3.mjs", "js/node_modules/.package-lock.json",
+                                       "bin/matchit"};
+    char path[4400];
+    snprintf(path, sizeof path, "%s/js/node_modules", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, made[i]);
+        FILE *f = fopen(path, "w");
+        cr_assert_not_null(f);
+        fclose(f);
+        chmod(path, 0700);
+    }
+    rb_peer_spec spec;
+    rb_error err;
+    int rc = rb_peer_builtin("rou3", dir, &spec, &err);
+    if (rc == RB_EUNSUPPORTED) { /* no node on PATH: nothing more to check */
+        cr_expect(strstr(err.message, "node") != NULL, "%s", err.message);
+    } else {
+        cr_assert_eq(rc, RB_OK, "%s", err.message);
+        cr_expect(spec.jit);
+        cr_expect_str_eq(spec.argv[0], "node");
+        rb_peer_counts c;
+        cr_expect_eq(rb_peer_count(&spec, "r", "q", 1, 1, false, &c, &err), RB_EUNSUPPORTED);
+        cr_expect(strstr(err.message, "JIT") != NULL, "%s", err.message);
+    }
+    cr_assert_eq(rb_peer_builtin("matchit-per-method", dir, &spec, &err), RB_OK, "%s", err.message);
+    cr_expect(!spec.jit);
+    cr_expect_str_eq(spec.argv[1], "per-method");
+    cr_expect_null(spec.argv[2]);
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
 /* A peer joins the paired rounds: every router and the peer get every
  * trial, and the peer's trials pass the checksum check. */
 Test(peer, a_peer_is_measured_in_the_same_rounds_as_in_process_routers)

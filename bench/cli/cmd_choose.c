@@ -65,7 +65,7 @@ static const cli_option choose_table[] = {
      .metavar = "a,b,...",
      .offset = C(routers),
      .help = "routers to consider (default: every registered router; peer runner names "
-             "too: httprouter, chi, find-my-way)"},
+             "too: routebench list names them)"},
     SESSION_OPT_TRIALS(S(proto.trials), "measured trials per router and condition"),
     SESSION_OPT_MIN_TRIAL_MS(S(proto.min_trial_ms)),
     SESSION_OPT_APP_BYTES(S(app_bytes),

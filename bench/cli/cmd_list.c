@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "feature_names.h"
+#include "peer.h"
 #include "router.h"
 #include "shipped.h"
 
@@ -35,7 +36,8 @@ static const cli_command list_command = {
     .name = "list",
     .synopsis = "[--router-lib LIB ...] [--json]\n",
     .about = "Lists the routers (name, features, summary), the routers of each plugin library "
-             "--router-lib loads (named NAME@LIB), and the shipped corpora.\n",
+             "--router-lib loads (named NAME@LIB), the built-in peer runners (built, or what "
+             "to install: scripts/setup.sh --peers) and the shipped corpora.\n",
     .tables = {{"options", list_table, 0}},
     .epilog = "exit status: 0 ok, 2 usage error (or a library that cannot be loaded)\n",
 };
@@ -94,6 +96,18 @@ static int print_json(const rb_plugins *plugins)
         snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(plugins, i));
         cJSON_AddItemToArray(routers, router_json(ops, label, rb_plugins_lib(plugins, i)));
     }
+    cJSON *peers = cJSON_AddArrayToObject(o, "peer_runners");
+    for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
+        rb_peer_spec spec;
+        rb_error err;
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "name", rb_peer_builtin_name(i));
+        bool built = rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err) == RB_OK;
+        cJSON_AddBoolToObject(p, "built", built);
+        cJSON_AddStringToObject(p, built ? "summary" : "missing",
+                                built ? spec.summary : err.message);
+        cJSON_AddItemToArray(peers, p);
+    }
     cJSON *corpora = cJSON_AddArrayToObject(o, "corpora");
     for (size_t i = 0; i < rb_shipped_count(); i++) {
         char path[4096];
@@ -129,6 +143,16 @@ int cmd_list(int argc, char **argv)
             char label[512];
             snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(&o.plugins, i));
             print_router(ops, label);
+        }
+        printf("\npeer runners (run --peers, or by name in --routers):\n");
+        for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
+            rb_peer_spec spec;
+            rb_error err;
+            const char *name = rb_peer_builtin_name(i);
+            if (rb_peer_builtin(name, NULL, &spec, &err) == RB_OK)
+                printf("  %-18s %s\n", name, spec.summary);
+            else
+                printf("  %-18s not built: %s\n", name, err.message);
         }
         printf("\nshipped corpora (corpus/data/):\n");
         for (size_t i = 0; i < rb_shipped_count(); i++) printf("  %s\n", rb_shipped_name(i));

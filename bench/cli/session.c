@@ -79,11 +79,10 @@ int session_add_peer(session_options *o, const rb_peer_spec *spec)
 
 void session_add_builtin_peers(session_options *o)
 {
-    static const char *const names[] = {"httprouter", "chi", "find-my-way"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
         rb_peer_spec spec;
         rb_error err;
-        if (rb_peer_builtin(names[i], NULL, &spec, &err) < 0) {
+        if (rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err) < 0) {
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
             continue;
         }
@@ -102,7 +101,10 @@ static int take_peer(void *field, const char *v, rb_error *err)
 
 int session_add_router(session_options *o, const char *spec)
 {
-    if (!strchr(spec, '@')) { /* a peer runner's name? */
+    if (!strchr(spec, '@')) { /* a peer runner's name: one of --peer, or built in? */
+        for (size_t k = 0; k < o->npeers; k++)
+            if (strcmp(o->peers[k].name, spec) == 0)
+                return session_add_ops(o, &o->peers[k].ops, o->peers[k].name);
         rb_peer_spec peer;
         rb_error err;
         int rc = rb_peer_builtin(spec, NULL, &peer, &err);
@@ -246,7 +248,8 @@ const cli_option session_option_table[] = {
     {.name = "--peers",
      .type = CLI_FLAG,
      .offset = S(peers_all),
-     .help = "also run the built-in peer runners that are built (httprouter, chi, find-my-way: "
+     .help = "also run the built-in peer runners that are built (Go, Rust, Node: `routebench "
+             "list` names them; "
              "scripts/setup.sh --peers); a missing one is a note, not an error"},
     {.name = "--peer",
      .type = CLI_CALL,
@@ -772,7 +775,7 @@ typedef struct peer_note {
 /* Start every peer of the scenario, check its answers, add it to run. */
 static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *run,
                       const rb_router_ops *const *peers, size_t npeers, int mode, size_t app,
-                      refusals *ref, peer_note *notes, size_t *nnotes)
+                      refusals *ref, peer_note *notes, size_t *nnotes, progress *pg)
 {
     char tmp[512] = "", rp[RB_SCENARIO_PATH + 32], qp[RB_SCENARIO_PATH + 32];
     bool have_files = false;
@@ -780,8 +783,10 @@ static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *r
     for (size_t k = 0; k < npeers; k++) {
         const rb_peer_spec *spec = peer_of(o, peers[k]);
         const char *label = label_of(o, peers[k]);
-        if (rb_metric_exact(o->metric)) {
-            refuse(ref, label, "a peer process is timed, not counted by Callgrind");
+        if (rb_metric_exact(o->metric) && spec->jit) {
+            rb_peer_counts none;
+            rb_peer_count(spec, "", "", 0, 0, false, &none, &err); /* says why */
+            refuse(ref, label, err.message);
             continue;
         }
         if (mode != RB_BENCH_MODE_THROUGHPUT || app) {
@@ -813,6 +818,16 @@ static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *r
             refuse(ref, label, err.message);
             rb_peer_close(peer);
             continue;
+        }
+        if (rb_metric_exact(o->metric)) {
+            progress_note(pg, "counting a peer runner's instructions (Callgrind)");
+            if (rb_peer_count(spec, rp, qp, sc->requests.count, peer->checksum,
+                              o->metric == RB_METRIC_CYCLES_EST, &peer->counts, &err) < 0) {
+                refuse(ref, label, err.message);
+                rb_peer_close(peer);
+                continue;
+            }
+            peer->counted = true;
         }
         if (rb_bench_add_peer(run, peers[k], peer, peer->checksum,
                               n->a.requests - n->a.agree_expected, &err) < 0) {
@@ -931,7 +946,7 @@ static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, 
         }
         ops[nops++] = o->routers[k];
     }
-    if (nops == 0 || (o->all_or_nothing && nops + npeers != o->nrouters)) {
+    if (nops + npeers == 0 || (o->all_or_nothing && nops + npeers != o->nrouters)) {
         progress_done(pg);
         fprintf(out, "\n%s: skipped (%s lack%s a feature of its routes)\n", sc->spec.name,
                 *skipped ? skipped : "every router", strchr(skipped, ',') ? "" : "s");
@@ -954,9 +969,8 @@ static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, 
         rc = rb_bench_prepare_pinned(&run, &sc->routes, &sc->requests, ops, nops,
                                      RB_CALLGRIND_HASH_SEED, on_progress, pg, &err);
         if (rc == RB_OK) rc = check_answers(&run, sc, reps, pg, &err);
-        for (size_t k = 0; rc == RB_OK && k < npeers; k++)
-            refuse(&ref, label_of(o, peers[k]),
-                   "a peer process is timed, not counted by Callgrind");
+        if (rc == RB_OK && npeers)
+            add_peers(o, sc, &run, peers, npeers, mode, app, &ref, notes, &nnotes, pg);
         if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
         if (rc == RB_OK)
             rc =
@@ -972,7 +986,7 @@ static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, 
         if (rc == RB_OK) rc = check_answers(&run, sc, reps, pg, &err);
         if (rc == RB_OK && npeers) {
             progress_note(pg, "starting the peer runners");
-            add_peers(o, sc, &run, peers, npeers, mode, app, &ref, notes, &nnotes);
+            add_peers(o, sc, &run, peers, npeers, mode, app, &ref, notes, &nnotes, pg);
         }
         if (rc == RB_OK) rc = rb_bench_set_conditions(&run, mode, app, &err);
         if (rc == RB_OK) rc = rb_bench_measure(&run, &proto, on_progress, pg, &err);

@@ -37,12 +37,12 @@ typedef struct session_options {
     rb_callgrind cg;     /* counted metrics, in the Callgrind child */
     rb_bundle_gate gate; /* pair --fail-below: on, a, b, threshold; decided by session_run */
     /* conditions, peers, refusals */
-    int mode;              /* --mode: rb_bench_mode */
-    int cache;             /* --cache: 0 warm, 1 cold */
-    size_t app_bytes;      /* --app-bytes: the stand-in's size when cold */
-    bool both_conditions;  /* choose: every table warm-throughput, then cold-latency */
-    bool peers_all;        /* --peers: every built-in peer runner that is built */
-    rb_peer_spec peers[8]; /* --peer NAME=CMD, --peers, peer names in --routers */
+    int mode;               /* --mode: rb_bench_mode */
+    int cache;              /* --cache: 0 warm, 1 cold */
+    size_t app_bytes;       /* --app-bytes: the stand-in's size when cold */
+    bool both_conditions;   /* choose: every table warm-throughput, then cold-latency */
+    bool peers_all;         /* --peers: every built-in peer runner that is built */
+    rb_peer_spec peers[24]; /* --peer NAME=CMD, --peers, peer names in --routers */
     size_t npeers;
     bool drop_refusing;      /* choose: a router that refuses the table is left out, with why */
     const char *source_note; /* choose: where the tables came from, for the bundle */

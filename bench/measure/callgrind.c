@@ -6,6 +6,7 @@
 
 #include "file.h"
 #include "base_internal.h"
+#include "peer.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -238,7 +239,7 @@ int rb_callgrind_measure(rb_callgrind *cg, rb_bench_run *run, bool cache_sim,
     CALLGRIND_START_INSTRUMENTATION;
     /* The collected path once with no replay, so that its own code is not
      * cold (an instruction-cache miss) for the first router only. */
-    if (nr) {
+    if (nr && !run->subjects[0].peer) {
         rb_bench_subject dry = run->subjects[0];
         rc = pass(run, &dry, 0, true, err);
         CALLGRIND_ZERO_STATS;
@@ -246,6 +247,27 @@ int rb_callgrind_measure(rb_callgrind *cg, rb_bench_run *run, bool cache_sim,
     for (size_t k = 0; rc == RB_OK && k < nr; k++) {
         rb_bench_subject *s = &run->subjects[k];
         s->reps = RB_CALLGRIND_REPLAYS;
+        if (s->peer) { /* counted in its own process already (peer.h) */
+            if (!s->peer->counted) {
+                rc = rb__error(err, RB_ESTATE, RB_NO_OFFSET, "peer %s was not counted",
+                               s->peer->name);
+                break;
+            }
+            const rb_peer_counts *pc = &s->peer->counts;
+            rb_bench_trial *t = &run->trials[run->ntrials++];
+            memset(t, 0, sizeof *t);
+            t->subject = (uint32_t)k;
+            t->position = (uint32_t)k;
+            t->lookups = run->nqueries; /* one replay: rb_peer_count's difference */
+            t->ir = pc->ir;
+            t->data_refs = pc->data_refs;
+            t->l1_misses = pc->l1_misses;
+            t->ll_misses = pc->ll_misses;
+            t->ns = cache_sim ? rb_callgrind_cycles(t->ir, t->data_refs, t->l1_misses, t->ll_misses)
+                              : t->ir;
+            if (t->ns == 0) t->ns = 1;
+            continue;
+        }
         /* The loop reads the subject from the same stack address for every
          * router (a copy), not from its own place in the array. */
         rb_bench_subject local = *s;

@@ -46,6 +46,10 @@
  * librouters.so keep static tables at other offsets, and under cycles-est
  * they can differ by about 1 in 10^4 (tens of L1 misses in 4,096 lookups).
  *
+ * A peer runner (peer.h) is not replayed here: rb_peer_count counted its
+ * own loop in its own process before (two runs under Callgrind, one replay
+ * apart), and its trial is that count.
+ *
  * Counts are exact: the same binary, scenario and seed give the same count
  * on every run, whatever else the machine does.  They include the replay
  * loop's own few instructions per lookup (the indirect call and the fold),

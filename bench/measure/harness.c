@@ -75,7 +75,7 @@ void rb_bench_run_free(rb_bench_run *run)
     }
     rb__bench_app_close(run);
     if (run->arenas)
-        for (size_t i = 0; i < run->nsubjects; i++) rb_bench_arena_destroy(&run->arenas[i]);
+        for (size_t i = 0; i < run->narenas; i++) rb_bench_arena_destroy(&run->arenas[i]);
     rb_perf_close(&run->perf);
     free(run->arenas);
     free(run->subjects);
@@ -159,11 +159,12 @@ static int prepare(rb_bench_run *run, const rb_route_table *routes,
 {
     memset(run, 0, sizeof *run);
     run->perf.fd = -1;
-    if (requests->count == 0 || nops == 0)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "a scenario needs requests and routers");
+    /* no router is a run of peers alone (rb_bench_add_peer adds them) */
+    if (requests->count == 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "a scenario needs requests");
     run->queries = calloc(requests->count, sizeof *run->queries);
-    run->subjects = calloc(nops, sizeof *run->subjects);
-    run->arenas = pinned ? calloc(nops, sizeof *run->arenas) : NULL;
+    run->subjects = calloc(nops ? nops : 1, sizeof *run->subjects);
+    run->arenas = pinned ? calloc(nops ? nops : 1, sizeof *run->arenas) : NULL;
     if (!run->queries || !run->subjects || (pinned && !run->arenas)) {
         rb_bench_run_free(run);
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory preparing a scenario");
@@ -191,6 +192,7 @@ static int prepare(rb_bench_run *run, const rb_route_table *routes,
         rb_config pinned_config;
         if (pinned) {
             rb_bench_arena_init(&run->arenas[k]);
+            run->narenas = k + 1;
             pinned_config = (rb_config){&run->arenas[k].allocator, seed};
             config = &pinned_config;
         }

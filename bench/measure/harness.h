@@ -151,7 +151,8 @@ typedef struct rb_bench_query {
 typedef struct rb_bench_run {
     rb_bench_subject *subjects;
     size_t nsubjects;
-    rb_bench_arena *arenas; /* one per subject when prepared pinned, else NULL */
+    rb_bench_arena *arenas; /* one per router subject when prepared pinned, else NULL */
+    size_t narenas;         /* (the peers added after them have none) */
     rb_bench_query *queries;
     size_t nqueries;
     rb_bench_trial *trials; /* measured trials in execution order */

@@ -95,22 +95,71 @@ void rb_peer_spec_copy(rb_peer_spec *dst, const rb_peer_spec *src)
 typedef struct builtin {
     const char *name, *summary;
     const char *program; /* under the peers directory, or an interpreter's script */
+    const char *args;    /* the runner's own arguments, or NULL */
     const char *interpreter;
-    const char *needs; /* what to install */
+    const char *module; /* an interpreter's: a file its modules must hold */
+    const char *needs;  /* what to install */
 } builtin;
 
+#define GO_NEEDS(pkg) "golang-go " pkg
+#define NODE_FMW      "find-my-way/node_modules/find-my-way/package.json"
+#define NODE_JS       "js/node_modules/.package-lock.json"
+#define NODE_NEEDS    "nodejs npm (and npm ci in peers/find-my-way and peers/js)"
+
 static const builtin builtins[] = {
-    {"httprouter", "peer process: Go github.com/julienschmidt/httprouter (peers/httprouter)",
-     "bin/httprouter", NULL, "golang-go golang-github-julienschmidt-httprouter-dev"},
-    {"chi", "peer process: Go github.com/go-chi/chi v5 (peers/chi)", "bin/chi", NULL,
-     "golang-go golang-github-go-chi-chi-dev"},
-    {"find-my-way", "peer process: Node find-my-way (peers/find-my-way)", "find-my-way/runner.js",
-     "node", "nodejs npm (and npm ci in peers/find-my-way)"},
+    {"httprouter", "peer process: Go github.com/julienschmidt/httprouter (peers/go)",
+     "bin/httprouter", NULL, NULL, NULL, GO_NEEDS("golang-github-julienschmidt-httprouter-dev")},
+    {"chi", "peer process: Go github.com/go-chi/chi v5, Mux.Match (peers/go)", "bin/chi", NULL,
+     NULL, NULL, GO_NEEDS("golang-github-go-chi-chi-dev")},
+    {"chi-servehttp", "peer process: Go github.com/go-chi/chi v5, Mux.ServeHTTP (peers/go)",
+     "bin/chi", "servehttp", NULL, NULL, GO_NEEDS("golang-github-go-chi-chi-dev")},
+    {"gin", "peer process: Go github.com/gin-gonic/gin, Engine.ServeHTTP (peers/go)", "bin/gin",
+     NULL, NULL, NULL, GO_NEEDS("golang-github-gin-gonic-gin-dev")},
+    {"echo", "peer process: Go github.com/labstack/echo v4, Router.Find (peers/go)", "bin/echo",
+     NULL, NULL, NULL, GO_NEEDS("golang-github-labstack-echo-dev")},
+    {"gorilla-mux", "peer process: Go github.com/gorilla/mux, Router.Match (peers/go)",
+     "bin/gorilla-mux", NULL, NULL, NULL, GO_NEEDS("golang-github-gorilla-mux-dev")},
+    {"matchit", "peer process: Rust matchit 0.9.1, axum's layout (peers/matchit)", "bin/matchit",
+     NULL, NULL, NULL, "cargo (Rust 1.66 or newer)"},
+    {"matchit-per-method", "peer process: Rust matchit 0.9.1, one tree per method (peers/matchit)",
+     "bin/matchit", "per-method", NULL, NULL, "cargo (Rust 1.66 or newer)"},
+    {"find-my-way", "peer process: Node find-my-way, find + 405 (peers/find-my-way)",
+     "find-my-way/runner.js", NULL, "node", NODE_FMW, NODE_NEEDS},
+    {"find-my-way-find", "peer process: Node find-my-way, find alone (peers/find-my-way)",
+     "find-my-way/runner.js", "find", "node", NODE_FMW, NODE_NEEDS},
+    {"hono", "peer process: Node hono SmartRouter (peers/js)", "js/hono.mjs", "smart", "node",
+     NODE_JS, NODE_NEEDS},
+    {"hono-regexp", "peer process: Node hono RegExpRouter (peers/js)", "js/hono.mjs", "regexp",
+     "node", NODE_JS, NODE_NEEDS},
+    {"hono-trie", "peer process: Node hono TrieRouter (peers/js)", "js/hono.mjs", "trie", "node",
+     NODE_JS, NODE_NEEDS},
+    {"rou3", "peer process: Node rou3 (peers/js)", "js/rou3.mjs", NULL, "node", NODE_JS,
+     NODE_NEEDS},
+    {"memoirist", "peer process: Node memoirist (peers/js)", "js/memoirist.mjs", NULL, "node",
+     NODE_JS, NODE_NEEDS},
 };
+
+size_t rb_peer_builtin_count(void)
+{
+    return sizeof builtins / sizeof builtins[0];
+}
+
+const char *rb_peer_builtin_name(size_t i)
+{
+    return i < rb_peer_builtin_count() ? builtins[i].name : NULL;
+}
 
 const char *rb_peer_builtin_names(void)
 {
-    return "httprouter, chi, find-my-way";
+    static char names[512];
+    if (!names[0]) {
+        size_t n = 0;
+        for (size_t i = 0; i < rb_peer_builtin_count() && n < sizeof names; i++) {
+            int w = snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", builtins[i].name);
+            if (w > 0) n += (size_t)w;
+        }
+    }
+    return names;
 }
 
 static bool on_path(const char *prog)
@@ -140,19 +189,22 @@ int rb_peer_builtin(const char *name, const char *peers_dir, rb_peer_spec *spec,
                              "peer %s needs %s, which is not installed (scripts/setup.sh "
                              "--peers installs %s)",
                              name, b->interpreter, b->needs);
-        char probe[800];
-        snprintf(probe, sizeof probe, "%s/find-my-way/node_modules/find-my-way", dir);
+        char probe[800] = "";
+        if (b->module) snprintf(probe, sizeof probe, "%s/%s", dir, b->module);
         if (access(prog, b->interpreter ? R_OK : X_OK) != 0 ||
-            (b->interpreter && access(probe, R_OK) != 0))
+            (b->module && access(probe, R_OK) != 0))
             return rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET,
                              "peer %s is not built (%s%s missing): scripts/setup.sh --peers "
                              "installs %s and builds it",
-                             name, b->interpreter ? "its modules or " : "", prog, b->needs);
+                             name, b->module ? "its modules or " : "", prog, b->needs);
         snprintf(spec->name, sizeof spec->name, "%s", b->name);
         snprintf(spec->summary, sizeof spec->summary, "%s", b->summary);
+        /* a JIT runtime's lookups are machine code made at run time: no
+         * function of the runner's to count (docs/peer-protocol.md) */
+        spec->jit = b->interpreter != NULL;
         spec_ops(spec);
-        snprintf(cmd, sizeof cmd, "%s%s%s", b->interpreter ? b->interpreter : "",
-                 b->interpreter ? " " : "", prog);
+        snprintf(cmd, sizeof cmd, "%s%s%s%s%s", b->interpreter ? b->interpreter : "",
+                 b->interpreter ? " " : "", prog, b->args ? " " : "", b->args ? b->args : "");
         return split_command(spec, cmd, err);
     }
     return rb__error(err, RB_ENOTFOUND, RB_NO_OFFSET, "no peer runner named '%s' (built in: %s)",

@@ -40,18 +40,19 @@
 
 #define RB_PEER_PROTOCOL  1
 #define RB_PEER_TIMEOUT_S 120
-#define RB_PEER_MAX_ARGS  16
+#define RB_PEER_MAX_ARGS  32
 
 /* How to start a runner. */
 typedef struct rb_peer_spec {
     char name[64];
     char summary[256];
     char *argv[RB_PEER_MAX_ARGS + 3]; /* command and its arguments; the files follow */
-    char storage[1024];               /* what argv points into */
+    char storage[2048];               /* what argv points into */
+    bool jit;                         /* a JIT runtime (Node): not counted */
     rb_router_ops ops;                /* names the peer in a run (no lookup) */
 } rb_peer_spec;
 
-/* The spec of a built-in runner (httprouter, chi, find-my-way) under
+/* The spec of a built-in runner (rb_peer_builtin_names) under
  * peers_dir (ROUTEBENCH_PEERS or the source tree's peers/ when NULL).
  * RB_ENOTFOUND when there is no such runner; RB_EUNSUPPORTED when it is
  * known but not built or its toolchain is missing (err says what to
@@ -59,6 +60,10 @@ typedef struct rb_peer_spec {
 int rb_peer_builtin(const char *name, const char *peers_dir, rb_peer_spec *spec, rb_error *err);
 /* The names of the built-in runners, comma-separated. */
 const char *rb_peer_builtin_names(void);
+/* How many built-in runners there are, and the name of runner i (NULL
+ * past the end). */
+size_t rb_peer_builtin_count(void);
+const char *rb_peer_builtin_name(size_t i);
 /* A user's runner: "NAME=COMMAND [ARG...]" (split on blanks).  RB_EINVAL
  * naming what is wrong. */
 int rb_peer_spec_parse(const char *text, rb_peer_spec *spec, rb_error *err);
@@ -73,6 +78,14 @@ typedef struct rb_peer_answer {
     int32_t nspans; /* -1: not reported */
     uint32_t first; /* index of its first span in rb_peer.spans */
 } rb_peer_answer;
+
+/* A runner's loop counted by Callgrind: one warm replay of the request
+ * table (rb_peer_count). */
+typedef struct rb_peer_counts {
+    uint64_t ir;        /* instructions */
+    uint64_t data_refs; /* Dr + Dw (with the cache simulation) */
+    uint64_t l1_misses, ll_misses;
+} rb_peer_counts;
 
 typedef struct rb_peer {
     pid_t pid;
@@ -89,6 +102,8 @@ typedef struct rb_peer {
     rb_span *spans;
     size_t nspans, spans_cap;
     uint64_t checksum; /* of one replay: sum of (id + 2) */
+    bool counted;      /* counts holds its rb_peer_count (the counted metrics) */
+    rb_peer_counts counts;
 } rb_peer;
 
 /* Start spec's runner on the two files and read its hello, refusals,
@@ -120,6 +135,18 @@ typedef struct rb_peer_agreement {
 
 int rb_peer_check(const rb_peer *p, const rb_route_table *routes, const rb_request_table *requests,
                   rb_peer_agreement *a, rb_error *err);
+
+/* Count spec's timed loop on the two files under Callgrind (peer_count.c):
+ * the runner is run twice, told "run 1" then "run 2", under
+ * --toggle-collect=*routebench_peer_loop (the protocol's name for its
+ * timed loop), and *out is the difference: one warm replay of the
+ * requests.  checksum is one replay's (the answers must not change);
+ * cache_sim adds the cache events.  RB_EUNSUPPORTED for a JIT runtime
+ * (spec->jit), without valgrind, or when nothing was counted (no function
+ * of that name); RB_EIO, RB_ESTATE as rb_peer_start and the trials. */
+int rb_peer_count(const rb_peer_spec *spec, const char *routes, const char *requests,
+                  size_t nrequests, uint64_t checksum, bool cache_sim, rb_peer_counts *out,
+                  rb_error *err);
 
 /* Send "quit", wait for it (killing it after a grace period), free. NULL ok. */
 void rb_peer_close(rb_peer *p);

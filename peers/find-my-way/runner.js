@@ -1,6 +1,14 @@
 'use strict'
 // runner.js — the routebench peer runner of Node's find-my-way
-// (docs/peer-protocol.md):  node runner.js ROUTES_FILE REQUESTS_FILE
+// (docs/peer-protocol.md):  node runner.js [find] ROUTES_FILE REQUESTS_FILE
+//
+// Timed through find-my-way's own lookup, find(method, path).  find
+// answers only "no route": to give routebench's answer (405 when the path
+// is known under another method) the runner finds the path under each
+// other method after a miss, and that is in the figure.  With "find" the
+// runner (named find-my-way-find) times find alone and answers 404 where
+// the answer is 405: the cost of find-my-way's own call, for a slightly
+// different answer (the agreement count shows how many).
 //
 // Translation: a param becomes :pN (N its segment index), a catch-all
 // find-my-way's '*', a template segment ("{from}-{to}", "{id}.json")
@@ -10,8 +18,7 @@
 // param starting with neither '-' nor '.' (find-my-way would read it as
 // the param's name: "{id}_x"), and
 // whatever find-my-way itself rejects (its exception's text is the
-// reason).  A "*" route is registered for every method.  405: the path
-// looked up under the other methods.  Spans are not reported: find-my-way
+// reason).  A "*" route is registered for every method.  Spans are not reported: find-my-way
 // hands params back decoded, not as positions in the path.
 const fs = require('fs')
 const readline = require('readline')
@@ -75,8 +82,10 @@ function translate (pattern) {
 
 function main () {
   const argv = process.argv.slice(2)
+  const findOnly = argv.length === 3 && argv[0] === 'find'
+  if (findOnly) argv.shift()
   if (argv.length !== 2) {
-    process.stderr.write('usage: node runner.js ROUTES_FILE REQUESTS_FILE\n')
+    process.stderr.write('usage: node runner.js [find] ROUTES_FILE REQUESTS_FILE\n')
     process.exit(2)
   }
   const out = []
@@ -86,7 +95,7 @@ function main () {
     const b = l.lastIndexOf(' ')
     return [l.slice(0, a), l.slice(a + 1, b)]
   })
-  out.push('routebench-peer 1 find-my-way')
+  out.push('routebench-peer 1 ' + (findOnly ? 'find-my-way-find' : 'find-my-way'))
   const router = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false })
   const t0 = process.hrtime.bigint()
   let taken = 0
@@ -106,6 +115,7 @@ function main () {
   const lookup = (method, path) => {
     const r = router.find(method, path)
     if (r !== null) return r.store.id
+    if (findOnly) return -1
     for (const m of METHODS) {
       if (m !== method && router.find(m, path) !== null) return -2
     }

@@ -1,7 +1,21 @@
 // chi is the routebench peer runner of Go's github.com/go-chi/chi v5
-// (docs/peer-protocol.md), routed through the Mux's ServeHTTP as in a
-// server (a reused request, a discarding ResponseWriter), since chi tells
-// its route only to the handler it calls.
+// (docs/peer-protocol.md).  Two ways to ask chi, both reported:
+//
+//	chi ROUTES REQUESTS            chi's own tree lookup, Mux.Match with a
+//	                               reused routing context (which fills the
+//	                               URL params); the route is the pattern
+//	                               chi matched (RoutePatterns), mapped back
+//	                               to its id per method (a Go map lookup,
+//	                               counted in the figure); a path that
+//	                               matches under no method is 405 when Match
+//	                               succeeds under another method (one Match
+//	                               per other method, counted in the figure:
+//	                               Match does not tell 405 from 404)
+//	chi servehttp ROUTES REQUESTS  Mux.ServeHTTP as in a server (a reused
+//	                               request, a discarding ResponseWriter),
+//	                               chi telling its route to the handler it
+//	                               calls, 404 and 405 its NotFound and
+//	                               MethodNotAllowed handlers
 //
 // Translation: a param becomes {pN} (N its segment index), a catch-all
 // chi's "*", a template segment ("img-{id}.png", "{from}-{to}") chi's own
@@ -11,8 +25,8 @@
 // last piece anchored at the segment's end, so a path like "a.b.json"
 // under "{id}.json" is answered differently: counted as a disagreement).
 // Refused: globs, static text with '{' or '*', and whatever chi itself
-// rejects (a panic: its text is the reason).  A "*" route is registered with Handle (every method).  404 and
-// 405 are chi's NotFound and MethodNotAllowed handlers.  Spans: chi's URL
+// rejects (a panic: its text is the reason).  A "*" route is registered
+// with Handle (every method).  Spans: chi's URL
 // params are slices of the path.
 package main
 
@@ -21,6 +35,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/go-chi/chi"
@@ -79,7 +94,17 @@ func translate(r peer.Route) (string, error) {
 	return b.String(), nil
 }
 
+// ids maps the pattern chi matched to its route ids, per method ("*" for
+// a route of every method).
+type ids map[string]int
+
 func main() {
+	serve := len(peer.Args()) == 1 && peer.Args()[0] == "servehttp"
+	if len(peer.Args()) > 0 && !serve {
+		fmt.Fprintf(os.Stderr, "usage: chi [servehttp] ROUTES_FILE REQUESTS_FILE\n")
+		os.Exit(2)
+	}
+	byPattern := map[string]ids{}
 	mux := chi.NewRouter()
 	mux.NotFound(func(http.ResponseWriter, *http.Request) { current = -1 })
 	mux.MethodNotAllowed(func(http.ResponseWriter, *http.Request) { current = -2 })
@@ -108,6 +133,10 @@ func main() {
 				spansOut = append(spansOut, off, len(v))
 			}
 		}
+		if byPattern[pat] == nil {
+			byPattern[pat] = ids{}
+		}
+		byPattern[pat][r.Method] = id
 		if r.Method == "*" {
 			mux.Handle(pat, http.HandlerFunc(h))
 		} else {
@@ -128,5 +157,40 @@ func main() {
 		mux.ServeHTTP(w, req)
 		return current, spansOut
 	}
-	peer.Main(peer.Runner{Name: "chi", Add: add, Build: func() {}, Lookup: lookup, Spans: true})
+	rctx := chi.NewRouteContext()
+	match := func(method, p string, spans []int) (int, []int) {
+		rctx.Reset()
+		if !mux.Match(rctx, method, p) {
+			for _, m := range peer.Methods {
+				if m != method {
+					rctx.Reset()
+					if mux.Match(rctx, m, p) {
+						return -2, spans
+					}
+				}
+			}
+			return -1, spans
+		}
+		pats := rctx.RoutePatterns
+		byMethod := byPattern[pats[len(pats)-1]]
+		id, ok := byMethod[method]
+		if !ok {
+			id = byMethod["*"]
+		}
+		if spans != nil {
+			for _, v := range rctx.URLParams.Values {
+				off := peer.Offset(p, v)
+				if off < 0 { // an empty value: no place to report
+					return id, nil
+				}
+				spans = append(spans, off, len(v))
+			}
+		}
+		return id, spans
+	}
+	if serve {
+		peer.Main(peer.Runner{Name: "chi-servehttp", Add: add, Build: func() {}, Lookup: lookup, Spans: true})
+	} else {
+		peer.Main(peer.Runner{Name: "chi", Add: add, Build: func() {}, Lookup: match, Spans: true})
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -78,6 +79,76 @@ func parseSeg(s string) Seg {
 		return Seg{Template, s, ""}
 	}
 	return Seg{Static, s, ""}
+}
+
+// rank is a segment's rank in routebench's priority key (docs/design.md).
+func rank(s Seg) int {
+	switch s.Kind {
+	case Param, Template:
+		return 1
+	case Glob:
+		if s.Text == "**" {
+			return 3
+		}
+		return 2
+	case CatchAll:
+		return 4
+	}
+	return 0
+}
+
+// literalBytes is the priority key's third part, near enough for the
+// tables a first-match router is given (globs' sets count as their text).
+func literalBytes(r Route) int {
+	n := 0
+	for _, s := range r.Segs {
+		switch s.Kind {
+		case Static:
+			n += len(s.Text)
+		case Template:
+			for _, p := range Pieces(s.Text) {
+				if !p.Param {
+					n += len(p.Text)
+				}
+			}
+		case Glob:
+			n += len(s.Text) - strings.Count(s.Text, "*") - strings.Count(s.Text, "?")
+		}
+	}
+	return n
+}
+
+// PriorityOrder is the ids of routes in routebench's priority order (the
+// winner first): segment ranks left to right (a proper prefix first), a
+// specific method before "*", more literal bytes, the lower id.  A router
+// that takes the first route that matches, in the order it was given them,
+// gives routebench's answers when it is given them in this order.
+func PriorityOrder(routes []Route) []int {
+	ids := make([]int, len(routes))
+	for i := range ids {
+		ids[i] = i
+	}
+	less := func(a, b Route) int {
+		for i := 0; i < len(a.Segs) && i < len(b.Segs); i++ {
+			if ra, rb := rank(a.Segs[i]), rank(b.Segs[i]); ra != rb {
+				return ra - rb
+			}
+		}
+		if len(a.Segs) != len(b.Segs) {
+			return len(a.Segs) - len(b.Segs)
+		}
+		if (a.Method == "*") != (b.Method == "*") {
+			if a.Method == "*" {
+				return 1
+			}
+			return -1
+		}
+		return literalBytes(b) - literalBytes(a)
+	}
+	sort.SliceStable(ids, func(i, j int) bool {
+		return less(routes[ids[i]], routes[ids[j]]) < 0
+	})
+	return ids
 }
 
 // Piece is one part of a template segment: literal text, or a param.
@@ -193,6 +264,35 @@ type Runner struct {
 	// route id is compared alone.
 	Lookup func(method, path string, spans []int) (int, []int)
 	Spans  bool // Lookup reports spans
+	// Ordered: Add is called in PriorityOrder rather than file order
+	// (for routers that take the first route that matches).
+	Ordered bool
+}
+
+// Args are the runner's own arguments: those before the two files.
+func Args() []string {
+	if len(os.Args) < 3 {
+		return nil
+	}
+	return os.Args[1 : len(os.Args)-2]
+}
+
+// routebench_peer_loop is the timed loop: reps replays of every request.
+// Its name is the protocol's: under `--metric instructions` routebench
+// counts the instructions executed inside it, and only those
+// (docs/peer-protocol.md).
+//
+//go:noinline
+func routebench_peer_loop(lookup func(method, path string, spans []int) (int, []int),
+	reqs []Request, reps int) uint64 {
+	var sum uint64
+	for i := 0; i < reps; i++ {
+		for _, q := range reqs {
+			id, _ := lookup(q.Method, q.Path, nil)
+			sum += uint64(int64(id) + 2)
+		}
+	}
+	return sum
 }
 
 func fail(out *bufio.Writer, err error) {
@@ -201,18 +301,19 @@ func fail(out *bufio.Writer, err error) {
 	os.Exit(1)
 }
 
-// Main runs the protocol with os.Args[1] (routes) and os.Args[2] (requests).
+// Main runs the protocol with the last two arguments as the routes and
+// requests files (the runner's own arguments, Args, come before them).
 func Main(r Runner) {
 	out := bufio.NewWriterSize(os.Stdout, 1<<16)
-	if len(os.Args) != 3 {
-		fmt.Fprintf(os.Stderr, "usage: %s ROUTES_FILE REQUESTS_FILE\n", os.Args[0])
+	if len(os.Args) < 3 {
+		fmt.Fprintf(os.Stderr, "usage: %s [ARG...] ROUTES_FILE REQUESTS_FILE\n", os.Args[0])
 		os.Exit(2)
 	}
-	routes, err := loadRoutes(os.Args[1])
+	routes, err := loadRoutes(os.Args[len(os.Args)-2])
 	if err != nil {
 		fail(out, err)
 	}
-	reqs, err := loadRequests(os.Args[2])
+	reqs, err := loadRequests(os.Args[len(os.Args)-1])
 	if err != nil {
 		fail(out, err)
 	}
@@ -222,12 +323,25 @@ func Main(r Runner) {
 	runtime.ReadMemStats(&before)
 	t0 := time.Now()
 	taken := 0
-	for id, rt := range routes {
-		if err := r.Add(id, rt); err != nil {
-			fmt.Fprintf(out, "refuse %d %s\n", id, strings.ReplaceAll(err.Error(), "\n", " "))
+	order := make([]int, len(routes))
+	for i := range order {
+		order[i] = i
+	}
+	if r.Ordered {
+		order = PriorityOrder(routes)
+	}
+	refusals := make([]string, len(routes))
+	for _, id := range order {
+		if err := r.Add(id, routes[id]); err != nil {
+			refusals[id] = strings.ReplaceAll(err.Error(), "\n", " ")
 			continue
 		}
 		taken++
+	}
+	for id, why := range refusals {
+		if why != "" {
+			fmt.Fprintf(out, "refuse %d %s\n", id, why)
+		}
 	}
 	r.Build()
 	build := time.Since(t0)
@@ -261,14 +375,8 @@ func Main(r Runner) {
 			out.Flush()
 			continue
 		}
-		var sum uint64
 		start := time.Now()
-		for i := 0; i < reps; i++ {
-			for _, q := range reqs {
-				id, _ := r.Lookup(q.Method, q.Path, nil)
-				sum += uint64(int64(id) + 2)
-			}
-		}
+		sum := routebench_peer_loop(r.Lookup, reqs, reps)
 		ns := time.Since(start).Nanoseconds()
 		fmt.Fprintf(out, "ok %d %d\n", ns, sum)
 		out.Flush()

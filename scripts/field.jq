@@ -1,0 +1,45 @@
+# field.jq: the field table (scripts/field.sh) from a run's summary.json:
+# every router and peer on every scenario of the run, three tables (median
+# ns per lookup; agreement with linear or the refusal; bytes per route).
+def scen: [.scenarios[] | .name];
+def result($s; $r): ($s.results // []) | map(select(.router == $r)) | first;
+def refusal($s; $r): ($s.refused // []) | map(select(.router == $r)) | first;
+def cell($s; $r; f):
+  result($s; $r) as $x
+  | if $x != null then ($x | f)
+    else (refusal($s; $r) as $f
+          | if $f == null then "–"
+            else "refused" end) end;
+def ns: if . < 100 then (. * 10 | round / 10 | tostring) else (round | tostring) end;
+def agree($n): (.disagree_linear // .disagreements // 0) as $k |
+  if $k == 0 then "✓ \($n)/\($n)"
+  else "**\($n - $k)/\($n)**" end;
+def bpr: if (.memory_bytes // 0) <= 0 then "?" else (.bytes_per_route | round | tostring) end;
+def name($d): .name + (if .peer then " (peer)" else "" end);
+def header: "| router | " + (scen | join(" | ")) + " |\n|---|" + (scen | map("---:") | join("|")) + "|";
+. as $d
+| [.routers[] | select(.name as $n | $d.scenarios | any(.results // [] | any(.router == $n))
+                       or ($d.scenarios | any(.refused // [] | any(.router == $n))))] as $rs
+| "Median ns per lookup (`–`: not run; `refused`: the router or peer refuses a route of the table, see the agreement table):\n\n"
+  + header + "\n"
+  + ($rs | map(. as $r | "| \($r | name($d)) | "
+      + ($d.scenarios | map(. as $s | cell($s; $r.name; .median_ns | ns)) | join(" | ")) + " |") | join("\n"))
+  + "\n\nAgreement with `linear` on every request (route id, and capture spans where the runner reports them), or the refusal:\n\n"
+  + header + "\n"
+  + ($rs | map(. as $r | "| \($r | name($d)) | "
+      + ($d.scenarios | map(. as $s
+          | (result($s; $r.name)) as $x
+          | if $x != null then ($x | agree($s.requests))
+            else (refusal($s; $r.name) as $f | if $f == null then "–"
+                  else ($f.reason | gsub("\n"; " ")
+                        | (capture("^refuses (?<n>[0-9]+) routes? \\(first: route [0-9]+ (?<why>.*)\\)$")
+                           // {n: null, why: .}) as $c
+                        | (if $c.n then "refuses \($c.n): " else "" end) + $c.why
+                        | if length > 70 then .[0:70] + "…" else . end
+                        | gsub("\\|"; "\\|")) end) end)
+        | join(" | ")) + " |") | join("\n"))
+  + "\n\nBytes per route (`?`: the runner does not report its memory):\n\n"
+  + header + "\n"
+  + ($rs | map(. as $r | "| \($r | name($d)) | "
+      + ($d.scenarios | map(. as $s | cell($s; $r.name; bpr)) | join(" | ")) + " |") | join("\n"))
+  + "\n"

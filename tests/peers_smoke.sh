@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# peers_smoke.sh ROUTEBENCH SANITIZED MINIMAL_RUNNER — peer runners under
+# the counted metric and, when built (scripts/setup.sh --peers), the opt-in
+# ones.  Unsanitized and with valgrind: the minimal C runner, counted twice
+# under --metric instructions, gives the same count (an exact A/A).  Then
+# matchit (Rust) and one Go runner each give linear's answer on every GitHub
+# request, spans included, in one paired run, and matchit counted twice
+# gives the same count.  Exit 77 (skipped) when nothing could run.
+set -uo pipefail
+exe=$1 sanitized=${2:-0} minimal=${3:-}
+cd "$(dirname "$0")/.."
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+counted=0
+if [ "$sanitized" != 1 ] && command -v valgrind >/dev/null && [ -x "$minimal" ]; then
+  if ! "$exe" pair --peer a="$minimal" --peer b="$minimal" --a a --b b --metric instructions \
+       --scenarios gplus --fail-below 1 --out "$out/min" >"$out/min.txt" 2>&1 ||
+     ! grep -qE "^  gplus +1\.000 exact" "$out/min.txt"; then
+    cat "$out/min.txt"; echo "peers_smoke: the minimal runner's counted A/A is not exact"; exit 1
+  fi
+  echo "peers_smoke: the minimal runner counted twice on gplus: the same instructions"
+  counted=1
+fi
+peers=()
+for p in matchit echo; do
+  if "$exe" list | grep -qE "^  $p +peer process"; then peers+=("$p"); fi
+done
+if [ ${#peers[@]} -eq 0 ]; then
+  echo "peers_smoke: no opt-in peer runner built (scripts/setup.sh --peers): not run"
+  [ "$counted" = 1 ] && exit 0
+  exit 77
+fi
+list=$(IFS=,; echo "${peers[*]}")
+if ! "$exe" run --routers "linear,$list" --baseline linear --scenarios github \
+     --trials 1 --warmup 0 --min-trial-ms 5 --out "$out/run" >"$out/run.txt" 2>&1; then
+  cat "$out/run.txt"; echo "peers_smoke: run failed"; exit 1
+fi
+for p in "${peers[@]}"; do
+  want="peer $p (its own process and timing loop): agrees with EXPECTED on 4096/4096, with linear on 4096/4096 (capture spans compared)"
+  if ! grep -qF "$want" "$out/run.txt"; then
+    cat "$out/run.txt"; echo "peers_smoke: $p did not agree with linear on every request"; exit 1
+  fi
+  echo "peers_smoke: $p agrees with linear on 4096/4096 GitHub requests, spans included"
+done
+if [ "$sanitized" = 1 ] || ! command -v valgrind >/dev/null || [[ " ${peers[*]} " != *" matchit "* ]]; then
+  echo "peers_smoke: the counted A/A needs an unsanitized build, valgrind and matchit: not run"
+  exit 0
+fi
+if ! "$exe" pair --peer a=peers/bin/matchit --peer b=peers/bin/matchit --a a --b b \
+     --metric instructions --scenarios gplus --fail-below 1 --out "$out/pair" >"$out/pair.txt" 2>&1; then
+  cat "$out/pair.txt"; echo "peers_smoke: matchit's counted A/A is not exact"; exit 1
+fi
+grep -qE "^  gplus +1\.000 exact" "$out/pair.txt" || { cat "$out/pair.txt"; exit 1; }
+echo "peers_smoke: matchit counted twice on gplus: the same instructions (ratio 1.000 exact)"
