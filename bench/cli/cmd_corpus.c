@@ -618,10 +618,9 @@ static int corpus_check(int argc, char **argv)
         if (o.min_unique)
             printf("  --min-unique %zu: %s (%zu distinct routes)\n", o.min_unique,
                    rep.distinct_routes >= o.min_unique ? "ok" : "FAILED", rep.distinct_routes);
-        if (rep.routes == 0)
-            printf("no routes: an empty table is not clean (it proves nothing)\n");
-        else
-            printf("%s\n", ok ? "clean" : "problems found");
+        char verdict[256];
+        rb_check_verdict(&rep, o.min_unique, verdict, sizeof verdict);
+        printf("%s\n", verdict);
         if (o.against) printf("\nprofile against %s\n%s", o.against, cmp.data);
     }
     rb_buf_free(&cmp);
