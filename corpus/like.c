@@ -22,6 +22,8 @@
 #define WORD_BIJ    9u    /* letters mapped by the bijection; more come from a hash */
 #define MAX_PATH    4096u
 #define PROFILE_MAX (UINT64_C(1) << 32)
+#define GX          (UINT64_C(1) << 16) /* fixed point of the growth factor: GX is 1.0 */
+#define MULT_MAX    (UINT64_C(1) << 40) /* node multipliers saturate here (x GX) */
 
 /* ---- words -------------------------------------------------------------------- */
 
@@ -110,7 +112,12 @@ typedef struct slot {
 typedef struct like {
     const rb_profile *p;
     rb_rng rng;
-    uint32_t depth; /* deepest level */
+    bool v2;                            /* the growth model of like.h; false: RB_LIKE_V1's bytes */
+    bool brace;                         /* params written {id}, catch-alls {*path} */
+    uint64_t gl[RB_PROFILE_DEPTHS + 1]; /* fan-out growth below level j (x GX) */
+    uint64_t mult[RB_PROFILE_DEPTHS + 1];     /* prefixes at level d over the profile's (x GX) */
+    uint64_t ext_w[RB_PROFILE_EXT_NAMES - 1]; /* extension weights (the profile's) */
+    uint32_t depth;                           /* deepest level */
     uint64_t R[RB_PROFILE_DEPTHS + 1], T[RB_PROFILE_DEPTHS + 1];
     uint64_t L[RB_PROFILE_DEPTHS + 1], I[RB_PROFILE_DEPTHS + 1], O[RB_PROFILE_DEPTHS + 1];
     lnode *lv[RB_PROFILE_DEPTHS + 1];
@@ -118,6 +125,7 @@ typedef struct like {
     slot *slots; /* the prefixes with children of one level */
     rb_like_report rep;
     /* the write */
+    uint64_t want; /* routes asked for */
     rb_route_table *out;
     int rc;
     char path[MAX_PATH];
@@ -172,20 +180,129 @@ static bool pick(like *g, uint64_t *left, uint64_t *need)
     return take;
 }
 
+/* Can the prefixes of level j get more children than the profile's?  Only
+ * when the level below has static words that are not versions (resources
+ * to add beside them), or several versions. */
+static bool level_grows(const rb_profile *p, uint32_t j)
+{
+    const rb_profile_level *below = &p->level[j + 1];
+    uint64_t words = below->kind[RB_PK_STATIC].nodes - below->empties;
+    return words > below->versions || below->versions >= 2;
+}
+
+/* The first level that can grow (its prefixes get the top-level
+ * resources), or RB_PROFILE_DEPTHS when none can. */
+static uint32_t first_growing(const rb_profile *p)
+{
+    uint32_t j = 0;
+    while (j < RB_PROFILE_DEPTHS && !level_grows(p, j)) j++;
+    return j;
+}
+
+/* Node multipliers m[d] (x GX): the product, over the growing levels above
+ * d, of a (the first growing level) or b (the others), saturated. */
+static void multipliers(const like *g, uint64_t a, uint64_t b, uint64_t *m)
+{
+    uint32_t top = first_growing(g->p);
+    m[0] = GX;
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) {
+        uint64_t f = d - 1 == top ? a : level_grows(g->p, d - 1) ? b : GX;
+        m[d] = m[d - 1] >= MULT_MAX / (f / GX + 1) ? MULT_MAX : m[d - 1] * f / GX;
+    }
+}
+
+static uint64_t grown_routes(const like *g, uint64_t a, uint64_t b, uint64_t *w)
+{
+    uint64_t m[RB_PROFILE_DEPTHS + 1], total = 0;
+    multipliers(g, a, b, m);
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) {
+        w[d] = g->p->depth[d] * (m[d] / GX) + g->p->depth[d] * (m[d] % GX) / GX;
+        total += w[d];
+    }
+    return total;
+}
+
+/* The smallest b >= GX (with the first growing level's factor a) whose
+ * routes reach n: w[d] the routes by depth; false when none does. */
+static bool solve_below(const like *g, uint64_t n, uint64_t a, uint64_t *b, uint64_t *w)
+{
+    uint64_t lo = GX, hi = (uint64_t)n * GX;
+    if (grown_routes(g, a, hi, w) < n) return false;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (grown_routes(g, a, mid, w) >= n)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *b = lo;
+    grown_routes(g, a, lo, w);
+    return true;
+}
+
+/* Total variation of routes by depth, w against the profile, in 1/1000. */
+static uint64_t depth_tv_milli(const like *g, const uint64_t *w)
+{
+    uint64_t wsum = 0, diff = 0, P = g->p->routes;
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) wsum += w[d];
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS && wsum; d++) {
+        uint64_t x = w[d] * 1000000 / wsum, y = g->p->depth[d] * 1000000 / P;
+        diff += x > y ? x - y : y - x;
+    }
+    return diff / 2000;
+}
+
+/* The growth model (like.h): the first growing level's factor a and the
+ * others' b, both >= 1, with routes reaching n; a as small as keeps the
+ * routes by depth within RB_LIKE_DEPTH_TV_MILLI of the profile's (a = b
+ * when that does already; a = n/P, b = 1 is the root widening of v1, at
+ * distance 0).  w[d]: the routes at depth d.  False when nothing can
+ * grow. */
+static bool plan_growth(like *g, uint64_t n, uint64_t *w)
+{
+    uint32_t top = first_growing(g->p);
+    if (top >= RB_PROFILE_DEPTHS) return false;
+    /* a = b: the least a that, solved for b, stays within the distance */
+    uint64_t b, lo = GX, hi = (uint64_t)n * GX, a;
+    if (!solve_below(g, n, GX, &b, w)) return false;
+    lo = b; /* a below b would favour the levels below it more than growing evenly */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2, bm;
+        if (solve_below(g, n, mid, &bm, w) && depth_tv_milli(g, w) <= RB_LIKE_DEPTH_TV_MILLI)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    a = lo;
+    if (!solve_below(g, n, a, &b, w)) return false;
+    for (uint32_t j = 0; j < RB_PROFILE_DEPTHS; j++)
+        g->gl[j] = j == top ? a : level_grows(g->p, j) ? b : GX;
+    multipliers(g, a, b, g->mult);
+    g->rep.growth_milli = (uint32_t)min_u64(b * 1000 / GX, UINT32_MAX);
+    g->rep.top_growth_milli = (uint32_t)min_u64(a * 1000 / GX, UINT32_MAX);
+    return true;
+}
+
 /* Routes and paths per depth (step 1 of like.h). */
 static void plan_routes(like *g, uint64_t n)
 {
     const rb_profile *p = g->p;
-    uint64_t given = 0, rem[RB_PROFILE_DEPTHS + 1];
+    uint64_t given = 0, rem[RB_PROFILE_DEPTHS + 1], w[RB_PROFILE_DEPTHS + 1], wsum = p->routes;
+    for (uint32_t j = 0; j <= RB_PROFILE_DEPTHS; j++) g->gl[j] = GX;
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) w[d] = p->depth[d];
+    if (g->v2 && n > p->routes && plan_growth(g, n, w)) {
+        wsum = 0;
+        for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) wsum += w[d];
+    }
     for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) {
-        g->R[d] = n * p->depth[d] / p->routes;
-        rem[d] = n * p->depth[d] % p->routes;
+        g->R[d] = n * w[d] / wsum;
+        rem[d] = n * w[d] % wsum;
         given += g->R[d];
     }
     while (given < n) { /* largest remainders, shallower first on ties */
         uint32_t best = 0;
         for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++)
-            if (p->depth[d] && (best == 0 || rem[d] > rem[best])) best = d;
+            if (w[d] && (best == 0 || rem[d] > rem[best])) best = d;
         g->R[best]++;
         rem[best] = 0;
         given++;
@@ -242,8 +359,14 @@ static void plan_levels(like *g)
         uint64_t fan =
             rb_profile_level_sum(&p->level[d], RB_PF_NODES) * FX / (parents ? parents : 1);
         if (fan > (UINT64_C(1) << 30)) fan = UINT64_C(1) << 30;
+        fan = min_u64(fan * (g->gl[d - 1] / GX) + fan * (g->gl[d - 1] % GX) / GX,
+                      UINT64_C(1) << 40); /* the growth model: wider below level d - 1 */
         uint64_t need = fan <= FX ? g->L[d] : (g->L[d] * FX + fan - 1) / fan;
         g->I[d - 1] = need < 1 ? 1 : need > g->L[d] ? g->L[d] : need;
+        if (g->mult[d - 1]) { /* the growth model: no more parents than it makes */
+            uint64_t most = (parents * g->mult[d - 1] + GX - 1) / GX;
+            if (g->I[d - 1] > most) g->I[d - 1] = most < 1 ? 1 : most;
+        }
     }
 }
 
@@ -267,6 +390,13 @@ static size_t collect_parents(like *g, uint32_t d)
     return n;
 }
 
+/* Prefixes with children at level j of the profile (the root: 1). */
+static uint64_t parents_at(const rb_profile *p, uint32_t j)
+{
+    uint64_t ip = j == 0 ? 1 : rb_profile_level_sum(&p->level[j], RB_PF_INTERIOR);
+    return ip ? ip : 1;
+}
+
 /* One param per chosen parent: alone (the parent's only child) or beside
  * static siblings, in the profile's proportion. */
 static void choose_params(like *g, uint32_t d, slot *s, size_t n)
@@ -277,6 +407,8 @@ static void choose_params(like *g, uint32_t d, slot *s, size_t n)
     uint64_t multis = n - singles;
     uint64_t par = min_u64(
         n, round_div(g->L[d] * pl->kind[RB_PK_PARAM].nodes, rb_profile_level_sum(pl, RB_PF_NODES)));
+    if (g->v2) /* one param a parent: as many parents with one as in the profile */
+        par = min_u64(n, round_div(n * up->param_parents, parents_at(g->p, d - 1)));
     uint64_t with =
         round_div(par * up->param_with_static, up->param_parents ? up->param_parents : 1);
     uint64_t alone = par - with;
@@ -369,13 +501,23 @@ static void make_children(like *g, uint32_t d)
     choose_params(g, d, s, ns);
     uint64_t cat = round_div(n * pl->kind[RB_PK_CATCHALL].nodes, np);
     uint64_t gst = round_div(n * pl->kind[RB_PK_GLOBSTAR].nodes, np);
-    uint64_t glb = round_div(n * (pl->kind[RB_PK_GLOB].nodes + pl->kind[RB_PK_TEMPLATE].nodes), np);
+    uint64_t tmpl = pl->kind[RB_PK_TEMPLATE].nodes, globs = pl->kind[RB_PK_GLOB].nodes + tmpl;
+    uint64_t glb = round_div(n * globs, np);
+    if (g->v2) { /* catch-alls, '**', globs and templates per parent, as in the profile */
+        uint64_t up = parents_at(g->p, d - 1);
+        cat = round_div(ns * pl->kind[RB_PK_CATCHALL].nodes, up);
+        gst = round_div(ns * pl->kind[RB_PK_GLOBSTAR].nodes, up);
+        glb = round_div(ns * globs, up);
+    }
     /* catch-alls and '**' are leaves: at most the level's leaves */
     uint64_t placed_cat = choose_one_each(g, s, ns, min_u64(cat, leaves), any_slot, set_catchall);
     uint64_t placed_gst =
         choose_one_each(g, s, ns, min_u64(gst, leaves - placed_cat), no_catchall, set_globstar);
     uint64_t placed_glb = choose_globs(g, d, s, ns, glb, leaves - placed_cat - placed_gst);
-    g->rep.demoted += cat + gst + glb - placed_cat - placed_gst - placed_glb;
+    /* the globs' slot holds templates too: their share of what found no room */
+    uint64_t short_glb = glb - placed_glb, short_tmpl = globs ? short_glb * tmpl / globs : 0;
+    g->rep.demoted += cat + gst + short_glb - placed_cat - placed_gst - short_tmpl;
+    g->rep.demoted_templates += short_tmpl;
 
     size_t at = 0;
     for (size_t i = 0; i < ns; i++) {
@@ -562,6 +704,26 @@ static void choose_fanouts(like *g, uint32_t d)
     }
 }
 
+/* An extension index drawn from the profile's extensions (uniform when it
+ * names none, or for its "other" ones). */
+static uint32_t draw_ext(like *g)
+{
+    int e = draw(g, g->ext_w, NEXTS);
+    return e < 0 ? (uint32_t)below(g, NEXTS) : (uint32_t)e;
+}
+
+/* The form of a template in the glob slot, drawn from the profile's: 4
+ * {sid}.e, 7 {sid}-{rev}.e, or 6 xy_{sid} (one a parent: it has no
+ * extension to keep it apart from its siblings). */
+static uint32_t template_form(like *g, bool bare_used)
+{
+    uint64_t w[RB_TFORM_COUNT];
+    memcpy(w, g->p->template_forms, sizeof w);
+    if (bare_used) w[RB_TFORM_AFFIX] = 0;
+    int f = draw(g, w, RB_TFORM_COUNT);
+    return f == RB_TFORM_AFFIX ? 6 : f == RB_TFORM_MULTI ? 7 : 4;
+}
+
 /* Words for the static and glob children of every prefix at d - 1 (step 4). */
 static void choose_words(like *g, uint32_t d)
 {
@@ -595,11 +757,13 @@ static void choose_words(like *g, uint32_t d)
                     bool bare = !bare_used && chance(g, p->routes - p->extension, p->routes);
                     form = bare ? 5 : (uint32_t)below(g, 4);
                 }
-                if (form == 5 || ext_used == (UINT32_C(1) << NEXTS) - 1) {
-                    form = 5;
+                if (g->v2 && form == 4) form = template_form(g, bare_used);
+                if (form == 6 && bare_used) form = 4;
+                if (form == 5 || form == 6 || ext_used == (UINT32_C(1) << NEXTS) - 1) {
+                    if (form != 6) form = 5;
                     bare_used = true;
                 } else {
-                    uint32_t e = (uint32_t)below(g, NEXTS);
+                    uint32_t e = g->v2 ? draw_ext(g) : (uint32_t)below(g, NEXTS);
                     while (ext_used & (UINT32_C(1) << e)) e = (e + 1) % NEXTS;
                     ext_used |= UINT32_C(1) << e;
                     y->ext = (uint8_t)e;
@@ -616,7 +780,8 @@ static void choose_words(like *g, uint32_t d)
                 empty_used = true;
                 continue;
             }
-            if (chance(g, pl->versions, statics)) {
+            if (g->v2 ? chance(g, pl->versions * GX, statics * g->gl[d - 1])
+                      : chance(g, pl->versions, statics)) {
                 y->flags |= N_VERSION;
                 y->code = versions++;
                 continue;
@@ -625,7 +790,7 @@ static void choose_words(like *g, uint32_t d)
                                       : 1 + (uint32_t)draw(g, wl, RB_PROFILE_WORD_LENGTHS);
             if (leaf && chance(g, ext_rate, static_leaves)) {
                 y->flags |= N_EXT;
-                y->ext = (uint8_t)below(g, NEXTS);
+                y->ext = (uint8_t)(g->v2 ? draw_ext(g) : below(g, NEXTS));
                 size_t el = strlen(exts[y->ext]) + 1;
                 len = len > el + 1 ? len - (uint32_t)el : 1;
             }
@@ -684,12 +849,12 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
             snprintf(w, sizeof w, "id");
         }
         capture_name(g, w);
-        return (size_t)snprintf(out, 64, ":%s", g->names[g->nnames - 1]);
+        return (size_t)snprintf(out, 64, g->brace ? "{%s}" : ":%s", g->names[g->nnames - 1]);
     case RB_PK_GLOBSTAR:
         return (size_t)snprintf(out, 64, "**");
     case RB_PK_CATCHALL:
         capture_name(g, "path");
-        return (size_t)snprintf(out, 64, "*%s", g->names[g->nnames - 1]);
+        return (size_t)snprintf(out, 64, g->brace ? "{*%s}" : "*%s", g->names[g->nnames - 1]);
     default: /* glob */
         word_text(3, x->code, w);
         w[3] = '\0';
@@ -705,6 +870,14 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
         case 4: /* a template, where the profile has them */
             capture_name(g, "sid");
             return (size_t)snprintf(out, 64, "{%s}.%s", g->names[g->nnames - 1], exts[x->ext]);
+        case 6:
+            capture_name(g, "sid");
+            return (size_t)snprintf(out, 64, "%.2s_{%s}", w, g->names[g->nnames - 1]);
+        case 7:
+            capture_name(g, "sid");
+            capture_name(g, "rev");
+            return (size_t)snprintf(out, 64, "{%s}-{%s}.%s", g->names[g->nnames - 2],
+                                    g->names[g->nnames - 1], exts[x->ext]);
         default:
             return (size_t)snprintf(out, 64, "%s-*", w);
         }
@@ -749,9 +922,46 @@ static void write_node(like *g, uint32_t d, const lnode *x, const lnode *parent)
 
 /* ---- public ------------------------------------------------------------------------ */
 
+/* Refuse a table past RB_LIKE_MAX_PREFIXES or RB_LIKE_MAX_TABLE_BYTES
+ * before anything is allocated, naming about how many routes would fit. */
+static int check_size(const like *g, uint64_t n, rb_error *err)
+{
+    const rb_profile *p = g->p;
+    uint64_t words = 0, bytes = 0, prefixes = 0, table = 0;
+    for (int l = 1; l <= RB_PROFILE_WORD_LENGTHS; l++) {
+        words += p->word_length[l];
+        bytes += (uint64_t)l * p->word_length[l];
+    }
+    uint64_t seg = 2 + (words ? bytes / words : 6); /* '/', a word, a little more */
+    for (uint32_t d = 1; d <= g->depth; d++) {
+        prefixes += g->L[d];
+        table += g->R[d] * d * seg;
+    }
+    uint64_t fit_p = prefixes > RB_LIKE_MAX_PREFIXES ? n * RB_LIKE_MAX_PREFIXES / prefixes : n;
+    uint64_t fit_b = table > RB_LIKE_MAX_TABLE_BYTES ? n * RB_LIKE_MAX_TABLE_BYTES / table : n;
+    if (fit_p == n && fit_b == n) return RB_OK;
+    if (fit_p <= fit_b)
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                         "%llu routes like this profile (depth up to %u) would hold %llu "
+                         "prefixes, more than the %llu a generated table may hold: ask for at "
+                         "most about %llu routes",
+                         (unsigned long long)n, g->depth, (unsigned long long)prefixes,
+                         (unsigned long long)RB_LIKE_MAX_PREFIXES, (unsigned long long)fit_p);
+    return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                     "%llu routes like this profile (depth up to %u) would hold about %llu MB of "
+                     "patterns, more than the %llu MB a generated table may hold: ask for at most "
+                     "about %llu routes",
+                     (unsigned long long)n, g->depth, (unsigned long long)(table >> 20),
+                     (unsigned long long)(RB_LIKE_MAX_TABLE_BYTES >> 20),
+                     (unsigned long long)fit_b);
+}
+
 static int build(like *g, rb_error *err)
 {
     plan_levels(g);
+    int rc = check_size(g, g->want, err);
+    if (rc < 0) return rc;
+    for (uint32_t j = 0; j < g->depth; j++) g->rep.grown_levels += g->gl[j] > GX;
     uint64_t roots = rb_profile_level_sum(&g->p->level[1], RB_PF_NODES);
     g->rep.profile_root_fanout = (uint32_t)roots;
     g->rep.root_fanout = (uint32_t)g->L[1];
@@ -797,11 +1007,35 @@ int rb_corpus_generate_like(const rb_profile *p, const rb_like_config *cfg, rb_r
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                          "the profile holds %llu routes; at most 2^32 can be generated from",
                          (unsigned long long)p->routes);
+    if (cfg->model > RB_LIKE_V2)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "the model must be v1 or v2");
+    uint64_t templates = 0;
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++)
+        templates += p->level[d].kind[RB_PK_TEMPLATE].nodes;
+    if (cfg->param_syntax == RB_LIKE_SYNTAX_COLON && templates)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "the profile has %llu templates ({sid}.json), which only the {id} syntax "
+                         "writes: use the brace syntax",
+                         (unsigned long long)templates);
     like *g = calloc(1, sizeof *g);
     if (!g) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     g->p = p;
     g->out = out;
+    g->want = cfg->routes;
     g->rep.profile_routes = p->routes;
+    g->v2 = cfg->model != RB_LIKE_V1;
+    if (g->v2) {
+        /* the source's syntax: the one most of its params use, braces when
+         * it has templates and no params */
+        const uint64_t *ps = p->param_syntax;
+        g->brace = cfg->param_syntax == RB_LIKE_SYNTAX_BRACE ||
+                   (cfg->param_syntax == RB_LIKE_SYNTAX_SOURCE &&
+                    (ps[RB_PSYN_BRACE] > ps[RB_PSYN_COLON] ||
+                     (ps[RB_PSYN_BRACE] == ps[RB_PSYN_COLON] && templates > 0)));
+        memcpy(g->ext_w, p->ext_names, sizeof g->ext_w);
+    }
+    g->rep.brace = g->brace;
+    g->rep.growth_milli = 1000;
     rb_rng_seed(&g->rng, cfg->seed);
     plan_routes(g, cfg->routes);
     plan_methods(g, cfg->routes);

@@ -56,9 +56,26 @@
 
 #include "profile.h"
 
+#define RB_LIKE_V1 1u /* the first model: the root widens (kept for its published corpora) */
+#define RB_LIKE_V2 2u /* the growth model above (the default) */
+
+enum { RB_LIKE_SYNTAX_SOURCE, RB_LIKE_SYNTAX_COLON, RB_LIKE_SYNTAX_BRACE };
+
+/* Tables larger than these are refused before anything is allocated (a
+ * deep profile at 1,000,000 routes would otherwise hold tens of millions
+ * of prefixes): prefixes made (the shape tree's nodes), and pattern bytes
+ * (estimated from the word lengths, within a few percent). */
+#define RB_LIKE_MAX_PREFIXES    (UINT64_C(4) << 20)
+#define RB_LIKE_MAX_TABLE_BYTES (UINT64_C(64) << 20)
+/* v2 keeps the routes by depth within this total variation of the
+ * profile's (1/1000) */
+#define RB_LIKE_DEPTH_TV_MILLI 100u
+
 typedef struct rb_like_config {
     size_t routes; /* 1 .. RB_GEN_MAX_ROUTES */
     uint64_t seed;
+    uint32_t model;   /* RB_LIKE_V1, RB_LIKE_V2; 0 means RB_LIKE_V2 */
+    int param_syntax; /* RB_LIKE_SYNTAX_*: the source's (most of its params), ':id' or '{id}' (v2) */
 } rb_like_config;
 
 typedef struct rb_like_report {
@@ -68,13 +85,20 @@ typedef struct rb_like_report {
     uint32_t max_fanout;          /* the most children of one prefix */
     uint32_t max_depth;           /* deepest route */
     uint64_t prefixes;            /* prefixes made (the shape tree's nodes, root excluded) */
-    uint64_t demoted; /* catch-alls, '**' or globs made static to keep the rules above */
+    uint64_t demoted;           /* catch-alls, '**' or globs made static to keep the rules above */
+    uint64_t demoted_templates; /* ... and templates */
+    uint32_t growth_milli;      /* v2: the growth factor below the top x 1000 (1000: none) */
+    uint32_t top_growth_milli;  /* v2: ... and at the top level that grows */
+    uint32_t grown_levels;      /* v2: levels whose prefixes got more children */
+    bool brace;                 /* params written {id} (else :id) */
 } rb_like_report;
 
 /* Generate cfg->routes routes like p into *out (initialised here; free with
  * rb_route_table_free); rep may be NULL.  RB_EINVAL with a message when the
- * arguments are out of range or p is inconsistent (rb_profile_validate);
- * RB_ENOMEM.  On failure *out is empty. */
+ * arguments are out of range, p is inconsistent (rb_profile_validate), or
+ * ':id' syntax is asked of a profile with templates; RB_ELIMIT naming the
+ * largest table that fits when the table would pass RB_LIKE_MAX_PREFIXES
+ * or RB_LIKE_MAX_TABLE_BYTES; RB_ENOMEM.  On failure *out is empty. */
 int rb_corpus_generate_like(const rb_profile *p, const rb_like_config *cfg, rb_route_table *out,
                             rb_like_report *rep, rb_error *err);
 

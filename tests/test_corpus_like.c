@@ -49,7 +49,7 @@ static rb_profile shipped_profile(const char *name)
 
 static rb_route_table like(const rb_profile *p, size_t n, uint64_t seed, rb_like_report *rep)
 {
-    rb_like_config c = {n, seed};
+    rb_like_config c = {n, seed, 0, RB_LIKE_SYNTAX_SOURCE};
     rb_route_table t;
     rb_error err;
     cr_assert_eq(rb_corpus_generate_like(p, &c, &t, rep, &err), RB_OK, "%zu routes: %s", n,
@@ -187,7 +187,7 @@ Test(corpus_like, more_routes_widen_the_root)
 Test(corpus_like, bad_arguments)
 {
     rb_profile p = shipped_profile("gplus");
-    rb_like_config c = {0, 1};
+    rb_like_config c = {0, 1, 0, RB_LIKE_SYNTAX_SOURCE};
     rb_route_table t;
     rb_error err;
     cr_expect_eq(rb_corpus_generate_like(&p, &c, &t, NULL, &err), RB_EINVAL);
