@@ -573,6 +573,39 @@ static void quotas(const uint64_t *weight, const uint64_t *room, uint64_t total,
     }
 }
 
+/* v2: I prefixes with children among the kinds' rooms, the kinds the
+ * profile gives children most often first (each up to its share of its
+ * room, rounded up), then whatever room is left, in the same order.  So a
+ * kind that always has children (Twilio's params) keeps them when the
+ * level has fewer parents than the profile's shares ask (wider fan-out
+ * below). */
+static void quotas_by_share(const rb_profile_level *pl, const uint64_t *room, uint64_t total,
+                            uint64_t *q)
+{
+    uint64_t share[RB_PK_COUNT];
+    int order[RB_PK_COUNT];
+    for (int k = 0; k < RB_PK_COUNT; k++) {
+        const rb_profile_kind_counts *c = &pl->kind[k];
+        share[k] = c->nodes ? c->interior * FX / c->nodes : 0;
+        order[k] = k;
+        q[k] = 0;
+    }
+    for (int i = 1; i < RB_PK_COUNT; i++) /* by share, descending; stable */
+        for (int j = i; j > 0 && share[order[j]] > share[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < RB_PK_COUNT && total > 0; i++) {
+            int k = order[i];
+            uint64_t want = pass == 0 ? (room[k] * share[k] + FX - 1) / FX : room[k];
+            uint64_t add = min_u64(total, want > q[k] ? want - q[k] : 0);
+            q[k] += add;
+            total -= add;
+        }
+}
+
 /* Which prefixes of level d have children and which have routes: I[d] with
  * children, O[d] of them with routes too, the rest of the routes on the
  * leaves; by kind in the profile's proportions at that depth. */
@@ -597,7 +630,10 @@ static void choose_roles(like *g, uint32_t d)
         uint64_t share = c->nodes ? c->interior * FX / c->nodes : ip * FX / np; /* x FX */
         weight[k] = room[k] * share;
     }
-    quotas(weight, room, g->I[d] - forced, q);
+    if (g->v2)
+        quotas_by_share(pl, room, g->I[d] - forced, q);
+    else
+        quotas(weight, room, g->I[d] - forced, q);
     for (size_t i = 0; i < n; i++)
         if (!(v[i].flags & (N_NO_ROUTES | N_LEAF)) && pick(g, &room[v[i].kind], &q[v[i].kind]))
             v[i].flags |= N_INTERIOR;
@@ -724,6 +760,32 @@ static uint32_t template_form(like *g, bool bare_used)
     return f == RB_TFORM_AFFIX ? 6 : f == RB_TFORM_MULTI ? 7 : 4;
 }
 
+/* v2: a template sibling of form 4 or 7 with an extension drawn from the
+ * profile's.  Siblings may share an extension when their forms differ
+ * ({sid}.json, {sid}-{rev}.json, xy_{sid}.json: none takes all of
+ * another's paths), but not with a glob (*.json takes them all).  False
+ * when every extension is taken. */
+static bool template_ext(like *g, lnode *y, uint32_t form, uint32_t glob_ext, uint8_t *forms)
+{
+    static const uint32_t order[3] = {4, 7, 8};
+    uint32_t e = draw_ext(g);
+    for (uint32_t t = 0; t < NEXTS; t++, e = (e + 1) % NEXTS) {
+        if (glob_ext & (UINT32_C(1) << e)) continue;
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t f = k == 0 ? form : order[k == 1 && form == 7 ? 0 : k];
+            uint8_t bit = (uint8_t)(1u << (f == 4 ? 0 : f == 7 ? 1 : 2));
+            if (forms[e] & bit) continue;
+            forms[e] |= bit;
+            y->ext = (uint8_t)e;
+            y->flags |= N_EXT;
+            y->len = (uint8_t)f;
+            y->code = below(g, word_space(4));
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Words for the static and glob children of every prefix at d - 1 (step 4). */
 static void choose_words(like *g, uint32_t d)
 {
@@ -743,7 +805,8 @@ static void choose_words(like *g, uint32_t d)
         lnode *x = g->slots[i].parent;
         uint64_t salt = rb_rng_next(&g->rng), count[RB_PROFILE_WORD_LENGTHS + 2] = {0};
         uint64_t versions = 0;
-        uint32_t ext_used = 0;
+        uint32_t ext_used = 0, glob_ext = 0;
+        uint8_t tmpl_forms[NEXTS] = {0}; /* v2: template forms (bits) used per extension */
         bool empty_used = false, bare_used = false;
         for (uint32_t c = 0; c < x->nkids; c++) {
             lnode *y = &g->lv[d][x->first + c];
@@ -758,14 +821,19 @@ static void choose_words(like *g, uint32_t d)
                     form = bare ? 5 : (uint32_t)below(g, 4);
                 }
                 if (g->v2 && form == 4) form = template_form(g, bare_used);
+                if (g->v2 && (form == 4 || form == 7) &&
+                    template_ext(g, y, form, glob_ext, tmpl_forms))
+                    continue;
                 if (form == 6 && bare_used) form = 4;
                 if (form == 5 || form == 6 || ext_used == (UINT32_C(1) << NEXTS) - 1) {
                     if (form != 6) form = 5;
                     bare_used = true;
                 } else {
                     uint32_t e = g->v2 ? draw_ext(g) : (uint32_t)below(g, NEXTS);
-                    while (ext_used & (UINT32_C(1) << e)) e = (e + 1) % NEXTS;
+                    while (ext_used & (UINT32_C(1) << e) || (tmpl_forms[e] && form < 4))
+                        e = (e + 1) % NEXTS;
                     ext_used |= UINT32_C(1) << e;
+                    if (form < 4) glob_ext |= UINT32_C(1) << e;
                     y->ext = (uint8_t)e;
                     y->flags |= N_EXT;
                 }
@@ -873,6 +941,10 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
         case 6:
             capture_name(g, "sid");
             return (size_t)snprintf(out, 64, "%.2s_{%s}", w, g->names[g->nnames - 1]);
+        case 8:
+            capture_name(g, "sid");
+            return (size_t)snprintf(out, 64, "%.2s_{%s}.%s", w, g->names[g->nnames - 1],
+                                    exts[x->ext]);
         case 7:
             capture_name(g, "sid");
             capture_name(g, "rev");
@@ -1042,7 +1114,7 @@ int rb_corpus_generate_like(const rb_profile *p, const rb_like_config *cfg, rb_r
     int rc = build(g, err);
     if (rc == RB_ENOMEM)
         rb__error(err, rc, RB_NO_OFFSET, "out of memory generating %zu routes", cfg->routes);
-    else if (rc == RB_ELIMIT)
+    else if (rc == RB_ELIMIT && g->rc == RB_ELIMIT) /* the write's (check_size says its own) */
         rb__error(err, rc, RB_NO_OFFSET, "a generated path is longer than %u bytes", MAX_PATH);
     else if (rc == RB_OK && out->count != cfg->routes)
         rc = rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "internal error: generated %zu of %zu routes",
