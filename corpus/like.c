@@ -35,6 +35,15 @@ static const char *const exts[] = {"json", "xml",  "html", "txt",  "csv",  "png"
                                    "gif",  "webp", "mp4",  "wasm", "toml", "log", "map", "ttf"};
 #define NEXTS (sizeof exts / sizeof exts[0])
 
+/* v2: extensions for the profile's "other" ones (none of the list above) */
+static const char *const other_exts[] = {"go", "out", "dat", "bin", "sh", "rb", "py", "bak"};
+#define NALL (NEXTS + sizeof other_exts / sizeof other_exts[0]) /* at most 64 */
+
+static const char *ext_text(uint32_t i)
+{
+    return i < NEXTS ? exts[i] : other_exts[i - NEXTS];
+}
+
 /* Consonant-vowel words of len letters: 16^ceil(len/2) x 5^floor(len/2),
  * counting the first WORD_BIJ letters only (the rest follow from them). */
 static uint64_t word_space(uint32_t len)
@@ -115,9 +124,9 @@ typedef struct like {
     bool v2;                            /* the growth model of like.h; false: RB_LIKE_V1's bytes */
     bool brace;                         /* params written {id}, catch-alls {*path} */
     uint64_t gl[RB_PROFILE_DEPTHS + 1]; /* fan-out growth below level j (x GX) */
-    uint64_t mult[RB_PROFILE_DEPTHS + 1];     /* prefixes at level d over the profile's (x GX) */
-    uint64_t ext_w[RB_PROFILE_EXT_NAMES - 1]; /* extension weights (the profile's) */
-    uint32_t depth;                           /* deepest level */
+    uint64_t mult[RB_PROFILE_DEPTHS + 1]; /* prefixes at level d over the profile's (x GX) */
+    uint64_t ext_w[RB_PROFILE_EXT_NAMES]; /* extension weights (the profile's), "other" last */
+    uint32_t depth;                       /* deepest level */
     uint64_t R[RB_PROFILE_DEPTHS + 1], T[RB_PROFILE_DEPTHS + 1];
     uint64_t L[RB_PROFILE_DEPTHS + 1], I[RB_PROFILE_DEPTHS + 1], O[RB_PROFILE_DEPTHS + 1];
     lnode *lv[RB_PROFILE_DEPTHS + 1];
@@ -290,6 +299,9 @@ static void plan_routes(like *g, uint64_t n)
     uint64_t given = 0, rem[RB_PROFILE_DEPTHS + 1], w[RB_PROFILE_DEPTHS + 1], wsum = p->routes;
     for (uint32_t j = 0; j <= RB_PROFILE_DEPTHS; j++) g->gl[j] = GX;
     for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) w[d] = p->depth[d];
+    if (g->v2) /* not growing: every level scaled by n / routes */
+        for (uint32_t d = 0; d <= RB_PROFILE_DEPTHS; d++)
+            g->mult[d] = d == 0 ? GX : (n * GX + p->routes - 1) / p->routes;
     if (g->v2 && n > p->routes && plan_growth(g, n, w)) {
         wsum = 0;
         for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) wsum += w[d];
@@ -744,8 +756,9 @@ static void choose_fanouts(like *g, uint32_t d)
  * names none, or for its "other" ones). */
 static uint32_t draw_ext(like *g)
 {
-    int e = draw(g, g->ext_w, NEXTS);
-    return e < 0 ? (uint32_t)below(g, NEXTS) : (uint32_t)e;
+    int e = draw(g, g->ext_w, RB_PROFILE_EXT_NAMES);
+    if (e < 0) return (uint32_t)below(g, NEXTS);
+    return e < (int)NEXTS ? (uint32_t)e : (uint32_t)(NEXTS + below(g, NALL - NEXTS));
 }
 
 /* The form of a template in the glob slot, drawn from the profile's: 4
@@ -765,12 +778,12 @@ static uint32_t template_form(like *g, bool bare_used)
  * ({sid}.json, {sid}-{rev}.json, xy_{sid}.json: none takes all of
  * another's paths), but not with a glob (*.json takes them all).  False
  * when every extension is taken. */
-static bool template_ext(like *g, lnode *y, uint32_t form, uint32_t glob_ext, uint8_t *forms)
+static bool template_ext(like *g, lnode *y, uint32_t form, uint64_t glob_ext, uint8_t *forms)
 {
     static const uint32_t order[3] = {4, 7, 8};
     uint32_t e = draw_ext(g);
-    for (uint32_t t = 0; t < NEXTS; t++, e = (e + 1) % NEXTS) {
-        if (glob_ext & (UINT32_C(1) << e)) continue;
+    for (uint32_t t = 0; t < NALL; t++, e = (uint32_t)((e + 1) % NALL)) {
+        if (glob_ext & (UINT64_C(1) << e)) continue;
         for (uint32_t k = 0; k < 3; k++) {
             uint32_t f = k == 0 ? form : order[k == 1 && form == 7 ? 0 : k];
             uint8_t bit = (uint8_t)(1u << (f == 4 ? 0 : f == 7 ? 1 : 2));
@@ -805,8 +818,8 @@ static void choose_words(like *g, uint32_t d)
         lnode *x = g->slots[i].parent;
         uint64_t salt = rb_rng_next(&g->rng), count[RB_PROFILE_WORD_LENGTHS + 2] = {0};
         uint64_t versions = 0;
-        uint32_t ext_used = 0, glob_ext = 0;
-        uint8_t tmpl_forms[NEXTS] = {0}; /* v2: template forms (bits) used per extension */
+        uint64_t ext_used = 0, glob_ext = 0;
+        uint8_t tmpl_forms[NALL] = {0}; /* v2: template forms (bits) used per extension */
         bool empty_used = false, bare_used = false;
         for (uint32_t c = 0; c < x->nkids; c++) {
             lnode *y = &g->lv[d][x->first + c];
@@ -825,15 +838,15 @@ static void choose_words(like *g, uint32_t d)
                     template_ext(g, y, form, glob_ext, tmpl_forms))
                     continue;
                 if (form == 6 && bare_used) form = 4;
-                if (form == 5 || form == 6 || ext_used == (UINT32_C(1) << NEXTS) - 1) {
+                if (form == 5 || form == 6 || ext_used == (UINT64_C(1) << NEXTS) - 1) {
                     if (form != 6) form = 5;
                     bare_used = true;
                 } else {
                     uint32_t e = g->v2 ? draw_ext(g) : (uint32_t)below(g, NEXTS);
-                    while (ext_used & (UINT32_C(1) << e) || (tmpl_forms[e] && form < 4))
-                        e = (e + 1) % NEXTS;
-                    ext_used |= UINT32_C(1) << e;
-                    if (form < 4) glob_ext |= UINT32_C(1) << e;
+                    while (ext_used & (UINT64_C(1) << e) || (tmpl_forms[e] && form < 4))
+                        e = (uint32_t)((e + 1) % (g->v2 ? NALL : NEXTS));
+                    ext_used |= UINT64_C(1) << e;
+                    if (form < 4) glob_ext |= UINT64_C(1) << e;
                     y->ext = (uint8_t)e;
                     y->flags |= N_EXT;
                 }
@@ -859,7 +872,7 @@ static void choose_words(like *g, uint32_t d)
             if (leaf && chance(g, ext_rate, static_leaves)) {
                 y->flags |= N_EXT;
                 y->ext = (uint8_t)(g->v2 ? draw_ext(g) : below(g, NEXTS));
-                size_t el = strlen(exts[y->ext]) + 1;
+                size_t el = strlen(ext_text(y->ext)) + 1;
                 len = len > el + 1 ? len - (uint32_t)el : 1;
             }
             while (count[len] >= word_space(len) && len < RB_PROFILE_WORD_LENGTHS + 1) len++;
@@ -903,7 +916,7 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
         if (x->flags & N_VERSION)
             return (size_t)snprintf(out, 64, "v%llu", (unsigned long long)x->code + 1);
         n = word_text(x->len, x->code, out);
-        if (x->flags & N_EXT) n += (size_t)snprintf(out + n, 64 - n, ".%s", exts[x->ext]);
+        if (x->flags & N_EXT) n += (size_t)snprintf(out + n, 64 - n, ".%s", ext_text(x->ext));
         return n;
     case RB_PK_PARAM:
         if (parent && parent->kind == RB_PK_STATIC && !(parent->flags & (N_EMPTY | N_EXT)) &&
@@ -928,28 +941,28 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
         w[3] = '\0';
         switch (x->len) {
         case 0:
-            return (size_t)snprintf(out, 64, "*.%s", exts[x->ext]);
+            return (size_t)snprintf(out, 64, "*.%s", ext_text(x->ext));
         case 1:
-            return (size_t)snprintf(out, 64, "%s-*.%s", w, exts[x->ext]);
+            return (size_t)snprintf(out, 64, "%s-*.%s", w, ext_text(x->ext));
         case 2:
-            return (size_t)snprintf(out, 64, "%s-??.%s", w, exts[x->ext]);
+            return (size_t)snprintf(out, 64, "%s-??.%s", w, ext_text(x->ext));
         case 3:
-            return (size_t)snprintf(out, 64, "[a-f]*.%s", exts[x->ext]);
+            return (size_t)snprintf(out, 64, "[a-f]*.%s", ext_text(x->ext));
         case 4: /* a template, where the profile has them */
             capture_name(g, "sid");
-            return (size_t)snprintf(out, 64, "{%s}.%s", g->names[g->nnames - 1], exts[x->ext]);
+            return (size_t)snprintf(out, 64, "{%s}.%s", g->names[g->nnames - 1], ext_text(x->ext));
         case 6:
             capture_name(g, "sid");
             return (size_t)snprintf(out, 64, "%.2s_{%s}", w, g->names[g->nnames - 1]);
         case 8:
             capture_name(g, "sid");
             return (size_t)snprintf(out, 64, "%.2s_{%s}.%s", w, g->names[g->nnames - 1],
-                                    exts[x->ext]);
+                                    ext_text(x->ext));
         case 7:
             capture_name(g, "sid");
             capture_name(g, "rev");
             return (size_t)snprintf(out, 64, "{%s}-{%s}.%s", g->names[g->nnames - 2],
-                                    g->names[g->nnames - 1], exts[x->ext]);
+                                    g->names[g->nnames - 1], ext_text(x->ext));
         default:
             return (size_t)snprintf(out, 64, "%s-*", w);
         }
