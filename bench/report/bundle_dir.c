@@ -73,6 +73,7 @@ static bool ends_with(const char *s, const char *suffix)
 static int check_replaceable(const char *dir, rb_error *err)
 {
     struct stat st;
+    if (rb_file_check_link(dir, err) < 0) return RB_EIO;
     if (stat(dir, &st) != 0) {
         if (errno == ENOENT) return RB_OK;
         return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s: %s", dir, strerror(errno));
