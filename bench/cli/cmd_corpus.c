@@ -596,7 +596,10 @@ static const cli_command check_command = {
              "(method, shape), shapes and skeletons (static words erased too); depth and fan-out "
              "histograms; the most routes behind one parent prefix; the fingerprint (XXH3) of "
              "the canonical route list.  A table without routes is not clean: it proves "
-             "nothing.\n",
+             "nothing.  The last line is the verdict, as --json's \"verdict\": \"clean for N "
+             "routes\", with \"; M routes checked by sampling\" when some were (each won a "
+             "sampled path), or \"problems found: ...\" with the counts, and how many routes "
+             "the work budget (linear in the table) left undecided.\n",
     .tables = {{"options", check_table, 0}},
     .operand = "FILE.routes",
     .operand_offset = offsetof(check_options, in),
