@@ -255,10 +255,10 @@ static uint64_t depth_tv_milli(const like *g, const uint64_t *w)
     uint64_t wsum = 0, diff = 0, P = g->p->routes;
     for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) wsum += w[d];
     for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS && wsum; d++) {
-        uint64_t x = w[d] * 1000000 / wsum, y = g->p->depth[d] * 1000000 / P;
+        uint64_t x = w[d] * 100000 / wsum, y = g->p->depth[d] * 100000 / P; /* < 2^62 */
         diff += x > y ? x - y : y - x;
     }
-    return diff / 2000;
+    return diff / 200;
 }
 
 /* The growth model (like.h): the first growing level's factor a and the
