@@ -1007,38 +1007,64 @@ static void write_node(like *g, uint32_t d, const lnode *x, const lnode *parent)
 
 /* ---- public ------------------------------------------------------------------------ */
 
-/* Refuse a table past RB_LIKE_MAX_PREFIXES or RB_LIKE_MAX_TABLE_BYTES
- * before anything is allocated, naming about how many routes would fit. */
-static int check_size(const like *g, uint64_t n, rb_error *err)
+/* The prefixes and (about) the pattern bytes of the planned table. */
+static void planned_size(const like *g, uint64_t *prefixes, uint64_t *table)
 {
     const rb_profile *p = g->p;
-    uint64_t words = 0, bytes = 0, prefixes = 0, table = 0;
+    uint64_t words = 0, bytes = 0;
     for (int l = 1; l <= RB_PROFILE_WORD_LENGTHS; l++) {
         words += p->word_length[l];
         bytes += (uint64_t)l * p->word_length[l];
     }
     uint64_t seg = 2 + (words ? bytes / words : 6); /* '/', a word, a little more */
+    *prefixes = *table = 0;
     for (uint32_t d = 1; d <= g->depth; d++) {
-        prefixes += g->L[d];
-        table += g->R[d] * d * seg;
+        *prefixes += g->L[d];
+        *table += g->R[d] * d * seg;
     }
-    uint64_t fit_p = prefixes > RB_LIKE_MAX_PREFIXES ? n * RB_LIKE_MAX_PREFIXES / prefixes : n;
-    uint64_t fit_b = table > RB_LIKE_MAX_TABLE_BYTES ? n * RB_LIKE_MAX_TABLE_BYTES / table : n;
-    if (fit_p == n && fit_b == n) return RB_OK;
-    if (fit_p <= fit_b)
+}
+
+static bool fits(uint64_t prefixes, uint64_t table)
+{
+    return prefixes <= RB_LIKE_MAX_PREFIXES && table <= RB_LIKE_MAX_TABLE_BYTES;
+}
+
+/* Refuse a table past RB_LIKE_MAX_PREFIXES or RB_LIKE_MAX_TABLE_BYTES
+ * before anything is allocated, naming the most routes that fit (planned
+ * again on a copy, by bisection). */
+static int check_size(const like *g, uint64_t n, rb_error *err)
+{
+    uint64_t prefixes, table;
+    planned_size(g, &prefixes, &table);
+    if (fits(prefixes, table)) return RB_OK;
+    like *t = malloc(sizeof *t);
+    if (!t) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+    uint64_t lo = 0, hi = n - 1; /* the most that fit: in [lo, hi] */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2, pm, tm;
+        *t = *g;
+        plan_routes(t, mid);
+        plan_levels(t);
+        planned_size(t, &pm, &tm);
+        if (fits(pm, tm))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    free(t);
+    if (prefixes > RB_LIKE_MAX_PREFIXES)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
                          "%llu routes like this profile (depth up to %u) would hold %llu "
                          "prefixes, more than the %llu a generated table may hold: ask for at "
-                         "most about %llu routes",
+                         "most %llu routes",
                          (unsigned long long)n, g->depth, (unsigned long long)prefixes,
-                         (unsigned long long)RB_LIKE_MAX_PREFIXES, (unsigned long long)fit_p);
+                         (unsigned long long)RB_LIKE_MAX_PREFIXES, (unsigned long long)lo);
     return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
                      "%llu routes like this profile (depth up to %u) would hold about %llu MB of "
                      "patterns, more than the %llu MB a generated table may hold: ask for at most "
-                     "about %llu routes",
+                     "%llu routes",
                      (unsigned long long)n, g->depth, (unsigned long long)(table >> 20),
-                     (unsigned long long)(RB_LIKE_MAX_TABLE_BYTES >> 20),
-                     (unsigned long long)fit_b);
+                     (unsigned long long)(RB_LIKE_MAX_TABLE_BYTES >> 20), (unsigned long long)lo);
 }
 
 static int build(like *g, rb_error *err)

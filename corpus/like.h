@@ -69,7 +69,7 @@
  * hold at most 2^32 routes.  A table past RB_LIKE_MAX_PREFIXES prefixes or
  * RB_LIKE_MAX_TABLE_BYTES of patterns is refused before anything is
  * allocated (a deep profile: depth 32 at 1,000,000 routes would make tens
- * of millions of prefixes), with about how many routes would fit.
+ * of millions of prefixes), naming the most routes that fit.
  */
 #ifndef RB_CORPUS_LIKE_H
 #define RB_CORPUS_LIKE_H
