@@ -85,8 +85,8 @@ enum { RB_LIKE_SYNTAX_SOURCE, RB_LIKE_SYNTAX_COLON, RB_LIKE_SYNTAX_BRACE };
  * deep profile at 1,000,000 routes would otherwise hold tens of millions
  * of prefixes): prefixes made (the shape tree's nodes), and pattern bytes
  * (estimated from the word lengths, within a few percent). */
-#define RB_LIKE_MAX_PREFIXES    (UINT64_C(4) << 20)
-#define RB_LIKE_MAX_TABLE_BYTES (UINT64_C(64) << 20)
+#define RB_LIKE_MAX_PREFIXES    (UINT64_C(2) << 20)
+#define RB_LIKE_MAX_TABLE_BYTES (UINT64_C(128) << 20)
 /* v2 keeps the routes by depth within this total variation of the
  * profile's (1/1000) */
 #define RB_LIKE_DEPTH_TV_MILLI 100u
