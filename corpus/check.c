@@ -447,9 +447,10 @@ static void write_witness(const rb_shadow_ctx *c, uint32_t last, rb_shadow_resul
 
 enum { FOUND_WITNESS, NO_WITNESS, TOO_BIG };
 
+/* A route whose share is spent (or was empty: the budget is) does no more. */
 static bool over_budget(const rb_shadow_ctx *c)
 {
-    return c->work > c->route_limit;
+    return c->work >= c->route_limit;
 }
 
 /* The share of route r (decided in order): at most 16 times an even split
@@ -526,9 +527,9 @@ static bool wins(rb_shadow_ctx *c, int method, const char *path, size_t len, uin
                  int *rc, rb_error *err)
 {
     rb_match m;
-    size_t before = c->oracle.candidates;
+    uint64_t before = c->oracle.work;
     *rc = rb_oracle_lookup(&c->oracle, method, path, len, &m, err);
-    c->work += 1 + (c->oracle.candidates - before);
+    c->work += 1 + (c->oracle.work - before);
     if (*rc < 0) return false;
     *winner = m.outcome == RB_FOUND ? m.route_id : RB_ST_NONE;
     return m.outcome == RB_FOUND && m.route_id == c->route;
@@ -779,6 +780,9 @@ static int find_shadowed(const rb_shape_tree *st, const rb_check_options *opt, r
     }
     rep->work = c->work;
     rep->budget = c->budget;
+    rep->lookups = c->oracle.lookups;
+    rep->routes_added = c->oracle.added;
+    rep->states_stepped = c->oracle.steps;
     free(res);
     rb_shadow_ctx_free(c);
     return rc;

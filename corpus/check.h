@@ -88,7 +88,8 @@
 
 /* The default work budget of a whole check: RB_CHECK_WORK_BASE +
  * RB_CHECK_WORK_PER_ROUTE units a route (a unit: one search state stepped
- * or made, or one candidate route of a sampled lookup; about 10-50 ns). */
+ * or made, or a sampled lookup's equivalent of one pattern match, counted
+ * by the oracle (oracle.h); about 10-50 ns). */
 #define RB_CHECK_WORK_BASE      (UINT64_C(1) << 26)
 #define RB_CHECK_WORK_PER_ROUTE (UINT64_C(1) << 16)
 
@@ -124,6 +125,9 @@ typedef struct rb_check_report {
     size_t sampled;           /* routes decided by sampling */
     size_t over_budget;       /* of those, routes the work budget cut short */
     uint64_t work, budget;    /* work units spent on shadowing, and the budget */
+    uint64_t lookups;         /* sampled paths looked up (oracle.h), ... */
+    uint64_t routes_added;    /* ... routes added to linear routers for them, ... */
+    uint64_t states_stepped;  /* ... and states of their candidate searches */
     size_t distinct_routes, distinct_shapes, distinct_skeletons;
     size_t depth[RB_CHECK_DEPTHS];
     size_t min_depth, max_depth;
@@ -176,13 +180,25 @@ int rb_shadow_decide(rb_shadow_ctx *c, uint32_t r, rb_shadow_result *res, rb_err
  * min_unique distinct (method, shape)? */
 bool rb_check_clean(const rb_check_report *r, size_t min_unique);
 
+/* The verdict in one line (check_report.c), the same in the text and JSON
+ * reports, into buf (truncated to cap - 1 bytes, NUL-terminated):
+ *   "clean for N routes" (every route decided by the exact search), or
+ *   "clean for N routes; M routes checked by sampling" (each of them won
+ *   a sampled path), or "problems found: ..." naming the counts (shape
+ *   duplicates, shadowed, possibly shadowed and how many of those the work
+ *   budget left undecided, too few distinct routes), or "no routes: an
+ *   empty table is not clean (it proves nothing)". */
+void rb_check_verdict(const rb_check_report *r, size_t min_unique, char *buf, size_t cap);
+
 /* The report as a JSON object (check_report.c) appended to out: file,
  * routes, exact_duplicates, exact [{line, earlier_line}], shape_duplicates,
  * shape, shadowed, possibly_shadowed, shadows [{line, by_line?, possible}],
- * sampled, distinct_routes, distinct_shapes, distinct_skeletons, min_depth,
+ * sampled, over_budget, work, budget, distinct_routes, distinct_shapes,
+ * distinct_skeletons, min_depth,
  * max_depth, depth {N: routes}, fanout {bucket: prefixes}, max_fanout,
  * max_fanout_prefix, max_behind_one_prefix, max_behind_prefix, fingerprint,
- * min_unique (when > 0), ok (rb_check_clean), empty.  RB_ENOMEM. */
+ * min_unique (when > 0), ok (rb_check_clean), verdict (rb_check_verdict),
+ * empty.  RB_ENOMEM. */
 int rb_check_report_json(const char *path, const rb_route_table *t, const rb_check_report *r,
                          size_t min_unique, rb_buf *out, rb_error *err);
 

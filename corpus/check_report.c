@@ -16,6 +16,35 @@ bool rb_check_clean(const rb_check_report *r, size_t min_unique)
            r->possibly_shadowed == 0 && r->distinct_routes >= min_unique;
 }
 
+void rb_check_verdict(const rb_check_report *r, size_t min_unique, char *buf, size_t cap)
+{
+    if (r->routes == 0) {
+        snprintf(buf, cap, "no routes: an empty table is not clean (it proves nothing)");
+        return;
+    }
+    int w;
+    if (rb_check_clean(r, min_unique)) {
+        w = snprintf(buf, cap, "clean for %zu routes", r->distinct_routes);
+    } else {
+        w = snprintf(buf, cap, "problems found:");
+        const char *sep = " ";
+        size_t n[4] = {r->shape_duplicates, r->shadowed, r->possibly_shadowed,
+                       r->distinct_routes < min_unique ? r->distinct_routes : 0};
+        static const char *const what[4] = {"shape duplicates", "shadowed", "possibly shadowed",
+                                            "distinct routes, fewer than --min-unique"};
+        for (int i = 0; i < 4; i++) {
+            if (!n[i] || w < 0 || (size_t)w >= cap) continue;
+            w += snprintf(buf + w, cap - (size_t)w, "%s%zu %s", sep, n[i], what[i]);
+            if (i == 2 && r->over_budget && (size_t)w < cap)
+                w += snprintf(buf + w, cap - (size_t)w, " (%zu left undecided by the work budget)",
+                              r->over_budget);
+            sep = ", ";
+        }
+    }
+    if (r->sampled && w >= 0 && (size_t)w < cap)
+        snprintf(buf + w, cap - (size_t)w, "; %zu routes checked by sampling", r->sampled);
+}
+
 static size_t line_of(const rb_route_table *t, uint32_t r)
 {
     return t->routes[r].line ? t->routes[r].line : (size_t)r + 1;
@@ -59,6 +88,8 @@ int rb_check_report_json(const char *path, const rb_route_table *t, const rb_che
     }
     cJSON_AddNumberToObject(o, "sampled", (double)r->sampled);
     cJSON_AddNumberToObject(o, "over_budget", (double)r->over_budget);
+    cJSON_AddNumberToObject(o, "work", (double)r->work);
+    cJSON_AddNumberToObject(o, "budget", (double)r->budget);
     cJSON_AddNumberToObject(o, "distinct_routes", (double)r->distinct_routes);
     cJSON_AddNumberToObject(o, "distinct_shapes", (double)r->distinct_shapes);
     cJSON_AddNumberToObject(o, "distinct_skeletons", (double)r->distinct_skeletons);
@@ -81,6 +112,9 @@ int rb_check_report_json(const char *path, const rb_route_table *t, const rb_che
     cJSON_AddStringToObject(o, "fingerprint", fp);
     if (min_unique) cJSON_AddNumberToObject(o, "min_unique", (double)min_unique);
     cJSON_AddBoolToObject(o, "ok", ok);
+    char verdict[256];
+    rb_check_verdict(r, min_unique, verdict, sizeof verdict);
+    cJSON_AddStringToObject(o, "verdict", verdict);
     cJSON_AddBoolToObject(o, "empty", r->routes == 0);
     char *s = cJSON_Print(o);
     cJSON_Delete(o);

@@ -22,6 +22,8 @@
 #define WORD_BIJ    9u    /* letters mapped by the bijection; more come from a hash */
 #define MAX_PATH    4096u
 #define PROFILE_MAX (UINT64_C(1) << 32)
+#define GX          (UINT64_C(1) << 16) /* fixed point of the growth factor: GX is 1.0 */
+#define MULT_MAX    (UINT64_C(1) << 40) /* node multipliers saturate here (x GX) */
 
 /* ---- words -------------------------------------------------------------------- */
 
@@ -32,6 +34,15 @@ static const char *const exts[] = {"json", "xml",  "html", "txt",  "csv",  "png"
                                    "css",  "js",   "svg",  "yaml", "zip",  "gz",  "md",  "ico",
                                    "gif",  "webp", "mp4",  "wasm", "toml", "log", "map", "ttf"};
 #define NEXTS (sizeof exts / sizeof exts[0])
+
+/* v2: extensions for the profile's "other" ones (none of the list above) */
+static const char *const other_exts[] = {"go", "out", "dat", "bin", "sh", "rb", "py", "bak"};
+#define NALL (NEXTS + sizeof other_exts / sizeof other_exts[0]) /* at most 64 */
+
+static const char *ext_text(uint32_t i)
+{
+    return i < NEXTS ? exts[i] : other_exts[i - NEXTS];
+}
 
 /* Consonant-vowel words of len letters: 16^ceil(len/2) x 5^floor(len/2),
  * counting the first WORD_BIJ letters only (the rest follow from them). */
@@ -110,7 +121,12 @@ typedef struct slot {
 typedef struct like {
     const rb_profile *p;
     rb_rng rng;
-    uint32_t depth; /* deepest level */
+    bool v2;                            /* the growth model of like.h; false: RB_LIKE_V1's bytes */
+    bool brace;                         /* params written {id}, catch-alls {*path} */
+    uint64_t gl[RB_PROFILE_DEPTHS + 1]; /* fan-out growth below level j (x GX) */
+    uint64_t mult[RB_PROFILE_DEPTHS + 1]; /* prefixes at level d over the profile's (x GX) */
+    uint64_t ext_w[RB_PROFILE_EXT_NAMES]; /* extension weights (the profile's), "other" last */
+    uint32_t depth;                       /* deepest level */
     uint64_t R[RB_PROFILE_DEPTHS + 1], T[RB_PROFILE_DEPTHS + 1];
     uint64_t L[RB_PROFILE_DEPTHS + 1], I[RB_PROFILE_DEPTHS + 1], O[RB_PROFILE_DEPTHS + 1];
     lnode *lv[RB_PROFILE_DEPTHS + 1];
@@ -118,6 +134,7 @@ typedef struct like {
     slot *slots; /* the prefixes with children of one level */
     rb_like_report rep;
     /* the write */
+    uint64_t want; /* routes asked for */
     rb_route_table *out;
     int rc;
     char path[MAX_PATH];
@@ -172,20 +189,132 @@ static bool pick(like *g, uint64_t *left, uint64_t *need)
     return take;
 }
 
+/* Can the prefixes of level j get more children than the profile's?  Only
+ * when the level below has static words that are not versions (resources
+ * to add beside them), or several versions. */
+static bool level_grows(const rb_profile *p, uint32_t j)
+{
+    const rb_profile_level *below = &p->level[j + 1];
+    uint64_t words = below->kind[RB_PK_STATIC].nodes - below->empties;
+    return words > below->versions || below->versions >= 2;
+}
+
+/* The first level that can grow (its prefixes get the top-level
+ * resources), or RB_PROFILE_DEPTHS when none can. */
+static uint32_t first_growing(const rb_profile *p)
+{
+    uint32_t j = 0;
+    while (j < RB_PROFILE_DEPTHS && !level_grows(p, j)) j++;
+    return j;
+}
+
+/* Node multipliers m[d] (x GX): the product, over the growing levels above
+ * d, of a (the first growing level) or b (the others), saturated. */
+static void multipliers(const like *g, uint64_t a, uint64_t b, uint64_t *m)
+{
+    uint32_t top = first_growing(g->p);
+    m[0] = GX;
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) {
+        uint64_t f = d - 1 == top ? a : level_grows(g->p, d - 1) ? b : GX;
+        m[d] = m[d - 1] >= MULT_MAX / (f / GX + 1) ? MULT_MAX : m[d - 1] * f / GX;
+    }
+}
+
+static uint64_t grown_routes(const like *g, uint64_t a, uint64_t b, uint64_t *w)
+{
+    uint64_t m[RB_PROFILE_DEPTHS + 1], total = 0;
+    multipliers(g, a, b, m);
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) {
+        w[d] = g->p->depth[d] * (m[d] / GX) + g->p->depth[d] * (m[d] % GX) / GX;
+        total += w[d];
+    }
+    return total;
+}
+
+/* The smallest b >= GX (with the first growing level's factor a) whose
+ * routes reach n: w[d] the routes by depth; false when none does. */
+static bool solve_below(const like *g, uint64_t n, uint64_t a, uint64_t *b, uint64_t *w)
+{
+    uint64_t lo = GX, hi = (uint64_t)n * GX;
+    if (grown_routes(g, a, hi, w) < n) return false;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (grown_routes(g, a, mid, w) >= n)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *b = lo;
+    grown_routes(g, a, lo, w);
+    return true;
+}
+
+/* Total variation of routes by depth, w against the profile, in 1/1000. */
+static uint64_t depth_tv_milli(const like *g, const uint64_t *w)
+{
+    uint64_t wsum = 0, diff = 0, P = g->p->routes;
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) wsum += w[d];
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS && wsum; d++) {
+        uint64_t x = w[d] * 100000 / wsum, y = g->p->depth[d] * 100000 / P; /* < 2^62 */
+        diff += x > y ? x - y : y - x;
+    }
+    return diff / 200;
+}
+
+/* The growth model (like.h): the first growing level's factor a and the
+ * others' b, both >= 1, with routes reaching n; a as small as keeps the
+ * routes by depth within RB_LIKE_DEPTH_TV_MILLI of the profile's (a = b
+ * when that does already; a = n/P, b = 1 is the root widening of v1, at
+ * distance 0).  w[d]: the routes at depth d.  False when nothing can
+ * grow. */
+static bool plan_growth(like *g, uint64_t n, uint64_t *w)
+{
+    uint32_t top = first_growing(g->p);
+    if (top >= RB_PROFILE_DEPTHS) return false;
+    /* a = b: the least a that, solved for b, stays within the distance */
+    uint64_t b, lo = GX, hi = (uint64_t)n * GX, a;
+    if (!solve_below(g, n, GX, &b, w)) return false;
+    lo = b; /* a below b would favour the levels below it more than growing evenly */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2, bm;
+        if (solve_below(g, n, mid, &bm, w) && depth_tv_milli(g, w) <= RB_LIKE_DEPTH_TV_MILLI)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    a = lo;
+    if (!solve_below(g, n, a, &b, w)) return false;
+    for (uint32_t j = 0; j < RB_PROFILE_DEPTHS; j++)
+        g->gl[j] = j == top ? a : level_grows(g->p, j) ? b : GX;
+    multipliers(g, a, b, g->mult);
+    g->rep.growth_milli = (uint32_t)min_u64(b * 1000 / GX, UINT32_MAX);
+    g->rep.top_growth_milli = (uint32_t)min_u64(a * 1000 / GX, UINT32_MAX);
+    return true;
+}
+
 /* Routes and paths per depth (step 1 of like.h). */
 static void plan_routes(like *g, uint64_t n)
 {
     const rb_profile *p = g->p;
-    uint64_t given = 0, rem[RB_PROFILE_DEPTHS + 1];
+    uint64_t given = 0, rem[RB_PROFILE_DEPTHS + 1], w[RB_PROFILE_DEPTHS + 1], wsum = p->routes;
+    for (uint32_t j = 0; j <= RB_PROFILE_DEPTHS; j++) g->gl[j] = GX;
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) w[d] = p->depth[d];
+    if (g->v2) /* not growing: every level scaled by n / routes */
+        for (uint32_t d = 0; d <= RB_PROFILE_DEPTHS; d++)
+            g->mult[d] = d == 0 ? GX : (n * GX + p->routes - 1) / p->routes;
+    if (g->v2 && n > p->routes && plan_growth(g, n, w)) {
+        wsum = 0;
+        for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) wsum += w[d];
+    }
     for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) {
-        g->R[d] = n * p->depth[d] / p->routes;
-        rem[d] = n * p->depth[d] % p->routes;
+        g->R[d] = n * w[d] / wsum;
+        rem[d] = n * w[d] % wsum;
         given += g->R[d];
     }
     while (given < n) { /* largest remainders, shallower first on ties */
         uint32_t best = 0;
         for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++)
-            if (p->depth[d] && (best == 0 || rem[d] > rem[best])) best = d;
+            if (w[d] && (best == 0 || rem[d] > rem[best])) best = d;
         g->R[best]++;
         rem[best] = 0;
         given++;
@@ -242,8 +371,14 @@ static void plan_levels(like *g)
         uint64_t fan =
             rb_profile_level_sum(&p->level[d], RB_PF_NODES) * FX / (parents ? parents : 1);
         if (fan > (UINT64_C(1) << 30)) fan = UINT64_C(1) << 30;
+        fan = min_u64(fan * (g->gl[d - 1] / GX) + fan * (g->gl[d - 1] % GX) / GX,
+                      UINT64_C(1) << 40); /* the growth model: wider below level d - 1 */
         uint64_t need = fan <= FX ? g->L[d] : (g->L[d] * FX + fan - 1) / fan;
         g->I[d - 1] = need < 1 ? 1 : need > g->L[d] ? g->L[d] : need;
+        if (g->mult[d - 1]) { /* the growth model: no more parents than it makes */
+            uint64_t most = (parents * g->mult[d - 1] + GX - 1) / GX;
+            if (g->I[d - 1] > most) g->I[d - 1] = most < 1 ? 1 : most;
+        }
     }
 }
 
@@ -267,6 +402,13 @@ static size_t collect_parents(like *g, uint32_t d)
     return n;
 }
 
+/* Prefixes with children at level j of the profile (the root: 1). */
+static uint64_t parents_at(const rb_profile *p, uint32_t j)
+{
+    uint64_t ip = j == 0 ? 1 : rb_profile_level_sum(&p->level[j], RB_PF_INTERIOR);
+    return ip ? ip : 1;
+}
+
 /* One param per chosen parent: alone (the parent's only child) or beside
  * static siblings, in the profile's proportion. */
 static void choose_params(like *g, uint32_t d, slot *s, size_t n)
@@ -277,6 +419,8 @@ static void choose_params(like *g, uint32_t d, slot *s, size_t n)
     uint64_t multis = n - singles;
     uint64_t par = min_u64(
         n, round_div(g->L[d] * pl->kind[RB_PK_PARAM].nodes, rb_profile_level_sum(pl, RB_PF_NODES)));
+    if (g->v2) /* one param a parent: as many parents with one as in the profile */
+        par = min_u64(n, round_div(n * up->param_parents, parents_at(g->p, d - 1)));
     uint64_t with =
         round_div(par * up->param_with_static, up->param_parents ? up->param_parents : 1);
     uint64_t alone = par - with;
@@ -369,13 +513,23 @@ static void make_children(like *g, uint32_t d)
     choose_params(g, d, s, ns);
     uint64_t cat = round_div(n * pl->kind[RB_PK_CATCHALL].nodes, np);
     uint64_t gst = round_div(n * pl->kind[RB_PK_GLOBSTAR].nodes, np);
-    uint64_t glb = round_div(n * (pl->kind[RB_PK_GLOB].nodes + pl->kind[RB_PK_TEMPLATE].nodes), np);
+    uint64_t tmpl = pl->kind[RB_PK_TEMPLATE].nodes, globs = pl->kind[RB_PK_GLOB].nodes + tmpl;
+    uint64_t glb = round_div(n * globs, np);
+    if (g->v2) { /* catch-alls, '**', globs and templates per parent, as in the profile */
+        uint64_t up = parents_at(g->p, d - 1);
+        cat = round_div(ns * pl->kind[RB_PK_CATCHALL].nodes, up);
+        gst = round_div(ns * pl->kind[RB_PK_GLOBSTAR].nodes, up);
+        glb = round_div(ns * globs, up);
+    }
     /* catch-alls and '**' are leaves: at most the level's leaves */
     uint64_t placed_cat = choose_one_each(g, s, ns, min_u64(cat, leaves), any_slot, set_catchall);
     uint64_t placed_gst =
         choose_one_each(g, s, ns, min_u64(gst, leaves - placed_cat), no_catchall, set_globstar);
     uint64_t placed_glb = choose_globs(g, d, s, ns, glb, leaves - placed_cat - placed_gst);
-    g->rep.demoted += cat + gst + glb - placed_cat - placed_gst - placed_glb;
+    /* the globs' slot holds templates too: their share of what found no room */
+    uint64_t short_glb = glb - placed_glb, short_tmpl = globs ? short_glb * tmpl / globs : 0;
+    g->rep.demoted += cat + gst + short_glb - placed_cat - placed_gst - short_tmpl;
+    g->rep.demoted_templates += short_tmpl;
 
     size_t at = 0;
     for (size_t i = 0; i < ns; i++) {
@@ -431,6 +585,39 @@ static void quotas(const uint64_t *weight, const uint64_t *room, uint64_t total,
     }
 }
 
+/* v2: I prefixes with children among the kinds' rooms, the kinds the
+ * profile gives children most often first (each up to its share of its
+ * room, rounded up), then whatever room is left, in the same order.  So a
+ * kind that always has children (Twilio's params) keeps them when the
+ * level has fewer parents than the profile's shares ask (wider fan-out
+ * below). */
+static void quotas_by_share(const rb_profile_level *pl, const uint64_t *room, uint64_t total,
+                            uint64_t *q)
+{
+    uint64_t share[RB_PK_COUNT];
+    int order[RB_PK_COUNT];
+    for (int k = 0; k < RB_PK_COUNT; k++) {
+        const rb_profile_kind_counts *c = &pl->kind[k];
+        share[k] = c->nodes ? c->interior * FX / c->nodes : 0;
+        order[k] = k;
+        q[k] = 0;
+    }
+    for (int i = 1; i < RB_PK_COUNT; i++) /* by share, descending; stable */
+        for (int j = i; j > 0 && share[order[j]] > share[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < RB_PK_COUNT && total > 0; i++) {
+            int k = order[i];
+            uint64_t want = pass == 0 ? (room[k] * share[k] + FX - 1) / FX : room[k];
+            uint64_t add = min_u64(total, want > q[k] ? want - q[k] : 0);
+            q[k] += add;
+            total -= add;
+        }
+}
+
 /* Which prefixes of level d have children and which have routes: I[d] with
  * children, O[d] of them with routes too, the rest of the routes on the
  * leaves; by kind in the profile's proportions at that depth. */
@@ -455,7 +642,10 @@ static void choose_roles(like *g, uint32_t d)
         uint64_t share = c->nodes ? c->interior * FX / c->nodes : ip * FX / np; /* x FX */
         weight[k] = room[k] * share;
     }
-    quotas(weight, room, g->I[d] - forced, q);
+    if (g->v2)
+        quotas_by_share(pl, room, g->I[d] - forced, q);
+    else
+        quotas(weight, room, g->I[d] - forced, q);
     for (size_t i = 0; i < n; i++)
         if (!(v[i].flags & (N_NO_ROUTES | N_LEAF)) && pick(g, &room[v[i].kind], &q[v[i].kind]))
             v[i].flags |= N_INTERIOR;
@@ -562,6 +752,53 @@ static void choose_fanouts(like *g, uint32_t d)
     }
 }
 
+/* An extension index drawn from the profile's extensions (uniform when it
+ * names none, or for its "other" ones). */
+static uint32_t draw_ext(like *g)
+{
+    int e = draw(g, g->ext_w, RB_PROFILE_EXT_NAMES);
+    if (e < 0) return (uint32_t)below(g, NEXTS);
+    return e < (int)NEXTS ? (uint32_t)e : (uint32_t)(NEXTS + below(g, NALL - NEXTS));
+}
+
+/* The form of a template in the glob slot, drawn from the profile's: 4
+ * {sid}.e, 7 {sid}-{rev}.e, or 6 xy_{sid} (one a parent: it has no
+ * extension to keep it apart from its siblings). */
+static uint32_t template_form(like *g, bool bare_used)
+{
+    uint64_t w[RB_TFORM_COUNT];
+    memcpy(w, g->p->template_forms, sizeof w);
+    if (bare_used) w[RB_TFORM_AFFIX] = 0;
+    int f = draw(g, w, RB_TFORM_COUNT);
+    return f == RB_TFORM_AFFIX ? 6 : f == RB_TFORM_MULTI ? 7 : 4;
+}
+
+/* v2: a template sibling of form 4 or 7 with an extension drawn from the
+ * profile's.  Siblings may share an extension when their forms differ
+ * ({sid}.json, {sid}-{rev}.json, xy_{sid}.json: none takes all of
+ * another's paths), but not with a glob (*.json takes them all).  False
+ * when every extension is taken. */
+static bool template_ext(like *g, lnode *y, uint32_t form, uint64_t glob_ext, uint8_t *forms)
+{
+    static const uint32_t order[3] = {4, 7, 8};
+    uint32_t e = draw_ext(g);
+    for (uint32_t t = 0; t < NALL; t++, e = (uint32_t)((e + 1) % NALL)) {
+        if (glob_ext & (UINT64_C(1) << e)) continue;
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t f = k == 0 ? form : order[k == 1 && form == 7 ? 0 : k];
+            uint8_t bit = (uint8_t)(1u << (f == 4 ? 0 : f == 7 ? 1 : 2));
+            if (forms[e] & bit) continue;
+            forms[e] |= bit;
+            y->ext = (uint8_t)e;
+            y->flags |= N_EXT;
+            y->len = (uint8_t)f;
+            y->code = below(g, word_space(4));
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Words for the static and glob children of every prefix at d - 1 (step 4). */
 static void choose_words(like *g, uint32_t d)
 {
@@ -581,7 +818,8 @@ static void choose_words(like *g, uint32_t d)
         lnode *x = g->slots[i].parent;
         uint64_t salt = rb_rng_next(&g->rng), count[RB_PROFILE_WORD_LENGTHS + 2] = {0};
         uint64_t versions = 0;
-        uint32_t ext_used = 0;
+        uint64_t ext_used = 0, glob_ext = 0;
+        uint8_t tmpl_forms[NALL] = {0}; /* v2: template forms (bits) used per extension */
         bool empty_used = false, bare_used = false;
         for (uint32_t c = 0; c < x->nkids; c++) {
             lnode *y = &g->lv[d][x->first + c];
@@ -595,13 +833,20 @@ static void choose_words(like *g, uint32_t d)
                     bool bare = !bare_used && chance(g, p->routes - p->extension, p->routes);
                     form = bare ? 5 : (uint32_t)below(g, 4);
                 }
-                if (form == 5 || ext_used == (UINT32_C(1) << NEXTS) - 1) {
-                    form = 5;
+                if (g->v2 && form == 4) form = template_form(g, bare_used);
+                if (g->v2 && (form == 4 || form == 7) &&
+                    template_ext(g, y, form, glob_ext, tmpl_forms))
+                    continue;
+                if (form == 6 && bare_used) form = 4;
+                if (form == 5 || form == 6 || ext_used == (UINT64_C(1) << NEXTS) - 1) {
+                    if (form != 6) form = 5;
                     bare_used = true;
                 } else {
-                    uint32_t e = (uint32_t)below(g, NEXTS);
-                    while (ext_used & (UINT32_C(1) << e)) e = (e + 1) % NEXTS;
-                    ext_used |= UINT32_C(1) << e;
+                    uint32_t e = g->v2 ? draw_ext(g) : (uint32_t)below(g, NEXTS);
+                    while (ext_used & (UINT64_C(1) << e) || (tmpl_forms[e] && form < 4))
+                        e = (uint32_t)((e + 1) % (g->v2 ? NALL : NEXTS));
+                    ext_used |= UINT64_C(1) << e;
+                    if (form < 4) glob_ext |= UINT64_C(1) << e;
                     y->ext = (uint8_t)e;
                     y->flags |= N_EXT;
                 }
@@ -616,7 +861,8 @@ static void choose_words(like *g, uint32_t d)
                 empty_used = true;
                 continue;
             }
-            if (chance(g, pl->versions, statics)) {
+            if (g->v2 ? chance(g, pl->versions * GX, statics * g->gl[d - 1])
+                      : chance(g, pl->versions, statics)) {
                 y->flags |= N_VERSION;
                 y->code = versions++;
                 continue;
@@ -625,8 +871,8 @@ static void choose_words(like *g, uint32_t d)
                                       : 1 + (uint32_t)draw(g, wl, RB_PROFILE_WORD_LENGTHS);
             if (leaf && chance(g, ext_rate, static_leaves)) {
                 y->flags |= N_EXT;
-                y->ext = (uint8_t)below(g, NEXTS);
-                size_t el = strlen(exts[y->ext]) + 1;
+                y->ext = (uint8_t)(g->v2 ? draw_ext(g) : below(g, NEXTS));
+                size_t el = strlen(ext_text(y->ext)) + 1;
                 len = len > el + 1 ? len - (uint32_t)el : 1;
             }
             while (count[len] >= word_space(len) && len < RB_PROFILE_WORD_LENGTHS + 1) len++;
@@ -670,7 +916,7 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
         if (x->flags & N_VERSION)
             return (size_t)snprintf(out, 64, "v%llu", (unsigned long long)x->code + 1);
         n = word_text(x->len, x->code, out);
-        if (x->flags & N_EXT) n += (size_t)snprintf(out + n, 64 - n, ".%s", exts[x->ext]);
+        if (x->flags & N_EXT) n += (size_t)snprintf(out + n, 64 - n, ".%s", ext_text(x->ext));
         return n;
     case RB_PK_PARAM:
         if (parent && parent->kind == RB_PK_STATIC && !(parent->flags & (N_EMPTY | N_EXT)) &&
@@ -684,27 +930,39 @@ static size_t segment(like *g, const lnode *x, const lnode *parent, char *out)
             snprintf(w, sizeof w, "id");
         }
         capture_name(g, w);
-        return (size_t)snprintf(out, 64, ":%s", g->names[g->nnames - 1]);
+        return (size_t)snprintf(out, 64, g->brace ? "{%s}" : ":%s", g->names[g->nnames - 1]);
     case RB_PK_GLOBSTAR:
         return (size_t)snprintf(out, 64, "**");
     case RB_PK_CATCHALL:
         capture_name(g, "path");
-        return (size_t)snprintf(out, 64, "*%s", g->names[g->nnames - 1]);
+        return (size_t)snprintf(out, 64, g->brace ? "{*%s}" : "*%s", g->names[g->nnames - 1]);
     default: /* glob */
         word_text(3, x->code, w);
         w[3] = '\0';
         switch (x->len) {
         case 0:
-            return (size_t)snprintf(out, 64, "*.%s", exts[x->ext]);
+            return (size_t)snprintf(out, 64, "*.%s", ext_text(x->ext));
         case 1:
-            return (size_t)snprintf(out, 64, "%s-*.%s", w, exts[x->ext]);
+            return (size_t)snprintf(out, 64, "%s-*.%s", w, ext_text(x->ext));
         case 2:
-            return (size_t)snprintf(out, 64, "%s-??.%s", w, exts[x->ext]);
+            return (size_t)snprintf(out, 64, "%s-??.%s", w, ext_text(x->ext));
         case 3:
-            return (size_t)snprintf(out, 64, "[a-f]*.%s", exts[x->ext]);
+            return (size_t)snprintf(out, 64, "[a-f]*.%s", ext_text(x->ext));
         case 4: /* a template, where the profile has them */
             capture_name(g, "sid");
-            return (size_t)snprintf(out, 64, "{%s}.%s", g->names[g->nnames - 1], exts[x->ext]);
+            return (size_t)snprintf(out, 64, "{%s}.%s", g->names[g->nnames - 1], ext_text(x->ext));
+        case 6:
+            capture_name(g, "sid");
+            return (size_t)snprintf(out, 64, "%.2s_{%s}", w, g->names[g->nnames - 1]);
+        case 8:
+            capture_name(g, "sid");
+            return (size_t)snprintf(out, 64, "%.2s_{%s}.%s", w, g->names[g->nnames - 1],
+                                    ext_text(x->ext));
+        case 7:
+            capture_name(g, "sid");
+            capture_name(g, "rev");
+            return (size_t)snprintf(out, 64, "{%s}-{%s}.%s", g->names[g->nnames - 2],
+                                    g->names[g->nnames - 1], ext_text(x->ext));
         default:
             return (size_t)snprintf(out, 64, "%s-*", w);
         }
@@ -749,9 +1007,72 @@ static void write_node(like *g, uint32_t d, const lnode *x, const lnode *parent)
 
 /* ---- public ------------------------------------------------------------------------ */
 
+/* The prefixes and (about) the pattern bytes of the planned table. */
+static void planned_size(const like *g, uint64_t *prefixes, uint64_t *table)
+{
+    const rb_profile *p = g->p;
+    uint64_t words = 0, bytes = 0;
+    for (int l = 1; l <= RB_PROFILE_WORD_LENGTHS; l++) {
+        words += p->word_length[l];
+        bytes += (uint64_t)l * p->word_length[l];
+    }
+    uint64_t seg = 2 + (words ? bytes / words : 6); /* '/', a word, a little more */
+    *prefixes = *table = 0;
+    for (uint32_t d = 1; d <= g->depth; d++) {
+        *prefixes += g->L[d];
+        *table += g->R[d] * d * seg;
+    }
+}
+
+static bool fits(uint64_t prefixes, uint64_t table)
+{
+    return prefixes <= RB_LIKE_MAX_PREFIXES && table <= RB_LIKE_MAX_TABLE_BYTES;
+}
+
+/* Refuse a table past RB_LIKE_MAX_PREFIXES or RB_LIKE_MAX_TABLE_BYTES
+ * before anything is allocated, naming the most routes that fit (planned
+ * again on a copy, by bisection). */
+static int check_size(const like *g, uint64_t n, rb_error *err)
+{
+    uint64_t prefixes, table;
+    planned_size(g, &prefixes, &table);
+    if (fits(prefixes, table)) return RB_OK;
+    like *t = malloc(sizeof *t);
+    if (!t) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+    uint64_t lo = 0, hi = n - 1; /* the most that fit: in [lo, hi] */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2, pm, tm;
+        *t = *g;
+        plan_routes(t, mid);
+        plan_levels(t);
+        planned_size(t, &pm, &tm);
+        if (fits(pm, tm))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    free(t);
+    if (prefixes > RB_LIKE_MAX_PREFIXES)
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                         "%llu routes like this profile (depth up to %u) would hold %llu "
+                         "prefixes, more than the %llu a generated table may hold: ask for at "
+                         "most %llu routes",
+                         (unsigned long long)n, g->depth, (unsigned long long)prefixes,
+                         (unsigned long long)RB_LIKE_MAX_PREFIXES, (unsigned long long)lo);
+    return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                     "%llu routes like this profile (depth up to %u) would hold about %llu MB of "
+                     "patterns, more than the %llu MB a generated table may hold: ask for at most "
+                     "%llu routes",
+                     (unsigned long long)n, g->depth, (unsigned long long)(table >> 20),
+                     (unsigned long long)(RB_LIKE_MAX_TABLE_BYTES >> 20), (unsigned long long)lo);
+}
+
 static int build(like *g, rb_error *err)
 {
     plan_levels(g);
+    int rc = check_size(g, g->want, err);
+    if (rc < 0) return rc;
+    for (uint32_t j = 0; j < g->depth; j++) g->rep.grown_levels += g->gl[j] > GX;
     uint64_t roots = rb_profile_level_sum(&g->p->level[1], RB_PF_NODES);
     g->rep.profile_root_fanout = (uint32_t)roots;
     g->rep.root_fanout = (uint32_t)g->L[1];
@@ -797,18 +1118,42 @@ int rb_corpus_generate_like(const rb_profile *p, const rb_like_config *cfg, rb_r
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                          "the profile holds %llu routes; at most 2^32 can be generated from",
                          (unsigned long long)p->routes);
+    if (cfg->model > RB_LIKE_V2)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "the model must be v1 or v2");
+    uint64_t templates = 0;
+    for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++)
+        templates += p->level[d].kind[RB_PK_TEMPLATE].nodes;
+    if (cfg->param_syntax == RB_LIKE_SYNTAX_COLON && templates)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "the profile has %llu templates ({sid}.json), which only the {id} syntax "
+                         "writes: use the brace syntax",
+                         (unsigned long long)templates);
     like *g = calloc(1, sizeof *g);
     if (!g) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     g->p = p;
     g->out = out;
+    g->want = cfg->routes;
     g->rep.profile_routes = p->routes;
+    g->v2 = cfg->model != RB_LIKE_V1;
+    if (g->v2) {
+        /* the source's syntax: the one most of its params use, braces when
+         * it has templates and no params */
+        const uint64_t *ps = p->param_syntax;
+        g->brace = cfg->param_syntax == RB_LIKE_SYNTAX_BRACE ||
+                   (cfg->param_syntax == RB_LIKE_SYNTAX_SOURCE &&
+                    (ps[RB_PSYN_BRACE] > ps[RB_PSYN_COLON] ||
+                     (ps[RB_PSYN_BRACE] == ps[RB_PSYN_COLON] && templates > 0)));
+        memcpy(g->ext_w, p->ext_names, sizeof g->ext_w);
+    }
+    g->rep.brace = g->brace;
+    g->rep.growth_milli = 1000;
     rb_rng_seed(&g->rng, cfg->seed);
     plan_routes(g, cfg->routes);
     plan_methods(g, cfg->routes);
     int rc = build(g, err);
     if (rc == RB_ENOMEM)
         rb__error(err, rc, RB_NO_OFFSET, "out of memory generating %zu routes", cfg->routes);
-    else if (rc == RB_ELIMIT)
+    else if (rc == RB_ELIMIT && g->rc == RB_ELIMIT) /* the write's (check_size says its own) */
         rb__error(err, rc, RB_NO_OFFSET, "a generated path is longer than %u bytes", MAX_PATH);
     else if (rc == RB_OK && out->count != cfg->routes)
         rc = rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "internal error: generated %zu of %zu routes",

@@ -37,6 +37,22 @@ int rb_profile_fanout_bucket(uint64_t children)
     return b;
 }
 
+static const char *const ext_names[RB_PROFILE_EXT_NAMES] = {
+    "json", "xml", "html", "txt", "csv",  "png", "jpg",  "pdf",  "css", "js",  "svg", "yaml", "zip",
+    "gz",   "md",  "ico",  "gif", "webp", "mp4", "wasm", "toml", "log", "map", "ttf", "other"};
+
+const char *rb_profile_ext_name(int i)
+{
+    return i >= 0 && i < RB_PROFILE_EXT_NAMES ? ext_names[i] : "?";
+}
+
+int rb_profile_ext_index(const char *ext, size_t len)
+{
+    for (int i = 0; i < RB_PROFILE_EXT_NAMES - 1; i++)
+        if (strlen(ext_names[i]) == len && memcmp(ext_names[i], ext, len) == 0) return i;
+    return RB_PROFILE_EXT_NAMES - 1;
+}
+
 static bool is_digit(char c)
 {
     return c >= '0' && c <= '9';
@@ -57,19 +73,27 @@ bool rb_profile_is_version(const char *w, size_t len)
     return true;
 }
 
-bool rb_profile_has_extension(const char *w, size_t len)
+bool rb_profile_extension_of(const char *w, size_t len, size_t *at, size_t *n)
 {
     size_t dot = len;
     while (dot > 0 && w[dot - 1] != '.') dot--;
     if (dot < 2) return false; /* no '.', or nothing before it */
-    size_t n = len - dot;
+    size_t k = len - dot;
     bool letter = false;
-    if (n < 1 || n > 5) return false;
+    if (k < 1 || k > 5) return false;
     for (size_t i = dot; i < len; i++) {
         if (!is_digit(w[i]) && !is_alpha(w[i])) return false;
         letter = letter || is_alpha(w[i]);
     }
+    *at = dot;
+    *n = k;
     return letter;
+}
+
+bool rb_profile_has_extension(const char *w, size_t len)
+{
+    size_t at, n;
+    return rb_profile_extension_of(w, len, &at, &n);
 }
 
 /* ---- fitting ------------------------------------------------------------------ */
@@ -89,6 +113,34 @@ static int pk_of(int seg_kind)
         return RB_PK_CATCHALL;
     default:
         return RB_PK_STATIC;
+    }
+}
+
+/* RB_TFORM_* of a template's text */
+static int template_form(const char *t, size_t len)
+{
+    size_t params = 0, at, n;
+    for (size_t i = 0; i < len; i++) params += t[i] == '{';
+    if (params > 1) return RB_TFORM_MULTI;
+    return len > 0 && t[len - 1] != '}' && t[0] == '{' &&
+                   rb_profile_extension_of(t, len, &at, &n) && memchr(t, '}', len) == t + at - 2
+               ? RB_TFORM_EXT
+               : RB_TFORM_AFFIX;
+}
+
+/* Count the whole-segment params of pattern p by syntax. */
+static void count_param_syntax(const char *p, size_t len, rb_profile *out)
+{
+    for (size_t i = 0; i < len;) {
+        size_t e = i + 1;
+        while (e < len && p[e] != '/') e++;
+        const char *s = p + i + 1;
+        size_t n = e - i - 1;
+        if (n > 1 && s[0] == ':') out->param_syntax[RB_PSYN_COLON]++;
+        if (n > 2 && s[0] == '{' && s[n - 1] == '}' && s[1] != '*' &&
+            memchr(s + 1, '{', n - 1) == NULL)
+            out->param_syntax[RB_PSYN_BRACE]++;
+        i = e;
     }
 }
 
@@ -119,6 +171,7 @@ static void fit_node(const rb_shape_tree *st, uint32_t n, uint8_t *flags, rb_pro
         p->methods_per_path[x->routes_count < RB_PROFILE_METHODS ? x->routes_count
                                                                  : RB_PROFILE_METHODS]++;
     }
+    if (k == RB_PK_TEMPLATE) p->template_forms[template_form(rb_st_text(st, x), x->text_len)]++;
     if (k != RB_PK_STATIC) return;
     const char *w = rb_st_text(st, x);
     if (x->text_len == 0) {
@@ -164,6 +217,11 @@ int rb_profile_fit(const rb_route_table *t, rb_profile *out, rb_error *err)
         out->versioned += (flags[n] & F_VERSION) != 0;
         out->extension += (x->kind == RB_SEG_STATIC || x->kind == RB_SEG_GLOB) &&
                           rb_profile_has_extension(w, x->text_len);
+        size_t at, en;
+        if ((x->kind == RB_SEG_STATIC || x->kind == RB_SEG_GLOB || x->kind == RB_SEG_TEMPLATE) &&
+            rb_profile_extension_of(w, x->text_len, &at, &en))
+            out->ext_names[rb_profile_ext_index(w + at, en)]++;
+        count_param_syntax(rb_route_pattern(t, r), t->routes[r].len, out);
     }
     out->fingerprint = rb_route_table_fingerprint(t);
     free(flags);
@@ -282,6 +340,17 @@ int rb_profile_validate(const rb_profile *p, rb_error *err)
     if (words != statics)
         return BAD("word_length: %llu words, %llu nonempty static prefixes",
                    (unsigned long long)words, (unsigned long long)statics);
+    uint64_t named = 0, templates = 0, forms = 0;
+    for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++) named += p->ext_names[i];
+    if (named > p->routes)
+        return BAD("extension_names: %llu routes, routes is %llu", (unsigned long long)named,
+                   (unsigned long long)p->routes);
+    for (uint32_t d = 0; d <= RB_PROFILE_DEPTHS; d++)
+        templates += p->level[d].kind[RB_PK_TEMPLATE].nodes;
+    for (int f = 0; f < RB_TFORM_COUNT; f++) forms += p->template_forms[f];
+    if (forms != 0 && forms != templates)
+        return BAD("template_forms: %llu templates by form, %llu template prefixes",
+                   (unsigned long long)forms, (unsigned long long)templates);
     if (p->trailing_slash > p->routes || p->versioned > p->routes || p->extension > p->routes)
         return BAD("trailing_slash, versioned or extension: above the %llu routes",
                    (unsigned long long)p->routes);
@@ -291,8 +360,8 @@ int rb_profile_validate(const rb_profile *p, rb_error *err)
 /* ---- histograms and distances ------------------------------------------------------ */
 
 static const char *const hist_names[RB_PH_COUNT] = {
-    "depth",       "kinds",     "fanout",         "methods",   "methods_per_path",
-    "word_length", "conflicts", "trailing_slash", "versioned", "extension"};
+    "depth",     "kinds",          "fanout",    "methods",   "methods_per_path", "word_length",
+    "conflicts", "trailing_slash", "versioned", "extension", "extension_names"};
 
 static const char *const hist_titles[RB_PH_COUNT] = {
     "routes by depth (segments)",
@@ -304,7 +373,8 @@ static const char *const hist_titles[RB_PH_COUNT] = {
     "param positions: with a static sibling, or alone",
     "routes ending in '/'",
     "routes with a version segment (v2, 2010-04-01)",
-    "routes whose last segment has a file extension"};
+    "routes whose last segment has a file extension",
+    "routes by their last segment's extension"};
 
 /* Append a bin labelled "<number><text>" (number < 0: text only). */
 static void bin(rb_profile_hist *h, uint64_t count, int number, const char *text)
@@ -373,9 +443,16 @@ void rb_profile_histogram(const rb_profile *p, int id, rb_profile_hist *h)
     case RB_PH_VERSIONED:
         yes_no(h, p->versioned, p->routes, "versioned", "none");
         break;
-    default:
+    case RB_PH_EXTENSION:
         yes_no(h, p->extension, p->routes, "extension", "none");
         break;
+    default: {
+        uint64_t named = 0;
+        for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++) named += p->ext_names[i];
+        bin(h, p->routes - named, -1, "none");
+        for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++) bin(h, p->ext_names[i], -1, ext_names[i]);
+        break;
+    }
     }
 }
 

@@ -25,6 +25,11 @@
  *   word length        static words (distinct prefixes) by length in bytes
  *   shares             routes with a trailing slash, with a version
  *                      segment, whose last segment has a file extension
+ *   extension names    routes by the extension of their last segment
+ *                      (static, glob or template), from a fixed list of
+ *                      24 common ones (json, xml, ...) or "other"
+ *   param syntax       param segments written ":id" or "{id}"
+ *   template forms     templates "{sid}.json", "us_{sid}", "{sid}-{rev}"
  *
  * Everything is counted on distinct (method, shape): exact and shape
  * duplicates (corpus check reports them) are left out.  Segments past the
@@ -44,12 +49,16 @@
  *     "methods_per_path": [paths with 1 route, 2, ...],
  *     "word_length": [static words of 1 byte, 2, ..., 32 or more],
  *     "trailing_slash", "versioned", "extension",
+ *     "extension_names": {"json": n, ..., "other": n},
+ *     "param_syntax": {"colon": n, "brace": n},
+ *     "template_forms": {"ext": n, "affix": n, "multi": n},
  *     "levels": [{"depth", "kinds": {"static": {"nodes", "interior",
  *                 "terminal", "both"}, ...}, "fanout": {"1": n, "2-3": n,
  *                 ...}, "param_parents", "param_with_static", "versions",
  *                 "extensions", "empties"}, ...] }
- * Arrays may be shorter than their maximum (missing entries are 0), kinds
- * and fan-out buckets with 0 are left out; a field is never removed or
+ * Arrays may be shorter than their maximum (missing entries are 0), kinds,
+ * fan-out buckets and names with 0 are left out, and the last three
+ * objects may be missing (profiles written before them: read as none); a field is never removed or
  * changes meaning within a version.  Reading checks every key, type and
  * count, and that the counts agree with each other (a profile generation
  * can rely on), naming the key when they do not.
@@ -78,6 +87,15 @@
 #define RB_PROFILE_FANOUT_BUCKETS 12                    /* 1, 2-3, 4-7, ..., 1024-2047, 2048+ */
 #define RB_PROFILE_WORD_LENGTHS   32                    /* 1..31 bytes, 32 or more */
 #define RB_PROFILE_METHODS        (RB_METHOD_COUNT + 1) /* the nine, then '*' */
+#define RB_PROFILE_EXT_NAMES      25 /* rb_profile_ext_name: 24 common extensions, then "other" */
+
+/* Params by how they are written (a whole segment: ":id" or "{id}"). */
+enum { RB_PSYN_COLON, RB_PSYN_BRACE, RB_PSYN_COUNT };
+
+/* Templates by form: "{sid}.json" (one param, then an extension),
+ * "us_{sid}" or "{sid}x" (one param and other literal bytes), two params
+ * or more ("{sid}-{rev}", "{sid}.{format}"). */
+enum { RB_TFORM_EXT, RB_TFORM_AFFIX, RB_TFORM_MULTI, RB_TFORM_COUNT };
 
 typedef enum rb_profile_kind {
     RB_PK_STATIC,
@@ -117,6 +135,12 @@ typedef struct rb_profile {
     uint64_t word_length[RB_PROFILE_WORD_LENGTHS + 1]; /* [1..32] */
     uint64_t trailing_slash, versioned, extension;     /* routes */
     rb_profile_level level[RB_PROFILE_DEPTHS + 1];     /* [0..32] */
+    /* routes by the extension their last segment ends in (a static word, a
+     * glob or a template: Accounts.json, *.css, {Sid}.json), one of
+     * rb_profile_ext_name's or "other"; routes without one are not counted */
+    uint64_t ext_names[RB_PROFILE_EXT_NAMES];
+    uint64_t param_syntax[RB_PSYN_COUNT];    /* param segments of the routes, by syntax */
+    uint64_t template_forms[RB_TFORM_COUNT]; /* template prefixes by form */
 } rb_profile;
 
 /* A count summed over the kinds of a level: field 0 nodes, 1 interior,
@@ -133,6 +157,15 @@ const char *rb_profile_kind_name(int kind);
 /* "1", "2-3", ..., "2048+"; the bucket of a number of children. */
 const char *rb_profile_fanout_label(int bucket);
 int rb_profile_fanout_bucket(uint64_t children);
+/* "json", "xml", ... (i < RB_PROFILE_EXT_NAMES - 1), "other"; the index
+ * of an extension's name (without the dot), or RB_PROFILE_EXT_NAMES - 1. */
+const char *rb_profile_ext_name(int i);
+int rb_profile_ext_index(const char *ext, size_t len);
+/* The extension a segment's text ends in: its offset after the '.' and
+ * length (1-5 letters or digits, at least one letter, after 1+ bytes), or
+ * false. */
+bool rb_profile_extension_of(const char *w, size_t len, size_t *at, size_t *n);
+
 /* Is w a version word (v2, V1, 1, 1.1, 2010-04-01, v1beta1)?  Does it end
  * in a file extension (a '.' after 1+ bytes, then 1-5 letters or digits, at
  * least one a letter)? */
@@ -168,6 +201,7 @@ typedef enum rb_profile_hist_id {
     RB_PH_TRAILING_SLASH,   /* routes: ending in '/' or not */
     RB_PH_VERSIONED,        /* routes: with a version segment or not */
     RB_PH_EXTENSION,        /* routes: last segment with a file extension or not */
+    RB_PH_EXT_NAMES,        /* routes by their last segment's extension (none, json, ...) */
     RB_PH_COUNT
 } rb_profile_hist_id;
 

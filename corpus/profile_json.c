@@ -19,6 +19,9 @@
 
 #define JSON_MAX_INT (UINT64_C(1) << 53)
 
+static const char *const psyn_names[RB_PSYN_COUNT] = {"colon", "brace"};
+static const char *const tform_names[RB_TFORM_COUNT] = {"ext", "affix", "multi"};
+
 /* ---- writing ------------------------------------------------------------------- */
 
 static void add_u64(cJSON *o, const char *key, uint64_t v)
@@ -91,6 +94,15 @@ int rb_profile_json_write(const rb_profile *p, rb_buf *out, rb_error *err)
     add_u64(o, "trailing_slash", p->trailing_slash);
     add_u64(o, "versioned", p->versioned);
     add_u64(o, "extension", p->extension);
+    cJSON *en = cJSON_AddObjectToObject(o, "extension_names");
+    for (int i = 0; en && i < RB_PROFILE_EXT_NAMES; i++)
+        if (p->ext_names[i]) add_u64(en, rb_profile_ext_name(i), p->ext_names[i]);
+    cJSON *ps = cJSON_AddObjectToObject(o, "param_syntax");
+    for (int i = 0; ps && i < RB_PSYN_COUNT; i++)
+        if (p->param_syntax[i]) add_u64(ps, psyn_names[i], p->param_syntax[i]);
+    cJSON *tf = cJSON_AddObjectToObject(o, "template_forms");
+    for (int i = 0; tf && i < RB_TFORM_COUNT; i++)
+        if (p->template_forms[i]) add_u64(tf, tform_names[i], p->template_forms[i]);
     int last = RB_PROFILE_DEPTHS;
     while (last > 0 && level_empty(&p->level[last])) last--;
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
@@ -245,14 +257,36 @@ static int read_level(reader *r, const cJSON *o, int index, rb_profile *p)
     return rc;
 }
 
+/* o[key], if present: an object of counts named names[0, n). */
+static int read_named(reader *r, const cJSON *o, const char *key, const char *const *names,
+                      uint64_t *counts, int n)
+{
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!obj) return RB_OK;
+    if (!cJSON_IsObject(obj)) return fail(r, "%s: must be an object", key);
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int i = 0;
+        while (i < n && strcmp(names[i], c->string) != 0) i++;
+        char path[64];
+        snprintf(path, sizeof path, "%s.\"%s\"", key, c->string);
+        if (i == n) return fail(r, "%s: unknown name", path);
+        int rc = as_count(r, c, path, &counts[i]);
+        if (rc < 0) return rc;
+    }
+    return RB_OK;
+}
+
 static int read_profile(reader *r, const cJSON *o, rb_profile *p)
 {
+    const char *ext_name_list[RB_PROFILE_EXT_NAMES];
+    for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++) ext_name_list[i] = rb_profile_ext_name(i);
     if (!cJSON_IsObject(o)) return fail(r, "not a JSON object");
-    static const char *const keys[] = {"schema",      "schema_version", "routes",
-                                       "paths",       "max_depth",      "fingerprint",
-                                       "depth",       "methods",        "methods_per_path",
-                                       "word_length", "trailing_slash", "versioned",
-                                       "extension",   "levels",         NULL};
+    static const char *const keys[] = {"schema",       "schema_version", "routes",
+                                       "paths",        "max_depth",      "fingerprint",
+                                       "depth",        "methods",        "methods_per_path",
+                                       "word_length",  "trailing_slash", "versioned",
+                                       "extension",    "levels",         "extension_names",
+                                       "param_syntax", "template_forms", NULL};
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(o, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, RB_PROFILE_SCHEMA) != 0)
         return fail(r, "schema: must be \"%s\"", RB_PROFILE_SCHEMA);
@@ -297,6 +331,12 @@ static int read_profile(reader *r, const cJSON *o, rb_profile *p)
         rc = as_count(r, c, path, &p->methods[method]);
         if (rc < 0) return rc;
     }
+    rc = read_named(r, o, "extension_names", ext_name_list, p->ext_names, RB_PROFILE_EXT_NAMES);
+    if (rc == RB_OK)
+        rc = read_named(r, o, "param_syntax", psyn_names, p->param_syntax, RB_PSYN_COUNT);
+    if (rc == RB_OK)
+        rc = read_named(r, o, "template_forms", tform_names, p->template_forms, RB_TFORM_COUNT);
+    if (rc < 0) return rc;
     const cJSON *levels = cJSON_GetObjectItemCaseSensitive(o, "levels");
     if (!cJSON_IsArray(levels)) return fail(r, "levels: missing or not an array");
     if (cJSON_GetArraySize(levels) > RB_PROFILE_DEPTHS + 1)

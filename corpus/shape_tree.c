@@ -353,6 +353,14 @@ static int add_routes(const rb_shape_tree *st, uint32_t node, rb_u32vec *out)
 int rb_st_candidates(const rb_shape_tree *st, const char *path, size_t len, rb_u32vec *out,
                      rb_u32vec *scratch)
 {
+    size_t steps;
+    return rb_st_candidates_counted(st, path, len, out, scratch, &steps);
+}
+
+int rb_st_candidates_counted(const rb_shape_tree *st, const char *path, size_t len, rb_u32vec *out,
+                             rb_u32vec *scratch, size_t *steps)
+{
+    *steps = 0;
     out->n = 0;
     scratch->n = 0;
     if (len == 0 || path[0] != '/') return RB_OK;
@@ -365,6 +373,7 @@ int rb_st_candidates(const rb_shape_tree *st, const char *path, size_t len, rb_u
         /* step every state over segment path[pos, end); new states are
          * appended after the current ones, which are then dropped */
         size_t ncur = scratch->n;
+        *steps += ncur;
         for (size_t i = 0; i < ncur; i++) {
             uint32_t node = scratch->v[i];
             const rb_st_node *n = &st->nodes[node];

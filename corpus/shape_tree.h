@@ -115,6 +115,10 @@ void rb_u32vec_free(rb_u32vec *v);
 
 int rb_st_candidates(const rb_shape_tree *st, const char *path, size_t len, rb_u32vec *out,
                      rb_u32vec *scratch);
+/* The same, with the states stepped (summed over the path's segments) in
+ * *steps: its cost is O(steps x log steps + candidates). */
+int rb_st_candidates_counted(const rb_shape_tree *st, const char *path, size_t len, rb_u32vec *out,
+                             rb_u32vec *scratch, size_t *steps);
 
 /* Write the shape of node n ("/users/{}/posts") into buf (truncated to
  * cap - 1 bytes, always NUL-terminated); returns the full length. */

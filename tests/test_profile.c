@@ -302,3 +302,56 @@ Test(profile, cli_profile_and_compare)
     remove(dir);
     remove("/tmp/rb_profile_cmp.json");
 }
+
+/* Rule: extension names, param syntax and template forms are counted by
+ * the last segment and by segment, as by hand below; a profile written
+ * before them (no such keys) reads as none of them. */
+Test(profile, extension_names_param_syntax_and_template_forms)
+{
+    rb_profile p = fit("GET /a.json\n"           /* json */
+                       "GET /b/{id}.json\n"      /* json, template form ext */
+                       "GET /b/{id}\n"           /* brace param */
+                       "GET /c/:x/d.png\n"       /* png; colon param */
+                       "GET /c/:x/us_{y}\n"      /* template form affix */
+                       "GET /c/:x/{y}-{z}.csv\n" /* csv, template form multi */
+                       "GET /f/main.go\n"        /* other */
+                       "GET /g/*path\n");        /* no extension */
+    cr_expect_eq(p.ext_names[rb_profile_ext_index("json", 4)], 2);
+    cr_expect_eq(p.ext_names[rb_profile_ext_index("png", 3)], 1);
+    cr_expect_eq(p.ext_names[rb_profile_ext_index("csv", 3)], 1);
+    cr_expect_eq(p.ext_names[RB_PROFILE_EXT_NAMES - 1], 1, "main.go: other");
+    cr_expect_str_eq(rb_profile_ext_name(RB_PROFILE_EXT_NAMES - 1), "other");
+    /* :x on three routes, {id} on one */
+    cr_expect_eq(p.param_syntax[RB_PSYN_COLON], 3);
+    cr_expect_eq(p.param_syntax[RB_PSYN_BRACE], 1);
+    cr_expect_eq(p.template_forms[RB_TFORM_EXT], 1);
+    cr_expect_eq(p.template_forms[RB_TFORM_AFFIX], 1);
+    cr_expect_eq(p.template_forms[RB_TFORM_MULTI], 1);
+    rb_profile_hist h;
+    rb_profile_histogram(&p, RB_PH_EXT_NAMES, &h);
+    cr_expect_str_eq(h.label[0], "none");
+    cr_expect_eq(h.count[0], 3, "/b/{id}, /c/:x/us_{y}, /g/*path");
+    /* without the newer keys: read as none */
+    char *good = to_json(&p);
+    char *old = edit(good, "\"extension_names\":", "\"extension_names_\":");
+    rb_profile q;
+    rb_error err;
+    cr_expect_eq(rb_profile_json_parse("api.json", old, strlen(old), &q, &err), RB_EFORMAT);
+    free(old);
+    free(good);
+    memset(p.ext_names, 0, sizeof p.ext_names);
+    memset(p.param_syntax, 0, sizeof p.param_syntax);
+    memset(p.template_forms, 0, sizeof p.template_forms);
+    good = to_json(&p); /* empty objects are written: drop them as an old writer would */
+    char *a = edit(good, "\"extension_names\":\t{\n\t},", "");
+    char *b = edit(a, "\"param_syntax\":\t{\n\t},", "");
+    char *c = edit(b, "\"template_forms\":\t{\n\t},", "");
+    cr_expect(strstr(c, "template_forms") == NULL, "%s", c);
+    cr_expect_eq(rb_profile_json_parse("api.json", c, strlen(c), &q, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect(memcmp(&p, &q, sizeof q) == 0);
+    free(a);
+    free(b);
+    free(c);
+    free(good);
+}

@@ -156,7 +156,20 @@ typedef struct gen_options {
     rb_gen_config g;
     rb_reqgen_config q;
     const char *out, *like;
+    int param_syntax; /* RB_LIKE_SYNTAX_* */
 } gen_options;
+
+static int take_param_syntax(void *field, const char *v, rb_error *err)
+{
+    int *out = field;
+    if (strcmp(v, "colon") == 0)
+        *out = RB_LIKE_SYNTAX_COLON;
+    else if (strcmp(v, "brace") == 0)
+        *out = RB_LIKE_SYNTAX_BRACE;
+    else
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "must be colon or brace, got '%s'", v);
+    return RB_OK;
+}
 
 static int take_generator(void *field, const char *v, rb_error *err)
 {
@@ -188,13 +201,21 @@ static const cli_option gen_table[] = {
      .type = CLI_STRING,
      .metavar = "FILE",
      .offset = offsetof(gen_options, like),
-     .excludes = "--shape --no-conflicts --generator",
+     .excludes = "--shape --no-conflicts",
      .help = "instead of a shape: a table like FILE (a routes file, yours or an imported one, "
-             "or a profile from `corpus profile`): its depths, segment kinds per depth, fan-out "
-             "below the root, static and param siblings, methods, methods per path, word "
-             "lengths, versions, extensions and trailing slashes; synthetic words, never "
-             "FILE's.  More routes than FILE holds widen the root (the output says so); "
-             "`corpus compare FILE PREFIX.routes` shows how alike they are"},
+             "or a profile from `corpus profile`): its depths, segment kinds per depth, fan-out, "
+             "static and param siblings, methods, methods per path, word lengths, versions, "
+             "extensions, template forms and param syntax; synthetic words, never FILE's.  "
+             "More routes than FILE holds grow it as APIs grow: more children below every level "
+             "that has resources to add (the output says how much); `corpus compare FILE "
+             "PREFIX.routes` shows how alike they are"},
+    {.name = "--param-syntax",
+     .type = CLI_CALL,
+     .metavar = "colon|brace",
+     .offset = offsetof(gen_options, param_syntax),
+     .call = take_param_syntax,
+     .help = "with --like: params written :id (catch-alls *path) or {id} ({*path}); by default "
+             "the syntax most of FILE's params use.  Templates ({sid}.json) need brace"},
     {.name = "--generator",
      .type = CLI_CALL,
      .metavar = "v1|v2",
@@ -202,7 +223,9 @@ static const cli_option gen_table[] = {
      .call = take_generator,
      .help = "v2 (the default): depth peaks at 4-5 and fan-out grows with N, like the public "
              "tables; v1: the original generator (fan-out 32, so large tables pile up at depth "
-             "8), kept byte-identical to reproduce published corpora and figures"},
+             "8), kept byte-identical to reproduce published corpora and figures.  With --like: "
+             "v2 grows the table below every level (the default), v1 widens only the root, "
+             "byte-identical to the corpora made before"},
     {.name = "--out",
      .type = CLI_STRING,
      .metavar = "PREFIX",
@@ -258,10 +281,16 @@ static const cli_command gen_command = {
 
 static void print_like_report(const rb_like_report *r, size_t routes)
 {
-    printf("  a profile of %llu routes: its depths (1..%u), kinds, methods and fan-out below "
-           "the root\n",
+    printf("  a profile of %llu routes: its depths (1..%u), kinds, methods and fan-out\n",
            (unsigned long long)r->profile_routes, r->max_depth);
-    if (r->root_fanout > r->profile_root_fanout)
+    if (r->growth_milli > 1000)
+        printf("  grown as APIs grow: %u.%02u times the children at the top level that grows, "
+               "%u.%02u below %u more levels; %u children of / (the profile has %u), at most %u "
+               "under one prefix\n",
+               r->top_growth_milli / 1000, r->top_growth_milli % 1000 / 10, r->growth_milli / 1000,
+               r->growth_milli % 1000 / 10, r->grown_levels ? r->grown_levels - 1 : 0,
+               r->root_fanout, r->profile_root_fanout, r->max_fanout);
+    else if (r->root_fanout > r->profile_root_fanout)
         printf("  fan-out widened at the root to hold %zu routes at the profile's depths: %u "
                "children of / (the profile has %u), at most %u under one prefix\n",
                routes, r->root_fanout, r->profile_root_fanout, r->max_fanout);
@@ -271,6 +300,9 @@ static void print_like_report(const rb_like_report *r, size_t routes)
     if (r->demoted)
         printf("  %llu catch-alls, '**' or globs made static words (no room for them as leaves)\n",
                (unsigned long long)r->demoted);
+    if (r->demoted_templates)
+        printf("  %llu templates made static words (no room for them as leaves)\n",
+               (unsigned long long)r->demoted_templates);
 }
 
 /* The routes by shape or like a profile; the header of the routes file and
@@ -293,12 +325,16 @@ static int generate(const gen_options *o, rb_route_table *routes, char *header, 
     int rc = rb_profile_load(o->like, &profile, NULL, err);
     if (rc == RB_EFORMAT) rb_openapi_hint(o->like, err);
     if (rc < 0) return rc;
-    rb_like_config lc = {o->g.routes, o->g.seed};
+    unsigned model = o->g.generator ? o->g.generator : RB_LIKE_V2;
+    rb_like_config lc = {o->g.routes, o->g.seed, model, o->param_syntax};
     rc = rb_corpus_generate_like(&profile, &lc, routes, lrep, err);
     snprintf(header, hcap,
-             "routebench corpus gen --routes %zu --seed %llu --like %s\n"
+             "routebench corpus gen --routes %zu --seed %llu --like %s --generator v%u%s\n"
              "(a profile of %llu routes, xxh3:%016llx; synthetic words)",
-             o->g.routes, (unsigned long long)o->g.seed, o->like,
+             o->g.routes, (unsigned long long)o->g.seed, o->like, model,
+             model == RB_LIKE_V1          ? ""
+             : rc == RB_OK && lrep->brace ? " --param-syntax brace"
+                                          : " --param-syntax colon",
              (unsigned long long)profile.routes, (unsigned long long)profile.fingerprint);
     snprintf(what, wcap, "like %s, seed %llu", o->like, (unsigned long long)o->g.seed);
     return rc;
@@ -312,6 +348,7 @@ static int corpus_gen(int argc, char **argv)
     int status = cli_args(&gen_command, &o, argc, argv);
     if (status != CLI_CONTINUE) return status;
     if (o.g.shape < 0 && !o.like) return cli_error("corpus gen", "needs --shape or --like");
+    if (o.param_syntax && !o.like) return cli_error("corpus gen", "--param-syntax needs --like");
     o.q.seed = o.g.seed;
     char rpath[4096], qpath[4096];
     if ((size_t)snprintf(rpath, sizeof rpath, "%s.routes", o.out) >= sizeof rpath ||
@@ -560,7 +597,10 @@ static const cli_command check_command = {
              "(method, shape), shapes and skeletons (static words erased too); depth and fan-out "
              "histograms; the most routes behind one parent prefix; the fingerprint (XXH3) of "
              "the canonical route list.  A table without routes is not clean: it proves "
-             "nothing.\n",
+             "nothing.  The last line is the verdict, as --json's \"verdict\": \"clean for N "
+             "routes\", with \"; M routes checked by sampling\" when some were (each won a "
+             "sampled path), or \"problems found: ...\" with the counts, and how many routes "
+             "the work budget (linear in the table) left undecided.\n",
     .tables = {{"options", check_table, 0}},
     .operand = "FILE.routes",
     .operand_offset = offsetof(check_options, in),
@@ -620,10 +660,9 @@ static int corpus_check(int argc, char **argv)
         if (o.min_unique)
             printf("  --min-unique %zu: %s (%zu distinct routes)\n", o.min_unique,
                    rep.distinct_routes >= o.min_unique ? "ok" : "FAILED", rep.distinct_routes);
-        if (rep.routes == 0)
-            printf("no routes: an empty table is not clean (it proves nothing)\n");
-        else
-            printf("%s\n", ok ? "clean" : "problems found");
+        char verdict[256];
+        rb_check_verdict(&rep, o.min_unique, verdict, sizeof verdict);
+        printf("%s\n", verdict);
         if (o.against) printf("\nprofile against %s\n%s", o.against, cmp.data);
     }
     rb_buf_free(&cmp);
