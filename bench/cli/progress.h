@@ -34,6 +34,7 @@ typedef struct progress_pass_shape {
     size_t app_bytes;   /* the stand-in's bytes */
     bool counted;       /* Callgrind counts one replay instead of timed trials */
     unsigned rounds;    /* warm-up + measured rounds */
+    unsigned trials;    /* the measured rounds: measured again when a busy machine ran them short */
     double min_trial_s; /* a trial's minimum length */
     bool cpu_clock;     /* trials last min_trial_s of CPU time, not of wall time */
 } progress_pass_shape;
