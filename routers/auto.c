@@ -3,7 +3,7 @@
  * table and hands it to the implementation the measurements say is fastest
  * for such a table, then forwards every lookup to it.
  *
- * The rule (and the measurements behind it, bench/RESULTS.md):
+ * The rule (and the measurements behind it, docs/results/RESULTS.md):
  *
  *     table uses in-segment globs or '**'  ->  glob     (the only router
  *                                                        that supports them)
@@ -191,7 +191,7 @@ static int auto_build(void *impl, rb_error *err)
     } else {
         snprintf(r->why, sizeof r->why,
                  "chose hashseg: %zu routes (%zu static), no globs; hashseg was the fastest on "
-                 "every non-glob scenario measured (bench/RESULTS.md)",
+                 "every non-glob scenario measured (docs/results/RESULTS.md)",
                  r->count, r->static_routes);
     }
     const char *inner = ops->describe ? ops->describe(chosen) : "";

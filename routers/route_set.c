@@ -110,7 +110,7 @@ int rb_route_set_add(rb_route_set *s, int method, const char *pattern, size_t le
     if (rc < 0) return rc;
     uint64_t hash = rb__shapes_hash(&s->shapes, method, p.shape, p.shape_len);
     if (rb__shapes_has(&s->shapes, hash, method, p.shape, p.shape_len)) {
-        rc = rb__duplicate_error(err, method, pattern, len);
+        rc = rb__shapes_duplicate_error(err, method, pattern, len);
         goto done;
     }
     if (len > UINT32_MAX - s->nbytes || s->count >= UINT32_MAX / 4 ||

@@ -32,26 +32,6 @@
 #include <stddef.h>
 #include <string.h>
 
-/* ---- methods ------------------------------------------------------------ */
-
-static const char *const method_names[RB_METHOD_COUNT + 1] = {
-    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "*",
-};
-
-int rb_method_parse(const char *name, size_t len)
-{
-    for (int m = 0; m <= RB_ANY; m++) {
-        if (strlen(method_names[m]) == len && memcmp(method_names[m], name, len) == 0) return m;
-    }
-    return RB_EMETHOD;
-}
-
-const char *rb_method_name(int method)
-{
-    if (method < 0 || method > RB_ANY) return NULL;
-    return method_names[method];
-}
-
 /* ---- the router handle ---------------------------------------------------- */
 
 struct rb_router {
@@ -168,14 +148,6 @@ static size_t first_unsupported_offset(const rb_pattern *p, unsigned missing, co
     return 0;
 }
 
-int rb__duplicate_error(rb_error *err, int method, const char *pattern, size_t len)
-{
-    return rb__error(err, RB_EDUPLICATE, 0,
-                     "duplicate route: %s %.*s has the same method and shape as an earlier "
-                     "route",
-                     rb_method_name(method), (int)(len > 200 ? 200 : len), pattern);
-}
-
 /* RB_EUNSUPPORTED for pattern p, which uses features r lacks. */
 static int unsupported(const rb_router *r, const rb_pattern *p, rb_error *err)
 {
@@ -205,7 +177,7 @@ int rb_router_add(rb_router *r, int method, const char *pattern, size_t pattern_
     }
     uint64_t hash = rb__shapes_hash(&r->shapes, method, p.shape, p.shape_len);
     if (rb__shapes_has(&r->shapes, hash, method, p.shape, p.shape_len)) {
-        rc = rb__duplicate_error(err, method, pattern, pattern_len);
+        rc = rb__shapes_duplicate_error(err, method, pattern, pattern_len);
         goto done;
     }
     if (rb__shapes_reserve(&r->shapes, &r->allocator, p.shape, p.shape_len) < 0) {

@@ -75,9 +75,6 @@ bool rb_glob_segment_match(const char *glob, size_t glob_len, const char *seg, s
 
 /* ---- the front end's pieces --------------------------------------------- */
 
-/* RB_EDUPLICATE for a second route with the same (method, shape). */
-int rb__duplicate_error(rb_error *err, int method, const char *pattern, size_t len);
-
 /* Route i of a set as an implementation's add receives it: *p and
  * segs[0, nsegs) (room for rb__route_set_max_segs(s)) are filled, and
  * *route points at p.  Valid while s is unchanged. */

@@ -3,6 +3,7 @@
  */
 #include "shapes.h"
 
+#include "router.h"
 #include "seed.h"
 
 #include <string.h>
@@ -130,4 +131,12 @@ int rb__shapes_copy(rb__shapes *dst, const rb__shapes *src, const rb_allocator *
 size_t rb__shapes_bytes(const rb__shapes *s)
 {
     return s->cap * sizeof *s->slots + s->arena_cap;
+}
+
+int rb__shapes_duplicate_error(rb_error *err, int method, const char *pattern, size_t len)
+{
+    return rb__error(err, RB_EDUPLICATE, 0,
+                     "duplicate route: %s %.*s has the same method and shape as an earlier "
+                     "route",
+                     rb_method_name(method), (int)(len > 200 ? 200 : len), pattern);
 }

@@ -67,4 +67,8 @@ int rb__shapes_copy(rb__shapes *dst, const rb__shapes *src, const rb_allocator *
 /* Bytes held. */
 size_t rb__shapes_bytes(const rb__shapes *s);
 
+/* RB_EDUPLICATE for a second route with the same (method, shape): the
+ * error both router.c and route_set.c return. */
+int rb__shapes_duplicate_error(rb_error *err, int method, const char *pattern, size_t len);
+
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate bench/RESULTS.md: the performance report, from one paired run
+# Regenerate docs/results/RESULTS.md: the performance report, from one paired run
 # of every router except linear (too slow at 100,000 routes and beyond to be
 # worth the minutes), the floor and the r3 peer, against radix as of commit
 # 3ec0efc (the baseline of issue 15's targets, built here from that commit),
@@ -46,8 +46,8 @@ routers=$(./build/routebench list | awk '/^routers:/{f=1;next} /^$/{f=0} f{print
   jq -r --arg base "$baseline" -f scripts/targets.jq build/results/summary.json
   jq -r --arg base "$baseline" --arg metric instructions -f scripts/targets.jq \
     build/results-instructions/summary.json
-} > bench/RESULTS.md.tmp
-mv bench/RESULTS.md.tmp bench/RESULTS.md
-cp build/results/scaling.svg bench/RESULTS-scaling.svg
-cp build/results/chart.svg bench/RESULTS-chart.svg
-echo "wrote bench/RESULTS.md (+ RESULTS-chart.svg, RESULTS-scaling.svg)"
+} > docs/results/RESULTS.md.tmp
+mv docs/results/RESULTS.md.tmp docs/results/RESULTS.md
+cp build/results/scaling.svg docs/results/RESULTS-scaling.svg
+cp build/results/chart.svg docs/results/RESULTS-chart.svg
+echo "wrote docs/results/RESULTS.md (+ RESULTS-chart.svg, RESULTS-scaling.svg)"

@@ -8,7 +8,10 @@
 # row) may include the headers of the listed folders and the C library /
 # system headers (<...>) only.  Two words are not folders: `installed`
 # allows <routebench/NAME> for the installed headers, `public` allows
-# "NAME" only for them (both for code that must build out of the tree).  Fails on an include of a folder not listed (an upward or
+# "NAME" only for them (both for code that must build out of the tree).
+# A listed folder stands for its subfolders too (`bench`: every bench/
+# row); a header belongs to the most specific row that holds it.
+# Fails on an include of a folder not listed (an upward or
 # sideways edge), a quoted include that is no header of the tree, and a
 # header name that two folders share (includes are by bare name).
 set -euo pipefail
@@ -28,11 +31,31 @@ while IFS='|' read -r _ folder deps _; do
   allowed[$folder]=$deps
 done <<< "$rules"
 
-# header name -> folder (the layer folders only)
+# row_of FILE: the most specific folder of the rules that holds FILE
+row_of() {
+  local best="" cand
+  for cand in "${!allowed[@]}"; do
+    case "$1" in "$cand"/*) [ ${#cand} -gt ${#best} ] && best=$cand ;; esac
+  done
+  echo "$best"
+}
+# may FOLDER TARGET: does FOLDER's row allow TARGET (listed, or a subfolder
+# of a listed folder)?
+may() {
+  local d
+  for d in ${allowed[$1]}; do
+    case "$2" in "$d" | "$d"/*) return 0 ;; esac
+  done
+  return 1
+}
+
+# header name -> folder (the layer folders only; a header belongs to the
+# most specific row that holds it)
 declare -A owner
 for folder in "${!allowed[@]}"; do
   [ -d "$folder" ] || { bad "docs/design.md names a folder that does not exist: $folder"; continue; }
   while IFS= read -r h; do
+    [ "$(row_of "$h")" = "$folder" ] || continue # a subfolder's own row owns it
     name=$(basename "$h")
     if [ -n "${owner[$name]:-}" ] && [ "${owner[$name]}" != "$folder" ]; then
       bad "header $name is in both ${owner[$name]} and $folder"
@@ -46,12 +69,7 @@ public=$(sed -n 's/^set(RB_PUBLIC_HEADERS \(.*\))$/\1/p' CMakeLists.txt | tr ' '
 edges=0
 for folder in "${!allowed[@]}"; do
   while IFS= read -r f; do
-    # the most specific folder of the rules that holds f
-    best=""
-    for cand in "${!allowed[@]}"; do
-      case "$f" in "$cand"/*) [ ${#cand} -gt ${#best} ] && best=$cand ;; esac
-    done
-    [ "$best" = "$folder" ] || continue
+    [ "$(row_of "$f")" = "$folder" ] || continue
     while IFS= read -r inc; do
       edges=$((edges + 1))
       case "$inc" in
@@ -64,11 +82,11 @@ for folder in "${!allowed[@]}"; do
             continue
           fi
           if [ -z "$target" ] && [[ $name == *.c ]]; then # a test compiling a source in
-            target=$(git ls-files "*/$name" | head -1 | cut -d/ -f1)
+            target=$(row_of "$(git ls-files "*/$name" | head -1)")
           fi
           if [ -z "$target" ]; then
             bad "$f includes \"$name\", which is no header of a layer folder"
-          elif [[ " ${allowed[$folder]} " != *" $target "* ]]; then
+          elif ! may "$folder" "$target"; then
             bad "$f ($folder) includes \"$name\" of $target: not allowed (docs/design.md, Layers)"
           fi ;;
         \<routebench/*\>)

@@ -111,13 +111,13 @@ Test(gate, outcome_names_round_trip)
 Test(gate, exact_ratios_print_enough_digits_to_differ_from_one)
 {
     char buf[32];
-    rb_bundle_fmt_exact_ratio(1.0, buf, sizeof buf);
+    rb_format_exact_ratio(1.0, buf, sizeof buf);
     cr_expect_str_eq(buf, "1.000");
-    rb_bundle_fmt_exact_ratio(0.99967, buf, sizeof buf);
+    rb_format_exact_ratio(0.99967, buf, sizeof buf);
     cr_expect_str_eq(buf, "0.9997");
-    rb_bundle_fmt_exact_ratio(1.0000123, buf, sizeof buf);
+    rb_format_exact_ratio(1.0000123, buf, sizeof buf);
     cr_expect_str_eq(buf, "1.00001");
-    rb_bundle_fmt_exact_ratio(0.95, buf, sizeof buf);
+    rb_format_exact_ratio(0.95, buf, sizeof buf);
     cr_expect_str_eq(buf, "0.950");
 }
 

@@ -33,7 +33,7 @@ static rb_scenario load(const char *name, uint64_t seed)
 
 Test(scenario, v1_suffix_reproduces_published_corpora)
 {
-    /* bench/RESULTS.md (commit 2915c948ea63): mixed-10000, seed 42 */
+    /* docs/results/RESULTS.md (commit 2915c948ea63): mixed-10000, seed 42 */
     rb_scenario a = load("mixed-v1-10000", 42), b = load("mixed-10000", 42);
     cr_expect_eq(a.routes_fp, UINT64_C(0x16611a89b5c2dc5e));
     cr_expect_eq(a.generator, RB_GEN_V1);

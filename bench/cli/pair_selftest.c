@@ -6,7 +6,7 @@
 #include "router_impl.h"
 #include "selftest.h"
 #include "session.h"
-#include "sysinfo.h"
+#include "machine.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -70,7 +70,7 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         fprintf(stderr, "routebench pair: no scenario %s supports\n", o->labels[0]);
         return CLI_USAGE;
     }
-    double load_start = rb_sysinfo_loadavg();
+    double load_start = rb_machine_loadavg();
     if (exact)
         fprintf(out,
                 "self-test: can this machine gate %s at %.1f%%? %s; --metric %s (exact: one run "
@@ -93,7 +93,7 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
                            threshold,     runs,      &o->cg,   on_note};
     rb_selftest_result r;
     int rc = rb_selftest_run(&so, loaded, n, NULL, NULL, &r, &err);
-    double load_end = rb_sysinfo_loadavg();
+    double load_end = rb_machine_loadavg();
     for (size_t k = 0; k < n; k++) rb_scenario_free(&loaded[k]);
     if (rc < 0) {
         fprintf(stderr, "routebench pair: self-test: %s\n", err.message);

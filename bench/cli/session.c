@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "library_id.h"
 #include "router_impl.h"
+#include "machine.h"
 #include "sysinfo.h"
 #include "verdict.h"
 #include "verify.h"
@@ -450,7 +451,7 @@ static void print_header_line(FILE *out, const rb_bundle *b, const char *anchor)
 static void print_values(FILE *out, const rb_bundle *b, const rb_bundle_result *r, const char *name)
 {
     char build[32];
-    rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
+    rb_format_duration((double)r->build_ns, build, sizeof build);
     if (b->metric == RB_METRIC_INSTRUCTIONS) {
         fprintf(out, "  %-20s %14.2f %11.1f %9s  ", name, r->median_ns, r->bytes_per_route, build);
         return;
@@ -467,7 +468,7 @@ static void print_values(FILE *out, const rb_bundle *b, const rb_bundle_result *
     rb_bundle_fmt_value(b, r->max_ns, mx, sizeof mx);
     snprintf(range, sizeof range, "%s - %s", mn, mx);
     if (b->metric == RB_METRIC_TIME)
-        rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
+        rb_format_rate(r->lookups_per_s, rate, sizeof rate);
     else
         snprintf(rate, sizeof rate, "-");
     /* a peer that reports no memory (find-my-way; a Go heap that shrank): "-", not 0 */
@@ -480,18 +481,18 @@ void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *
 {
     char m[32], lo[32], hi[32], mde[32], cell[128];
     if (rb_metric_exact(b->metric)) {
-        rb_bundle_fmt_exact_ratio(r->median, m, sizeof m);
+        rb_format_exact_ratio(r->median, m, sizeof m);
         fprintf(out, "%s exact", m);
         return;
     }
-    rb_bundle_fmt_ratio(r->median, m, sizeof m);
+    rb_format_ratio(r->median, m, sizeof m);
     if (r->too_few) {
         snprintf(cell, sizeof cell, "%s (too few pairs)", m);
         fprintf(out, "%-36s %2zu/%zu", cell, r->wins, r->n);
         return;
     }
-    rb_bundle_fmt_ratio(r->lo, lo, sizeof lo);
-    rb_bundle_fmt_ratio(r->hi, hi, sizeof hi);
+    rb_format_ratio(r->lo, lo, sizeof lo);
+    rb_format_ratio(r->hi, hi, sizeof hi);
     rb_gate_fmt_mde(r->mde, false, mde, sizeof mde);
     snprintf(cell, sizeof cell, "%s%s [%s, %s] %s", m, r->excludes_one ? "" : "~", lo, hi, mde);
     fprintf(out, "%-36s %2zu/%zu", cell, r->wins, r->n);
@@ -501,17 +502,17 @@ void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *
 {
     char m[32], lo[32], hi[32], mde[32];
     if (rb_metric_exact(b->metric)) {
-        rb_bundle_fmt_exact_ratio(g->geomean, m, sizeof m);
+        rb_format_exact_ratio(g->geomean, m, sizeof m);
         snprintf(buf, cap, "%s exact", m);
         return;
     }
-    rb_bundle_fmt_ratio(g->geomean, m, sizeof m);
+    rb_format_ratio(g->geomean, m, sizeof m);
     if (g->too_few) {
         snprintf(buf, cap, "%s (too few pairs)", m);
         return;
     }
-    rb_bundle_fmt_ratio(g->lo, lo, sizeof lo);
-    rb_bundle_fmt_ratio(g->hi, hi, sizeof hi);
+    rb_format_ratio(g->lo, lo, sizeof lo);
+    rb_format_ratio(g->hi, hi, sizeof hi);
     rb_gate_fmt_mde(g->mde, false, mde, sizeof mde);
     snprintf(buf, cap, "%s%s [%s, %s] %s", m, g->excludes_one ? "" : "~", lo, hi, mde);
 }
@@ -524,7 +525,7 @@ static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenar
     if (*s->skipped) fprintf(out, "  not run (a route feature they lack): %s\n", s->skipped);
     if (!s->nresults) return;
     char parse[32];
-    rb_bundle_fmt_duration((double)s->parse_ns, parse, sizeof parse);
+    rb_format_duration((double)s->parse_ns, parse, sizeof parse);
     fprintf(out,
             "  routes parsed and checked once: %s; build = create + load them + build, per "
             "router\n",
@@ -1049,7 +1050,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     if (add_libraries(o, b) != CLI_OK) return CLI_USAGE;
     if (counted && rb_callgrind_open(&o->cg, &err) < 0) return cli_error(o->cmd, "%s", err.message);
     if (o->cpu >= 0) {
-        if (rb_sysinfo_pin_cpu(o->cpu, &err) < 0) {
+        if (rb_machine_pin_cpu(o->cpu, &err) < 0) {
             fprintf(stderr, "routebench %s: --cpu: %s\n", o->cmd, err.message);
             return CLI_USAGE;
         }
@@ -1094,7 +1095,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         if (s == CLI_USAGE) return s;
         if (s > status) status = s;
     }
-    b->loadavg_end = rb_sysinfo_loadavg();
+    b->loadavg_end = rb_machine_loadavg();
     clock_gettime(CLOCK_MONOTONIC, &run_end);
     b->duration_s = (double)(run_end.tv_sec - run_start.tv_sec) +
                     (double)(run_end.tv_nsec - run_start.tv_nsec) / 1e9;

@@ -21,8 +21,8 @@ void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double md
         return;
     }
     char l[32], h[32], m[32];
-    rb_bundle_fmt_ratio(lo, l, sizeof l);
-    rb_bundle_fmt_ratio(hi, h, sizeof h);
+    rb_format_ratio(lo, l, sizeof l);
+    rb_format_ratio(hi, h, sizeof h);
     rb_gate_fmt_mde(mde, false, m, sizeof m);
     snprintf(buf, cap, "[%s, %s] %s", l, h, m);
 }
@@ -62,10 +62,10 @@ void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario
         const rb_bundle_result *r = &s->results[i];
         char name[RB_BUNDLE_NAME + 16], build[32], ratio[32] = "1 (baseline)";
         rb_bundle_label(b, r->router, false, name, sizeof name);
-        rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
+        rb_format_duration((double)r->build_ns, build, sizeof build);
         const rb_bundle_pair *p = i ? rb_bundle_find_pair(s, anchor, r->router) : NULL;
         if (p)
-            rb_bundle_fmt_exact_ratio(p->r.median, ratio, sizeof ratio);
+            rb_format_exact_ratio(p->r.median, ratio, sizeof ratio);
         else if (i)
             snprintf(ratio, sizeof ratio, "-");
         rb_buf_printf(o, "| %s | %.2f |", name, r->median_ns);

@@ -109,12 +109,12 @@ static void heading(rb_buf *out, bool md, const char *text)
 
 static void fmt_rate(double x, char *buf, size_t cap)
 {
-    rb_bundle_fmt_rate(x, buf, cap);
+    rb_format_rate(x, buf, cap);
 }
 
 static void fmt_us(double us, char *buf, size_t cap)
 {
-    rb_bundle_fmt_duration(us * 1e3, buf, cap);
+    rb_format_duration(us * 1e3, buf, cap);
 }
 
 static void pct(double x, char *buf, size_t cap)
@@ -178,9 +178,9 @@ static void capacity_section(const rb_http_options *o, const rb_http_result *res
             cell(t, r, 5, "-");
         } else {
             const rb_paired_result *p = &x->vs_baseline;
-            rb_bundle_fmt_ratio(p->median, a, sizeof a);
-            rb_bundle_fmt_ratio(p->lo, b, sizeof b);
-            rb_bundle_fmt_ratio(p->hi, c, sizeof c);
+            rb_format_ratio(p->median, a, sizeof a);
+            rb_format_ratio(p->lo, b, sizeof b);
+            rb_format_ratio(p->hi, c, sizeof c);
             cell(t, r, 3, "%s%s", a, p->excludes_one ? "" : " ~");
             cell(t, r, 4, "[%s, %s]", b, c);
             cell(t, r, 5, "%zu/%zu", p->wins, p->n);
@@ -276,13 +276,13 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
     for (size_t i = 0; i < res->nresults; i++) {
         const rb_http_router_result *x = &res->results[i];
         char a[32], b[32];
-        rb_bundle_fmt_ns(x->lookup_ns, a, sizeof a);
-        rb_bundle_fmt_duration(x->ns_per_request, b, sizeof b);
+        rb_format_ns(x->lookup_ns, a, sizeof a);
+        rb_format_duration(x->ns_per_request, b, sizeof b);
         cell(t, i + 1, 0, "%s", x->spec);
         cell(t, i + 1, 1, "%s ns", a);
         cell(t, i + 1, 2, "%s", b);
         cell(t, i + 1, 3, "%.3g%%", x->share * 100);
-        rb_bundle_fmt_duration(x->cpu_ns_per_request, b, sizeof b);
+        rb_format_duration(x->cpu_ns_per_request, b, sizeof b);
         cell(t, i + 1, 4, "%s", x->cpu_ns_per_request > 0 ? b : "?");
         cell(t, i + 1, 5, "%.3g%%", x->cpu_share * 100);
         const rb_paired_result *p = &x->cpu_vs_baseline;
@@ -291,9 +291,9 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
             cell(t, i + 1, 7, "-");
         } else {
             char lo[32], hi[32];
-            rb_bundle_fmt_ratio(p->median, a, sizeof a);
-            rb_bundle_fmt_ratio(p->lo, lo, sizeof lo);
-            rb_bundle_fmt_ratio(p->hi, hi, sizeof hi);
+            rb_format_ratio(p->median, a, sizeof a);
+            rb_format_ratio(p->lo, lo, sizeof lo);
+            rb_format_ratio(p->hi, hi, sizeof hi);
             cell(t, i + 1, 6, "%s%s", a, p->excludes_one ? "" : " ~");
             cell(t, i + 1, 7, "[%s, %s]", lo, hi);
         }

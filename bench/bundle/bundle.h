@@ -59,6 +59,7 @@
 #define RB_BENCH_BUNDLE_H
 
 #include "buf.h"
+#include "format.h"
 #include "gate.h"
 #include "metric.h"
 #include "stats.h"
@@ -294,21 +295,9 @@ size_t rb_bundle_result_index(const rb_bundle_scenario *s, const char *router);
 const rb_bundle_pair *rb_bundle_find_pair(const rb_bundle_scenario *s, const char *a,
                                           const char *b);
 
-/* ---- number formats shared by report.md and the CLI tables (report_md.c) -- */
+/* ---- number formats ------------------------------------------------------ */
 
-/* ns per lookup: 3 significant digits without exponent ("9.21", "25.1", "843",
- * "41234"). */
-void rb_bundle_fmt_ns(double ns, char *buf, size_t cap);
-/* a rate: "39.8M", "1.21G", "850k" */
-void rb_bundle_fmt_rate(double per_s, char *buf, size_t cap);
-/* a duration from ns: "412 us", "3.10 ms", "1.25 s" */
-void rb_bundle_fmt_duration(double ns, char *buf, size_t cap);
-/* a ratio: "1.23x" style without the x: "1.234" below 10, "12.3" above */
-void rb_bundle_fmt_ratio(double r, char *buf, size_t cap);
-/* an exact ratio: as rb_bundle_fmt_ratio, with more digits when needed to
- * tell it from 1 ("1.000" only when exactly 1; "0.99967") */
-void rb_bundle_fmt_exact_ratio(double r, char *buf, size_t cap);
-/* a per-lookup value in the bundle's metric: rb_bundle_fmt_ns for time,
+/* a per-lookup value in the bundle's metric: rb_format_ns for time,
  * a count with 2 decimals ("312.45") for counted metrics */
 void rb_bundle_fmt_value(const rb_bundle *b, double v, char *buf, size_t cap);
 

@@ -97,17 +97,17 @@ static void fmt_speed(const rb_verdict *v, const rb_paired_result *p, char *buf,
 {
     char m[32], lo[32], hi[32];
     if (v->exact) {
-        rb_bundle_fmt_exact_ratio(p->median, m, sizeof m);
+        rb_format_exact_ratio(p->median, m, sizeof m);
         snprintf(buf, cap, "%sx (exact, instructions)", m);
         return;
     }
-    rb_bundle_fmt_ratio(p->median, m, sizeof m);
+    rb_format_ratio(p->median, m, sizeof m);
     if (p->too_few) {
         snprintf(buf, cap, "%sx (too few pairs for an interval)", m);
         return;
     }
-    rb_bundle_fmt_ratio(p->lo, lo, sizeof lo);
-    rb_bundle_fmt_ratio(p->hi, hi, sizeof hi);
+    rb_format_ratio(p->lo, lo, sizeof lo);
+    rb_format_ratio(p->hi, hi, sizeof hi);
     snprintf(buf, cap, "%sx [%s, %s] (%zu/%zu pairs)", m, lo, hi, p->wins, p->n);
 }
 
@@ -227,7 +227,7 @@ static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
     }
     if (*v->fastest) {
         char build[32];
-        rb_bundle_fmt_duration((double)v->fastest_build_ns, build, sizeof build);
+        rb_format_duration((double)v->fastest_build_ns, build, sizeof build);
         put(&t, " Smallest: %s (%.1f bytes/route). Fastest to build: %s (%s).", v->smallest,
             v->smallest_bytes_per_route, v->fastest_build, build);
     }

@@ -14,60 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- number formats ------------------------------------------------------ */
-
-void rb_bundle_fmt_ns(double ns, char *buf, size_t cap)
-{
-    if (!isfinite(ns))
-        snprintf(buf, cap, "-");
-    else if (ns < 10)
-        snprintf(buf, cap, "%.2f", ns);
-    else if (ns < 100)
-        snprintf(buf, cap, "%.1f", ns);
-    else
-        snprintf(buf, cap, "%.0f", ns);
-}
-
-void rb_bundle_fmt_rate(double r, char *buf, size_t cap)
-{
-    static const char *const units[] = {"", "k", "M", "G", "T"};
-    size_t u = 0;
-    while (r >= 1000 && u + 1 < sizeof units / sizeof units[0]) {
-        r /= 1000;
-        u++;
-    }
-    if (r < 10)
-        snprintf(buf, cap, "%.2f%s", r, units[u]);
-    else if (r < 100)
-        snprintf(buf, cap, "%.1f%s", r, units[u]);
-    else
-        snprintf(buf, cap, "%.0f%s", r, units[u]);
-}
-
-void rb_bundle_fmt_duration(double ns, char *buf, size_t cap)
-{
-    if (ns < 1e3)
-        snprintf(buf, cap, "%.0f ns", ns);
-    else if (ns < 1e6)
-        snprintf(buf, cap, "%.3g us", ns / 1e3);
-    else if (ns < 1e9)
-        snprintf(buf, cap, "%.3g ms", ns / 1e6);
-    else
-        snprintf(buf, cap, "%.3g s", ns / 1e9);
-}
-
-void rb_bundle_fmt_ratio(double r, char *buf, size_t cap)
-{
-    if (!isfinite(r))
-        snprintf(buf, cap, "-");
-    else if (r < 10)
-        snprintf(buf, cap, "%.3f", r);
-    else if (r < 100)
-        snprintf(buf, cap, "%.1f", r);
-    else
-        snprintf(buf, cap, "%.0f", r);
-}
-
 /* ---- the report ------------------------------------------------------------ */
 
 static const char *label(const rb_bundle *b, const char *router, char *buf, size_t cap)
@@ -92,7 +38,7 @@ static void header(const rb_bundle *b, rb_buf *o)
 static void how(const rb_bundle *b, rb_buf *o)
 {
     char ms[32];
-    rb_bundle_fmt_duration(b->min_trial_ms * 1e6, ms, sizeof ms);
+    rb_format_duration(b->min_trial_ms * 1e6, ms, sizeof ms);
     rb_buf_puts(o, "## What was measured, and how\n\n");
     if (rb_metric_exact(b->metric)) {
         rb_bundle_report_how_counted(b, o);
@@ -182,9 +128,9 @@ static void geomeans(const rb_bundle *b, rb_buf *o)
         const rb_bundle_geomean *g = &b->geomeans[i];
         char name[RB_BUNDLE_NAME + 16], m[32], cell[96];
         if (rb_metric_exact(b->metric))
-            rb_bundle_fmt_exact_ratio(g->g.geomean, m, sizeof m);
+            rb_format_exact_ratio(g->g.geomean, m, sizeof m);
         else
-            rb_bundle_fmt_ratio(g->g.geomean, m, sizeof m);
+            rb_format_ratio(g->g.geomean, m, sizeof m);
         rb_bundle_interval_cell(b, g->g.lo, g->g.hi, g->g.mde, g->g.too_few, cell, sizeof cell);
         rb_buf_printf(o, "| %s | %zu | %s | %s | %s |\n", label(b, g->router, name, sizeof name),
                       g->g.scenarios, m, cell,
@@ -258,17 +204,17 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
         rb_bundle_fmt_value(b, r->max_ns, mx, sizeof mx);
         rb_bundle_fmt_value(b, r->mad_ns, mad, sizeof mad);
         if (b->metric == RB_METRIC_TIME)
-            rb_bundle_fmt_rate(r->lookups_per_s, rate, sizeof rate);
+            rb_format_rate(r->lookups_per_s, rate, sizeof rate);
         else
             snprintf(rate, sizeof rate, "-");
-        rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
+        rb_format_duration((double)r->build_ns, build, sizeof build);
         rb_buf_printf(o, "| %s | %s | %s - %s | %s | %s | %.1f | %s | ",
                       label(b, r->router, name, sizeof name), med, mn, mx, mad, rate,
                       r->bytes_per_route, build);
         const rb_bundle_pair *p = i ? rb_bundle_find_pair(s, anchor, r->router) : NULL;
         if (p) {
             char m[32], cell[96];
-            rb_bundle_fmt_ratio(p->r.median, m, sizeof m);
+            rb_format_ratio(p->r.median, m, sizeof m);
             rb_bundle_interval_cell(b, p->r.lo, p->r.hi, p->r.mde, p->r.too_few, cell, sizeof cell);
             rb_buf_printf(o, "%s%s | %s | %zu/%zu |\n", m, p->r.excludes_one ? "" : " (~)", cell,
                           p->r.wins, p->r.n);

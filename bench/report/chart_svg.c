@@ -689,9 +689,9 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
                       "stroke-width=\"1.5\"/>\n",
                       x, cy, r->real ? st.colour : "white", st.colour);
         char m[32], lo[32], hi[32], label[128];
-        rb_bundle_fmt_ratio(r->median, m, sizeof m);
-        rb_bundle_fmt_ratio(r->lo, lo, sizeof lo);
-        rb_bundle_fmt_ratio(r->hi, hi, sizeof hi);
+        rb_format_ratio(r->median, m, sizeof m);
+        rb_format_ratio(r->lo, lo, sizeof lo);
+        rb_format_ratio(r->hi, hi, sizeof hi);
         if (r->scenario)
             snprintf(label, sizeof label, "%s [%s, %s] %zu/%zu", m, lo, hi, r->wins, r->n);
         else
@@ -761,7 +761,7 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
                               "fill=\"%s\" fill-opacity=\"0.8\"/>\n",
                               a->p0, cy - 4.5, x1 - a->p0 > 1 ? x1 - a->p0 : 1, st.colour);
                 if (bars[k2].ms)
-                    rb_bundle_fmt_duration(val * 1e6, v, sizeof v);
+                    rb_format_duration(val * 1e6, v, sizeof v);
                 else
                     snprintf(v, sizeof v, "%.1f", val);
                 text(o, x1 + 4, cy + 3, "start", "font-size=\"9\" fill=\"#333\"", v);

@@ -1,15 +1,14 @@
 /*
- * sysinfo.c — build and machine facts (Linux /proc and /sys, uname,
- * sysconf), CPU pinning, and the trust warnings.
+ * sysinfo.c — the build and machine facts of a bundle (the machine's
+ * from machine.h), and the trust warnings.
  */
 #define _GNU_SOURCE
 #include "sysinfo.h"
 
 #include "build_stamp.h"
+#include "machine.h"
 #include "router_impl.h"
 
-#include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,45 +37,6 @@ static void copy(char *dst, size_t cap, const char *src)
     snprintf(dst, cap, "%s", src);
 }
 
-/* The first line of a small file, without its newline; false if unreadable. */
-static bool read_line(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return false;
-    bool ok = fgets(buf, (int)cap, f) != NULL;
-    fclose(f);
-    if (ok) buf[strcspn(buf, "\n")] = '\0';
-    return ok && *buf;
-}
-
-static void cpu_model(char *buf, size_t cap)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    copy(buf, cap, "unknown");
-    if (!f) return;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "model name", 10) != 0) continue;
-        const char *colon = strchr(line, ':');
-        if (!colon) continue;
-        colon++;
-        while (*colon == ' ' || *colon == '\t') colon++;
-        line[strcspn(line, "\n")] = '\0';
-        copy(buf, cap, colon);
-        break;
-    }
-    fclose(f);
-}
-
-double rb_sysinfo_loadavg(void)
-{
-    char line[128];
-    if (!read_line("/proc/loadavg", line, sizeof line)) return -1;
-    char *end;
-    double v = strtod(line, &end);
-    return end != line && v >= 0 ? v : -1;
-}
-
 void rb_sysinfo_tool(rb_bundle *b)
 {
     copy(b->version, sizeof b->version, RB_VERSION);
@@ -96,7 +56,7 @@ void rb_sysinfo_fill(rb_bundle *b)
 {
     rb_sysinfo_tool(b);
 
-    cpu_model(b->cpu_model, sizeof b->cpu_model);
+    rb_machine_cpu_model(b->cpu_model, sizeof b->cpu_model);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     b->cores = cores > 0 ? cores : 0;
     struct utsname u;
@@ -104,10 +64,8 @@ void rb_sysinfo_fill(rb_bundle *b)
         snprintf(b->kernel, sizeof b->kernel, "%s %s %s", u.sysname, u.release, u.machine);
     else
         copy(b->kernel, sizeof b->kernel, "unknown");
-    if (!read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", b->governor,
-                   sizeof b->governor))
-        b->governor[0] = '\0';
-    b->loadavg_start = rb_sysinfo_loadavg();
+    rb_machine_governor(b->governor, sizeof b->governor);
+    b->loadavg_start = rb_machine_loadavg();
 
     time_t now = time(NULL);
     struct tm tm;
@@ -115,20 +73,6 @@ void rb_sysinfo_fill(rb_bundle *b)
         strftime(b->date, sizeof b->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     else
         copy(b->date, sizeof b->date, "unknown");
-}
-
-int rb_sysinfo_pin_cpu(int cpu, rb_error *err)
-{
-    if (cpu < 0 || cpu >= CPU_SETSIZE)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "no CPU %d", cpu);
-    size_t index = (size_t)cpu; /* in range: checked above */
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(index, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "cannot pin to CPU %d: %s", cpu,
-                         strerror(errno));
-    return RB_OK;
 }
 
 int rb_sysinfo_warnings(rb_bundle *b)
@@ -165,35 +109,4 @@ int rb_sysinfo_warnings(rb_bundle *b)
         rc = rc < 0 ? rc : rb_bundle_add_warning(b, text);
     }
     return rc;
-}
-
-/* A "Key:   123 kB" line of /proc/self/status, in bytes; -1 if absent. */
-static int64_t status_kb(const char *key)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    char line[256];
-    size_t n = strlen(key);
-    int64_t v = -1;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, n) == 0 && line[n] == ':') {
-            v = strtoll(line + n + 1, NULL, 10) * 1024;
-            break;
-        }
-    fclose(f);
-    return v;
-}
-
-int64_t rb_sysinfo_rss_peak(void)
-{
-    return status_kb("VmHWM");
-}
-
-int64_t rb_sysinfo_rss_peak_reset(void)
-{
-    FILE *f = fopen("/proc/self/clear_refs", "w");
-    if (!f) return -1;
-    bool ok = fputs("5", f) >= 0;
-    ok = fclose(f) == 0 && ok;
-    return ok ? status_kb("VmRSS") : -1;
 }

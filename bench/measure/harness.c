@@ -8,7 +8,7 @@
 
 #include "harness_internal.h"
 #include "peer.h"
-#include "sysinfo.h"
+#include "machine.h"
 
 #include "rng.h"
 #include "router_impl.h"
@@ -90,12 +90,12 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
 {
     memset(s, 0, sizeof *s);
     s->ops = ops;
-    int64_t rss0 = rb_sysinfo_rss_peak_reset();
+    int64_t rss0 = rb_machine_rss_peak_reset();
     uint64_t c0 = rb_bench_thread_cpu_ns(), t0 = rb_bench_now_ns();
     int rc = rb_route_set_build_router(routes, ops, config, &s->router, err);
     s->build_ns = rb_bench_now_ns() - t0;
     s->build_cpu_ns = rb_bench_thread_cpu_ns() - c0;
-    int64_t rss1 = rb_sysinfo_rss_peak();
+    int64_t rss1 = rb_machine_rss_peak();
     s->rss_growth = rss0 >= 0 && rss1 >= 0 ? (rss1 > rss0 ? rss1 - rss0 : 0) : -1;
     if (rc < 0) return rc;
     s->memory = rb_router_memory(s->router);

@@ -1,7 +1,7 @@
 /*
  * bundle_gate.c — the gate of a bundle: its evidence (the one scenario's
  * pair, or the geometric mean of several), its decision (bench/gate.h),
- * and the number formats of counted metrics.  `pair` decides with these
+ * and the per-lookup value of its metric as text.  `pair` decides with these
  * functions after a run, `routebench report DIR` again from trials.csv.
  */
 #include "bundle.h"
@@ -18,19 +18,10 @@ uint64_t rb_bundle_order_seed(uint64_t seed, size_t si)
     return (seed ^ UINT64_C(0x6f72646572000000)) + (uint64_t)si; /* "order" */
 }
 
-void rb_bundle_fmt_exact_ratio(double r, char *buf, size_t cap)
-{
-    rb_bundle_fmt_ratio(r, buf, cap);
-    /* more digits while the text reads as exactly 1 but the ratio is not */
-    for (int digits = 4; r != 1.0 && isfinite(r) && strtod(buf, NULL) == 1.0 && digits <= 9;
-         digits++)
-        snprintf(buf, cap, "%.*f", digits, r);
-}
-
 void rb_bundle_fmt_value(const rb_bundle *b, double v, char *buf, size_t cap)
 {
     if (b->metric == RB_METRIC_TIME)
-        rb_bundle_fmt_ns(v, buf, cap);
+        rb_format_ns(v, buf, cap);
     else if (!isfinite(v))
         snprintf(buf, cap, "-");
     else

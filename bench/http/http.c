@@ -10,7 +10,7 @@
 #include "harness.h"
 #include "plugins.h"
 #include "router_impl.h"
-#include "sysinfo.h"
+#include "machine.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -298,7 +298,7 @@ static int measure_lookups(http_run *r, rb_plugins *plugins, rb_error *err)
         if (rc < 0) return rc;
     }
     if (o->server_cpu >= 0) {
-        int rc = rb_sysinfo_pin_cpu(o->server_cpu, err);
+        int rc = rb_machine_pin_cpu(o->server_cpu, err);
         if (rc < 0) return rc;
     }
     progress(r, "lookup", SIZE_MAX, 0, 1);
@@ -656,7 +656,7 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
                 rb_http_result *res, rb_error *err)
 {
     memset(res, 0, sizeof *res);
-    res->loadavg_start = rb_sysinfo_loadavg();
+    res->loadavg_start = rb_machine_loadavg();
     uint64_t start = rb_bench_now_ns();
     int rc = check_options(o, err);
     if (rc < 0) return rc;
@@ -707,7 +707,7 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
          * after its server has shown it answers every request right */
         rc = measure_lookups(r, &plugins, err);
         restore_affinity(r);
-        if (rc == RB_OK && o->client_cpu >= 0) rc = rb_sysinfo_pin_cpu(o->client_cpu, err);
+        if (rc == RB_OK && o->client_cpu >= 0) rc = rb_machine_pin_cpu(o->client_cpu, err);
         if (rc == RB_OK) rc = capacity_rounds(r, err);
         if (rc == RB_OK) rc = compute_capacity(r, err);
         if (rc == RB_OK) rc = latency_round(r, err);
@@ -720,7 +720,7 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
     rb_request_table_free(&r->reqs);
     free(r->want);
     free(r);
-    res->loadavg_end = rb_sysinfo_loadavg();
+    res->loadavg_end = rb_machine_loadavg();
     res->duration_s = (double)(rb_bench_now_ns() - start) / 1e9;
     return rc;
 }

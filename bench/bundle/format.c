@@ -1,0 +1,69 @@
+/*
+ * format.c — the number formats of every output (format.h).
+ */
+#include "format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void rb_format_ns(double ns, char *buf, size_t cap)
+{
+    if (!isfinite(ns))
+        snprintf(buf, cap, "-");
+    else if (ns < 10)
+        snprintf(buf, cap, "%.2f", ns);
+    else if (ns < 100)
+        snprintf(buf, cap, "%.1f", ns);
+    else
+        snprintf(buf, cap, "%.0f", ns);
+}
+
+void rb_format_rate(double r, char *buf, size_t cap)
+{
+    static const char *const units[] = {"", "k", "M", "G", "T"};
+    size_t u = 0;
+    while (r >= 1000 && u + 1 < sizeof units / sizeof units[0]) {
+        r /= 1000;
+        u++;
+    }
+    if (r < 10)
+        snprintf(buf, cap, "%.2f%s", r, units[u]);
+    else if (r < 100)
+        snprintf(buf, cap, "%.1f%s", r, units[u]);
+    else
+        snprintf(buf, cap, "%.0f%s", r, units[u]);
+}
+
+void rb_format_duration(double ns, char *buf, size_t cap)
+{
+    if (ns < 1e3)
+        snprintf(buf, cap, "%.0f ns", ns);
+    else if (ns < 1e6)
+        snprintf(buf, cap, "%.3g us", ns / 1e3);
+    else if (ns < 1e9)
+        snprintf(buf, cap, "%.3g ms", ns / 1e6);
+    else
+        snprintf(buf, cap, "%.3g s", ns / 1e9);
+}
+
+void rb_format_ratio(double r, char *buf, size_t cap)
+{
+    if (!isfinite(r))
+        snprintf(buf, cap, "-");
+    else if (r < 10)
+        snprintf(buf, cap, "%.3f", r);
+    else if (r < 100)
+        snprintf(buf, cap, "%.1f", r);
+    else
+        snprintf(buf, cap, "%.0f", r);
+}
+
+void rb_format_exact_ratio(double r, char *buf, size_t cap)
+{
+    rb_format_ratio(r, buf, cap);
+    /* more digits while the text reads as exactly 1 but the ratio is not */
+    for (int digits = 4; r != 1.0 && isfinite(r) && strtod(buf, NULL) == 1.0 && digits <= 9;
+         digits++)
+        snprintf(buf, cap, "%.*f", digits, r);
+}

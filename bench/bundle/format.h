@@ -1,0 +1,25 @@
+/*
+ * format.h — the number formats of every output: the terminal tables,
+ * report.md, the SVG charts, the verdict and the HTTP report all write a
+ * number through these, so one number reads the same everywhere.  A leaf:
+ * it calls nothing of the project (google-benchmark's string_util).
+ */
+#ifndef RB_BENCH_FORMAT_H
+#define RB_BENCH_FORMAT_H
+
+#include <stddef.h>
+
+/* ns per lookup: 3 significant digits without exponent ("9.21", "25.1", "843",
+ * "41234"). */
+void rb_format_ns(double ns, char *buf, size_t cap);
+/* a rate: "39.8M", "1.21G", "850k" */
+void rb_format_rate(double per_s, char *buf, size_t cap);
+/* a duration from ns: "412 us", "3.10 ms", "1.25 s" */
+void rb_format_duration(double ns, char *buf, size_t cap);
+/* a ratio: "1.23x" style without the x: "1.234" below 10, "12.3" above */
+void rb_format_ratio(double r, char *buf, size_t cap);
+/* an exact ratio: as rb_format_ratio, with more digits when needed to
+ * tell it from 1 ("1.000" only when exactly 1; "0.99967") */
+void rb_format_exact_ratio(double r, char *buf, size_t cap);
+
+#endif
