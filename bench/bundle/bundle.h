@@ -349,22 +349,28 @@ const char *rb_bundle_router_colour(const char *router);
 
 /* Before a run measures anything: create dir's parents, clean up what a
  * killed writer of dir left (bundle_dir.c), check that dir may be replaced
- * (missing, empty, or a bundle: only .json, .csv, .md and .svg files,
- * summary.json among them; never the current directory or one holding it)
+ * (missing, empty, or a bundle: only .json, .csv, .md, .svg, .html,
+ * .routes and .requests files, summary.json among them; never the current
+ * directory or one holding it)
  * and that a directory can be made beside it.  RB_EIO naming the reason,
  * RB_EINVAL for a bad name. */
 int rb_bundle_prepare_dir(const char *dir, rb_error *err);
-/* Write the bundle whole: summary.json, trials.csv, report.md and every
- * chart with something to plot (rendered from the two data files' text)
- * into a temporary directory beside dir, which then replaces dir in one
- * step (base/file.h).  On failure dir is as it was. */
-int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err);
+/* Write the bundle whole: summary.json, trials.csv, a copy of each of the
+ * ninputs files (the tables measured, so its fingerprints name files that
+ * exist), report.md, report.html and every chart with something to plot
+ * (rendered from the two data files' text) into a temporary directory
+ * beside dir, which then replaces dir in one step (base/file.h).  On
+ * failure dir is as it was. */
+int rb_bundle_write_dir(const rb_bundle *b, const char *dir, const char *const *inputs,
+                        size_t ninputs, rb_error *err);
 /* Read dir/summary.json and dir/trials.csv and replace dir, whole, with a
  * copy holding the same data files (and any other file of dir but the
- * rendered ones), report.md and every chart with something to plot; a
- * chart with nothing to plot is not written (an old copy of it goes), so
- * report.md links only files that exist. */
-int rb_bundle_render_dir(const char *dir, rb_error *err);
+ * rendered ones), report.md, report.html and every chart with something to
+ * plot; a chart with nothing to plot is not written (an old copy of it
+ * goes), so report.md links only files that exist.  A regular file that is
+ * not a bundle's kind (a user's PNG) is kept as it is and named into kept
+ * (comma-separated, "" when none); a subdirectory is refused. */
+int rb_bundle_render_dir(const char *dir, char *kept, size_t kept_cap, rb_error *err);
 /* Read a bundle directory (summary.json + trials.csv) into b. */
 int rb_bundle_read_dir(const char *dir, rb_bundle *b, rb_error *err);
 

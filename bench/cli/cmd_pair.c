@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "router.h"
 #include "selftest.h"
+#include "report_console.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -108,7 +109,9 @@ static const cli_command pair_command = {
              "instructions the ratio is exact: Callgrind counts the instructions of one replay "
              "per router.  Scenarios whose routes use a feature A or B lacks are skipped.\n",
     .tables = {{"routers, gate and self-test", pair_table, 0},
-               {"scenarios, protocol and outputs (as for run)", session_option_table,
+               {"scenarios, conditions and routers (as for run)", session_option_table,
+                offsetof(pair_options, s)},
+               {"protocol and outputs (as for every measuring command)", session_protocol_table,
                 offsetof(pair_options, s)}},
     .epilog = "exit status: 0 ok (the gate passed), 1 the gate failed (or a router gave wrong\n"
               "             answers), 2 usage/input error, 3 the gate was inconclusive\n",
@@ -127,14 +130,19 @@ static int report_pair(const session_options *o, const rb_bundle *bundle, int st
     for (size_t i = 0; i < bundle->nscenarios; i++) {
         const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);
         if (!p) continue;
-        fprintf(out, "  %-24s ", bundle->scenarios[i].name);
-        session_print_ratio(out, bundle, &p->r);
+        char cell[128];
+        rb_console_ratio_cell(bundle, p->r.median, p->r.lo, p->r.hi, p->r.mde, p->r.too_few,
+                              p->r.excludes_one, cell, sizeof cell);
+        fprintf(out, "  %-24s %s", bundle->scenarios[i].name, cell);
+        if (!rb_metric_exact(bundle->metric)) fprintf(out, "  %zu/%zu", p->r.wins, p->r.n);
         fprintf(out, "\n");
         measured++;
     }
     if (measured > 1 && bundle->ngeomeans == 1) {
         char cell[128];
-        session_geomean_cell(bundle, &bundle->geomeans[0].g, cell, sizeof cell);
+        const rb_geomean_result *g = &bundle->geomeans[0].g;
+        rb_console_ratio_cell(bundle, g->geomean, g->lo, g->hi, g->mde, g->too_few, g->excludes_one,
+                              cell, sizeof cell);
         fprintf(out, "  %-24s %s\n", "geometric mean", cell);
     }
     if (measured == 0) return cli_error("pair", "no scenario both routers support");

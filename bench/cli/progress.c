@@ -19,7 +19,7 @@
 #define BUILD_S_PER_ROUTE  2.5e-6 /* one router: create, add, build */
 #define LINEAR_S_PER_ROUTE 1.6e-9 /* one linear lookup, per route of the table */
 #define LOOKUP_S           3e-7   /* one lookup of any other router, checked */
-#define APP_S_PER_BYTE     2e-10  /* the cold stand-in, per byte it touches */
+#define APP_S_PER_BYTE     4e-11  /* the cold stand-in, per byte it touches */
 #define CALIBRATE_TRIALS   0.5    /* calibration, in trials of each subject */
 #define CALLGRIND_SLOWDOWN 60.0   /* a lookup under Callgrind */
 /* On a busy machine (less than BUSY_SHARE of a core) calibration runs
@@ -30,8 +30,9 @@
 #define RECAL_TRIALS      2.5
 #define CALLGRIND_START_S 2.0 /* Valgrind's own start */
 
-double progress_model(const progress_pass_shape *sh, double cpu_share)
+double progress_model(const progress_pass_shape *sh, double cpu_share, progress_parts *parts)
 {
+    progress_parts x = {0, 0, 0};
     if (!(cpu_share > 0.02)) cpu_share = 0.02;
     double n = (double)sh->routes, q = (double)sh->requests;
     double lookup = LOOKUP_S + (sh->linear ? LINEAR_S_PER_ROUTE * n : 0);
@@ -42,17 +43,21 @@ double progress_model(const progress_pass_shape *sh, double cpu_share)
     if (sh->counted) {
         /* one uncounted and one counted replay per router, under Callgrind */
         double replays = 2.0 * (double)sh->measured * q * lookup * CALLGRIND_SLOWDOWN;
-        return CALLGRIND_START_S + (prep * CALLGRIND_SLOWDOWN / 4 + replays) / cpu_share;
+        x.prep_s = CALLGRIND_START_S + prep * CALLGRIND_SLOWDOWN / 4 / cpu_share;
+        x.measure_s = replays / cpu_share;
+    } else {
+        /* a trial: the whole request table at least once, and at least min_trial_s */
+        double replay = q * (lookup + (sh->cold ? APP_S_PER_BYTE * (double)sh->app_bytes : 0));
+        double trial = fmax(sh->min_trial_s, replay / cpu_share);
+        if (sh->cpu_clock) trial = fmax(sh->min_trial_s / cpu_share, replay / cpu_share);
+        x.prep_s = prep / cpu_share;
+        x.measure_s = (double)sh->measured * ((double)sh->rounds + CALIBRATE_TRIALS) * trial;
+        if (cpu_share < BUSY_SHARE)
+            x.remeasure_s = (double)sh->measured * (double)sh->trials *
+                            fmax(RECAL_TRIALS * sh->min_trial_s, trial);
     }
-    /* a trial: the whole request table at least once, and at least min_trial_s */
-    double replay = q * (lookup + (sh->cold ? APP_S_PER_BYTE * (double)sh->app_bytes : 0));
-    double trial = fmax(sh->min_trial_s, replay / cpu_share);
-    if (sh->cpu_clock) trial = fmax(sh->min_trial_s / cpu_share, replay / cpu_share);
-    double trials = (double)sh->measured * ((double)sh->rounds + CALIBRATE_TRIALS) * trial;
-    if (cpu_share < BUSY_SHARE)
-        trials +=
-            (double)sh->measured * (double)sh->trials * fmax(RECAL_TRIALS * sh->min_trial_s, trial);
-    return prep / cpu_share + trials;
+    if (parts) *parts = x;
+    return x.prep_s + x.measure_s + x.remeasure_s;
 }
 
 static uint64_t now_ns(int clock)

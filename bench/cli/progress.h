@@ -39,9 +39,17 @@ typedef struct progress_pass_shape {
     bool cpu_clock;     /* trials last min_trial_s of CPU time, not of wall time */
 } progress_pass_shape;
 
+/* The model's seconds of one pass, in three parts. */
+typedef struct progress_parts {
+    double prep_s;      /* generating, building, checking every answer */
+    double measure_s;   /* calibration, warm-up and the measured rounds */
+    double remeasure_s; /* the rounds measured again (a busy machine) */
+} progress_parts;
+
 /* The model's seconds for one pass on this machine, where the process gets
- * cpu_share (0..1] of a core (progress_cpu_share). */
-double progress_model(const progress_pass_shape *shape, double cpu_share);
+ * cpu_share (0..1] of a core (progress_cpu_share); its parts into parts
+ * when not NULL. */
+double progress_model(const progress_pass_shape *shape, double cpu_share, progress_parts *parts);
 
 /* The share of a core this process gets now: its CPU time over the wall
  * time of a 20 ms busy loop (1 on an idle machine, 0.1 under a load of 20

@@ -2,6 +2,7 @@
  * headline.c — the verdict in one line (headline.h).
  */
 #include "headline.h"
+#include "format.h"
 
 #include "verdict.h"
 
@@ -13,7 +14,7 @@ void rb_headline_ratio(const rb_bundle *b, const rb_paired_result *p, char *buf,
 {
     char m[32];
     if (rb_metric_exact(b->metric)) {
-        rb_bundle_fmt_exact_ratio(p->median, m, sizeof m);
+        rb_format_exact_ratio(p->median, m, sizeof m);
         snprintf(buf, cap, "%sx (exact)", m);
         return;
     }

@@ -16,6 +16,7 @@
 
 #include "feature_names.h"
 #include "headline.h"
+#include "format.h"
 #include "verdict.h"
 
 #include "router_impl.h"
@@ -240,7 +241,7 @@ static void table(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bund
         const rb_bundle_result *r = &s->results[i];
         char name[RB_BUNDLE_NAME + 16], build[32], bpr[32] = "-";
         rb_bundle_label(b, r->router, false, name, sizeof name);
-        rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
+        rb_format_duration((double)r->build_ns, build, sizeof build);
         if (!r->peer_process || r->memory_bytes)
             snprintf(bpr, sizeof bpr, "%.1f", r->bytes_per_route);
         rb_buf_printf(o, "<tr%s><td>", strcmp(r->router, fastest) == 0 ? " class=\"best\"" : "");

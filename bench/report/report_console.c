@@ -5,6 +5,7 @@
 #include "report_console.h"
 
 #include "headline.h"
+#include "format.h"
 #include "verdict.h"
 
 #include <math.h>
@@ -16,17 +17,17 @@ void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double 
 {
     char m[32], l[32], h[32], d[32];
     if (rb_metric_exact(b->metric)) {
-        rb_bundle_fmt_exact_ratio(median, m, sizeof m);
+        rb_format_exact_ratio(median, m, sizeof m);
         snprintf(buf, cap, "%s exact", m);
         return;
     }
-    rb_bundle_fmt_ratio(median, m, sizeof m);
+    rb_format_ratio(median, m, sizeof m);
     if (too_few) {
         snprintf(buf, cap, "%s (too few pairs)", m);
         return;
     }
-    rb_bundle_fmt_ratio(lo, l, sizeof l);
-    rb_bundle_fmt_ratio(hi, h, sizeof h);
+    rb_format_ratio(lo, l, sizeof l);
+    rb_format_ratio(hi, h, sizeof h);
     rb_gate_fmt_mde(mde, false, d, sizeof d);
     snprintf(buf, cap, "%s%s [%s, %s] %s", m, excludes_one ? "" : "~", l, h, d);
 }
@@ -129,7 +130,7 @@ static void row(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bundle
     char name[RB_BUNDLE_NAME + 16], build[32], bpr[32] = "-", med[32], speed[128];
     size_t wins, n;
     rb_bundle_label(b, r->router, true, name, sizeof name);
-    rb_bundle_fmt_duration((double)r->build_ns, build, sizeof build);
+    rb_format_duration((double)r->build_ns, build, sizeof build);
     /* a peer that reports no memory (find-my-way; a Go heap that shrank): "-", not 0 */
     if (!r->peer_process || r->memory_bytes) snprintf(bpr, sizeof bpr, "%.1f", r->bytes_per_route);
     rb_bundle_fmt_value(b, r->median_ns, med, sizeof med);
@@ -210,12 +211,12 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
     auto_line(b, &v, "", o);
     if (*v.fastest) {
         char build[32];
-        rb_bundle_fmt_duration((double)v.fastest_build_ns, build, sizeof build);
+        rb_format_duration((double)v.fastest_build_ns, build, sizeof build);
         rb_buf_printf(o, "  fastest to build: %s, %s\n", v.fastest_build, build);
     }
     if (!opts->verbose) return;
     char parse[32];
-    rb_bundle_fmt_duration((double)s->parse_ns, parse, sizeof parse);
+    rb_format_duration((double)s->parse_ns, parse, sizeof parse);
     rb_buf_printf(o, "  %zu routes, %zu requests, fingerprints %016llx %016llx; parsed in %s\n",
                   s->routes, s->requests, (unsigned long long)s->routes_fp,
                   (unsigned long long)s->requests_fp, parse);
