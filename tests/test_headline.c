@@ -104,8 +104,8 @@ Test(headline, warm_and_cold_of_one_table_are_one_table_not_two_scenarios)
     add_scenario(&b, "discord", "throughput", "warm", three, 3);
     add_scenario(&b, "discord (latency, cold)", "latency", "cold", three, 3);
     cr_expect_eq(rb_headline_tables(&b), 1u);
-    cr_expect_not(rb_headline_is_condition(&b, 0));
-    cr_expect(rb_headline_is_condition(&b, 1));
+    cr_expect_not(rb_bundle_is_condition(&b, 0));
+    cr_expect(rb_bundle_is_condition(&b, 1));
     char line[RB_HEADLINE_TEXT];
     rb_headline_overall(&b, line, sizeof line);
     cr_expect_str_eq(line, "");

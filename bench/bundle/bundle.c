@@ -427,6 +427,19 @@ static int exact_geomean(const rb_ratio_set *sets, size_t count, double level,
     return 0;
 }
 
+bool rb_bundle_is_condition(const rb_bundle *b, size_t si)
+{
+    if (si >= b->nscenarios) return false;
+    const rb_bundle_scenario *s = &b->scenarios[si];
+    for (size_t i = 0; i < si; i++) {
+        const rb_bundle_scenario *x = &b->scenarios[i];
+        if (x->routes_fp == s->routes_fp && x->requests_fp == s->requests_fp &&
+            (strcmp(x->mode, s->mode) != 0 || strcmp(x->cache, s->cache) != 0))
+            return true;
+    }
+    return false;
+}
+
 int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err)
 {
     free(b->geomeans);
@@ -447,7 +460,8 @@ int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err)
             const rb_bundle_scenario *s = &b->scenarios[si];
             size_t base = rb_bundle_result_index(s, b->baseline);
             size_t ri = rb_bundle_result_index(s, name);
-            if (base == SIZE_MAX || ri == SIZE_MAX) continue;
+            /* another condition of a table already counted is not a scenario */
+            if (base == SIZE_MAX || ri == SIZE_MAX || rb_bundle_is_condition(b, si)) continue;
             double *r = ratios + nsets * n;
             rc = scenario_ratios(b, si, base, ri, r, err);
             sets[nsets++] = (rb_ratio_set){r, n};

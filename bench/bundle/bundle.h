@@ -255,9 +255,14 @@ double rb_bundle_trial_ns_per_lookup(const rb_bundle_trial *t);
  * lookups/s, bytes/route, and every pair (a, b) of results with a before b
  * in results order.  Trials of one result are taken in round order. */
 int rb_bundle_compute_scenario(rb_bundle *b, size_t si, rb_error *err);
+/* Is scenario si another condition (mode, cache) of the same tables as an
+ * earlier scenario (choose's cold latency after its warm throughput)?
+ * Such a scenario is shown beside its table, never counted as one more. */
+bool rb_bundle_is_condition(const rb_bundle *b, size_t si);
 /* For every router other than the baseline, the geometric mean across the
  * scenarios holding both of the per-scenario median ratio router/baseline
- * (speed of the router relative to the baseline), with its interval. */
+ * (speed of the router relative to the baseline), with its interval; the
+ * other conditions of a table are left out (rb_bundle_is_condition). */
 int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err);
 
 /* The order seed of scenario si of a run whose order seed is seed. */
@@ -322,6 +327,7 @@ int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
 void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o);
 void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
 void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
+void rb_bundle_report_libraries(const rb_bundle *b, rb_buf *o);
 /* An interval cell: "[0.981, 1.012] ±1.4%", "too few pairs" or "exact". */
 void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,
                              char *buf, size_t cap);

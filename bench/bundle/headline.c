@@ -107,24 +107,10 @@ void rb_headline_scenario(const rb_bundle *b, size_t si, char *buf, size_t cap)
     fit(buf);
 }
 
-bool rb_headline_is_condition(const rb_bundle *b, size_t si)
-{
-    if (si >= b->nscenarios) return false;
-    const rb_bundle_scenario *s = &b->scenarios[si];
-    for (size_t i = 0; i < si; i++) {
-        const rb_bundle_scenario *x = &b->scenarios[i];
-        if (x->routes_fp == s->routes_fp && x->requests_fp == s->requests_fp &&
-            (strcmp(rb_verdict_mode(x), rb_verdict_mode(s)) != 0 ||
-             strcmp(rb_verdict_cache(x), rb_verdict_cache(s)) != 0))
-            return true;
-    }
-    return false;
-}
-
 size_t rb_headline_tables(const rb_bundle *b)
 {
     size_t n = 0;
-    for (size_t i = 0; i < b->nscenarios; i++) n += !rb_headline_is_condition(b, i);
+    for (size_t i = 0; i < b->nscenarios; i++) n += !rb_bundle_is_condition(b, i);
     return n;
 }
 
@@ -154,7 +140,7 @@ void rb_headline_overall(const rb_bundle *b, char *buf, size_t cap)
     size_t n = 0, judged = 0;
     /* the names point into the bundle, which outlives counts */
     for (size_t i = 0; i < b->nscenarios; i++) {
-        if (rb_headline_is_condition(b, i) || rb_verdict_scenario(b, i, v) < 0 || !*v->fastest)
+        if (rb_bundle_is_condition(b, i) || rb_verdict_scenario(b, i, v) < 0 || !*v->fastest)
             continue;
         judged++;
         size_t k = rb_bundle_result_index(&b->scenarios[i], v->fastest);

@@ -29,12 +29,8 @@
  * goes first when it does not fit, then names are shortened. */
 void rb_headline_scenario(const rb_bundle *b, size_t si, char *buf, size_t cap);
 
-/* Is scenario si another condition of a table measured first as an
- * earlier scenario (choose's cold-latency twin of the warm table)? */
-bool rb_headline_is_condition(const rb_bundle *b, size_t si);
-
-/* The tables of the bundle (scenarios that are not another condition of an
- * earlier one). */
+/* The tables of the bundle: scenarios that are not another condition of
+ * an earlier one (rb_bundle_is_condition). */
 size_t rb_headline_tables(const rb_bundle *b);
 
 /* Across the tables: "Overall: W fastest in F of N scenarios (significantly

@@ -833,7 +833,7 @@ static void show_pass(session_options *o, const rb_bundle *b, const rb_scenario 
                       const rb_bench_run *run, const rb_verify_report *reps, const selection *sel,
                       session_progress *pg)
 {
-    if (o->both_conditions && !rb_headline_is_condition(b, b->nscenarios - 1)) return;
+    if (o->both_conditions && !rb_bundle_is_condition(b, b->nscenarios - 1)) return;
     progress_clear(&pg->bar);
     rb_console_opts copts = {o->verbose};
     rb_buf text = {0};

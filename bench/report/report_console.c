@@ -204,9 +204,9 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
         if (!r->disagreements) continue;
         char name[RB_BUNDLE_NAME + 16];
         rb_bundle_label(b, r->router, true, name, sizeof name);
-        rb_buf_printf(o, "  ** %s gave %llu wrong answer%s of %zu%s **\n", name,
-                      (unsigned long long)r->disagreements, r->disagreements == 1 ? "" : "s",
-                      s->requests, row_group(b, r) ? " (a peer: not held to our semantics)" : "");
+        rb_buf_printf(o, "  ** %s disagreed with EXPECTED or linear on %llu of %zu requests%s **\n",
+                      name, (unsigned long long)r->disagreements, s->requests,
+                      row_group(b, r) ? " (a peer: not held to our semantics)" : "");
     }
     auto_line(b, &v, "", o);
     if (*v.fastest) {
@@ -231,7 +231,7 @@ void rb_console_scenario(const rb_bundle *b, size_t si, const rb_console_opts *o
     if (si >= b->nscenarios) return;
     const rb_bundle_scenario *s = &b->scenarios[si], *cold = NULL;
     size_t first = si;
-    if (rb_headline_is_condition(b, si)) {
+    if (rb_bundle_is_condition(b, si)) {
         /* the table's first condition, this one beside it */
         for (size_t i = 0; i < si; i++)
             if (b->scenarios[i].routes_fp == s->routes_fp &&

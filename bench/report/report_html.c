@@ -277,7 +277,7 @@ static void scenarios(const rb_bundle *b, rb_buf *o)
     if (!b->nscenarios) return;
     rb_buf_puts(o, "<section>\n<h2>Per scenario</h2>\n");
     for (size_t i = 0; i < b->nscenarios; i++) {
-        if (rb_headline_is_condition(b, i)) continue;
+        if (rb_bundle_is_condition(b, i)) continue;
         const rb_bundle_scenario *s = &b->scenarios[i];
         size_t ci = rb_verdict_cold_twin(b, i);
         const rb_bundle_scenario *cold = ci == SIZE_MAX ? NULL : &b->scenarios[ci];
