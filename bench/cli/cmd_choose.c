@@ -156,6 +156,7 @@ int cmd_choose(int argc, char **argv)
 {
     choose_options o = {.count = RB_REQGEN_DEFAULT_COUNT};
     session_options_init(&o.s, "choose");
+    o.s.leave_out = "leave it out with --routers ";
     int status = cli_args(&choose_command, &o, argc, argv);
     if (status != CLI_CONTINUE) {
         session_options_free(&o.s);

@@ -159,6 +159,7 @@ int cmd_pair(int argc, char **argv)
     po.runs = RB_SELFTEST_DEFAULT_RUNS;
     session_options *o = &po.s;
     session_options_init(o, "pair");
+    o->leave_out = "pair another router with --a or --b";
     o->all_or_nothing = true;
     int status = cli_args(&pair_command, &po, argc, argv);
     if (status != CLI_CONTINUE) {

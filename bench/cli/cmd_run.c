@@ -90,6 +90,7 @@ int cmd_run(int argc, char **argv)
 {
     run_options o = {0};
     session_options_init(&o.s, "run");
+    o.s.leave_out = "leave it out with --routers ";
     int status = cli_args(&run_command, &o, argc, argv);
     if (status == CLI_CONTINUE) {
         status = choose_routers(&o.s, o.routers, o.baseline);

@@ -469,7 +469,8 @@ static void warn_linear(const session_options *o)
             "routebench %s: warning: linear (the reference) tries every route on each lookup, "
             "and %s ha%s %d routes or more: its checks and trials grow with the table; %s%s\n",
             o->cmd, tables, count == 1 ? "s" : "ve", LINEAR_WARN_ROUTES,
-            n ? "leave it out with --routers " : "choose another router", others);
+            n && o->leave_out ? o->leave_out : "choose another router",
+            n && o->leave_out && o->leave_out[strlen(o->leave_out) - 1] == ' ' ? others : "");
 }
 
 /* A file's lines (the routes or requests of a table), for the estimate. */

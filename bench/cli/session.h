@@ -49,9 +49,11 @@ typedef struct session_options {
     const char *requests_note; /* choose: where the requests came from */
     const char *inputs[2];     /* choose: the tables measured, copied into the bundle */
     size_t ninputs;
-    bool verbose;      /* -v: fingerprints, checksums, the verdict's paragraph */
-    double cpu_share;  /* of a core, measured before the work (progress.h) */
-    double estimate_s; /* the session's estimated duration */
+    bool verbose;          /* -v: fingerprints, checksums, the verdict's paragraph */
+    const char *leave_out; /* how to leave linear out, in the command's own options; a
+                            * trailing space: the other routers follow */
+    double cpu_share;      /* of a core, measured before the work (progress.h) */
+    double estimate_s;     /* the session's estimated duration */
 } session_options;
 
 /* Defaults: 9 trials, 1 warm-up, 100 ms, wall clock, the time metric, seed
