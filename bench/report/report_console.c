@@ -150,8 +150,12 @@ static void row(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bundle
         rb_buf_printf(o, "  %-*s %12s %8s %9s  %s\n", NAME_W, name, med, bpr, build, speed);
         return;
     }
-    char w[32] = "";
-    if (n) snprintf(w, sizeof w, "%zu/%zu", wins, n);
+    if (!n) { /* the baseline: no pairs, no trailing blanks */
+        rb_buf_printf(o, "  %-*s %10s %8s %9s  %s\n", NAME_W, name, med, bpr, build, speed);
+        return;
+    }
+    char w[32];
+    snprintf(w, sizeof w, "%zu/%zu", wins, n);
     rb_buf_printf(o, "  %-*s %10s %8s %9s  %-36s %5s\n", NAME_W, name, med, bpr, build, speed, w);
 }
 
