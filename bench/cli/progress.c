@@ -19,7 +19,7 @@
 #define BUILD_S_PER_ROUTE  2.5e-6 /* one router: create, add, build */
 #define LINEAR_S_PER_ROUTE 1.6e-9 /* one linear lookup, per route of the table */
 #define LOOKUP_S           3e-7   /* one lookup of any other router, checked */
-#define APP_S_PER_BYTE     4e-11  /* the cold stand-in, per byte it touches */
+#define APP_S_PER_BYTE     1e-10  /* the cold stand-in, per byte it touches */
 #define CALIBRATE_TRIALS   0.5    /* calibration, in trials of each subject */
 #define CALLGRIND_SLOWDOWN 60.0   /* a lookup under Callgrind */
 /* On a busy machine (less than BUSY_SHARE of a core) calibration runs
@@ -46,15 +46,23 @@ double progress_model(const progress_pass_shape *sh, double cpu_share, progress_
         x.prep_s = CALLGRIND_START_S + prep * CALLGRIND_SLOWDOWN / 4 / cpu_share;
         x.measure_s = replays / cpu_share;
     } else {
-        /* a trial: the whole request table at least once, and at least min_trial_s */
-        double replay = q * (lookup + (sh->cold ? APP_S_PER_BYTE * (double)sh->app_bytes : 0));
-        double trial = fmax(sh->min_trial_s, replay / cpu_share);
-        if (sh->cpu_clock) trial = fmax(sh->min_trial_s / cpu_share, replay / cpu_share);
+        /* a trial: the whole request table at least once, and at least
+         * min_trial_s.  A replay runs slower on a busy machine, if less than
+         * the share of a core says (the share probe is brief and pessimistic:
+         * its square root fits the replays seen at a load of 20 on 2 cores) */
+        double app = sh->cold ? APP_S_PER_BYTE * (double)sh->app_bytes : 0;
+        double replay = q * (lookup + app) / sqrt(cpu_share);
+        double trial = fmax(sh->min_trial_s, replay);
+        if (sh->cpu_clock) trial = fmax(sh->min_trial_s / cpu_share, replay);
+        /* cold: the stand-in is also timed alone twice a round */
+        double subjects = (double)sh->measured + (sh->cold ? 2 : 0);
         x.prep_s = prep / cpu_share;
-        x.measure_s = (double)sh->measured * ((double)sh->rounds + CALIBRATE_TRIALS) * trial;
+        x.measure_s = subjects * ((double)sh->rounds + CALIBRATE_TRIALS) * trial;
+        /* measured again with more replays: at least one more whole replay */
         if (cpu_share < BUSY_SHARE)
-            x.remeasure_s = (double)sh->measured * (double)sh->trials *
-                            fmax(RECAL_TRIALS * sh->min_trial_s, trial);
+            x.remeasure_s =
+                subjects * (double)sh->trials *
+                fmax(RECAL_TRIALS * sh->min_trial_s, replay > sh->min_trial_s ? 2 * replay : trial);
     }
     if (parts) *parts = x;
     return x.prep_s + x.measure_s + x.remeasure_s;
