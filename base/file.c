@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -90,17 +92,49 @@ static char *with_suffix(const char *path, size_t len, const char *suffix)
     return p;
 }
 
-/* Is name base + kind + six letters or digits (what mkstemp/mkdtemp make)? */
-static int is_leftover(const char *name, const char *base, size_t base_len, const char *kind)
+/* Is name base + kind + [PID.] + six letters or digits (what mkstemp and
+ * mkdtemp make of the templates below)?  0 when not; else the writer's pid,
+ * or -1 for a name without one (written by a version that did not record
+ * its pid: its writer is taken to be gone). */
+static long leftover_writer(const char *name, const char *base, size_t base_len, const char *kind)
 {
-    size_t k = strlen(kind);
-    if (strlen(name) != base_len + k + 6 || memcmp(name, base, base_len) != 0 ||
+    size_t k = strlen(kind), n = strlen(name);
+    if (n < base_len + k + 6 || memcmp(name, base, base_len) != 0 ||
         memcmp(name + base_len, kind, k) != 0)
         return 0;
-    for (const char *p = name + base_len + k; *p; p++)
+    const char *p = name + base_len + k, *end = name + n;
+    long pid = -1;
+    if (end - p > 6) { /* PID. before the six */
+        pid = 0;
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+            if (pid > 100000000L) return 0;
+            pid = pid * 10 + (*p - '0');
+        }
+        if (pid <= 0 || p == end || *p != '.' || end - p != 7) return 0;
+        p++;
+    }
+    for (; p < end; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
             return 0;
-    return 1;
+    return pid;
+}
+
+/* Is the writer that made a leftover still running?  A live writer's
+ * temporary files are its work in progress, never a leftover to remove
+ * (a pid reused by another process only delays the clean-up). */
+static bool writer_alive(long pid)
+{
+    if (pid <= 0) return false;
+    if (pid == (long)getpid()) return true;
+    return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+/* path + ".tmp." or ".old." + this process's pid + "." + XXXXXX */
+static char *temp_name(const char *path, size_t len, const char *kind)
+{
+    char suffix[48];
+    snprintf(suffix, sizeof suffix, "%s%ld.XXXXXX", kind, (long)getpid());
+    return with_suffix(path, len, suffix);
 }
 
 /* Remove a file, or a directory and the files in it (ours hold nothing
@@ -140,9 +174,11 @@ static int fsync_dir(const char *dir, rb_error *err)
     return RB_OK;
 }
 
-/* Remove what killed writers of path left beside it: path.tmp.XXXXXX
- * always; path.old.XXXXXX (a directory renamed aside) is put back first
- * when restore_old and path is missing, else removed. */
+/* Remove what killed writers of path left beside it: path.tmp.[PID.]XXXXXX
+ * always; path.old.[PID.]XXXXXX (a directory renamed aside) is put back
+ * first when restore_old and path is missing, else removed.  Only
+ * leftovers whose writer is gone are touched: another writer of the same
+ * path that is still running keeps its temporaries. */
 static int clean_leftovers(const char *path, int restore_old, rb_error *err)
 {
     const char *base;
@@ -159,12 +195,14 @@ static int clean_leftovers(const char *path, int restore_old, rb_error *err)
     int missing = restore_old && lstat(path, &st) != 0 && errno == ENOENT;
     size_t plen = strlen(parent);
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        int tmp = is_leftover(e->d_name, base, blen, ".tmp.");
-        int old = is_leftover(e->d_name, base, blen, ".old.");
-        if (!tmp && !old) continue;
+        long tmp = leftover_writer(e->d_name, base, blen, ".tmp.");
+        long old = leftover_writer(e->d_name, base, blen, ".old.");
+        if ((!tmp && !old) || writer_alive(tmp ? tmp : old)) continue;
         char *full = malloc(plen + strlen(e->d_name) + 2);
         if (!full) continue;
         sprintf(full, "%s/%s", parent, e->d_name);
+        /* rename() does not replace a directory that is not empty: a
+         * bundle another writer put in place meanwhile stays */
         if (old && missing && rename(full, path) == 0)
             missing = 0; /* the previous directory is back */
         else
@@ -174,6 +212,30 @@ static int clean_leftovers(const char *path, int restore_old, rb_error *err)
     closedir(d);
     free(parent);
     return RB_OK;
+}
+
+/* An output named by a symbolic link is written where the link points
+ * (*real, malloc'ed; NULL when path is no link).  A link to nothing is
+ * refused: the output would replace the link, not fill its target. */
+static int resolve_link(const char *path, char **real, rb_error *err)
+{
+    struct stat st;
+    *real = NULL;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return RB_OK;
+    *real = realpath(path, NULL);
+    if (*real) return RB_OK;
+    if (errno == ENOMEM) return oom(err, path);
+    return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                     "%s is a symbolic link to a missing file or directory: %s", path,
+                     strerror(errno));
+}
+
+int rb_file_check_link(const char *path, rb_error *err)
+{
+    char *real = NULL;
+    int rc = resolve_link(path, &real, err);
+    free(real);
+    return rc;
 }
 
 /* ---- files ---------------------------------------------------------------- */
@@ -203,10 +265,18 @@ void rb_file_discard(rb_file_staged *s)
 int rb_file_stage(const char *path, const char *data, size_t len, rb_file_staged *s, rb_error *err)
 {
     s->path = s->tmp = NULL;
-    int rc = clean_leftovers(path, 0, err);
+    char *real = NULL;
+    int rc = resolve_link(path, &real, err);
     if (rc < 0) return rc;
-    s->path = with_suffix(path, strlen(path), "");
-    s->tmp = with_suffix(path, strlen(path), ".tmp.XXXXXX");
+    const char *target = real ? real : path;
+    rc = clean_leftovers(target, 0, err);
+    if (rc < 0) {
+        free(real);
+        return rc;
+    }
+    s->path = with_suffix(target, strlen(target), "");
+    s->tmp = temp_name(target, strlen(target), ".tmp.");
+    free(real);
     if (!s->path || !s->tmp) {
         rb_file_discard(s);
         return oom(err, path);
@@ -274,16 +344,19 @@ void rb_dir_discard(rb_dir_staged *s)
 int rb_dir_stage(const char *dir, rb_dir_staged *s, rb_error *err)
 {
     s->dir = s->tmp = NULL;
-    int rc = rb_dir_clean_leftovers(dir, err);
-    if (rc < 0) return rc;
     /* a symbolic link to a directory: the directory is what gets replaced */
-    struct stat st;
-    char *real = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(dir, NULL) : NULL;
+    char *real = NULL;
+    int rc = resolve_link(dir, &real, err);
     const char *target = real ? real : dir;
+    if (rc == RB_OK) rc = rb_dir_clean_leftovers(target, err);
+    if (rc < 0) {
+        free(real);
+        return rc;
+    }
     size_t n = strlen(target);
     while (n > 1 && target[n - 1] == '/') n--;
     s->dir = with_suffix(target, n, "");
-    s->tmp = with_suffix(target, n, ".tmp.XXXXXX");
+    s->tmp = temp_name(target, n, ".tmp.");
     free(real);
     if (!s->dir || !s->tmp) {
         rb_dir_discard(s);
@@ -348,7 +421,7 @@ static int replace_existing(rb_dir_staged *s, char **old, rb_error *err)
     if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
         return io_error(err, "cannot replace", s->dir);
     /* no exchange here: rename the old one aside, then the new one in */
-    char *aside = with_suffix(s->dir, strlen(s->dir), ".old.XXXXXX");
+    char *aside = temp_name(s->dir, strlen(s->dir), ".old.");
     if (!aside) return oom(err, s->dir);
     if (!mkdtemp(aside)) {
         int rc = io_error(err, "cannot create a directory beside", s->dir);

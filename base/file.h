@@ -13,11 +13,18 @@
  * old directory is renamed aside (DIR.old.XXXXXX) and the new one renamed
  * in.
  *
- * Whatever a killed writer leaves (temporary files and directories, an old
- * directory renamed aside) is cleaned up by the next write of the same
- * output: temporaries are removed, and an old directory whose replacement
- * never arrived is put back first.  Names of that form (PATH.tmp.XXXXXX,
- * DIR.old.XXXXXX with six letters or digits) are taken to be ours.
+ * Temporary names carry the writer's pid: PATH.tmp.PID.XXXXXX and
+ * DIR.old.PID.XXXXXX (six letters or digits).  Whatever a killed writer
+ * leaves (temporary files and directories, an old directory renamed aside)
+ * is cleaned up by the next write of the same output: temporaries are
+ * removed, and an old directory whose replacement never arrived is put back
+ * first.  Only leftovers whose writer is gone are touched, so two writers
+ * of one output at once never destroy each other's work: both complete,
+ * one after the other, and the output is whole either way.  Names without
+ * a pid (PATH.tmp.XXXXXX, from older versions) count as a gone writer's.
+ *
+ * An output named by a symbolic link is written where the link points; a
+ * link to nothing is refused (RB_EIO) before anything is written.
  */
 #ifndef RB_BASE_FILE_H
 #define RB_BASE_FILE_H
@@ -32,6 +39,10 @@ int rb_file_read(const char *path, char **data, size_t *len, rb_error *err);
  * killed writers of path left first.  RB_EIO naming the path; on failure
  * the old file, if any, is untouched. */
 int rb_file_write_atomic(const char *path, const char *data, size_t len, rb_error *err);
+
+/* RB_EIO naming path when it is a symbolic link to nothing; else RB_OK.
+ * For the checks a command makes before its work starts. */
+int rb_file_check_link(const char *path, rb_error *err);
 
 /* ---- several files, renamed into place in the caller's order ---------- */
 

@@ -20,12 +20,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -470,6 +473,150 @@ Test(http_faults, hanging_server, .timeout = 120)
               "%s", r.err);
     cr_expect(strstr(r.err, "hangs: sleeping on purpose at /a/hang"), "its stderr: %s", r.err);
     cr_expect(!r.survivors, "a process outlived routebench http");
+}
+
+/* Regression 156: a plugin router that aborts in routebench's own process
+ * (the in-process lookups, after its server passed the gate) killed
+ * routebench http with signal 6.  The lookups run in a child: the abort is
+ * reported with the routers' names, and nothing is left running. */
+Test(http_faults, regression_156_a_router_aborting_in_process_is_reported, .timeout = 120)
+{
+    NEED_SERVER();
+    static cli_run r;
+    run_faults(&r, "hostabort@" RB_HTTP_FAULTS_PLUGIN, "1000", NULL);
+    cr_expect(r.status > 0 && r.status < 128, "routebench itself died: exit %d\n%s", r.status,
+              r.err);
+    cr_expect(strstr(r.err, "in-process lookups of hostabort@"), "%s", r.err);
+    cr_expect(strstr(r.err, "killed by signal 6"), "%s", r.err);
+    cr_expect(!r.survivors, "a process outlived routebench http");
+}
+
+/* Regression 157: a plugin router that hangs in routebench's own process
+ * hung routebench http with no timeout.  The silent child is killed after
+ * 10 x --timeout-ms and the hang reported. */
+Test(http_faults, regression_157_a_router_hanging_in_process_is_killed, .timeout = 120)
+{
+    NEED_SERVER();
+    static cli_run r;
+    run_faults(&r, "hosthang@" RB_HTTP_FAULTS_PLUGIN, "300", NULL);
+    cr_expect(r.status > 0 && r.status < 128, "exit %d\n%s", r.status, r.err);
+    cr_expect(strstr(r.err, "in-process lookups of hosthang@"), "%s", r.err);
+    cr_expect(strstr(r.err, "no progress within 3000 ms"), "%s", r.err);
+    cr_expect(!r.survivors, "a process outlived routebench http");
+}
+
+/* A connection to the server on port that has sent a partial request and
+ * stays idle (a slowloris client). */
+static int idle_client(uint16_t port)
+{
+    rb_error err;
+    int fd = rb__http_connect(port, false, 2000, &err);
+    cr_assert_geq(fd, 0, "connection: %s", err.message);
+    static const char partial[] = "GET /a/1 HTTP/1.1\r\nHost: x\r\n";
+    cr_assert_eq(write(fd, partial, sizeof partial - 1), (ssize_t)(sizeof partial - 1));
+    return fd;
+}
+
+/* Regression 158: 1,100 idle partial requests kept every new request of
+ * routebench-http-server waiting: libmicrohttpd stopped accepting at its
+ * default connection limit (about 1,020) and no idle timeout was set.
+ * With 2,000 idle clients open, a normal request is still answered (the
+ * deadline detects a hang, it measures nothing). */
+Test(http_faults, regression_158_two_thousand_idle_clients_do_not_stop_the_server, .timeout = 120)
+{
+    NEED_SERVER();
+    enum { IDLE = 2000 };
+    struct rlimit rl;
+    cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < IDLE + 100)
+        cr_skip_test("the open-file limit (%lu) is below %d", (unsigned long)rl.rlim_max,
+                     IDLE + 100);
+    rl.rlim_cur = IDLE + 100;
+    cr_assert_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+    char *argv[] = {RB_HTTP_SERVER, "--router", "radix", "--routes", FAULTS_ROUTES, NULL};
+    rb_http_child c;
+    rb_error err;
+    cr_assert_eq(rb_http_spawn(argv, -1, true, "/tmp/rbt-http-idle.err", &c, &err), RB_OK);
+    char line[128];
+    cr_assert_eq(rb_http_read_line(&c, "listening ", 20000, line, sizeof line, &err), RB_OK, "%s",
+                 err.message);
+    uint16_t port = (uint16_t)atoi(strchr(line, ':') + 1);
+    static int idle[IDLE];
+    for (int i = 0; i < IDLE; i++) idle[i] = idle_client(port);
+    int fd = rb__http_connect(port, false, 2000, &err);
+    cr_assert_geq(fd, 0, "%s", err.message);
+    static const char req[] = "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    cr_assert_eq(write(fd, req, sizeof req - 1), (ssize_t)(sizeof req - 1));
+    struct pollfd p = {fd, POLLIN, 0};
+    int ready = poll(&p, 1, 5000);
+    char reply[256] = "";
+    ssize_t n = ready == 1 ? read(fd, reply, sizeof reply - 1) : -1;
+    cr_expect(n > 0 && strncmp(reply, "HTTP/1.1 200", 12) == 0,
+              "no answer with %d idle clients open (poll %d, read %zd): %s", IDLE, ready, n, reply);
+    close(fd);
+    for (int i = 0; i < IDLE; i++) close(idle[i]);
+    int st;
+    rb_http_child_stop(&c, 2000, &st);
+    rb_http_child_free(&c);
+    unlink("/tmp/rbt-http-idle.err");
+}
+
+/* Rule: an idle connection is closed after --idle-timeout seconds. */
+Test(http_faults, an_idle_connection_is_closed_after_the_idle_timeout, .timeout = 60)
+{
+    NEED_SERVER();
+    char *argv[] = {RB_HTTP_SERVER, "--router",       "radix", "--routes",
+                    FAULTS_ROUTES,  "--idle-timeout", "1",     NULL};
+    rb_http_child c;
+    rb_error err;
+    cr_assert_eq(rb_http_spawn(argv, -1, true, "/tmp/rbt-http-idle1.err", &c, &err), RB_OK);
+    char line[128];
+    cr_assert_eq(rb_http_read_line(&c, "listening ", 20000, line, sizeof line, &err), RB_OK, "%s",
+                 err.message);
+    int fd = idle_client((uint16_t)atoi(strchr(line, ':') + 1));
+    struct pollfd p = {fd, POLLIN, 0};
+    /* closed by the server: readable, and the read sees the end */
+    cr_expect_eq(poll(&p, 1, 20000), 1, "the idle connection was never closed");
+    char b[64];
+    cr_expect_leq(read(fd, b, sizeof b), 0, "the server answered a partial request");
+    close(fd);
+    int st;
+    rb_http_child_stop(&c, 2000, &st);
+    rb_http_child_free(&c);
+    unlink("/tmp/rbt-http-idle1.err");
+}
+
+/* Regression 159: `routebench http --out DIR` checked DIR only after the
+ * whole run, and wrote its three files one by one (a kill or a second
+ * writer left files of two runs side by side).  DIR is checked first and
+ * written as one directory. */
+Test(http_faults, regression_159_http_out_is_checked_before_any_work, .timeout = 60)
+{
+    NEED_SERVER();
+    char dir[] = "/tmp/rbt-http-out.XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char sub[64], link[64];
+    snprintf(sub, sizeof sub, "%s/notes", dir);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    snprintf(link, sizeof link, "%s/link", dir);
+    cr_assert_eq(symlink("missing/dir", link), 0);
+    static cli_run r;
+    const char *args[] = {"--routes",  FAULTS_ROUTES, "--requests", FAULTS_REQUESTS,
+                          "--routers", "linear",      "--server",   RB_HTTP_SERVER,
+                          "--wrk",     "/bin/true",   "--out",      dir,
+                          NULL};
+    run_cli(&r, args);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "not an http bundle") || strstr(r.err, "no file of an http bundle"),
+              "%s", r.err);
+    cr_expect(!strstr(r.out, "passed"), "it ran before checking --out: %s", r.out);
+    args[11] = link;
+    run_cli(&r, args);
+    cr_expect_eq(r.status, 2, "exit %d: %s", r.status, r.err);
+    cr_expect(strstr(r.err, "symbolic link"), "%s", r.err);
+    unlink(link);
+    rmdir(sub);
+    rmdir(dir);
 }
 
 /* Rule: a port in use is a clear error naming it (exit 2). */

@@ -317,3 +317,49 @@ Test(plugins, cli_list_and_verify, .timeout = 300)
     cr_expect_eq(run("list --router-lib " RB_NO_SYMBOL_PLUGIN, out, sizeof out), 2, "%s", out);
     cr_expect(strstr(out, RB_PLUGIN_SYMBOL) != NULL, "%s", out);
 }
+
+/* Regression 154: a plugin router named with a newline and an ESC byte was
+ * accepted and printed raw by `list`, and `run` measured it, then failed
+ * writing trials.csv.  Its library is refused at load, the message showing
+ * the name escaped and the offset of the first bad byte. */
+Test(plugins, regression_154_a_router_name_with_control_bytes_is_refused_at_load)
+{
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    cr_expect_eq(rb_plugins_load(&p, RB_BADNAME_PLUGIN, &err), RB_EABI);
+    cr_expect(strstr(err.message, "evil\\x0aname\\x1b[31m") != NULL, "%s", err.message);
+    cr_expect(strstr(err.message, "0x0a at offset 4") != NULL, "%s", err.message);
+    cr_expect(strchr(err.message, '\n') == NULL && strchr(err.message, 0x1b) == NULL,
+              "the message carries the raw bytes: %s", err.message);
+    cr_expect_eq(rb_plugins_count(&p), 0u);
+    rb_plugins_close(&p);
+    char out[16384];
+    cr_expect_eq(run("list --router-lib " RB_BADNAME_PLUGIN, out, sizeof out), 2, "%s", out);
+    cr_expect(strchr(out, 0x1b) == NULL, "list printed the raw name: %s", out);
+}
+
+/* Regression 155: a plugin router named like a built-in (radix) shadowed
+ * nothing and got no warning: the plain name silently meant the built-in.
+ * Loading it warns and names the spec that reaches it. */
+Test(plugins, regression_155_a_plugin_named_like_a_builtin_is_reached_as_name_at_lib)
+{
+    char out[16384];
+    cr_expect_eq(run("list --router-lib " RB_SHADOW_PLUGIN, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "warning") != NULL && strstr(out, "radix@" RB_SHADOW_PLUGIN) != NULL,
+              "no warning naming radix@LIB: %s", out);
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    cr_assert_eq(rb_plugins_load(&p, RB_SHADOW_PLUGIN, &err), RB_OK, "%s", err.message);
+    cr_expect_str_eq(rb_plugins_shadowed(&p, 0), "a built-in router");
+    const rb_router_ops *ops;
+    cr_assert_eq(rb_router_spec_resolve(&p, "radix", &ops, &err), RB_OK);
+    cr_expect_eq(ops, rb_registry_find("radix"), "the plain name must stay the built-in");
+    cr_assert_eq(rb_router_spec_resolve(&p, "radix@" RB_SHADOW_PLUGIN, &ops, &err), RB_OK);
+    cr_expect_eq(ops, rb_plugins_ops(&p, 0));
+    rb_plugins_close(&p);
+    /* the example plugin's segscan shadows nothing: no warning */
+    cr_expect_eq(run("list --router-lib " RB_EXAMPLE_PLUGIN, out, sizeof out), 0, "%s", out);
+    cr_expect(strstr(out, "warning") == NULL, "%s", out);
+}

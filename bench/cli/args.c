@@ -57,6 +57,8 @@ int cli_write_output(const char *cmd, const char *path, const char *text, size_t
 int cli_check_output_file(const char *cmd, const char *what, const char *path)
 {
     if (strcmp(path, "-") == 0) return CLI_OK;
+    rb_error err;
+    if (rb_file_check_link(path, &err) < 0) return cli_error(cmd, "%s %s", what, err.message);
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return cli_error(cmd, "%s %s is a directory, not a file", what, path);

@@ -296,6 +296,11 @@ int cmd_http(int argc, char **argv)
     char command[2048];
     command_line(argc, argv, command, sizeof command);
     rb_error err;
+    if (c->out && rb_http_prepare_dir(c->out, &err) < 0) {
+        free(c);
+        free(res);
+        return cli_error("http", "--out: %s", err.message);
+    }
     int rc = rb_http_run(&c->o, progress, NULL, res, &err);
     if (rc < 0) {
         fprintf(stderr, "routebench http: %s\n", err.message);

@@ -8,7 +8,19 @@
 
 int cli_take_router_lib(void *plugins, const char *path, rb_error *err)
 {
-    return rb_plugins_load(plugins, path, err);
+    rb_plugins *p = plugins;
+    size_t before = rb_plugins_count(p);
+    int rc = rb_plugins_load(p, path, err);
+    for (size_t i = before; rc == RB_OK && i < rb_plugins_count(p); i++) {
+        const char *shadowed = rb_plugins_shadowed(p, i);
+        if (shadowed)
+            fprintf(stderr,
+                    "routebench: warning: %s names its router '%s' like %s, which that name "
+                    "means: name this one %s@%s\n",
+                    path, rb_ops_name(rb_plugins_ops(p, i)), shadowed,
+                    rb_ops_name(rb_plugins_ops(p, i)), rb_plugins_lib(p, i));
+    }
+    return rc;
 }
 
 const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec)

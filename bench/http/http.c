@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,8 +289,10 @@ static double median_of(double *xs, size_t n)
     return m;
 }
 
-/* The in-process lookup time of every router on the same tables. */
-static int measure_lookups(http_run *r, rb_plugins *plugins, rb_error *err)
+/* The in-process lookup time of every router on the same tables; beat
+ * (may be NULL) is called after each router is built and each trial. */
+static int measure_lookups(http_run *r, rb_plugins *plugins, rb_bench_progress_fn beat,
+                           void *beat_ctx, rb_error *err)
 {
     const rb_http_options *o = r->o;
     const rb_router_ops *ops[RB_HTTP_MAX_ROUTERS];
@@ -301,14 +304,14 @@ static int measure_lookups(http_run *r, rb_plugins *plugins, rb_error *err)
         int rc = rb_machine_pin_cpu(o->server_cpu, err);
         if (rc < 0) return rc;
     }
-    progress(r, "lookup", SIZE_MAX, 0, 1);
     rb_bench_run run;
     int rc = rb_bench_prepare(&run, &r->routes, &r->reqs, ops, o->nspecs, NULL, err);
     if (rc < 0) return rc;
+    if (beat) beat(beat_ctx, "built", NULL, 0, 0);
     /* the thread's CPU time: other processes on the core do not inflate it,
      * and the server's CPU time per request is the other side of the share */
     rb_bench_protocol proto = {o->lookup_trials, 1, 50.0, RB_BENCH_CLOCK_CPU, 0};
-    rc = rb_bench_measure(&run, &proto, NULL, NULL, err);
+    rc = rb_bench_measure(&run, &proto, beat, beat_ctx, err);
     double *ns = malloc(o->lookup_trials * sizeof *ns);
     for (size_t i = 0; rc == RB_OK && ns && i < o->nspecs; i++) {
         size_t n = 0;
@@ -320,6 +323,140 @@ static int measure_lookups(http_run *r, rb_plugins *plugins, rb_error *err)
     if (rc == RB_OK && !ns) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     free(ns);
     rb_bench_run_free(&run);
+    return rc;
+}
+
+/* ---- the in-process lookups, isolated ---------------------------------------
+ *
+ * A plugin router runs in routebench's own process only here: one that
+ * aborts or hangs would take routebench http down with it, or hang it with
+ * its servers running.  So the lookups run in a child process: it writes a
+ * '.' on the pipe after each router is built and after each trial, then
+ * 'R', its status, its error and each router's lookup time.  The parent
+ * kills a child that is silent for 10 x --timeout-ms and reports how the
+ * child ended. */
+
+static void lookup_beat(void *ctx, const char *what, const rb_bench_subject *subject, size_t done,
+                        size_t total)
+{
+    (void)what, (void)subject, (void)done, (void)total;
+    int fd = *(const int *)ctx;
+    ssize_t w = write(fd, ".", 1);
+    (void)w;
+}
+
+static bool write_whole(int fd, const void *data, size_t len)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t w = write(fd, (const char *)data + done, len - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        done += (size_t)w;
+    }
+    return true;
+}
+
+static void lookup_child(http_run *r, rb_plugins *plugins, int fd)
+{
+    rb_error err = {0};
+    int rc = measure_lookups(r, plugins, lookup_beat, &fd, &err);
+    bool ok = write_whole(fd, "R", 1) && write_whole(fd, &rc, sizeof rc) &&
+              write_whole(fd, &err, sizeof err);
+    for (size_t i = 0; ok && i < r->o->nspecs; i++)
+        ok = write_whole(fd, &r->res->results[i].lookup_ns, sizeof(double));
+    _exit(ok ? 0 : 1);
+}
+
+/* The routers' names, for a message about all of them. */
+static void spec_list(const rb_http_options *o, char *buf, size_t cap)
+{
+    size_t w = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < o->nspecs && w < cap; i++) {
+        int n = snprintf(buf + w, cap - w, "%s%s", i ? ", " : "", o->specs[i]);
+        if (n < 0) break;
+        w += (size_t)n;
+    }
+}
+
+/* How the child ended, when it sent no result. */
+static int lookup_died(http_run *r, pid_t pid, bool hung, rb_error *err)
+{
+    int st = 0;
+    if (hung) kill(pid, SIGKILL);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    char names[160];
+    spec_list(r->o, names, sizeof names);
+    if (hung)
+        return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                         "the in-process lookups of %s made no progress within %u ms: a router "
+                         "hangs (killed)",
+                         names, 10 * r->o->timeout_ms);
+    if (WIFSIGNALED(st))
+        return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                         "the in-process lookups of %s were killed by signal %d (%s): a router "
+                         "crashed in routebench's process",
+                         names, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                     "the in-process lookups of %s ended (exit %d) without a result", names,
+                     WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+}
+
+/* Read the child's result (after its beats) from fd. */
+static int lookup_result(http_run *r, pid_t pid, int fd, rb_error *err)
+{
+    size_t need = 1 + sizeof(int) + sizeof(rb_error) + r->o->nspecs * sizeof(double);
+    char buf[1 + sizeof(int) + sizeof(rb_error) + RB_HTTP_MAX_ROUTERS * sizeof(double)];
+    size_t got = 0;
+    unsigned silence = 10 * r->o->timeout_ms;
+    while (got < need) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int n = poll(&p, 1, (int)silence);
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0) return lookup_died(r, pid, true, err);
+        ssize_t k = read(fd, buf + got, got == 0 ? 1 : need - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) return lookup_died(r, pid, false, err);
+        if (got == 0 && buf[0] == '.') continue; /* a beat */
+        got += (size_t)k;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    int rc;
+    memcpy(&rc, buf + 1, sizeof rc);
+    if (rc < 0) {
+        memcpy(err, buf + 1 + sizeof rc, sizeof *err);
+        err->message[sizeof err->message - 1] = '\0';
+        return rc;
+    }
+    for (size_t i = 0; i < r->o->nspecs; i++)
+        memcpy(&r->res->results[i].lookup_ns,
+               buf + 1 + sizeof rc + sizeof(rb_error) + i * sizeof(double), sizeof(double));
+    return RB_OK;
+}
+
+static int measure_lookups_isolated(http_run *r, rb_plugins *plugins, rb_error *err)
+{
+    progress(r, "lookup", SIZE_MAX, 0, 1);
+    int fds[2];
+    if (pipe(fds) != 0) return rb__error(err, RB_EIO, RB_NO_OFFSET, "pipe: %s", strerror(errno));
+    fflush(NULL); /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(fds[0]);
+        close(fds[1]);
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "fork: %s", strerror(e));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        lookup_child(r, plugins, fds[1]);
+    }
+    close(fds[1]);
+    int rc = lookup_result(r, pid, fds[0], err);
+    close(fds[0]);
     return rc;
 }
 
@@ -705,7 +842,7 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
     if (rc == RB_OK && res->gate_passed) {
         /* in-process lookups only now: a router is run in this process
          * after its server has shown it answers every request right */
-        rc = measure_lookups(r, &plugins, err);
+        rc = measure_lookups_isolated(r, &plugins, err);
         restore_affinity(r);
         if (rc == RB_OK && o->client_cpu >= 0) rc = rb_machine_pin_cpu(o->client_cpu, err);
         if (rc == RB_OK) rc = capacity_rounds(r, err);

@@ -310,8 +310,14 @@ void rb_http_round_order(size_t k, size_t round, size_t *order);
 /* The report, in Markdown when md, else plain text for a terminal. */
 void rb_http_report(const rb_http_options *o, const rb_http_result *res, const char *command,
                     bool md, rb_buf *out);
-/* Write dir/http.json, dir/http_trials.csv and dir/http.md (each
- * atomically; dir created if missing). */
+/* Can dir take an http bundle?  Missing, empty, or an http bundle (it
+ * holds http.json, and only files); a symbolic link to nothing is refused.
+ * For the check before any work; RB_EIO naming what is wrong. */
+int rb_http_prepare_dir(const char *dir, rb_error *err);
+/* Write dir/http.json, dir/http_trials.csv and dir/http.md as one
+ * directory that appears whole (base/file.h): two writers at once or a
+ * kill never leave files of two runs side by side.  Other files the user
+ * put in dir are kept. */
 int rb_http_write_bundle(const rb_http_options *o, const rb_http_result *res, const char *command,
                          const char *dir, rb_error *err);
 

@@ -23,13 +23,17 @@
  * p50_us, p90_us, p99_us, p999_us, max_us, socket_errors, status_other,
  * wrong} | null}], limitations [text].
  */
+#define _POSIX_C_SOURCE 200809L /* lstat */
 #include "http.h"
 
 #include "bundle.h"
+#include "file.h"
 #include "router_impl.h"
 #include "sysinfo.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -515,39 +519,95 @@ static void trials_csv(const rb_http_result *res, rb_buf *out)
     }
 }
 
-static int write_file(const char *dir, const char *name, const char *data, size_t len,
-                      rb_error *err)
+/* The files an http bundle is made of. */
+static bool http_bundle_file(const char *name)
 {
-    char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "path too long: %s/%s", dir, name);
-    return rb_file_write_atomic(path, data, len, err);
+    return strcmp(name, "http.json") == 0 || strcmp(name, "http_trials.csv") == 0 ||
+           strcmp(name, "http.md") == 0;
+}
+
+/* Walk dir's entries (not . and ..): each regular file goes to each_file
+ * (when not NULL); RB_EIO naming the first entry that is no regular file.
+ * *has_json tells whether http.json is among them. */
+static int walk_dir(const char *dir, const rb_dir_staged *copy_to, bool *any, bool *has_json,
+                    rb_error *err)
+{
+    *any = *has_json = false;
+    DIR *d = opendir(dir);
+    if (!d) return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot read %s: %s", dir, strerror(errno));
+    int rc = RB_OK;
+    for (struct dirent *e; rc == RB_OK && (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char path[4600];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        *any = true;
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            rc = rb__error(err, RB_EIO, RB_NO_OFFSET,
+                           "%s holds %s, which is no file of an http bundle: name a new or empty "
+                           "directory, or an old http bundle",
+                           dir, e->d_name);
+            break;
+        }
+        if (strcmp(e->d_name, "http.json") == 0) *has_json = true;
+        if (!copy_to || http_bundle_file(e->d_name)) continue;
+        /* a file the user put beside ours stays */
+        char *text;
+        size_t len;
+        rc = rb_file_read(path, &text, &len, err);
+        if (rc == RB_OK) rc = rb_dir_put(copy_to, e->d_name, text, len, err);
+        free(text);
+    }
+    closedir(d);
+    return rc;
+}
+
+int rb_http_prepare_dir(const char *dir, rb_error *err)
+{
+    int rc = rb_file_check_link(dir, err);
+    struct stat st;
+    if (rc < 0 || stat(dir, &st) != 0) return rc;
+    if (!S_ISDIR(st.st_mode))
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s exists and is not a directory", dir);
+    bool any, has_json;
+    rc = walk_dir(dir, NULL, &any, &has_json, err);
+    if (rc == RB_OK && any && !has_json)
+        rc = rb__error(err, RB_EIO, RB_NO_OFFSET,
+                       "%s is not empty and not an http bundle (no http.json): name a new or "
+                       "empty directory, or an old http bundle",
+                       dir);
+    return rc;
 }
 
 int rb_http_write_bundle(const rb_http_options *o, const rb_http_result *res, const char *command,
                          const char *dir, rb_error *err)
 {
-    if (mkdir(dir, 0755) != 0) {
-        struct stat st;
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-            return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot create directory %s", dir);
-    }
-    char *json = summary_json(o, res, command);
-    if (!json) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    int rc = write_file(dir, "http.json", json, strlen(json), err);
+    int rc = rb_http_prepare_dir(dir, err);
+    char *json = rc == RB_OK ? summary_json(o, res, command) : NULL;
+    if (rc == RB_OK && !json) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
+    rb_dir_staged s = {0};
+    if (rc == RB_OK) rc = rb_dir_stage(dir, &s, err);
+    if (rc == RB_OK) rc = rb_dir_put(&s, "http.json", json, strlen(json), err);
     free(json);
     rb_buf b = {0};
     if (rc == RB_OK) {
         trials_csv(res, &b);
         rc = b.failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory")
-                      : write_file(dir, "http_trials.csv", b.data ? b.data : "", b.len, err);
+                      : rb_dir_put(&s, "http_trials.csv", b.data ? b.data : "", b.len, err);
     }
     rb_buf_free(&b);
     if (rc == RB_OK) {
         rb_http_report(o, res, command, true, &b);
         rc = b.failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory")
-                      : write_file(dir, "http.md", b.data, b.len, err);
+                      : rb_dir_put(&s, "http.md", b.data, b.len, err);
     }
     rb_buf_free(&b);
+    struct stat st;
+    bool any, has_json;
+    if (rc == RB_OK && stat(s.dir, &st) == 0) rc = walk_dir(s.dir, &s, &any, &has_json, err);
+    if (rc == RB_OK)
+        rc = rb_dir_commit(&s, err);
+    else if (s.tmp)
+        rb_dir_discard(&s);
     return rc;
 }

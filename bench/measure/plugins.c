@@ -2,12 +2,14 @@
  * plugins.c — loading router plugins with dlopen, and resolving router
  * specs (NAME, NAME@LIB).  See plugins.h for the contract.
  */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "plugins.h"
 
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 void rb_plugins_init(rb_plugins *p)
@@ -54,6 +56,36 @@ static void read_build(rb_plugin_lib *lib)
     if (build) snprintf(lib->build, sizeof lib->build, "%s", build);
 }
 
+/* A router name goes into tables, file names, CSV and JSON, and terminal
+ * lines: letters, digits and _ . + - only, 1 to RB_PLUGIN_NAME_MAX bytes
+ * (no '@', which separates NAME@LIB).  The message shows the name escaped,
+ * never raw. */
+static int check_name(const char *path, size_t i, const char *name, rb_error *err)
+{
+    size_t n = strnlen(name, RB_PLUGIN_NAME_MAX + 1);
+    size_t bad = 0;
+    while (bad < n && (isalnum((unsigned char)name[bad]) || strchr("_.+-", name[bad]))) bad++;
+    if (n >= 1 && n <= RB_PLUGIN_NAME_MAX && bad == n) return RB_OK;
+    char shown[4 * 24 + 4];
+    size_t w = 0;
+    for (size_t k = 0; k < n && k < 24; k++) {
+        unsigned char c = (unsigned char)name[k];
+        w += (size_t)snprintf(shown + w, sizeof shown - w, c >= 0x21 && c < 0x7f ? "%c" : "\\x%02x",
+                              c);
+    }
+    if (n > 24) snprintf(shown + w, sizeof shown - w, "...");
+    if (n == 0)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET, "%s: router %zu has an empty name", path, i);
+    if (n > RB_PLUGIN_NAME_MAX)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                         "%s: router %zu's name '%s' is longer than %d bytes", path, i, shown,
+                         RB_PLUGIN_NAME_MAX);
+    return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                     "%s: router %zu's name '%s' has byte 0x%02x at offset %zu: a router name "
+                     "is letters, digits and _ . + - only",
+                     path, i, shown, (unsigned char)name[bad], bad);
+}
+
 /* Why ops (router i of the library at path) cannot be used, or RB_OK: the
  * front end's rule (ABI version, required functions), then a name that a
  * router spec can name. */
@@ -63,10 +95,7 @@ static int check_ops(const char *path, size_t i, const rb_router_ops *ops, rb_er
     rb_error why;
     if (rb__ops_validate(ops, &why) < 0)
         return rb__error(err, RB_EABI, RB_NO_OFFSET, "%s: %s", path, why.message);
-    if (!ops->name[0] || strchr(ops->name, '@'))
-        return rb__error(err, RB_EABI, RB_NO_OFFSET,
-                         "%s: router %zu has no usable name (empty, or contains '@')", path, i);
-    return RB_OK;
+    return check_name(path, i, ops->name, err);
 }
 
 /* Copy dlerror()'s text (or a fallback) into a bounded string. */
@@ -136,6 +165,15 @@ int rb_plugins_load(rb_plugins *p, const char *path, rb_error *err)
 {
     size_t lib;
     return load(p, path, &lib, err);
+}
+
+const char *rb_plugins_shadowed(const rb_plugins *p, size_t i)
+{
+    const char *name = p->routers[i].ops->name;
+    if (rb_registry_find(name)) return "a built-in router";
+    for (size_t k = 0; k < i; k++)
+        if (strcmp(p->routers[k].ops->name, name) == 0) return "a router loaded before it";
+    return NULL;
 }
 
 /* The names of library lib's routers, for a "no such router" message. */

@@ -70,6 +70,15 @@ const char *rb_plugins_build(const rb_plugins *p, size_t i);
  * table no loaded library gave (a built-in router). */
 size_t rb_plugins_lib_of(const rb_plugins *p, const rb_router_ops *ops);
 
+/* The longest router name a plugin may give; a name is letters, digits
+ * and _ . + - only (a library with any other name is refused, RB_EABI). */
+#define RB_PLUGIN_NAME_MAX 63
+
+/* What plugin router i's plain NAME already means ("a built-in router",
+ * "a router loaded before it"), or NULL when NAME reaches it: a shadowed
+ * router is reached only as NAME@LIB. */
+const char *rb_plugins_shadowed(const rb_plugins *p, size_t i);
+
 /* Resolve a spec (see above).  p may be NULL (built-ins only).  Loads LIB
  * for NAME@LIB.  RB_ENOTFOUND (with the names that do exist in the
  * message) when there is no such router, or a load error. */

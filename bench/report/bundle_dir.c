@@ -91,6 +91,7 @@ static int check_replaceable(const char *dir, bool keep, char *kept, size_t kept
     size_t kept_len = 0;
     if (kept_cap) kept[0] = '\0';
     struct stat st;
+    if (rb_file_check_link(dir, err) < 0) return RB_EIO;
     if (stat(dir, &st) != 0) {
         if (errno == ENOENT) return RB_OK;
         return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s: %s", dir, strerror(errno));

@@ -35,6 +35,13 @@
  * other program can race us for it.  Errors go to stderr; exit status 2 for
  * a usage or input error, 3 when the port is in use, 1 for anything else.
  * SIGTERM or SIGINT stop the daemon cleanly.
+ *
+ * Hostile clients: a connection idle for --idle-timeout seconds (default
+ * 10) is closed, and at most --max-connections (default 10000) are open at
+ * once; beyond that a new connection is closed at once rather than left
+ * waiting.  (libmicrohttpd's own limit is FD_SETSIZE - 4, about 1,020, past
+ * which it stops accepting: 1,100 idle clients kept every new request
+ * waiting.)  The open-file limit is raised to fit the connection limit.
  */
 #define _GNU_SOURCE
 #include "plugins.h"
@@ -51,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -69,6 +77,9 @@ static const char usage_text[] =
     "  --routes FILE       the route table (METHOD PATTERN lines)\n"
     "  --port N            TCP port on 127.0.0.1 (default 0: a free port the kernel picks)\n"
     "  --cpu N             pin the server (all its threads) to CPU N\n"
+    "  --idle-timeout S    close a connection idle for S seconds (default 10; 0: never)\n"
+    "  --max-connections N at most N connections at once (default 10000); more are closed\n"
+    "                      at once\n"
     "\n"
     "exit status: 0 stopped by SIGTERM/SIGINT, 1 runtime error, 2 usage/input error,\n"
     "             3 the port is in use\n";
@@ -216,8 +227,26 @@ static bool parse_uint(const char *opt, const char *v, unsigned long max, unsign
     return true;
 }
 
+/* Raise the open-file limit so that max_conn connections (and the files
+ * the server has open) fit; the limit it can have when less. */
+static unsigned long fit_files(unsigned long max_conn)
+{
+    enum { RESERVE = 64 }; /* the listening socket, epoll, stdio, libraries */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return max_conn;
+    rlim_t want = (rlim_t)max_conn + RESERVE;
+    if (rl.rlim_cur < want) {
+        rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (rl.rlim_cur < want && rl.rlim_cur > RESERVE) return (unsigned long)(rl.rlim_cur - RESERVE);
+    return max_conn;
+}
+
 /* Serve until SIGTERM or SIGINT. */
-static int serve(rb_router *router, unsigned long port)
+static int serve(rb_router *router, unsigned long port, unsigned long idle_s,
+                 unsigned long max_conn)
 {
     unsigned bound = 0;
     int fd = listen_on((unsigned)port, &bound);
@@ -231,7 +260,8 @@ static int serve(rb_router *router, unsigned long port)
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, handle,
         &s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_UNESCAPE_CALLBACK, keep_bytes, NULL,
-        MHD_OPTION_CONNECTION_TIMEOUT, 0u, MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)idle_s, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)fit_files(max_conn), MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "routebench-http-server: libmicrohttpd could not start\n");
         close(fd);
@@ -250,7 +280,7 @@ static int serve(rb_router *router, unsigned long port)
 int main(int argc, char **argv)
 {
     const char *spec = NULL, *routes_path = NULL;
-    unsigned long port = 0, cpu = 0;
+    unsigned long port = 0, cpu = 0, idle_s = 10, max_conn = 10000;
     bool pinned = false;
     rb_plugins plugins;
     rb_plugins_init(&plugins);
@@ -274,6 +304,17 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--port")) {
             i++;
             if (!parse_uint("--port", v, 65535, &port)) status = EXIT_USAGE;
+        } else if (!strcmp(a, "--idle-timeout")) {
+            i++;
+            if (!parse_uint("--idle-timeout", v, 86400, &idle_s)) status = EXIT_USAGE;
+        } else if (!strcmp(a, "--max-connections")) {
+            i++;
+            if (!parse_uint("--max-connections", v, 1000000, &max_conn)) {
+                status = EXIT_USAGE;
+            } else if (max_conn == 0) {
+                fprintf(stderr, "routebench-http-server: --max-connections needs 1 or more\n");
+                status = EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--cpu")) {
             i++;
             pinned = true;
@@ -307,7 +348,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "routebench-http-server: %s: %s\n", spec, err.message);
         status = EXIT_USAGE;
     }
-    if (!status) status = serve(router, port);
+    if (!status) status = serve(router, port, idle_s, max_conn);
     rb_router_destroy(router);
     rb_route_table_free(&routes);
     rb_plugins_close(&plugins);

@@ -8,7 +8,11 @@
  *   crashy     aborts on a path holding "/crash": the server dies and
  *              `routebench http` must say so and show its stderr;
  *   hangs      sleeps on a path holding "/hang": the server hangs and
- *              must be killed after the timeout.
+ *              must be killed after the timeout;
+ *   hostabort  right in the server, aborts in routebench's own process
+ *              (its in-process lookups): routebench must report it;
+ *   hosthang   right in the server, sleeps in routebench's own process:
+ *              routebench must kill the lookups after its timeout.
  */
 #include "router_plugin.h"
 
@@ -16,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+extern char *program_invocation_short_name; /* glibc */
 
 const rb_router_ops *const *routebench_plugin_routers(size_t *count);
 
@@ -52,22 +58,41 @@ static int hangs_lookup(const void *impl, int method, const char *path, size_t l
     return rb_registry_find("linear")->lookup(impl, method, path, len, m);
 }
 
-static rb_router_ops faulty[3];
-static const rb_router_ops *table[3];
+/* In routebench itself, not in routebench-http-server? */
+static bool in_host(void)
+{
+    return strcmp(program_invocation_short_name, "routebench") == 0;
+}
+
+static int hostabort_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    if (in_host()) abort();
+    return rb_registry_find("linear")->lookup(impl, method, path, len, m);
+}
+
+static int hosthang_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    if (in_host())
+        for (;;) sleep(60);
+    return rb_registry_find("linear")->lookup(impl, method, path, len, m);
+}
+
+static rb_router_ops faulty[5];
+static const rb_router_ops *table[5];
 
 __attribute__((visibility("default"))) const rb_router_ops *const *
 routebench_plugin_routers(size_t *count)
 {
-    static const char *const names[] = {"wrongone", "crashy", "hangs"};
-    int (*const lookups[])(const void *, int, const char *, size_t,
-                           rb_match *) = {wrongone_lookup, crashy_lookup, hangs_lookup};
-    for (size_t i = 0; i < 3; i++) {
+    static const char *const names[] = {"wrongone", "crashy", "hangs", "hostabort", "hosthang"};
+    int (*const lookups[])(const void *, int, const char *, size_t, rb_match *) = {
+        wrongone_lookup, crashy_lookup, hangs_lookup, hostabort_lookup, hosthang_lookup};
+    for (size_t i = 0; i < 5; i++) {
         faulty[i] = *rb_registry_find("linear");
         faulty[i].name = names[i];
         faulty[i].summary = "test: linear with one deliberate fault (tests/plugins/http_faults.c)";
         faulty[i].lookup = lookups[i];
         table[i] = &faulty[i];
     }
-    *count = 3;
+    *count = 5;
     return table;
 }
