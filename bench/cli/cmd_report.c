@@ -105,7 +105,7 @@ int cmd_report(int argc, char **argv)
     if (b.gate.on)
         printf("gate re-decided from the trials: %s, as recorded (%s)\n",
                rb_gate_outcome_name(b.gate.outcome), b.gate.message);
-    printf("rendered again: ");
+    printf("rendered again, ");
     cli_print_bundle_files(stdout, o.dir, &b);
     rb_bundle_free(&b);
     return CLI_OK;

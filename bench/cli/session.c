@@ -1074,6 +1074,7 @@ static int write_outputs(session_options *o, const rb_bundle *b)
     if (o->out) {
         if (rb_bundle_write_dir(b, o->out, o->inputs, o->ninputs, &err) < 0)
             return cli_error(o->cmd, "writing the bundle: %s", err.message);
+        fprintf(o->human, "\n");
         cli_print_bundle_files(o->human, o->out, b);
     } else if (!o->json && !o->export_json && !o->export_csv) {
         fprintf(o->human, "(--out DIR writes the bundle: report.html, report.md, charts, data)\n");

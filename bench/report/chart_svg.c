@@ -763,7 +763,8 @@ static void gate_line(rb_buf *o, const rb_bundle *b, const log_axis *a, double t
     char l[64];
     snprintf(l, sizeof l, "--fail-below %g", b->gate.threshold);
     double w = text_width(l, 10, false);
-    bool right = x + 4 + w <= a->p1 + 4;
+    /* on the side away from the line at 1, where it has room */
+    bool right = b->gate.threshold >= 1 ? x + 4 + w <= a->p1 + 4 : x - 4 - w < a->p0 - 150;
     text(o, right ? x + 4 : x - 4, top + 6, right ? "start" : "end",
          "font-size=\"10\" fill=\"#b3261e\"", l);
 }

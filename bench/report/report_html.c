@@ -159,8 +159,8 @@ static void gate(const rb_bundle *b, rb_buf *o)
     char h[96];
     snprintf(h, sizeof h, "Gate: %s (exit status %d)", word, rb_gate_exit_status(b->gate.outcome));
     elem(o, "h2", NULL, h);
-    elem(o, "p", NULL, line);
-    elem(o, "p", "class=\"note\"", b->gate.message);
+    /* the headline already said the ratio; the message says why */
+    elem(o, "p", NULL, b->gate.message);
     rb_buf_puts(o, "</section>\n");
 }
 
