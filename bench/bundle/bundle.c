@@ -8,6 +8,7 @@
 #include "router_impl.h"
 #include "scenario.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,6 +426,34 @@ static int exact_geomean(const rb_ratio_set *sets, size_t count, double level,
     if (rc < 0) return rc;
     *out = (rb_geomean_result){count, g, g, g, level, 1.0, 0.0, 0, g != 1.0};
     return 0;
+}
+
+bool rb_bundle_is_aside(const rb_bundle *b, const rb_bundle_result *r)
+{
+    const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
+    return r->peer_process || (info && (info->reference || info->peer));
+}
+
+static bool faster_row(const rb_bundle *b, const rb_bundle_result *x, const rb_bundle_result *y)
+{
+    bool ax = rb_bundle_is_aside(b, x), ay = rb_bundle_is_aside(b, y);
+    if (ax != ay) return ay;
+    double mx = x->median_ns > 0 ? x->median_ns : INFINITY;
+    double my = y->median_ns > 0 ? y->median_ns : INFINITY;
+    return mx < my;
+}
+
+size_t rb_bundle_fastest_first(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx,
+                               size_t cap)
+{
+    size_t n = s->nresults < cap ? s->nresults : cap;
+    for (size_t i = 0; i < n; i++) { /* insertion: a few dozen rows, stable */
+        size_t k = i;
+        for (; k > 0 && faster_row(b, &s->results[i], &s->results[idx[k - 1]]); k--)
+            idx[k] = idx[k - 1];
+        idx[k] = i;
+    }
+    return n;
 }
 
 bool rb_bundle_is_condition(const rb_bundle *b, size_t si)

@@ -255,6 +255,14 @@ double rb_bundle_trial_ns_per_lookup(const rb_bundle_trial *t);
  * lookups/s, bytes/route, and every pair (a, b) of results with a before b
  * in results order.  Trials of one result are taken in round order. */
 int rb_bundle_compute_scenario(rb_bundle *b, size_t si, rb_error *err);
+/* A row shown apart from the routers one chooses among: a reference
+ * (linear, floor) or a peer. */
+bool rb_bundle_is_aside(const rb_bundle *b, const rb_bundle_result *r);
+/* The indices of s's results in the order every output shows them: the
+ * routers one chooses among fastest first (by median), then those aside,
+ * fastest first too.  Returns how many (at most cap). */
+size_t rb_bundle_fastest_first(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx,
+                               size_t cap);
 /* Is scenario si another condition (mode, cache) of the same tables as an
  * earlier scenario (choose's cold latency after its warm throughput)?
  * Such a scenario is shown beside its table, never counted as one more. */

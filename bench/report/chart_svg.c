@@ -373,24 +373,10 @@ static void span(const rb_bundle *b, int what, double *min, double *max)
         }
 }
 
-/* Results of scenario s in drawing order: the compared routers fastest
- * first (by median), then the references, fastest first too. */
+/* Results of scenario s in drawing order (rb_bundle_fastest_first). */
 static size_t ordered(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx)
 {
-    size_t n = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t k = 0; k < s->nresults; k++) {
-            if (is_reference(b, s->results[k].router) != (pass == 1)) continue;
-            double m = s->results[k].median_ns > 0 ? s->results[k].median_ns : INFINITY;
-            size_t j = n++;
-            for (; j > 0 && is_reference(b, s->results[idx[j - 1]].router) == (pass == 1); j--) {
-                double p = s->results[idx[j - 1]].median_ns;
-                if (!(m < (p > 0 ? p : INFINITY))) break;
-                idx[j] = idx[j - 1];
-            }
-            idx[j] = k;
-        }
-    return n;
+    return rb_bundle_fastest_first(b, s, idx, 256);
 }
 
 /* The router the verdict names fastest in scenario si, "" when none. */
@@ -435,7 +421,7 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
             median_label(b, r->median_ns, true, l, sizeof l);
             label_w = fmax(label_w, text_width(l, 9, false));
             rows++;
-            refs += is_reference(b, r->router);
+            refs += rb_bundle_is_aside(b, r);
         }
     const char *rs[64] = {0};
     size_t nr = routers_in_results(b, rs, 64, true);
@@ -465,7 +451,7 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
         for (size_t j = 0; j < n; j++) {
             size_t k = idx[j];
             const rb_bundle_result *r = &s->results[k];
-            bool ref = is_reference(b, r->router), win = strcmp(r->router, winner) == 0;
+            bool ref = rb_bundle_is_aside(b, r), win = strcmp(r->router, winner) == 0;
             if (ref && !sep) {
                 line(o, LEFT - 200, y + 3, a.p1, y + 3, "#cccccc", 1, "3 3");
                 y += 6;

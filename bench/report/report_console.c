@@ -34,37 +34,6 @@ void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double 
 
 /* ---- rows, fastest first ----------------------------------------------------------------- */
 
-/* 0: a router people choose among, 1: a reference or a peer (shown after). */
-static int row_group(const rb_bundle *b, const rb_bundle_result *r)
-{
-    const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
-    return r->peer_process || (info && (info->reference || info->peer));
-}
-
-static bool before(const rb_bundle *b, const rb_bundle_result *x, const rb_bundle_result *y)
-{
-    int gx = row_group(b, x), gy = row_group(b, y);
-    if (gx != gy) return gx < gy;
-    double mx = x->median_ns > 0 ? x->median_ns : INFINITY;
-    double my = y->median_ns > 0 ? y->median_ns : INFINITY;
-    return mx < my;
-}
-
-/* The indices of s's results, fastest first, references and peers after
- * (an insertion sort: a few dozen rows at most, and stable). */
-static size_t rows_fastest_first(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx,
-                                 size_t cap)
-{
-    size_t n = s->nresults < cap ? s->nresults : cap;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = i;
-        for (; k > 0 && before(b, &s->results[i], &s->results[idx[k - 1]]); k--)
-            idx[k] = idx[k - 1];
-        idx[k] = i;
-    }
-    return n;
-}
-
 /* ---- the table ------------------------------------------------------------------------------ */
 
 #define NAME_W 18
@@ -210,7 +179,7 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
         rb_bundle_label(b, r->router, true, name, sizeof name);
         rb_buf_printf(o, "  ** %s disagreed with EXPECTED or linear on %llu of %zu requests%s **\n",
                       name, (unsigned long long)r->disagreements, s->requests,
-                      row_group(b, r) ? " (a peer: not held to our semantics)" : "");
+                      rb_bundle_is_aside(b, r) ? " (a peer: not held to our semantics)" : "");
     }
     auto_line(b, &v, "", o);
     if (*v.fastest) {
@@ -259,7 +228,7 @@ void rb_console_scenario(const rb_bundle *b, size_t si, const rb_console_opts *o
     }
     header(b, s, cold, o);
     size_t idx[256];
-    size_t n = rows_fastest_first(b, s, idx, 256);
+    size_t n = rb_bundle_fastest_first(b, s, idx, 256);
     for (size_t i = 0; i < n; i++) row(b, s, cold, &s->results[idx[i]], o);
     details(b, first, "", opts, o);
     if (cold) details(b, si, "cold: ", opts, o);

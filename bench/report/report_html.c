@@ -128,7 +128,8 @@ static void answer(const rb_bundle *b, rb_buf *o, const char *headline)
              command_name(b), b->date, b->cpu_model, b->cores);
     rb_buf_puts(o, "<header>\n");
     elem(o, "p", "class=\"kicker\"", kicker);
-    elem(o, "h1", NULL, headline);
+    /* the terminal's "Overall: " label is not part of the sentence */
+    elem(o, "h1", NULL, strncmp(headline, "Overall: ", 9) == 0 ? headline + 9 : headline);
     size_t shown = 0;
     for (size_t i = 0; i < b->nscenarios; i++) {
         char line[RB_HEADLINE_TEXT];
@@ -169,7 +170,7 @@ static int charts(const rb_bundle *b, rb_buf *o, rb_error *err)
     bool any = false;
     for (int c = 0; c < RB_NCHARTS; c++) {
         if (!rb_bundle_chart_has_data(b, (rb_bundle_chart)c)) continue;
-        if (!any) rb_buf_puts(o, "<section>\n<h2>Charts</h2>\n");
+        if (!any) rb_buf_puts(o, "<section id=\"charts\">\n<h2>Charts</h2>\n");
         any = true;
         rb_buf_puts(o, "<figure>\n<div class=\"scroll\">\n");
         rb_buf svg = {0};
@@ -237,8 +238,10 @@ static void table(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bund
         rb_buf_printf(o, "<th>%s/lookup</th><th>speed vs %s%s</th>", unit, anchor,
                       rb_metric_exact(b->metric) ? " (exact)" : " [95% interval] wins");
     rb_buf_puts(o, "<th>bytes/route</th><th>build</th></tr>\n");
-    for (size_t i = 0; i < s->nresults; i++) {
-        const rb_bundle_result *r = &s->results[i];
+    size_t idx[256];
+    size_t n = rb_bundle_fastest_first(b, s, idx, 256);
+    for (size_t j = 0; j < n; j++) {
+        const rb_bundle_result *r = &s->results[idx[j]];
         char name[RB_BUNDLE_NAME + 16], build[32], bpr[32] = "-";
         rb_bundle_label(b, r->router, false, name, sizeof name);
         rb_format_duration((double)r->build_ns, build, sizeof build);
@@ -275,7 +278,7 @@ static void scenario_facts(const rb_bundle_scenario *s, rb_buf *o)
 static void scenarios(const rb_bundle *b, rb_buf *o)
 {
     if (!b->nscenarios) return;
-    rb_buf_puts(o, "<section>\n<h2>Per scenario</h2>\n");
+    rb_buf_puts(o, "<section id=\"scenarios\">\n<h2>Per scenario</h2>\n");
     for (size_t i = 0; i < b->nscenarios; i++) {
         if (rb_bundle_is_condition(b, i)) continue;
         const rb_bundle_scenario *s = &b->scenarios[i];
@@ -299,7 +302,7 @@ static void scenarios(const rb_bundle *b, rb_buf *o)
 static void method(const rb_bundle *b, rb_buf *o)
 {
     char text[1600];
-    rb_buf_puts(o, "<section>\n<h2>How it was measured</h2>\n");
+    rb_buf_puts(o, "<section id=\"method\">\n<h2>How it was measured</h2>\n");
     if (rb_metric_exact(b->metric))
         snprintf(text, sizeof text,
                  "Callgrind counted the %s of one replay of each request table per router "
@@ -329,7 +332,7 @@ static void fact(rb_buf *o, const char *name, const char *value)
 static void environment(const rb_bundle *b, rb_buf *o)
 {
     char v[RB_BUNDLE_TEXT * 3];
-    rb_buf_puts(o, "<section>\n<h2>On what</h2>\n<dl>\n");
+    rb_buf_puts(o, "<section id=\"machine\">\n<h2>On what</h2>\n<dl>\n");
     snprintf(v, sizeof v, "%s, %ld logical cores%s", b->cpu_model, b->cores,
              b->pinned_cpu >= 0 ? ", pinned" : "");
     fact(o, "CPU", v);
@@ -354,7 +357,7 @@ static void environment(const rb_bundle *b, rb_buf *o)
 
 static void limits(const rb_bundle *b, rb_buf *o)
 {
-    rb_buf_puts(o, "<section>\n<h2>What these numbers do not establish</h2>\n<ul>\n");
+    rb_buf_puts(o, "<section id=\"limits\">\n<h2>What these numbers do not establish</h2>\n<ul>\n");
     for (size_t i = 0; i < b->nwarnings; i++) elem(o, "li", NULL, b->warnings[i]);
     for (size_t i = 0; i < b->nlimitations; i++) elem(o, "li", NULL, b->limitations[i]);
     rb_buf_puts(o, "</ul>\n</section>\n");
