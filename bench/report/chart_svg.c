@@ -307,6 +307,33 @@ static void tick_label(double v, char *buf, size_t cap)
         snprintf(buf, cap, "%.4g", v);
 }
 
+/* The ticks' labels, leaving out any that would touch a label already
+ * placed: the powers of ten first, then the others where they fit. */
+static void tick_labels(rb_buf *o, const log_axis *a, const double *v, const bool *major, size_t n,
+                        bool horizontal, double label_at)
+{
+    double placed_lo[64], placed_hi[64];
+    size_t np = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n && np < 64; i++) {
+            if (major[i] != (pass == 0)) continue;
+            char l[32];
+            tick_label(v[i], l, sizeof l);
+            double p = axis_at(a, v[i]);
+            double half = horizontal ? text_width(l, FONT_SIZE, false) / 2 + 3 : 8;
+            bool clear = true;
+            for (size_t k = 0; k < np && clear; k++)
+                clear = p + half < placed_lo[k] || p - half > placed_hi[k];
+            if (!clear) continue;
+            placed_lo[np] = p - half;
+            placed_hi[np++] = p + half;
+            if (horizontal)
+                text(o, p, label_at, "middle", "fill=\"#555\"", l);
+            else
+                text(o, label_at, p + 4, "end", "fill=\"#555\"", l);
+        }
+}
+
 /* Grid lines at 1, 2, 5 x 10^k with their labels, and the axis title.
  * Vertical lines for a horizontal axis (from..to: y range, labels at
  * label_at), horizontal ones for a vertical axis (from..to: x range). */
@@ -324,13 +351,8 @@ static void grid(rb_buf *o, const log_axis *a, bool horizontal, double from, dou
             line(o, p, from, p, to, stroke, 1, NULL);
         else
             line(o, from, p, to, p, stroke, 1, NULL);
-        char l[32];
-        tick_label(v[i], l, sizeof l);
-        if (horizontal)
-            text(o, p, label_at, "middle", "fill=\"#555\"", l);
-        else
-            text(o, label_at, p + 4, "end", "fill=\"#555\"", l);
     }
+    tick_labels(o, a, v, major, n, horizontal, label_at);
     if (horizontal)
         text(o, (a->p0 + a->p1) / 2, title_at, "middle", "class=\"axis-label\" fill=\"#333\"",
              axis_title);
@@ -359,6 +381,7 @@ static void grid(rb_buf *o, const log_axis *a, bool horizontal, double from, dou
  * what it is there to show). */
 static void span(const rb_bundle *b, int what, double *min, double *max)
 {
+    double fastest = INFINITY;
     *min = INFINITY;
     *max = 0;
     for (size_t i = 0; i < b->nscenarios; i++)
@@ -370,7 +393,12 @@ static void span(const rb_bundle *b, int what, double *min, double *max)
             double hi = what == 0 ? r->max_ns : lo;
             if (lo > 0) *min = fmin(*min, lo);
             if (hi > 0) *max = fmax(*max, hi);
+            if (what == 0 && r->median_ns > 0) fastest = fmin(fastest, r->median_ns);
         }
+    /* a trial near 0 (cold: the stand-in's cost subtracted) would stretch
+     * the axis over decades: it starts at a tenth of the fastest median,
+     * and a min-max line reaching below is cut at the edge */
+    if (what == 0 && isfinite(fastest)) *min = fmax(*min, fastest / 10);
 }
 
 /* Results of scenario s in drawing order (rb_bundle_fastest_first). */
