@@ -4,7 +4,7 @@
  */
 #include "check.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

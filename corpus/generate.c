@@ -9,7 +9,7 @@
 #include "generate.h"
 
 #include "rng.h"
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 
 #include "file.h"
 #include "openapi_yaml.h"
-#include "router_impl.h"
+#include "router_kit.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>

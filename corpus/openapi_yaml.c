@@ -16,8 +16,9 @@
  */
 #include "openapi_yaml.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

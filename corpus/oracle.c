@@ -3,10 +3,10 @@
  */
 #include "oracle.h"
 
+#include "router_kit.h"
+
 #include <stdio.h>
 #include <string.h>
-
-extern const rb_router_ops rb__linear_ops;
 
 void rb_oracle_init(rb_oracle *o, const rb_shape_tree *st)
 {

@@ -10,8 +10,7 @@
  *   per depth d        the prefixes (shape tree nodes, corpus/shape_tree.h)
  *                      at depth d by the kind of their last segment: static,
  *                      param, template (a slot: templates such as
- *                      {name}.json arrive with issue 18; 0 until then, the
- *                      importer writes them as globs), glob, '**',
+ *                      {name}.json), glob, '**',
  *                      catch-all; for each kind how many have children
  *                      (interior), routes of their own (terminal) or both;
  *                      the prefixes with children by number of children
@@ -83,7 +82,7 @@
 typedef enum rb_profile_kind {
     RB_PK_STATIC,
     RB_PK_PARAM,
-    RB_PK_TEMPLATE, /* img-{id}.png, {Sid}.json (issue 18) */
+    RB_PK_TEMPLATE, /* img-{id}.png, {Sid}.json */
     RB_PK_GLOB,
     RB_PK_GLOBSTAR,
     RB_PK_CATCHALL,

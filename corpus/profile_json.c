@@ -10,7 +10,7 @@
 #include "profile_internal.h"
 
 #include "file.h"
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
  */
 #include "profile_internal.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -35,7 +35,7 @@
 #ifndef RB_CORPUS_SHAPE_TREE_H
 #define RB_CORPUS_SHAPE_TREE_H
 
-#include "router_impl.h"
+#include "router_kit.h"
 #include "table.h"
 
 #define RB_ST_NONE  UINT32_MAX

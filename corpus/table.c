@@ -6,7 +6,7 @@
 
 #include "buf.h"
 #include "file.h"
-#include "router_impl.h"
+#include "router_kit.h"
 
 #include <stdarg.h>
 #include <stdio.h>

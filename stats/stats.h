@@ -41,7 +41,7 @@
  * needs no random numbers and selects input values only, so the same
  * ratios give the same interval on every IEEE-754 machine.
  *
- * Why not the percentile bootstrap of DESIGN.md (used here until issue 12).
+ * Why not the percentile bootstrap (which this file used before).
  * The bootstrap distribution of a median of n values is discrete, and for
  * small n its "95%" interval is an order-statistic interval of lower
  * coverage: simulated with equal speeds and log-normal noise (10,000
@@ -73,7 +73,7 @@
  * interval) and z(c) the (1 + c)/2 quantile of the standard normal.  Read
  * off the interval, it reacts to the same noise the interval does.  A gate
  * can trust a pass only when its threshold is farther from 1 than the MDE
- * (bench/gate.h).  Fewer than RB_STATS_MIN_PAIRS pairs give no interval
+ * (bench/bundle/gate.h).  Fewer than RB_STATS_MIN_PAIRS pairs give no interval
  * claim at all: too_few is set, excludes_one is 0 and the MDE is infinite.
  *
  * Errors are values: 0 on success, or RB_EINVAL / RB_ENOMEM (the status

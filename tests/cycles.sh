@@ -80,10 +80,12 @@ find "$build/CMakeFiles" -name '*.c.o' | sort | while IFS= read -r o; do
   echo "$rel $o"
 done | sort -u -k1,1 >"$tmp/objects"
 [ -s "$tmp/objects" ] || { echo "cycles: no objects under $build" >&2; exit 1; }
-while read -r rel o; do
-  nm -g "$o" | awk -v f="$rel" '
-    $1 == "U" { print f, "U", $2; next }
-    NF == 3 && $2 ~ /^[BDRTVWGS]$/ { print f, "D", $3 }'
-done <"$tmp/objects" >"$tmp/files"
+# one nm over all the objects (-A: each line names its object)
+cut -d' ' -f2 "$tmp/objects" | xargs nm -g -A | awk -v list="$tmp/objects" '
+  BEGIN { while ((getline line < list) > 0) { split(line, p, " "); src[p[2]] = p[1] } }
+  { o = $1; sub(/:[^:]*$/, "", o) } # "OBJ:" (undefined) or "OBJ:VALUE"
+  !(o in src) { next }
+  $2 == "U" { print src[o], "U", $3; next }
+  NF == 3 && $2 ~ /^[BDRTVWGS]$/ { print src[o], "D", $3 }' >"$tmp/files"
 check_all "$tmp/files"
 echo "cycles: ok ($(wc -l <"$tmp/objects") files, $(cut -d' ' -f1 "$tmp/objects" | sed 's|/[^/]*$||' | sort -u | wc -l) folders, no call cycle)"

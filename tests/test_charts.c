@@ -1,5 +1,5 @@
 /*
- * test_charts.c — the charts of a bundle (bench/chart_svg.c), read back
+ * test_charts.c — the charts of a bundle (bench/report/chart_svg.c), read back
  * with a real XML parser (expat): each one parses, has its title, axes with
  * labels and a legend, keeps every label inside its width; a router has the
  * same colour in every chart and every bundle; reference rows do not

@@ -1,5 +1,5 @@
 /*
- * test_cli.c — the routebench command line as a user meets it (issue 17):
+ * test_cli.c — the routebench command line as a user meets it:
  * conflicting or ignored flags are usage errors, empty inputs are errors,
  * outputs are checked before any measuring, every message starts
  * "routebench CMD:", --json documents parse, --version and `help CMD`,
@@ -456,4 +456,37 @@ Test(cli, verify_all_skips_corpora_absent_from_routebench_data)
     cr_expect_eq(r.status, 2, "%s", r.out);
     cr_expect(strstr(r.out, "holds none of the shipped corpora") != NULL, "%s", r.out);
     done(&r);
+}
+
+/* Rule: one table of exit statuses (bench/cli/cli.h, docs/measurement.md):
+ * 0 done, 1 a check failed, 2 usage or input, 3 the gate inconclusive (its
+ * outcome -> status mapping is test_gate's), 4 out of memory or an output
+ * that cannot be written -- which used to exit 2, as if the user erred. */
+Test(cli, each_exit_status_means_one_thing)
+{
+    result r = rb("list");
+    cr_expect_eq(r.status, 0, "list: exit %d: %s", r.status, r.err);
+    done(&r);
+
+    write_file("t.routes", "GET /a\nGET /b\n");
+    write_file("wrong.requests", "GET /a 1\n"); /* /a is route 0 */
+    r = rb("verify --router radix --routes t.routes --requests wrong.requests");
+    cr_expect_eq(r.status, 1, "a wrong answer: exit %d: %s", r.status, r.err);
+    done(&r);
+
+    r = rb("run --no-such-flag");
+    cr_expect_eq(r.status, 2, "an unknown flag: exit %d: %s", r.status, r.err);
+    done(&r);
+    r = rb("verify --router radix --routes missing.routes --requests wrong.requests");
+    cr_expect_eq(r.status, 2, "a missing input file: exit %d: %s", r.status, r.err);
+    done(&r);
+
+    /* stdout on a full device: the output cannot be written */
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s/routebench' corpus compare t.routes t.routes >/dev/full 2>err.txt",
+             tmpdir, RB_BINARY_DIR);
+    int st = system(cmd);
+    cr_assert(st != -1 && WIFEXITED(st), "%s did not exit", cmd);
+    cr_expect_eq(WEXITSTATUS(st), 4, "stdout on /dev/full: exit %d", WEXITSTATUS(st));
 }

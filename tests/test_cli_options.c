@@ -177,7 +177,7 @@ Test(cli_options, the_alias_is_the_same_option)
     cr_expect(strstr(err.message, "--str is given twice"), "%s", err.message);
 }
 
-/* Regression 10 (issue 16): cli_parse_u64 read " -1" with strtoull, which
+/* Regression 10: cli_parse_u64 read " -1" with strtoull, which
  * skips the blank and negates, so --count " -1" became 2^64 - 1. */
 Test(cli_options, regression_10_a_blank_and_minus_is_not_a_huge_number)
 {

@@ -1,5 +1,5 @@
 /*
- * test_gate.c — the regression gate (bench/gate.h) rule by rule, its record
+ * test_gate.c — the regression gate (bench/bundle/gate.h) rule by rule, its record
  * in the bundle and `routebench report` re-deciding it; the after-the-fact
  * min-trial check; the deterministic arena and the Callgrind dump parser.
  * No timing assertions: the gate is fed fixed evidence, the CLI runs use

@@ -2,7 +2,7 @@
  * test_gate_sim.c — seeded simulations of the whole wall-clock gate (no
  * timing): trials are generated slot by slot in the harness's own round
  * order (rb_bench_round_orders), with realistic and hostile noise, turned
- * into pair ratios, summarised by stats.h and decided by bench/gate.h at
+ * into pair ratios, summarised by stats.h and decided by bench/bundle/gate.h at
  * --fail-below 0.97, as `routebench pair` does.
  *
  * A run of n pairs is 2n consecutive time slots; slot 2t + p holds the

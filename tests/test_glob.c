@@ -900,8 +900,8 @@ Test(glob, regression_23_nested_globstars_cost_bytes_linear_in_the_path)
  *    '**' has template children: GET /x/v1/apngb1c/users missed the route
  *    of a{p}b{q}c/users below the '**' (404, linear found it).  Cause: the
  *    shortcut's test listed the param, glob, '**' and catch-all children,
- *    not the templates (the two met when templates and issue 13's gates
- *    were merged).  Now a '**' with template children tries every end. */
+ *    not the templates (the two met when templates and the conformance
+ *    gates were merged).  Now a '**' with template children tries every end. */
 Test(glob, regression_60_a_globstar_with_one_static_child_still_tries_its_templates)
 {
     pair p;

@@ -585,7 +585,7 @@ Test(bundle, report_finds_a_summary_that_disagrees_with_trials_csv, .timeout = 1
     struct stat st_before, st_after;
     cr_assert_eq(stat(path, &st_before), 0);
     cr_expect_eq(rbt_routebench(args, log), 1, "exit 1: summary.json disagrees with trials.csv");
-    /* regression 13 (issue 17): report said only how many statistics
+    /* regression 13: report said only how many statistics
      * differed, and rewrote report.md from the tampered bundle anyway */
     char *rlog = rbt_slurp(tmp, "report.log", NULL);
     cr_expect(strstr(rlog, "routebench report: ") == rlog, "%s", rlog);

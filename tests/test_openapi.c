@@ -226,7 +226,7 @@ Test(openapi, cli_import_writes_the_routes_file)
     rmdir(dir);
 }
 
-/* ---- YAML (issue 17: most OpenAPI documents are YAML) ------------------------------------- */
+/* ---- YAML (most OpenAPI documents are YAML) ------------------------------------------------ */
 
 static const char pets_json[] =
     "{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"Pets\", \"version\": \"1\"},\n"
@@ -373,7 +373,7 @@ Test(openapi, yaml_errors_name_line_and_column)
     }
 }
 
-/* Regression 11 (issue 17): a truncated JSON document was reported as
+/* Regression 11: a truncated JSON document was reported as
  * `malformed JSON near " "` (cJSON stops at the value it cannot finish). */
 Test(openapi, regression_11_truncated_json_says_unexpected_end_of_input)
 {
@@ -389,7 +389,7 @@ Test(openapi, regression_11_truncated_json_says_unexpected_end_of_input)
     free(json);
 }
 
-/* Regression 12 (issue 17): the bytes of a binary file were copied into the
+/* Regression 12: the bytes of a binary file were copied into the
  * message ("near" text), so the terminal got raw control bytes. */
 Test(openapi, regression_12_binary_bytes_never_reach_the_message)
 {

@@ -1,6 +1,6 @@
 /*
  * test_outputs.c — outputs that appear whole or not at all, and writers
- * that write only what readers read (issue 13), through the built binary
+ * that write only what readers read, through the built binary
  * and the table, import and router APIs:
  *
  *   - a requests file records its route table's fingerprint; verify, run
@@ -486,7 +486,7 @@ Test(outputs, regression_44_trailing_data_after_a_json_document_is_refused)
 }
 
 /* Regression 45: anything after the YAML document must not be ignored
- * either (YAML arrived with issue 17; the rule is the JSON one). */
+ * either (the rule is the JSON one). */
 Test(outputs, regression_45_data_after_a_yaml_document_is_refused)
 {
     static const struct {

@@ -1,5 +1,5 @@
 /*
- * test_peer.c — the peer runner protocol (bench/peer.h, docs/peer-protocol.md)
+ * test_peer.c — the peer runner protocol (bench/measure/peer.h, docs/peer-protocol.md)
  * with the minimal runner of peers/minimal/runner.c (plain C, so CI needs
  * no other toolchain), and the harness's latency mode and cold cache (by
  * structure: checksums and counts, no timing assertions).

@@ -1,5 +1,5 @@
 /*
- * test_plugins.c — router plugins (bench/plugins.h): the example plugin
+ * test_plugins.c — router plugins (bench/measure/plugins.h): the example plugin
  * (examples/plugin/segscan.c) and this build's librouters.so load, their
  * routers resolve by NAME and NAME@LIB and agree with linear; two copies
  * of one build load side by side without sharing code; a plugin built for

@@ -1,6 +1,6 @@
 /*
  * test_scenario_depth.c — generator versions and depth histograms in
- * scenarios and result bundles (bench/scenario.h, bench/bundle.h).
+ * scenarios and result bundles (bench/measure/scenario.h, bench/bundle/bundle.h).
  *
  * Rules checked: a "-v1" shape suffix runs generator v1 and reproduces a
  * published fingerprint, the default runs v2; a scenario's depth

@@ -70,8 +70,8 @@ static sim_rates simulate(size_t n, double true_ratio, double sd, uint64_t data_
 
 Test(stats_sim, equal_speeds_15_pairs_cover_one_at_least_95_percent)
 {
-    /* [x(4), x(12)]: exact coverage 96.48%; the bootstrap interval used
-     * before issue 12 covered 92.7% here.  Require >= 95%. */
+    /* [x(4), x(12)]: exact coverage 96.48%; the percentile bootstrap
+     * interval used before covered 92.7% here.  Require >= 95%. */
     sim_rates r = simulate(15, 1.0, 0.03, 1);
     cr_expect_geq(r.covers, 0.95, "15 pairs: covers 1.0 in %.1f%%", 100 * r.covers);
     cr_expect(fabs(r.excludes - (1.0 - r.covers)) < 1e-9); /* the true ratio is 1 */

@@ -1,5 +1,5 @@
 /*
- * test_verdict.c — the verdict (bench/verdict.h) on synthetic bundles whose
+ * test_verdict.c — the verdict (bench/bundle/verdict.h) on synthetic bundles whose
  * trials are written by hand, so the expected winner, interval and
  * refusals follow from the numbers below (no timing).
  */
@@ -326,7 +326,7 @@ Test(verdict, a_tie_under_one_condition_claims_no_same_winner)
     rb_bundle_free(&b);
 }
 
-/* summary.json carries the verdict and issue 14's fields, and reads them
+/* summary.json carries the verdict and the conditions, and reads them
  * back (the verdict is recomputed from the results). */
 Test(verdict, summary_json_carries_the_verdict_and_reads_the_conditions_back)
 {

@@ -5,7 +5,7 @@
 #include "bundle.h"
 
 #include "generate.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "scenario.h"
 
 #include <math.h>

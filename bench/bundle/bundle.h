@@ -103,7 +103,7 @@ typedef struct rb_bundle_result {
     double bytes_per_route;
     /* counted metrics: the raw counts per lookup (median over trials) */
     double ir_per_lookup, data_refs_per_lookup, l1_misses_per_lookup, ll_misses_per_lookup;
-    /* added by issue 14 */
+    /* absent in older bundles: -1, unknown */
     int64_t rss_growth_bytes; /* peak RSS growth during build (VmHWM), -1 unknown */
     uint64_t disagree_linear; /* peers: answers that differ from linear's */
     bool peer_process;        /* measured in a peer process (docs/peer-protocol.md) */
@@ -140,7 +140,7 @@ typedef struct rb_bundle_scenario {
     size_t nresults;
     rb_bundle_pair *pairs;
     size_t npairs;
-    /* added by issue 14 (absent in older bundles: throughput, warm) */
+    /* the conditions (absent in older bundles: throughput, warm) */
     char mode[16];      /* "throughput" (back-to-back) or "latency" (each lookup waits) */
     char cache[8];      /* "warm" or "cold" (the application stand-in between lookups) */
     uint64_t app_bytes; /* cold: bytes the stand-in touches between two lookups */
@@ -319,6 +319,14 @@ void rb_bundle_fmt_value(const rb_bundle *b, double v, char *buf, size_t cap);
 /* summary.json text (bundle_json.c). */
 int rb_bundle_json_write(const rb_bundle *b, rb_buf *out, rb_error *err);
 /* Parse summary.json into b (initialised here); trials are not in it. */
+/* The fields of summary.json that one table describes for the writer and
+ * the reader (bundle_json.c): tables 0 .. rb_bundle_json_tables() - 1,
+ * rows 0.. of each; returns the key of row i of table t (NULL past the
+ * end), with the object that holds it as docs/measurement.md's schema
+ * names it ("machine", "geomeans[]") and the schema version that added it. */
+size_t rb_bundle_json_tables(void);
+const char *rb_bundle_json_field(size_t table, size_t i, const char **object, int *since);
+
 int rb_bundle_json_read(const char *text, size_t len, rb_bundle *b, rb_error *err);
 
 /* trials.csv text (bundle_csv.c): header
@@ -331,7 +339,7 @@ int rb_bundle_csv_read(const char *text, size_t len, rb_bundle *b, rb_error *err
 
 /* report.md text (report_md.c). */
 int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
-/* Its parts for counted metrics, the gate and the libraries (report_gate.c). */
+/* Its parts for counted metrics, the gate and the libraries (report_md_sections.c). */
 void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o);
 void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
 void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);

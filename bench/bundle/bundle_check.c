@@ -4,7 +4,7 @@
  */
 #include "bundle_check.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -32,7 +32,7 @@ typedef struct rb_bundle_recheck {
  * error; the comparison itself is in *rep. */
 int rb_bundle_recheck_stats(rb_bundle *b, rb_bundle_recheck *rep, rb_error *err);
 
-/* Decide b's recorded gate again (bench/gate.h) from its statistics (run
+/* Decide b's recorded gate again (bench/bundle/gate.h) from its statistics (run
  * rb_bundle_recheck_stats first): *recorded gets the gate as read, b->gate
  * the decision now, and *agree whether outcome, evidence and MDE match.
  * A bundle without a gate agrees. */

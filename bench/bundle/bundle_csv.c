@@ -13,13 +13,13 @@
  * count).  value / lookups is the trial's value per lookup, from which
  * every statistic in summary.json is computed.  Under cycles-est the raw
  * counts follow, and cycles_est = (instructions + data_refs - l1_misses) +
- * 5 (l1_misses - ll_misses) + 35 ll_misses (bench/callgrind.h).  Fields holding a comma, a
+ * 5 (l1_misses - ll_misses) + 35 ll_misses (bench/measure/callgrind.h).  Fields holding a comma, a
  * quote or a line break are quoted as RFC 4180 says; warm-up and
  * calibration runs are not rows.
  */
 #include "bundle.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>

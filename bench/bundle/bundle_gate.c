@@ -1,12 +1,12 @@
 /*
  * bundle_gate.c — the gate of a bundle: its evidence (the one scenario's
- * pair, or the geometric mean of several), its decision (bench/gate.h),
+ * pair, or the geometric mean of several), its decision (bench/bundle/gate.h),
  * and the per-lookup value of its metric as text.  `pair` decides with these
  * functions after a run, `routebench report DIR` again from trials.csv.
  */
 #include "bundle.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdio.h>

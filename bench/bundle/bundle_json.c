@@ -11,7 +11,7 @@
 #include "feature_names.h"
 #include "verdict.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <cJSON.h>
 #include <inttypes.h>
@@ -19,6 +19,183 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- the fields, described once ------------------------------------------- */
+
+/* How a field is spelled in summary.json and stored in its struct.  The
+ * writer and the reader walk the same rows (as the option tables of
+ * bench/cli/options.h do with offsetof), and tests/test_schema.c checks
+ * every row against docs/measurement.md's schema. */
+typedef enum json_type {
+    J_STR,             /* char[]: a string */
+    J_STR_OR_NULL,     /* char[]: a string, or null when empty */
+    J_DOUBLE,          /* double: a number (null when not finite) */
+    J_DOUBLE_OR_NULL,  /* double: a number, or null when negative (read: -1) */
+    J_DOUBLE_INF_NULL, /* double: a number, or null when infinite (read: INFINITY) */
+    J_INT_OR_NULL,     /* int: a number, or null when negative (read: -1) */
+    J_COUNT,           /* unsigned (or long >= 0) of 4 or 8 bytes: a count */
+    J_BOOL,            /* bool or int: true or false */
+    J_HEX64,           /* uint64_t: 16 hex digits */
+} json_type;
+
+typedef struct json_field {
+    const char *key;
+    json_type type;
+    size_t offset, size;
+    int since; /* the schema version that added it */
+} json_field;
+
+#define JF(st, key, type, member, since)                                                           \
+    {                                                                                              \
+        key, type, offsetof(st, member), sizeof(((st *)0)->member), since                          \
+    }
+
+static const json_field tool_fields[] = {
+    JF(rb_bundle, "version", J_STR, version, 1),
+    JF(rb_bundle, "commit", J_STR, commit, 1),
+    JF(rb_bundle, "compiler", J_STR, compiler, 1),
+    JF(rb_bundle, "flags", J_STR, flags, 1),
+    JF(rb_bundle, "build_type", J_STR, build_type, 1),
+    JF(rb_bundle, "optimized", J_BOOL, optimized, 1),
+    JF(rb_bundle, "sanitized", J_BOOL, sanitized, 1),
+};
+
+static const json_field machine_fields[] = {
+    JF(rb_bundle, "cpu_model", J_STR, cpu_model, 1),
+    JF(rb_bundle, "cores", J_COUNT, cores, 1),
+    JF(rb_bundle, "kernel", J_STR, kernel, 1),
+    JF(rb_bundle, "governor", J_STR_OR_NULL, governor, 1),
+    JF(rb_bundle, "loadavg_start", J_DOUBLE_OR_NULL, loadavg_start, 1),
+    JF(rb_bundle, "loadavg_end", J_DOUBLE_OR_NULL, loadavg_end, 1),
+    JF(rb_bundle, "pinned_cpu", J_INT_OR_NULL, pinned_cpu, 1),
+};
+
+static const json_field seeds_fields[] = {
+    JF(rb_bundle, "corpus", J_COUNT, seed, 1),
+    JF(rb_bundle, "bootstrap", J_HEX64, bootstrap.seed, 1),
+    JF(rb_bundle, "order", J_HEX64, order_seed, 2),
+};
+
+/* protocol: these, then the texts that follow from the metric and clock,
+ * then protocol_tail_fields */
+static const json_field protocol_fields[] = {
+    JF(rb_bundle, "trials", J_COUNT, trials, 1),
+    JF(rb_bundle, "warmup", J_COUNT, warmup, 1),
+    JF(rb_bundle, "min_trial_ms", J_DOUBLE, min_trial_ms, 1),
+};
+
+static const json_field protocol_tail_fields[] = {
+    JF(rb_bundle, "bootstrap_resamples", J_COUNT, bootstrap.resamples, 1),
+    JF(rb_bundle, "confidence_level", J_DOUBLE, bootstrap.level, 1),
+};
+
+static const json_field pair_fields[] = {
+    JF(rb_bundle_pair, "a", J_STR, a, 1),
+    JF(rb_bundle_pair, "b", J_STR, b, 1),
+    JF(rb_bundle_pair, "n", J_COUNT, r.n, 1),
+    JF(rb_bundle_pair, "median", J_DOUBLE, r.median, 1),
+    JF(rb_bundle_pair, "lo", J_DOUBLE, r.lo, 1),
+    JF(rb_bundle_pair, "hi", J_DOUBLE, r.hi, 1),
+    JF(rb_bundle_pair, "coverage", J_DOUBLE, r.coverage, 2),
+    JF(rb_bundle_pair, "mde", J_DOUBLE_INF_NULL, r.mde, 2),
+    JF(rb_bundle_pair, "too_few", J_BOOL, r.too_few, 2),
+    JF(rb_bundle_pair, "wins", J_COUNT, r.wins, 1),
+    JF(rb_bundle_pair, "losses", J_COUNT, r.losses, 1),
+    JF(rb_bundle_pair, "excludes_one", J_BOOL, r.excludes_one, 1),
+};
+
+static const json_field geomean_fields[] = {
+    JF(rb_bundle_geomean, "router", J_STR, router, 1),
+    JF(rb_bundle_geomean, "baseline", J_STR, baseline, 1),
+    JF(rb_bundle_geomean, "scenarios", J_COUNT, g.scenarios, 1),
+    JF(rb_bundle_geomean, "geomean", J_DOUBLE, g.geomean, 1),
+    JF(rb_bundle_geomean, "lo", J_DOUBLE, g.lo, 1),
+    JF(rb_bundle_geomean, "hi", J_DOUBLE, g.hi, 1),
+    JF(rb_bundle_geomean, "coverage", J_DOUBLE, g.coverage, 2),
+    JF(rb_bundle_geomean, "mde", J_DOUBLE_INF_NULL, g.mde, 2),
+    JF(rb_bundle_geomean, "too_few", J_BOOL, g.too_few, 2),
+    JF(rb_bundle_geomean, "excludes_one", J_BOOL, g.excludes_one, 1),
+};
+
+static const json_field library_fields[] = {
+    JF(rb_bundle_library, "router", J_STR, router, 2),
+    JF(rb_bundle_library, "path", J_STR, path, 2),
+    JF(rb_bundle_library, "size", J_COUNT, size, 2),
+    JF(rb_bundle_library, "xxh3", J_HEX64, hash, 2),
+    JF(rb_bundle_library, "commit", J_STR_OR_NULL, commit, 2),
+};
+
+typedef struct json_table {
+    const char *object; /* as docs/measurement.md's schema names it */
+    const json_field *rows;
+    size_t n;
+} json_table;
+
+#define JF_N(rows) (sizeof rows / sizeof rows[0])
+#define JF_TABLE(object, rows)                                                                     \
+    {                                                                                              \
+        object, rows, sizeof rows / sizeof rows[0]                                                 \
+    }
+
+static const json_table json_tables[] = {
+    JF_TABLE("tool", tool_fields),
+    JF_TABLE("machine", machine_fields),
+    JF_TABLE("seeds", seeds_fields),
+    JF_TABLE("protocol", protocol_fields),
+    JF_TABLE("protocol", protocol_tail_fields),
+    JF_TABLE("scenarios[].pairs[]", pair_fields),
+    JF_TABLE("geomeans[]", geomean_fields),
+    JF_TABLE("libraries[]", library_fields),
+};
+
+size_t rb_bundle_json_tables(void)
+{
+    return sizeof json_tables / sizeof json_tables[0];
+}
+
+const char *rb_bundle_json_field(size_t table, size_t i, const char **object, int *since)
+{
+    if (table >= rb_bundle_json_tables() || i >= json_tables[table].n) return NULL;
+    const json_field *f = &json_tables[table].rows[i];
+    if (object) *object = json_tables[table].object;
+    if (since) *since = f->since;
+    return f->key;
+}
+
+static uint64_t load_count(const void *p, size_t size)
+{
+    if (size == sizeof(uint32_t)) {
+        uint32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static void store_count(void *p, size_t size, uint64_t v)
+{
+    if (size == sizeof(uint32_t)) {
+        uint32_t n = (uint32_t)v;
+        memcpy(p, &n, sizeof n);
+    } else {
+        memcpy(p, &v, sizeof v);
+    }
+}
+
+static bool load_bool(const void *p, size_t size)
+{
+    return size == sizeof(bool) ? *(const bool *)p : *(const int *)p != 0;
+}
+
+static void store_bool(void *p, size_t size, bool v)
+{
+    if (size == sizeof(bool))
+        *(bool *)p = v;
+    else
+        *(int *)p = v;
+}
 
 /* ---- writing -------------------------------------------------------------- */
 
@@ -85,6 +262,48 @@ static void add_bool(jw *w, cJSON *o, const char *k, bool v)
     if (o) add(w, o, k, cJSON_CreateBool(v));
 }
 
+/* Write the rows of fields from the struct at base into o. */
+static void write_fields(jw *w, cJSON *o, const json_field *fields, size_t n, const void *base)
+{
+    for (size_t i = 0; o && i < n; i++) {
+        const json_field *f = &fields[i];
+        const char *p = (const char *)base + f->offset;
+        double d;
+        switch (f->type) {
+        case J_STR:
+            add_str(w, o, f->key, p);
+            break;
+        case J_STR_OR_NULL:
+            add(w, o, f->key, str_or_null(p));
+            break;
+        case J_DOUBLE:
+        case J_DOUBLE_INF_NULL: /* num(): null when not finite */
+            memcpy(&d, p, sizeof d);
+            add_num(w, o, f->key, d);
+            break;
+        case J_DOUBLE_OR_NULL:
+            memcpy(&d, p, sizeof d);
+            add(w, o, f->key, d >= 0 ? num(d) : cJSON_CreateNull());
+            break;
+        case J_INT_OR_NULL: {
+            int v;
+            memcpy(&v, p, sizeof v);
+            add(w, o, f->key, v >= 0 ? num(v) : cJSON_CreateNull());
+            break;
+        }
+        case J_COUNT:
+            add_num(w, o, f->key, (double)load_count(p, f->size));
+            break;
+        case J_BOOL:
+            add_bool(w, o, f->key, load_bool(p, f->size));
+            break;
+        case J_HEX64:
+            add(w, o, f->key, hex64(load_count(p, f->size)));
+            break;
+        }
+    }
+}
+
 /* "median_ns", "median_instructions", ...: a per-lookup statistic named by
  * the bundle's metric. */
 static const char *value_key(const rb_bundle *b, const char *stat, char *buf, size_t cap)
@@ -131,22 +350,10 @@ static void write_result(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundle_
 static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
 {
     cJSON *o = push(w, arr, cJSON_CreateObject());
-    if (!o) return;
-    add_str(w, o, "a", p->a);
-    add_str(w, o, "b", p->b);
-    add_num(w, o, "n", (double)p->r.n);
-    add_num(w, o, "median", p->r.median);
-    add_num(w, o, "lo", p->r.lo);
-    add_num(w, o, "hi", p->r.hi);
-    add_num(w, o, "coverage", p->r.coverage);
-    add_num(w, o, "mde", p->r.mde); /* infinite: null */
-    add_bool(w, o, "too_few", p->r.too_few != 0);
-    add_num(w, o, "wins", (double)p->r.wins);
-    add_num(w, o, "losses", (double)p->r.losses);
-    add_bool(w, o, "excludes_one", p->r.excludes_one != 0);
+    write_fields(w, o, pair_fields, sizeof pair_fields / sizeof pair_fields[0], p);
 }
 
-/* Issue 14's fields: the conditions, who refused the table, auto's pick. */
+/* The conditions of a scenario, who refused the table, auto's pick. */
 static void write_conditions(jw *w, cJSON *o, const rb_bundle_scenario *s)
 {
     add_str(w, o, "mode", rb_verdict_mode(s));
@@ -299,39 +506,20 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
 
     cJSON *tool = add(w, root, "tool", cJSON_CreateObject());
     add_str(w, tool, "name", "routebench");
-    add_str(w, tool, "version", b->version);
-    add_str(w, tool, "commit", b->commit);
-    add_str(w, tool, "compiler", b->compiler);
-    add_str(w, tool, "flags", b->flags);
-    add_str(w, tool, "build_type", b->build_type);
-    add_bool(w, tool, "optimized", b->optimized);
-    add_bool(w, tool, "sanitized", b->sanitized);
-
-    cJSON *m = add(w, root, "machine", cJSON_CreateObject());
-    add_str(w, m, "cpu_model", b->cpu_model);
-    add_num(w, m, "cores", (double)b->cores);
-    add_str(w, m, "kernel", b->kernel);
-    if (m) add(w, m, "governor", str_or_null(b->governor));
-    if (m)
-        add(w, m, "loadavg_start",
-            b->loadavg_start >= 0 ? num(b->loadavg_start) : cJSON_CreateNull());
-    if (m) add(w, m, "loadavg_end", b->loadavg_end >= 0 ? num(b->loadavg_end) : cJSON_CreateNull());
-    if (m) add(w, m, "pinned_cpu", b->pinned_cpu >= 0 ? num(b->pinned_cpu) : cJSON_CreateNull());
+    write_fields(w, tool, tool_fields, JF_N(tool_fields), b);
+    write_fields(w, add(w, root, "machine", cJSON_CreateObject()), machine_fields,
+                 JF_N(machine_fields), b);
 
     add_str(w, root, "date", b->date);
     if (root)
         add(w, root, "duration_s", b->duration_s >= 0 ? num(b->duration_s) : cJSON_CreateNull());
     add_str(w, root, "command", b->command);
 
-    cJSON *seeds = add(w, root, "seeds", cJSON_CreateObject());
-    add_num(w, seeds, "corpus", (double)b->seed);
-    if (seeds) add(w, seeds, "bootstrap", hex64(b->bootstrap.seed));
-    if (seeds) add(w, seeds, "order", hex64(b->order_seed));
+    write_fields(w, add(w, root, "seeds", cJSON_CreateObject()), seeds_fields, JF_N(seeds_fields),
+                 b);
 
     cJSON *p = add(w, root, "protocol", cJSON_CreateObject());
-    add_num(w, p, "trials", b->trials);
-    add_num(w, p, "warmup", b->warmup);
-    add_num(w, p, "min_trial_ms", b->min_trial_ms);
+    write_fields(w, p, protocol_fields, JF_N(protocol_fields), b);
     add_str(w, p, "metric", rb_metric_name(b->metric));
     add_str(w, p, "unit", rb_metric_unit(b->metric));
     add_str(w, p, "order",
@@ -350,16 +538,16 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
             : b->metric == RB_METRIC_HW_INSTRUCTIONS ? "perf_instructions"
             : b->cpu_clock                           ? "thread_cputime"
                                                      : "monotonic");
-    add_str(w, p, "clock",
-            rb_metric_exact(b->metric)
-                ? "Callgrind client requests around each router's replays (bench/callgrind.h)"
-            : b->metric == RB_METRIC_HW_INSTRUCTIONS
-                ? "perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) around each trial"
-            : b->cpu_clock ? "clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each trial: the CPU "
-                             "time of the benchmark thread"
-                           : "clock_gettime(CLOCK_MONOTONIC) around each trial: elapsed time");
-    add_num(w, p, "bootstrap_resamples", (double)b->bootstrap.resamples);
-    add_num(w, p, "confidence_level", b->bootstrap.level);
+    add_str(
+        w, p, "clock",
+        rb_metric_exact(b->metric)
+            ? "Callgrind client requests around each router's replays (bench/measure/callgrind.h)"
+        : b->metric == RB_METRIC_HW_INSTRUCTIONS
+            ? "perf_event_open(PERF_COUNT_HW_INSTRUCTIONS) around each trial"
+        : b->cpu_clock ? "clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each trial: the CPU "
+                         "time of the benchmark thread"
+                       : "clock_gettime(CLOCK_MONOTONIC) around each trial: elapsed time");
+    write_fields(w, p, protocol_tail_fields, JF_N(protocol_tail_fields), b);
     add_str(w, p, "ratio",
             "speed ratio b/a: median over rounds of (ns per lookup of a) / (ns per lookup "
             "of b); above 1: b is faster");
@@ -383,17 +571,8 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     cJSON *gms = add(w, root, "geomeans", cJSON_CreateArray());
     for (size_t i = 0; gms && i < b->ngeomeans; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
-        cJSON *o = push(w, gms, cJSON_CreateObject());
-        add_str(w, o, "router", g->router);
-        add_str(w, o, "baseline", g->baseline);
-        add_num(w, o, "scenarios", (double)g->g.scenarios);
-        add_num(w, o, "geomean", g->g.geomean);
-        add_num(w, o, "lo", g->g.lo);
-        add_num(w, o, "hi", g->g.hi);
-        add_num(w, o, "coverage", g->g.coverage);
-        add_num(w, o, "mde", g->g.mde);
-        add_bool(w, o, "too_few", g->g.too_few != 0);
-        add_bool(w, o, "excludes_one", g->g.excludes_one != 0);
+        write_fields(w, push(w, gms, cJSON_CreateObject()), geomean_fields, JF_N(geomean_fields),
+                     g);
     }
     write_gate(w, root, b);
     char overall[RB_VERDICT_TEXT];
@@ -403,12 +582,8 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     cJSON *libs = add(w, root, "libraries", cJSON_CreateArray());
     for (size_t i = 0; libs && i < b->nlibraries; i++) {
         const rb_bundle_library *l = &b->libraries[i];
-        cJSON *o = push(w, libs, cJSON_CreateObject());
-        add_str(w, o, "router", l->router);
-        add_str(w, o, "path", l->path);
-        add_num(w, o, "size", (double)l->size);
-        if (o) add(w, o, "xxh3", hex64(l->hash));
-        if (o) add(w, o, "commit", str_or_null(l->commit));
+        write_fields(w, push(w, libs, cJSON_CreateObject()), library_fields, JF_N(library_fields),
+                     l);
     }
     write_strings(w, root, "warnings", b->warnings, b->nwarnings);
     write_strings(w, root, "limitations", b->limitations, b->nlimitations);
@@ -526,6 +701,48 @@ static void nomem(jr *r)
         r->rc = rb__error(r->err, RB_ENOMEM, RB_NO_OFFSET, "out of memory reading JSON");
 }
 
+/* Read the rows of fields from o into the struct at base. */
+static void read_fields(jr *r, const cJSON *o, const json_field *fields, size_t n, void *base)
+{
+    for (size_t i = 0; i < n && r->rc == RB_OK; i++) {
+        const json_field *f = &fields[i];
+        char *p = (char *)base + f->offset;
+        double d;
+        switch (f->type) {
+        case J_STR:
+        case J_STR_OR_NULL:
+            get_str(r, o, f->key, p, f->size);
+            break;
+        case J_DOUBLE:
+            d = get_num(r, o, f->key);
+            memcpy(p, &d, sizeof d);
+            break;
+        case J_DOUBLE_OR_NULL:
+            d = get_num_or(r, o, f->key, -1);
+            memcpy(p, &d, sizeof d);
+            break;
+        case J_DOUBLE_INF_NULL:
+            d = get_num_or(r, o, f->key, INFINITY);
+            memcpy(p, &d, sizeof d);
+            break;
+        case J_INT_OR_NULL: {
+            int v = (int)get_num_or(r, o, f->key, -1);
+            memcpy(p, &v, sizeof v);
+            break;
+        }
+        case J_COUNT:
+            store_count(p, f->size, get_u64(r, o, f->key));
+            break;
+        case J_BOOL:
+            store_bool(p, f->size, get_bool(r, o, f->key));
+            break;
+        case J_HEX64:
+            store_count(p, f->size, get_hex(r, o, f->key));
+            break;
+        }
+    }
+}
+
 static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_scenario *s)
 {
     char name[RB_BUNDLE_NAME];
@@ -558,7 +775,7 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
     x->disturbed_trials = get_u64(r, o, "disturbed_trials");
     x->short_trials = get_u64(r, o, "short_trials");
     x->recalibrated = get_bool(r, o, "recalibrated");
-    /* added by issue 14 */
+    /* absent in older bundles */
     x->rss_growth_bytes =
         has(o, "rss_growth_bytes") ? (int64_t)get_num_or(r, o, "rss_growth_bytes", -1) : -1;
     x->peer_process = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "peer_process"));
@@ -567,21 +784,10 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
 
 static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
 {
-    get_str(r, o, "a", p->a, sizeof p->a);
-    get_str(r, o, "b", p->b, sizeof p->b);
-    p->r.n = (size_t)get_u64(r, o, "n");
-    p->r.median = get_num(r, o, "median");
-    p->r.lo = get_num(r, o, "lo");
-    p->r.hi = get_num(r, o, "hi");
-    p->r.coverage = get_num(r, o, "coverage");
-    p->r.mde = get_num_or(r, o, "mde", INFINITY);
-    p->r.too_few = get_bool(r, o, "too_few");
-    p->r.wins = (size_t)get_u64(r, o, "wins");
-    p->r.losses = (size_t)get_u64(r, o, "losses");
-    p->r.excludes_one = get_bool(r, o, "excludes_one");
+    read_fields(r, o, pair_fields, JF_N(pair_fields), p);
 }
 
-/* Issue 14's fields; absent in older bundles (throughput, warm, none
+/* The conditions, refusals and auto's pick; absent in older bundles (throughput, warm, none
  * refused, auto's choice unknown).  The verdict is not read: it is
  * recomputed from the results. */
 static void read_conditions(jr *r, const cJSON *o, rb_bundle_scenario *s)
@@ -726,40 +932,24 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
     }
     const cJSON *tool = field(r, root, "tool");
     r->where = "tool";
-    get_str(r, tool, "version", b->version, sizeof b->version);
-    get_str(r, tool, "commit", b->commit, sizeof b->commit);
-    get_str(r, tool, "compiler", b->compiler, sizeof b->compiler);
-    get_str(r, tool, "flags", b->flags, sizeof b->flags);
-    get_str(r, tool, "build_type", b->build_type, sizeof b->build_type);
-    b->optimized = get_bool(r, tool, "optimized");
-    b->sanitized = get_bool(r, tool, "sanitized");
+    read_fields(r, tool, tool_fields, JF_N(tool_fields), b);
 
     const cJSON *m = field(r, root, "machine");
     r->where = "machine";
-    get_str(r, m, "cpu_model", b->cpu_model, sizeof b->cpu_model);
-    b->cores = (long)get_u64(r, m, "cores");
-    get_str(r, m, "kernel", b->kernel, sizeof b->kernel);
-    get_str(r, m, "governor", b->governor, sizeof b->governor);
-    b->loadavg_start = get_num_or(r, m, "loadavg_start", -1);
-    b->loadavg_end = get_num_or(r, m, "loadavg_end", -1);
+    read_fields(r, m, machine_fields, JF_N(machine_fields), b);
     const cJSON *dur = cJSON_GetObjectItemCaseSensitive(root, "duration_s"); /* optional */
     b->duration_s = cJSON_IsNumber(dur) ? dur->valuedouble : -1;
-    b->pinned_cpu = (int)get_num_or(r, m, "pinned_cpu", -1);
 
     r->where = "the top level";
     get_str(r, root, "date", b->date, sizeof b->date);
     get_str(r, root, "command", b->command, sizeof b->command);
     const cJSON *seeds = field(r, root, "seeds");
     r->where = "seeds";
-    b->seed = get_u64(r, seeds, "corpus");
-    b->bootstrap.seed = get_hex(r, seeds, "bootstrap");
-    b->order_seed = get_hex(r, seeds, "order");
+    read_fields(r, seeds, seeds_fields, JF_N(seeds_fields), b);
 
     const cJSON *p = field(r, root, "protocol");
     r->where = "protocol";
-    b->trials = (unsigned)get_u64(r, p, "trials");
-    b->warmup = (unsigned)get_u64(r, p, "warmup");
-    b->min_trial_ms = get_num(r, p, "min_trial_ms");
+    read_fields(r, p, protocol_fields, JF_N(protocol_fields), b);
     char metric[32];
     get_str(r, p, "metric", metric, sizeof metric);
     b->metric = rb_metric_parse(metric);
@@ -769,8 +959,7 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
     char clock_id[32] = "monotonic";
     get_str(r, p, "clock_id", clock_id, sizeof clock_id);
     b->cpu_clock = strcmp(clock_id, "thread_cputime") == 0;
-    b->bootstrap.resamples = (size_t)get_u64(r, p, "bootstrap_resamples");
-    b->bootstrap.level = get_num(r, p, "confidence_level");
+    read_fields(r, p, protocol_tail_fields, JF_N(protocol_tail_fields), b);
 
     r->where = "the top level";
     get_str(r, root, "baseline", b->baseline, sizeof b->baseline);
@@ -810,17 +999,8 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
         if (r->rc != RB_OK) break;
         r->where = "geomeans[]";
         rb_bundle_geomean *g = &b->geomeans[b->ngeomeans++];
-        get_str(r, v, "router", g->router, sizeof g->router);
-        get_str(r, v, "baseline", g->baseline, sizeof g->baseline);
-        g->g.scenarios = (size_t)get_u64(r, v, "scenarios");
-        g->g.geomean = get_num(r, v, "geomean");
-        g->g.lo = get_num(r, v, "lo");
-        g->g.hi = get_num(r, v, "hi");
+        read_fields(r, v, geomean_fields, JF_N(geomean_fields), g);
         g->g.level = b->bootstrap.level;
-        g->g.coverage = get_num(r, v, "coverage");
-        g->g.mde = get_num_or(r, v, "mde", INFINITY);
-        g->g.too_few = get_bool(r, v, "too_few");
-        g->g.excludes_one = get_bool(r, v, "excludes_one");
     }
     r->where = "the top level";
     read_gate(r, field(r, root, "gate"), b);
@@ -832,11 +1012,7 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
         r->where = "libraries[]";
         rb_bundle_library l;
         memset(&l, 0, sizeof l);
-        get_str(r, v, "router", l.router, sizeof l.router);
-        get_str(r, v, "path", l.path, sizeof l.path);
-        l.size = get_u64(r, v, "size");
-        l.hash = get_hex(r, v, "xxh3");
-        get_str(r, v, "commit", l.commit, sizeof l.commit);
+        read_fields(r, v, library_fields, JF_N(library_fields), &l);
         if (r->rc == RB_OK && rb_bundle_add_library(b, &l) < 0) nomem(r);
     }
     r->where = "the top level";

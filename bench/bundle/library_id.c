@@ -5,7 +5,7 @@
 #define _DEFAULT_SOURCE
 #include "library_id.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -3,7 +3,7 @@
  * which bytes were measured when a router is named NAME@LIB.  Path (made
  * absolute with realpath when possible), size, the XXH3-64 hash of the
  * file's bytes, and the commit the library says it was built from
- * (bench/plugins.h, RB_PLUGIN_COMMIT_SYMBOL).
+ * (bench/measure/plugins.h, RB_PLUGIN_COMMIT_SYMBOL).
  */
 #ifndef RB_BENCH_LIBRARY_ID_H
 #define RB_BENCH_LIBRARY_ID_H

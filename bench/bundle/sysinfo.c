@@ -7,7 +7,7 @@
 
 #include "build_stamp.h"
 #include "machine.h"
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 
 #include "feature_names.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -16,15 +16,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 0)))
+#endif
+static void
+print_error(const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "routebench%s%s: ", *cmd ? " " : "", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "routebench%s%s: ", *cmd ? " " : "", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    print_error(cmd, fmt, ap);
     va_end(ap);
     return CLI_USAGE;
+}
+
+int cli_system_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_error(cmd, fmt, ap);
+    va_end(ap);
+    return CLI_SYSTEM;
 }
 
 int cli_args(const cli_command *c, void *dest, int argc, char **argv)
@@ -42,15 +60,21 @@ int cli_args(const cli_command *c, void *dest, int argc, char **argv)
     return cli_error(c->name, "%s", err.message);
 }
 
+int cli_status_of(int code)
+{
+    return code == RB_ENOMEM ? CLI_SYSTEM : CLI_USAGE;
+}
+
 int cli_write_output(const char *cmd, const char *path, const char *text, size_t len)
 {
     if (strcmp(path, "-") == 0) {
         if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
-            return cli_error(cmd, "writing to stdout: %s", strerror(errno));
+            return cli_system_error(cmd, "writing to stdout: %s", strerror(errno));
         return CLI_OK;
     }
     rb_error err;
-    if (rb_file_write_atomic(path, text, len, &err) < 0) return cli_error(cmd, "%s", err.message);
+    if (rb_file_write_atomic(path, text, len, &err) < 0)
+        return cli_system_error(cmd, "%s", err.message);
     return CLI_OK;
 }
 

@@ -16,7 +16,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2 };
+/* The exit status of every command, one table (docs/measurement.md, "Exit
+ * status"; tests/test_cli.c checks each from the command line):
+ *   CLI_OK            0  done
+ *   CLI_FAILED        1  a check failed: the pair gate, wrong answers, a
+ *                        bundle whose summary.json disagrees with trials.csv
+ *   CLI_USAGE         2  usage or input error (a flag, a file, a table)
+ *   CLI_INCONCLUSIVE  3  pair --fail-below: the gate could not decide
+ *   CLI_SYSTEM        4  out of memory, or an output could not be written */
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_USAGE = 2, CLI_INCONCLUSIVE = 3, CLI_SYSTEM = 4 };
 
 /* cli_args: the command goes on. */
 #define CLI_CONTINUE (-1)
@@ -40,8 +48,20 @@ int cli_take_router_lib(void *plugins, const char *path, rb_error *err);
  * stderr naming cmd) when there is no such router. */
 const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec);
 
-/* Write text to path atomically ("-" is stdout); CLI_OK or CLI_USAGE
- * (message printed). */
+/* The exit status for a failed call's rb_error code: CLI_SYSTEM for
+ * RB_ENOMEM, CLI_USAGE (an input error) otherwise. */
+int cli_status_of(int code);
+
+/* Print "routebench CMD: MESSAGE" on stderr; returns CLI_SYSTEM (out of
+ * memory, an output that could not be written). */
+int cli_system_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Write text to path atomically ("-" is stdout); CLI_OK, or CLI_SYSTEM
+ * when it cannot be written (message printed). */
 int cli_write_output(const char *cmd, const char *path, const char *text, size_t len);
 /* Can a file be created at path (its directory exists and is writable)?
  * Checked before long work, so it fails before it starts.  CLI_OK or

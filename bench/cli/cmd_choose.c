@@ -2,7 +2,7 @@
  * cmd_choose.c — `routebench choose`: which router for my table.  Every
  * router that accepts the table is measured warm (throughput) and cold
  * (latency, the application stand-in between lookups), in paired rounds;
- * the verdict (bench/verdict.h) comes first, then the supporting tables.
+ * the verdict (bench/bundle/verdict.h) comes first, then the supporting tables.
  * The routes come from a routes file or an OpenAPI document; requests are
  * generated (corpus/reqgen.h) when no requests file is given.
  */

@@ -94,7 +94,7 @@ static int make_requests(const char *name, const rb_route_table *routes,
         return cli_error(name, "%s", err.message);
     if (rb_request_table_check_text(reqs, &err) < 0) return cli_error(name, "%s", err.message);
     rb_request_table_text(reqs, text);
-    return text->failed ? cli_error(name, "out of memory") : CLI_OK;
+    return text->failed ? cli_system_error(name, "out of memory") : CLI_OK;
 }
 
 static void print_requests(FILE *info, const rb_request_table *reqs, const rb_reqgen_report *rep,
@@ -133,7 +133,7 @@ static int expect_requests(const rb_route_table *routes, const char *paths, rb_r
     if (rc < 0) return cli_error(name, "%s", err.message);
     if (rb_request_table_check_text(reqs, &err) < 0) return cli_error(name, "%s", err.message);
     rb_request_table_text(reqs, text);
-    return text->failed ? cli_error(name, "out of memory") : CLI_OK;
+    return text->failed ? cli_system_error(name, "out of memory") : CLI_OK;
 }
 
 static void print_expected(FILE *info, const rb_request_table *reqs, const rb_reqgen_report *rep,
@@ -334,7 +334,7 @@ static int corpus_gen(int argc, char **argv)
     if (rb_route_table_check_text(&routes, &err) < 0)
         status = cli_error("corpus gen", "%s", err.message);
     rb_route_table_text(&routes, header, &rtext);
-    if (status == CLI_OK && rtext.failed) status = cli_error("corpus gen", "out of memory");
+    if (status == CLI_OK && rtext.failed) status = cli_system_error("corpus gen", "out of memory");
     if (status == CLI_OK) status = make_requests("corpus gen", &routes, &o.q, &reqs, &rep, &qtext);
     /* Both files are complete on disk before either is renamed, and the
      * requests go first: a kill leaves the old pair, the new pair, or old
@@ -608,7 +608,7 @@ static int corpus_check(int argc, char **argv)
         } else {
             if (o.against) rb_buf_printf(&j, ",\n\"against\": %s}\n", cmp.data);
             if (j.failed)
-                status = cli_error("corpus check", "out of memory");
+                status = cli_system_error("corpus check", "out of memory");
             else if (cli_write_output("corpus check", "-", j.data, j.len) != CLI_OK)
                 status = CLI_USAGE;
         }
@@ -691,7 +691,7 @@ static int corpus_import(int argc, char **argv)
     rb_buf text = {0};
     rb_route_table_text(&t, o.out ? header : NULL, &text);
     status = text.failed
-                 ? cli_error("corpus import", "out of memory")
+                 ? cli_system_error("corpus import", "out of memory")
                  : cli_write_output("corpus import", out, text.data ? text.data : "", text.len);
     rb_buf_free(&text);
     FILE *info = o.out ? stdout : stderr; /* keep stdout for the routes */

@@ -1,11 +1,11 @@
 /*
  * cmd_http.c — `routebench http`: the routers inside a real HTTP server,
- * measured over loopback (the protocol is in bench/http.h; this file reads
+ * measured over loopback (the protocol is in bench/http/http.h; this file reads
  * options, reports progress and prints the report).
  */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "http.h"
 #include "shipped.h"
 
@@ -283,8 +283,7 @@ int cmd_http(int argc, char **argv)
     if (!c || !res) {
         free(c);
         free(res);
-        fprintf(stderr, "routebench http: out of memory\n");
-        return CLI_FAILED;
+        return cli_system_error("http", "out of memory");
     }
     int status = parse_args(c, argc, argv);
     if (status != CLI_CONTINUE) {

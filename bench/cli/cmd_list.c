@@ -107,7 +107,7 @@ static int print_json(const rb_plugins *plugins)
     }
     char *s = cJSON_Print(o);
     cJSON_Delete(o);
-    if (!s) return cli_error("list", "out of memory");
+    if (!s) return cli_system_error("list", "out of memory");
     puts(s);
     free(s);
     return CLI_OK;

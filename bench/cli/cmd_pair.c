@@ -2,10 +2,11 @@
  * cmd_pair.c — `routebench pair --a A --b B`: two routers, paired trials in
  * balanced shuffled order, the median speed ratio b/a with its interval,
  * minimum detectable effect and wins; with --fail-below R a regression gate
- * for CI (bench/gate.h: passed 0, failed 1, inconclusive 3); with
+ * for CI (bench/bundle/gate.h: passed 0, failed 1, inconclusive 3); with
  * --self-test the gate's own false-alarm and detection rates
- * (bench/selftest.h).
+ * (bench/suite/selftest.h).
  */
+#include "base_internal.h"
 #include "cli.h"
 #include "router.h"
 #include "selftest.h"

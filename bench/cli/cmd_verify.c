@@ -1,7 +1,7 @@
 /*
  * cmd_verify.c — `routebench verify`: conformance of a router on a routes +
  * requests pair, or (--all) of every router on every shipped corpus whose
- * features it supports (bench/verify.h does the work; this file prints).
+ * features it supports (bench/measure/verify.h does the work; this file prints).
  * Exit 0 all agree, 1 any disagreement or refusal, 2 usage or input error.
  */
 #include "cli.h"
@@ -192,7 +192,7 @@ static int print_json(cJSON *runs, const rb_verify_totals *t)
     cJSON_AddBoolToObject(o, "ok", t->failed == 0);
     char *s = cJSON_Print(o);
     cJSON_Delete(o);
-    if (!s) return cli_error("verify", "out of memory");
+    if (!s) return cli_system_error("verify", "out of memory");
     puts(s);
     free(s);
     return CLI_OK;
@@ -224,7 +224,7 @@ static int verify_all(const verify_options *o, collector *c)
     if (!subjects || !labels) {
         free(subjects);
         free(labels);
-        return cli_error("verify", "out of memory");
+        return cli_system_error("verify", "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
         if (i < rb_registry_count()) {

@@ -1,9 +1,9 @@
 /*
  * pair_selftest.c — `routebench pair --self-test`: loads the scenarios,
- * runs bench/selftest.h and prints its table.
+ * runs bench/suite/selftest.h and prints its table.
  */
 #include "cli.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "selftest.h"
 #include "session.h"
 #include "machine.h"

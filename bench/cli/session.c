@@ -10,7 +10,7 @@
 #include "library_id.h"
 #include "progress.h"
 #include "report_console.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "machine.h"
 #include "sysinfo.h"
 #include "verdict.h"
@@ -538,7 +538,7 @@ static double print_estimate(const session_options *o, double share)
 }
 
 /* Every answer of every router (route id, every capture span, the 405
- * mask) against EXPECTED and linear's, as verify does (bench/verify.c).
+ * mask) against EXPECTED and linear's, as verify does (bench/measure/verify.c).
  * A router's disagreements replace the harness's count (EXPECTED only), so
  * the bundle, the table and the exit status see both checks. */
 static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_report *reps,
@@ -558,7 +558,7 @@ static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_rep
     return RB_OK;
 }
 
-/* ---- issue 14: refusals, peers, conditions ------------------------------------ */
+/* ---- refusals, peers, conditions ------------------------------------------------ */
 
 typedef struct refusals {
     rb_bundle_refusal v[RB_BUNDLE_MAX_REFUSED];
@@ -683,7 +683,7 @@ static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *r
     remove_files(tmp, rp, qp);
 }
 
-/* Issue 14's facts into the scenario just added. */
+/* The conditions, refusals and peers into the scenario just added. */
 static void fill_conditions(const session_options *o, rb_bundle_scenario *s,
                             const rb_bench_run *run, int mode, size_t app, const refusals *ref,
                             const peer_note *notes, size_t nnotes)
@@ -882,7 +882,7 @@ static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc,
     if (rc < 0) {
         progress_clear(&pg->bar);
         fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, sc->spec.name, err.message);
-        status = rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
+        status = rc == RB_ESTATE ? CLI_FAILED : cli_status_of(rc);
     } else {
         show_pass(o, b, sc, &run, reps, &sel, pg);
         /* a peer is measured, not held to our semantics (router.h, RB_FEAT_PEER) */
@@ -918,12 +918,12 @@ static int one_scenario(session_options *o, rb_bundle *b, size_t i, session_prog
     if (rb_scenario_load(spec, o->seed, &sc, &err) < 0) {
         progress_clear(&pg->bar);
         fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, spec->name, err.message);
-        return CLI_USAGE;
+        return cli_status_of(err.code);
     }
     int status;
     if (o->both_conditions) {
         status = measure_condition(o, b, &sc, pg, RB_BENCH_MODE_THROUGHPUT, 0);
-        if (status != CLI_USAGE) {
+        if (status != CLI_USAGE && status != CLI_SYSTEM) {
             start_pass(o, pg, i, true, " (cold)");
             int s2 = measure_condition(o, b, &sc, pg, RB_BENCH_MODE_LATENCY, o->app_bytes);
             if (s2 > status) status = s2;
@@ -956,8 +956,8 @@ static int begin(session_options *o, int argc, char **argv, rb_bundle *b)
     for (size_t k = 0; k < o->nrouters; k++)
         if (rb_bundle_add_router(b, o->labels[k], rb_ops_summary(o->routers[k]),
                                  rb_ops_features(o->routers[k])) < 0)
-            return CLI_USAGE;
-    if (rb_bundle_add_standard_limitations(b) < 0) return CLI_USAGE;
+            return cli_system_error(o->cmd, "out of memory");
+    if (rb_bundle_add_standard_limitations(b) < 0) return cli_system_error(o->cmd, "out of memory");
     if (add_libraries(o, b) != CLI_OK) return CLI_USAGE;
     if (counted && rb_callgrind_open(&o->cg, &err) < 0) return cli_error(o->cmd, "%s", err.message);
     if (o->cpu >= 0) {
@@ -1051,14 +1051,14 @@ static int summarise(session_options *o, rb_bundle *b, double elapsed_s)
     int rc = rb_sysinfo_warnings(b);
     if (rc == RB_OK) rc = add_run_warnings(b);
     if (rc < 0 || rb_bundle_compute_geomeans(b, &err) < 0)
-        return cli_error(o->cmd, "out of memory summarising");
+        return cli_system_error(o->cmd, "out of memory summarising");
     if (o->gate.on) {
         b->gate = o->gate;
         if (rb_bundle_decide_gate(b, &err) < 0)
             return cli_error(o->cmd, "the gate: %s", err.message);
     }
     if (strcmp(o->cmd, "pair") == 0 && o->nrouters == 2 && rb_bundle_noise_note(b) < 0)
-        return cli_error(o->cmd, "out of memory summarising");
+        return cli_system_error(o->cmd, "out of memory summarising");
     return CLI_OK;
 }
 
@@ -1073,7 +1073,7 @@ static int write_outputs(session_options *o, const rb_bundle *b)
     rb_buf_free(&text);
     if (o->out) {
         if (rb_bundle_write_dir(b, o->out, o->inputs, o->ninputs, &err) < 0)
-            return cli_error(o->cmd, "writing the bundle: %s", err.message);
+            return cli_system_error(o->cmd, "writing the bundle: %s", err.message);
         fprintf(o->human, "\n");
         cli_print_bundle_files(o->human, o->out, b);
     } else if (!o->json && !o->export_json && !o->export_csv) {
@@ -1081,8 +1081,8 @@ static int write_outputs(session_options *o, const rb_bundle *b)
     }
     if (o->json || o->export_json) {
         rb_buf j = {0};
-        int rc =
-            rb_bundle_json_write(b, &j, &err) < 0 ? cli_error(o->cmd, "%s", err.message) : CLI_OK;
+        int rc = rb_bundle_json_write(b, &j, &err) < 0 ? cli_system_error(o->cmd, "%s", err.message)
+                                                       : CLI_OK;
         if (rc == CLI_OK && o->export_json)
             rc = cli_write_output(o->cmd, o->export_json, j.data, j.len);
         if (rc == CLI_OK && o->json) rc = cli_write_output(o->cmd, "-", j.data, j.len);
@@ -1092,7 +1092,7 @@ static int write_outputs(session_options *o, const rb_bundle *b)
     if (o->export_csv) {
         rb_buf c = {0};
         int rc = rb_bundle_csv_write(b, &c, &err) < 0
-                     ? cli_error(o->cmd, "%s", err.message)
+                     ? cli_system_error(o->cmd, "%s", err.message)
                      : cli_write_output(o->cmd, o->export_csv, c.data, c.len);
         rb_buf_free(&c);
         if (rc != CLI_OK) return rc;
@@ -1120,7 +1120,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     progress_start(&pg.bar, stderr, isatty(STDERR_FILENO) != 0, passes_of(o), o->estimate_s);
     for (size_t i = 0; i < o->scenarios.n; i++) {
         int s = one_scenario(o, b, i, &pg);
-        if (s == CLI_USAGE) return s;
+        if (s == CLI_USAGE || s == CLI_SYSTEM) return s;
         if (s > status) status = s;
     }
     progress_clear(&pg.bar);

@@ -36,7 +36,7 @@ typedef struct session_options {
     int metric;          /* rb_metric (--metric) */
     rb_callgrind cg;     /* counted metrics, in the Callgrind child */
     rb_bundle_gate gate; /* pair --fail-below: on, a, b, threshold; decided by session_run */
-    /* issue 14: conditions, peers, refusals */
+    /* conditions, peers, refusals */
     int mode;              /* --mode: rb_bench_mode */
     int cache;             /* --cache: 0 warm, 1 cold */
     size_t app_bytes;      /* --app-bytes: the stand-in's size when cold */
@@ -92,7 +92,7 @@ int session_finish_scenarios(session_options *o);
 int session_run(session_options *o, int argc, char **argv, rb_bundle *b);
 
 /* For a counted metric outside the Callgrind child: run this command under
- * Callgrind (bench/callgrind.h) and return its exit status; *handled is
+ * Callgrind (bench/measure/callgrind.h) and return its exit status; *handled is
  * false (and nothing done) otherwise.  Prints a message and returns
  * CLI_USAGE when Callgrind cannot run; hw-instructions is checked here too
  * (a message naming --metric instructions when there is no counter). */

@@ -18,7 +18,7 @@
 //
 // Options (besides every --benchmark_* option of google-benchmark): see
 // usage() below; --help prints them first, then google-benchmark's.
-#include "router_impl.h"
+#include "router_kit.h"
 
 // bench/ and corpus/ headers are C without extern "C" guards.
 extern "C" {

@@ -9,7 +9,7 @@
 
 #include "harness.h"
 #include "plugins.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "machine.h"
 
 #include <errno.h>

@@ -27,7 +27,7 @@
  *   3. validity gate of every server; one wrong answer refuses the load
  *      phase for all of them, naming the first wrong request;
  *   4. in-process lookup time of every router on the same table (the
- *      paired harness, bench/harness.h), pinned to the server's CPU, only
+ *      paired harness, bench/measure/harness.h), pinned to the server's CPU, only
  *      now that every router has answered every request right;
  *   5. capacity: wrk (1 thread, C connections, closed loop) pinned to the
  *      client CPU replays the table against each server; a warm-up round,

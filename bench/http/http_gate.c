@@ -4,7 +4,7 @@
  * and each answer must equal linear's: the status, the route id and every
  * capture span (X-Route), the 405 mask (Allow), and for a 200 the body.
  * A server that fails is named with its first wrong request; its load
- * phase is refused (bench/http.c).
+ * phase is refused (bench/http/http.c).
  *
  * One blocking keep-alive connection with send/receive timeouts, the
  * simplest client that can tell a wrong answer from a dead server.
@@ -12,7 +12,7 @@
 #define _GNU_SOURCE
 #include "http.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 #include "verify.h"
 
 #include <arpa/inet.h>

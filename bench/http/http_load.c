@@ -27,7 +27,7 @@
 #define _GNU_SOURCE
 #include "http.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 #include "verify.h"
 
 #include <errno.h>

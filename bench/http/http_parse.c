@@ -14,7 +14,7 @@
 #define _DEFAULT_SOURCE
 #include "http.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>

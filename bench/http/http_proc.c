@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include "http.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

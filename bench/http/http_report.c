@@ -27,8 +27,8 @@
 #include "http.h"
 
 #include "bundle.h"
+#include "base_internal.h"
 #include "file.h"
-#include "router_impl.h"
 #include "sysinfo.h"
 
 #include <cjson/cJSON.h>

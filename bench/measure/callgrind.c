@@ -5,7 +5,7 @@
 #include "callgrind.h"
 
 #include "file.h"
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -33,7 +33,7 @@
  * What is pinned, and why, so that two builds of the same code count the
  * same: the request table and replay loop are the same memory and code for
  * every router; each router's memory comes from its own arena whose chunks
- * are aligned to 4 MiB (bench/arena.h), so data offsets, and hence the
+ * are aligned to 4 MiB (bench/measure/arena.h), so data offsets, and hence the
  * alignment-dependent paths of memcmp/memchr and the simulated cache sets,
  * are identical; the hash seed is fixed (RB_CALLGRIND_HASH_SEED); the
  * environment is fixed (PATH, LC_ALL and, when set, VALGRIND_LIB and

@@ -11,7 +11,7 @@
 #include "machine.h"
 
 #include "rng.h"
-#include "router_impl.h"
+#include "router_kit.h"
 #include "stats.h"
 #include "verify.h"
 
@@ -38,7 +38,7 @@ bool rb_bench_trial_disturbed(const rb_bench_trial *t)
     return t->cpu_ns > 0 && (double)t->cpu_ns < RB_BENCH_DISTURBED_SHARE * (double)t->wall_ns;
 }
 
-/* The fold lives in harness_internal.h, shared with harness_modes.c. */
+/* The fold lives in harness_internal.h, shared with replay.c. */
 static inline uint64_t fold_answer(const rb_match *m)
 {
     return rb__bench_fold(m);
@@ -308,7 +308,7 @@ void rb_bench_round_orders(uint64_t seed, size_t rounds, size_t nrouters, uint32
 
 /* ---- measuring ------------------------------------------------------------ */
 
-/* ---- the application stand-in (cold cache; harness_modes.c) --------------- */
+/* ---- the application stand-in (cold cache; replay.c) --------------- */
 
 /* One stand-in-alone trial: the clock's cost per interval (ns), with the
  * stand-in between intervals as in a cold trial. */

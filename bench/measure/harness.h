@@ -2,7 +2,7 @@
  * harness.h — the measurement core: paired, interleaved trials of several
  * routers on one scenario (a route table + a request table).
  *
- * Protocol (docs/design.md, "Measurement protocol", as amended by issue 12):
+ * Protocol (docs/design.md, "Measurement protocol"):
  *
  *   prepare   the routes are parsed and checked once (a route set, timed
  *             apart), then every router is built from them (create + load
@@ -46,10 +46,10 @@
  *
  * Clock: clock_gettime(CLOCK_MONOTONIC) around each trial (the default), the
  * thread's CPU time (CLOCK_THREAD_CPUTIME_ID), or the hardware counter of
- * instructions retired (bench/perfcount.h) when the protocol asks.  Wall
+ * instructions retired (bench/measure/perfcount.h) when the protocol asks.  Wall
  * and CPU time are read for every trial, so trials during which the thread
  * lost the CPU are flagged.  Counted metrics (Callgrind: exact instruction
- * counts) do not go through rb_bench_measure: bench/callgrind.h replays
+ * counts) do not go through rb_bench_measure: bench/measure/callgrind.h replays
  * each router with rb_bench_replay.  Nothing here prints; progress goes
  * through an optional callback.
  */
@@ -81,7 +81,7 @@ typedef enum rb_bench_clock {
     RB_BENCH_CLOCK_HW_INSTRUCTIONS = 2, /* instructions retired (perf_event_open) */
 } rb_bench_clock;
 
-/* How lookups follow each other (issue 14; bench/harness_modes.c). */
+/* How lookups follow each other (replay.c). */
 typedef enum rb_bench_mode {
     RB_BENCH_MODE_THROUGHPUT = 0, /* back to back: lookups may overlap in the pipeline */
     RB_BENCH_MODE_LATENCY = 1,    /* each lookup's request is chosen by the previous answer */
@@ -127,7 +127,7 @@ typedef struct rb_bench_trial {
     uint64_t ns;       /* the trial's value on the protocol's clock (ns, or instructions) */
     uint64_t wall_ns;  /* elapsed (CLOCK_MONOTONIC) */
     uint64_t cpu_ns;   /* CPU time of the thread meanwhile (CLOCK_THREAD_CPUTIME_ID) */
-    /* counted measurements (bench/callgrind.h) only, else 0 */
+    /* counted measurements (bench/measure/callgrind.h) only, else 0 */
     uint64_t ir;        /* instructions */
     uint64_t data_refs; /* data reads + writes (cache simulation) */
     uint64_t l1_misses; /* L1 misses, instruction + data */
@@ -159,7 +159,7 @@ typedef struct rb_bench_run {
     rb_perf_counter perf;  /* open while measuring RB_BENCH_CLOCK_HW_INSTRUCTIONS */
     uint64_t parse_ns;     /* parsing and checking the table once (rb_route_set), wall clock */
     uint64_t parse_cpu_ns; /* the same in the thread's CPU time */
-    /* issue 14: the mode and the application stand-in (harness_modes.c) */
+    /* the mode and the application stand-in (replay.c) */
     int mode;             /* rb_bench_mode (rb_bench_set_conditions) */
     size_t app_wanted;    /* > 0: cold, the stand-in's size (rb_bench_set_conditions) */
     unsigned char *app;   /* cold: the stand-in's memory, app_bytes long */
@@ -195,7 +195,7 @@ int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
                               void *ctx, rb_error *err);
 
 /* The same for counted measurements: every router gets an arena of its own
- * (bench/arena.h) and the hash seed `seed`, so two builds of the same code
+ * (bench/measure/arena.h) and the hash seed `seed`, so two builds of the same code
  * see the same addresses modulo RB_BENCH_ARENA_ALIGN and the same hashes;
  * progress as for rb_bench_prepare_progress (may be NULL). */
 int rb_bench_prepare_pinned(rb_bench_run *run, const rb_route_table *routes,
@@ -204,7 +204,7 @@ int rb_bench_prepare_pinned(rb_bench_run *run, const rb_route_table *routes,
                             rb_error *err);
 
 /* Make subject k a slowed copy of itself: `spin` iterations of busy work
- * after each lookup (bench/slowed.h); spin is changed by calling again. */
+ * after each lookup (bench/measure/slowed.h); spin is changed by calling again. */
 void rb_bench_slow_subject(rb_bench_run *run, size_t k, uint64_t spin);
 
 /* Calibrate, warm up, measure and check, as described at the top.  On
@@ -230,7 +230,7 @@ size_t rb_bench_order_router(uint32_t order, size_t position, size_t nrouters);
 
 void rb_bench_run_free(rb_bench_run *run);
 
-/* The conditions of the next rb_bench_measure (harness_modes.c): mode
+/* The conditions of the next rb_bench_measure (replay.c): mode
  * (rb_bench_mode), and app_bytes > 0 for a cold cache (the application
  * stand-in touches that many bytes of its own between two lookups; its
  * own cost is measured alone in every round and subtracted).  The default

@@ -1,5 +1,5 @@
 /*
- * harness_internal.h — what harness.c shares with harness_modes.c: the fold
+ * harness_internal.h — what harness.c shares with replay.c: the fold
  * of one answer (inlined into every timed loop) and the loops of the
  * latency mode and the cold cache.
  */
@@ -32,7 +32,7 @@ static inline uint64_t rb__bench_fold(const rb_match *m)
 /* reps replays of the run's table through s in the run's mode, with the
  * application stand-in between lookups when the run is cold; the fold of
  * every answer (the same sum as the throughput replay).  Cold: *inner_ns
- * is the sum of the per-lookup intervals (harness_modes.c). */
+ * is the sum of the per-lookup intervals (replay.c). */
 uint64_t rb__bench_replay_modes(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
                                 uint64_t *inner_ns);
 

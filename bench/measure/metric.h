@@ -5,14 +5,14 @@
  *                    CPU time): paired trials, intervals, minimum
  *                    detectable effect.  The default.
  *   instructions     instructions executed per lookup, counted by Callgrind
- *                    (bench/callgrind.h): exact and repeatable, one replay
+ *                    (bench/measure/callgrind.h): exact and repeatable, one replay
  *                    decides, ratios are exact.
  *   cycles-est       Callgrind with its cache simulation: L1 hits + 5 x
  *                    last-level hits + 35 x memory accesses per lookup
- *                    (bench/callgrind.h has the formula); exact like
+ *                    (bench/measure/callgrind.h has the formula); exact like
  *                    instructions, the raw counts are kept beside it.
  *   hw-instructions  instructions retired, read from the hardware counter
- *                    (bench/perfcount.h) around each trial: close to exact
+ *                    (bench/measure/perfcount.h) around each trial: close to exact
  *                    but not quite, so treated like time.
  *
  * Names and units are used in tables, summary.json keys

@@ -5,7 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "peer.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 #include "verify.h"
 
 #include <errno.h>

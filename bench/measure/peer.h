@@ -31,7 +31,7 @@
 #ifndef RB_BENCH_PEER_H
 #define RB_BENCH_PEER_H
 
-#include "router_impl.h"
+#include "router_plugin.h"
 #include "table.h"
 
 #include <stdbool.h>

@@ -4,7 +4,7 @@
 #define _GNU_SOURCE
 #include "perfcount.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>

@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "plugins.h"
 
+#include "router_kit.h"
+
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>

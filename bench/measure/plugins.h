@@ -29,7 +29,7 @@
 #ifndef RB_BENCH_PLUGINS_H
 #define RB_BENCH_PLUGINS_H
 
-#include "router_impl.h"
+#include "router_plugin.h"
 
 typedef struct rb_plugin_lib {
     char *path;     /* as given (after the "./" lookup rule) */

@@ -5,7 +5,7 @@
 
 #include "generate.h"
 #include "reqgen.h"
-#include "router_impl.h"
+#include "base_internal.h"
 #include "shipped.h"
 
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /*
  * slowed.h — a copy of a router slowed by a known amount of busy work per
- * lookup, for `routebench pair --self-test` (bench/selftest.h): the
+ * lookup, for `routebench pair --self-test` (bench/suite/selftest.h): the
  * "regression" the gate must catch.
  *
  * The wrapper's lookup calls the wrapped router's lookup, then runs `spin`
  * iterations of a dependent multiply-add chain that the compiler cannot
- * fold (bench/slowed.c), and returns the wrapped answer unchanged, so the
+ * fold (bench/measure/slowed.c), and returns the wrapped answer unchanged, so the
  * slowed copy gives the same answers and the same checksum as the router.
  * Its cost is measured, not assumed: selftest.c measures the wrapper at
  * two spin counts and solves for the spin that makes a lookup (1 + X)
@@ -21,7 +21,7 @@
 #ifndef RB_BENCH_SLOWED_H
 #define RB_BENCH_SLOWED_H
 
-#include "router_impl.h"
+#include "router_plugin.h"
 
 #include <stdint.h>
 

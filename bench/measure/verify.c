@@ -3,7 +3,7 @@
  */
 #include "verify.h"
 
-#include "router_impl.h"
+#include "router_kit.h"
 #include "shipped.h"
 
 #include <errno.h>
@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-extern const rb_router_ops rb__linear_ops;
 
 bool rb_match_equal(const rb_match *a, const rb_match *b)
 {

@@ -20,7 +20,7 @@
 #include "file.h"
 #include "report_html.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -9,7 +9,7 @@
 #include "headline.h"
 #include "verdict.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdio.h>

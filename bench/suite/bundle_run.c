@@ -5,7 +5,7 @@
  */
 #include "bundle_run.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  */
 #include "selftest.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,10 +4,10 @@
  * With the user's own options (scenarios, trials, clock, metric, gate
  * threshold), router A is measured K times against itself (A/A: identical
  * code, so every "difference" is noise) and K times against a copy of
- * itself slowed by a calibrated X% (bench/slowed.h: busy work after each
+ * itself slowed by a calibrated X% (bench/measure/slowed.h: busy work after each
  * lookup), alternating the two cases run by run so that the machine's mood
  * hits both alike.  Each run is decided by the gate exactly as `pair
- * --fail-below` decides it (the same bundle statistics and bench/gate.h).
+ * --fail-below` decides it (the same bundle statistics and bench/bundle/gate.h).
  *
  *   false-alarm rate   A/A runs whose gate failed
  *   detection rate     slowed runs whose gate failed

@@ -1,12 +1,12 @@
 /*
  * server.c — routebench-http-server: a small, real HTTP/1.1 server that
  * routes every request with a routebench router, for `routebench http`
- * (bench/http.c) and for anyone who wants to see a router inside a server.
+ * (bench/http/http.c) and for anyone who wants to see a router inside a server.
  *
  *     routebench-http-server --router SPEC --routes FILE [--port N] [--cpu N]
  *
  * SPEC is a router name (`routebench list`) or NAME@LIB, router NAME of a
- * plugin library LIB (bench/plugins.h).  The routes file is the usual
+ * plugin library LIB (bench/measure/plugins.h).  The routes file is the usual
  * "METHOD PATTERN" table; route ids are line indices among route lines.
  *
  * HTTP library: GNU libmicrohttpd (Debian libmicrohttpd-dev), because it is
@@ -29,7 +29,7 @@
  * below turns libmicrohttpd's %-decoding off (routebench compares bytes as
  * they are); the query string, if any, is not part of the path.
  *
- * Start-up protocol (bench/http_proc.c relies on it): after the socket is
+ * Start-up protocol (bench/http/http_proc.c relies on it): after the socket is
  * bound and the daemon runs, one line "listening 127.0.0.1:PORT (libmicrohttpd
  * VERSION, one epoll thread)" goes to stdout; with --port 0 (the default) the kernel picks a free port, so no
  * other program can race us for it.  Errors go to stderr; exit status 2 for

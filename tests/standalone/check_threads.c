@@ -4,7 +4,7 @@
  * the answers one thread gets, for every registered router.
  *
  * A plain program rather than a Criterion test because Criterion cannot
- * start under ThreadSanitizer (Criterion issue #274); run it under TSan with
+ * start under ThreadSanitizer (a known Criterion limitation); run it under TSan with
  * `bash scripts/test.sh --tsan`.  Exit 0 when all agree, 1 otherwise.
  */
 #include "router.h"

@@ -102,7 +102,7 @@ typedef struct rbt_failing_allocator {
 
 void rbt_failing_allocator_init(rbt_failing_allocator *a, size_t fail_at);
 
-/* ---- issue 13's helpers --------------------------------------------------- */
+/* ---- comparing answers --------------------------------------------------- */
 
 /* Compare r's answer with lin's for (method, path) on every field
  * (rb_match_equal); the failure names ctx, the request and both answers. */

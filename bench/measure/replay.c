@@ -1,6 +1,6 @@
 /*
- * harness_modes.c — the latency mode and the cold cache of the harness
- * (issue 14; harness.h has the protocol, docs/measurement.md the why).
+ * replay.c — the latency mode and the cold cache of the harness
+ * (harness.h has the protocol, docs/measurement.md the why).
  *
  * Latency mode.  In the throughput replay the request of lookup k+1 does
  * not depend on lookup k, so an out-of-order core runs several lookups at
@@ -44,7 +44,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness_internal.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
- * report_gate.c — the parts of report.md that issue 12 added: how a counted
- * metric was measured, its table, the gate's verdict and the identity of
- * every plugin library (called from report_md.c).
+ * report_md_sections.c — sections of report.md (called from report_md.c): how a
+ * counted metric was measured, its table, the gate's verdict and the
+ * identity of every plugin library.
  */
 #include "bundle.h"
 
@@ -37,7 +37,7 @@ void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o)
         "was built in an arena of its own with a fixed hash seed, so two builds of the same "
         "code see the same memory layout; then, one router at a time, one replay of the "
         "request table warmed it and one more was counted, with Callgrind's client requests "
-        "around that replay only (bench/callgrind.h).\n"
+        "around that replay only (bench/measure/callgrind.h).\n"
         "- A count is exact: the same build, scenario and seed count the same on any run, "
         "whatever else the machine does. It includes the replay loop's own few instructions "
         "per lookup, the same for every router.\n",
