@@ -1,6 +1,6 @@
 /*
  * table.c — readers, writers and fingerprints of route and request tables
- * (formats in table.h and docs/design.md).
+ * (formats in table.h and docs/corpora.md).
  */
 #include "table.h"
 

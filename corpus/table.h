@@ -1,6 +1,6 @@
 /*
  * table.h — route tables and request tables: the two file formats of
- * docs/design.md, in memory, with readers, writers and fingerprints.
+ * docs/corpora.md, in memory, with readers, writers and fingerprints.
  *
  * Routes file:   one route a line, "METHOD PATTERN"; '#' comment lines and
  *                blank lines are skipped; the route id is the 0-based index

@@ -2,13 +2,13 @@
 # Regenerate docs/results/RESULTS.md: the performance report, from one paired run
 # of every router except linear (too slow at 100,000 routes and beyond to be
 # worth the minutes), the floor and the r3 peer, against radix as of commit
-# 3ec0efc (the baseline of issue 15's targets, built here from that commit),
+# 3ec0efc (the baseline of the performance targets, built here from that commit),
 # on: the GitHub and Discord tables, static at 100, 1,000 and 10,000 routes,
 # REST 10k with and without static/param conflicts, params 10k, mixed
 # without conflicts at 100 .. 100,000 routes (scaling), mixed at 100 ..
 # 1,000,000 (the build of 1M routes) from generator v2 and, to show how much
 # of the scaling is deeper paths, mixed at 100 .. 100,000 from generator v1.
-# The report ends with issue 15's targets, each with its measured figure
+# The report ends with the performance targets, each with its measured figure
 # (scripts/targets.jq reads them from the run's summary.json), then the
 # lookup targets again from a second run with --metric instructions
 # (Callgrind: deterministic) of the baseline, hashseg, ctrie, radix and

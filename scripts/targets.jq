@@ -1,4 +1,4 @@
-# scripts/targets.jq — the targets of issue 15 (performance, round 2) as a
+# scripts/targets.jq — the performance targets (docs/results.md) as a
 # markdown section, from the summary.json of scripts/results.sh's run.
 #   jq -r --arg base 'radix@PATH' [--arg metric instructions] -f scripts/targets.jq SUMMARY
 # With --arg metric instructions (a run with --metric instructions), the
@@ -39,7 +39,7 @@ def depth_line($s): $s.depth as $d | ($d | add) as $t
   "The same targets from a second run with `--metric instructions` (scripts/results.sh): instructions per lookup counted by Callgrind are deterministic, so these ratios are exact and free of the machine's noise (they do not see cache misses or branch mispredictions; the times above do).",
   ""
   ] else [
-  "## Targets of issue 15 (performance, round 2)",
+  "## Performance targets",
   "",
   "Every ratio is paired within this one run, against **radix as of commit 3ec0efc** (`\($base)`, built from that commit by scripts/results.sh); \"best\" is the router with the highest ratio among the routers one can choose. Times are on the run's clock (\(.protocol.clock_id)).",
   ""] end + [

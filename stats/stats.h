@@ -2,8 +2,8 @@
  * stats.h — paired-trial statistics for routebench: descriptive statistics
  * of a sample, the paired comparison of two routers (median speed ratio, its
  * distribution-free interval, its minimum detectable effect, pairs won) and
- * the geometric mean of scenario medians with its bootstrap interval.  docs/design.md,
- * "Measurement protocol", says how bench/ uses them.
+ * the geometric mean of scenario medians with its bootstrap interval.  docs/measurement.md,
+ * "The protocol: what one number means", says how bench/ uses them.
  *
  * Direction of a ratio (the one convention to remember).  Inputs are times,
  * nanoseconds per lookup, for router A and router B in trial pair i:
@@ -132,7 +132,7 @@ RB_API int rb_stats_geomean(const double *xs, size_t n, double *out);
 /* resamples >= 1; 0 < level < 1; any seed.  Pass NULL for the defaults
  * above, or start from RB_BOOTSTRAP_OPTS_DEFAULT and change a field. */
 typedef struct rb_bootstrap_opts {
-    size_t resamples; /* bootstrap resamples (docs/design.md: 10,000) */
+    size_t resamples; /* bootstrap resamples (docs/measurement.md: 10,000) */
     double level;     /* confidence level of the interval, e.g. 0.95 */
     uint64_t seed;    /* seeds the rb_rng that draws the resamples */
 } rb_bootstrap_opts;

@@ -3,7 +3,7 @@
  *
  * Rules checked: the same arguments give the same bytes (in process and
  * through the CLI); generator v1 still makes every corpus whose fingerprint
- * was published (README, docs/results/RESULTS.md); exactly N routes come out,
+ * was published (in the docs and docs/results/RESULTS.md); exactly N routes come out,
  * every (method, shape) distinct; every shape at 10,000 routes passes the
  * check (no duplicates, nothing shadowed), is diverse (skeletons, depths,
  * bounded fan-out) and has the features its name promises, with both
@@ -74,7 +74,7 @@ Test(corpus_gen, same_arguments_give_the_same_routes)
     }
 }
 
-/* The fingerprints below were published (README "Corpora", docs/results/RESULTS.md
+/* The fingerprints below were published (the README and bench/RESULTS.md
  * at commit 2915c948ea63) from the generator that is v1 now: v1 must make
  * the same bytes forever. */
 Test(corpus_gen, v1_reproduces_published_fingerprints)

@@ -1,5 +1,5 @@
 /*
- * test_guarantees.c — checks behind README "Guarantees" that no other test
+ * test_guarantees.c — checks behind docs/testing.md "Guarantees" that no other test
  * makes: lookup never allocates (every router's allocations go through the
  * config allocator, which counts them), building the same table twice
  * gives the same answers (no hidden state between routers), and memory()
