@@ -19,7 +19,7 @@
 #include "format.h"
 #include "verdict.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
 
 #include <math.h>
 #include <stdio.h>
