@@ -3,7 +3,8 @@
  */
 #include "limit.h"
 
-#include "router_impl.h"
+#include "base_internal.h"
+#include "router.h"
 
 int rb_limit_build(const rb_request_table *q, const rb_router_ops *ops, const rb_config *config,
                    rb_router **out, size_t *npaths, rb_error *err)

@@ -11,6 +11,9 @@
 #                              cargo is already on PATH) and Node (nodejs, npm unless
 #                              node already brings it), then builds the peer runners
 #                              (peers/build.sh); opt-in as well
+#   scripts/setup.sh --browser also Debian's headless Chromium, which
+#                              tests/browser_check.sh opens report.html and the
+#                              SVG charts in (opt-in: without it that test skips)
 set -euo pipefail
 packages=(cmake ninja-build pkg-config gcc g++ libxxhash-dev libcriterion-dev libcjson-dev
           libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind strace)
@@ -19,6 +22,7 @@ for arg in "$@"; do
   case "$arg" in
     --http) packages+=(libmicrohttpd-dev wrk) ;;
     --results) packages+=(jq) ;;
+    --browser) packages+=(chromium-headless-shell fonts-dejavu-core) ;;
     --peers)
       peers=1
       packages+=(golang-go golang-github-julienschmidt-httprouter-dev golang-github-go-chi-chi-dev
@@ -28,7 +32,7 @@ for arg in "$@"; do
       command -v node >/dev/null || packages+=(nodejs)
       command -v npm >/dev/null || packages+=(npm)
       ;;
-    *) echo "setup: unknown option $arg (known: --http, --peers, --results)" >&2; exit 2 ;;
+    *) echo "setup: unknown option $arg (known: --browser, --http, --peers, --results)" >&2; exit 2 ;;
   esac
 done
 build_peers() {

@@ -153,8 +153,15 @@ Test(gate, the_bundle_records_the_gate_and_report_re_decides_it, .timeout = 120)
     cr_expect(strstr(json, "\"decided_on\":\t\"static\"") != NULL);
     cr_expect(strstr(json, "\"metric\":\t\"time\"") != NULL);
     char *md = rbt_slurp(dir, "report.md", NULL);
-    cr_expect(strstr(md, "## Gate: failed") != NULL);
+    const char *gate = strstr(md, "## Gate: failed");
+    cr_expect(gate != NULL);
+    /* the gate is the answer of a gated pair: before the verdict and the tables */
+    cr_expect(gate && gate < strstr(md, "## Verdict") && gate < strstr(md, "## Scenarios"),
+              "the gate first: %s", md);
     free(md);
+    char *html = rbt_slurp(dir, "report.html", NULL);
+    cr_expect(strstr(html, "Gate: FAILED (exit status 1)") != NULL, "report.html says the gate");
+    free(html);
     snprintf(args, sizeof args, "report %s", dir);
     cr_expect_eq(rbt_routebench(args, log), 0, "the recorded verdict is what trials.csv gives");
 

@@ -464,8 +464,9 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
      * the charts only those with something to plot: two shipped scenarios
      * (no shape at two sizes: no scaling.svg) and linear against floor, a
      * reference (no ratio of routers to compare: no ratio.svg) */
-    const char *files[] = {"summary.json", "trials.csv", "report.md", "chart.svg", "cost.svg"};
-    for (size_t i = 0; i < 5; i++) {
+    const char *files[] = {"summary.json", "trials.csv", "report.md",
+                           "report.html",  "chart.svg",  "cost.svg"};
+    for (size_t i = 0; i < 6; i++) {
         size_t len;
         free(rbt_slurp(dir, files[i], &len));
         cr_expect_gt(len, 0u, "%s is empty", files[i]);
@@ -479,7 +480,7 @@ Test(bundle, run_writes_a_complete_bundle_that_recomputes_from_trials_csv, .time
         cr_expect(strstr(e->d_name, ".tmp") == NULL, "temp file left: %s", e->d_name);
     }
     closedir(d);
-    cr_expect_eq(entries, 5u);
+    cr_expect_eq(entries, 6u);
 
     /* summary.json parses, with the schema and the protocol we asked for */
     char *json = rbt_slurp(dir, "summary.json", NULL);

@@ -695,3 +695,72 @@ Test(outputs, regression_52_run_and_pair_fail_a_router_with_a_wrong_span_or_mask
         rbt_shell_free(&r);
     }
 }
+
+/* ---- report DIR and a user's file; choose keeps its tables ----------------------------------- */
+
+/* A file the bundle does not own (a PNG the user saved there) is left as it
+ * is, and report says so; a directory that is not a bundle, or a bundle
+ * holding a subdirectory, is still refused. */
+Test(outputs, report_keeps_a_users_file_and_says_so_but_refuses_what_is_not_a_bundle)
+{
+    ok("\"$RB\" run --routers radix,hashseg --scenarios static-100 " RUN_FAST " --out b");
+    ok("printf 'not a chart' > b/cost.png");
+    rbt_shell r = sh("\"$RB\" report b");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "left as they were (not files of the bundle): cost.png") != NULL, "%s",
+              r.out);
+    rbt_shell_free(&r);
+    r = sh("cat b/cost.png && test -s b/report.html && test -s b/summary.json");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_eq(r.out, "not a chart");
+    rbt_shell_free(&r);
+
+    ok("mkdir b/sub");
+    r = sh("\"$RB\" report b");
+    cr_expect_eq(r.status, 2, "a subdirectory would be lost: %s", r.err);
+    cr_expect(strstr(r.err, "sub") != NULL, "%s", r.err);
+    rbt_shell_free(&r);
+
+    ok("mkdir notabundle && printf x > notabundle/photo.png");
+    r = sh("\"$RB\" report notabundle");
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    rbt_shell_free(&r);
+}
+
+/* The fingerprint of the `routes_fingerprint` key in a summary.json text. */
+static void fingerprint(const char *json, const char *key, char *out, size_t cap)
+{
+    const char *at = strstr(json, key);
+    out[0] = '\0';
+    if (at && (at = strchr(at + strlen(key), '"')) != NULL) snprintf(out, cap, "%.16s", at + 1);
+}
+
+/* choose measures tables it made (an OpenAPI import, generated requests):
+ * they go into the bundle, whose sources name them and whose fingerprints
+ * they reproduce when measured again. */
+Test(outputs, choose_keeps_the_tables_it_measured_in_the_bundle)
+{
+    ok("\"$RB\" choose --routes \"" RB_SOURCE_DIR "/corpus/data/github.routes\" --routers "
+       "radix,hashseg " RUN_FAST " --out c");
+    rbt_shell r = sh("cat c/summary.json");
+    cr_assert_eq(r.status, 0);
+    cr_expect(strstr(r.out, "\"routes_source\":\t\"github.routes in the bundle, from the routes "
+                            "file ") != NULL,
+              "%s", r.out);
+    cr_expect(strstr(r.out, "\"requests_source\":\t\"github.requests in the bundle, generated") !=
+                  NULL,
+              "%s", r.out);
+    char rf[32], qf[32];
+    fingerprint(r.out, "\"routes_fingerprint\"", rf, sizeof rf);
+    fingerprint(r.out, "\"requests_fingerprint\"", qf, sizeof qf);
+    rbt_shell_free(&r);
+    r = sh("\"$RB\" choose --routes c/github.routes --requests c/github.requests --routers radix "
+           "--trials 2 --warmup 0 --min-trial-ms 0.05 --json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char rf2[32], qf2[32];
+    fingerprint(r.out, "\"routes_fingerprint\"", rf2, sizeof rf2);
+    fingerprint(r.out, "\"requests_fingerprint\"", qf2, sizeof qf2);
+    cr_expect(*rf && strcmp(rf, rf2) == 0, "routes %s, kept file %s", rf, rf2);
+    cr_expect(*qf && strcmp(qf, qf2) == 0, "requests %s, kept file %s", qf, qf2);
+    rbt_shell_free(&r);
+}

@@ -10,6 +10,7 @@
 #include "base_internal.h"
 #include "scenario.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,6 +467,47 @@ static int exact_geomean(const rb_ratio_set *sets, size_t count, double level,
     return 0;
 }
 
+bool rb_bundle_is_aside(const rb_bundle *b, const rb_bundle_result *r)
+{
+    const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
+    return r->peer_process || (info && (info->reference || info->peer));
+}
+
+static bool faster_row(const rb_bundle *b, const rb_bundle_result *x, const rb_bundle_result *y)
+{
+    bool ax = rb_bundle_is_aside(b, x), ay = rb_bundle_is_aside(b, y);
+    if (ax != ay) return ay;
+    double mx = x->median_ns > 0 ? x->median_ns : INFINITY;
+    double my = y->median_ns > 0 ? y->median_ns : INFINITY;
+    return mx < my;
+}
+
+size_t rb_bundle_fastest_first(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx,
+                               size_t cap)
+{
+    size_t n = s->nresults < cap ? s->nresults : cap;
+    for (size_t i = 0; i < n; i++) { /* insertion: a few dozen rows, stable */
+        size_t k = i;
+        for (; k > 0 && faster_row(b, &s->results[i], &s->results[idx[k - 1]]); k--)
+            idx[k] = idx[k - 1];
+        idx[k] = i;
+    }
+    return n;
+}
+
+bool rb_bundle_is_condition(const rb_bundle *b, size_t si)
+{
+    if (si >= b->nscenarios) return false;
+    const rb_bundle_scenario *s = &b->scenarios[si];
+    for (size_t i = 0; i < si; i++) {
+        const rb_bundle_scenario *x = &b->scenarios[i];
+        if (x->routes_fp == s->routes_fp && x->requests_fp == s->requests_fp &&
+            (strcmp(x->mode, s->mode) != 0 || strcmp(x->cache, s->cache) != 0))
+            return true;
+    }
+    return false;
+}
+
 int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err)
 {
     free(b->geomeans);
@@ -486,7 +528,8 @@ int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err)
             const rb_bundle_scenario *s = &b->scenarios[si];
             size_t base = rb_bundle_result_index(s, b->baseline);
             size_t ri = rb_bundle_result_index(s, name);
-            if (base == SIZE_MAX || ri == SIZE_MAX) continue;
+            /* another condition of a table already counted is not a scenario */
+            if (base == SIZE_MAX || ri == SIZE_MAX || rb_bundle_is_condition(b, si)) continue;
             double *r = ratios + nsets * n;
             rc = scenario_ratios(b, si, base, ri, r, err);
             sets[nsets++] = (rb_ratio_set){r, n};

@@ -258,9 +258,22 @@ double rb_bundle_trial_ns_per_lookup(const rb_bundle_trial *t);
  * lookups/s, bytes/route, and every pair (a, b) of results with a before b
  * in results order.  Trials of one result are taken in round order. */
 int rb_bundle_compute_scenario(rb_bundle *b, size_t si, rb_error *err);
+/* A row shown apart from the routers one chooses among: a reference
+ * (linear, floor) or a peer. */
+bool rb_bundle_is_aside(const rb_bundle *b, const rb_bundle_result *r);
+/* The indices of s's results in the order every output shows them: the
+ * routers one chooses among fastest first (by median), then those aside,
+ * fastest first too.  Returns how many (at most cap). */
+size_t rb_bundle_fastest_first(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx,
+                               size_t cap);
+/* Is scenario si another condition (mode, cache) of the same tables as an
+ * earlier scenario (choose's cold latency after its warm throughput)?
+ * Such a scenario is shown beside its table, never counted as one more. */
+bool rb_bundle_is_condition(const rb_bundle *b, size_t si);
 /* For every router other than the baseline, the geometric mean across the
  * scenarios holding both of the per-scenario median ratio router/baseline
- * (speed of the router relative to the baseline), with its interval. */
+ * (speed of the router relative to the baseline), with its interval; the
+ * other conditions of a table are left out (rb_bundle_is_condition). */
 int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err);
 
 /* The order seed of scenario si of a run whose order seed is seed. */
@@ -347,6 +360,7 @@ int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
 void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o);
 void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
 void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
+void rb_bundle_report_libraries(const rb_bundle *b, rb_buf *o);
 /* An interval cell: "[0.981, 1.012] ±1.4%", "too few pairs" or "exact". */
 void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,
                              char *buf, size_t cap);
@@ -374,22 +388,28 @@ const char *rb_bundle_router_colour(const char *router);
 
 /* Before a run measures anything: create dir's parents, clean up what a
  * killed writer of dir left (bundle_dir.c), check that dir may be replaced
- * (missing, empty, or a bundle: only .json, .csv, .md and .svg files,
- * summary.json among them; never the current directory or one holding it)
+ * (missing, empty, or a bundle: only .json, .csv, .md, .svg, .html,
+ * .routes and .requests files, summary.json among them; never the current
+ * directory or one holding it)
  * and that a directory can be made beside it.  RB_EIO naming the reason,
  * RB_EINVAL for a bad name. */
 int rb_bundle_prepare_dir(const char *dir, rb_error *err);
-/* Write the bundle whole: summary.json, trials.csv, report.md and every
- * chart with something to plot (rendered from the two data files' text)
- * into a temporary directory beside dir, which then replaces dir in one
- * step (base/file.h).  On failure dir is as it was. */
-int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err);
+/* Write the bundle whole: summary.json, trials.csv, a copy of each of the
+ * ninputs files (the tables measured, so its fingerprints name files that
+ * exist), report.md, report.html and every chart with something to plot
+ * (rendered from the two data files' text) into a temporary directory
+ * beside dir, which then replaces dir in one step (base/file.h).  On
+ * failure dir is as it was. */
+int rb_bundle_write_dir(const rb_bundle *b, const char *dir, const char *const *inputs,
+                        size_t ninputs, rb_error *err);
 /* Read dir/summary.json and dir/trials.csv and replace dir, whole, with a
  * copy holding the same data files (and any other file of dir but the
- * rendered ones), report.md and every chart with something to plot; a
- * chart with nothing to plot is not written (an old copy of it goes), so
- * report.md links only files that exist. */
-int rb_bundle_render_dir(const char *dir, rb_error *err);
+ * rendered ones), report.md, report.html and every chart with something to
+ * plot; a chart with nothing to plot is not written (an old copy of it
+ * goes), so report.md links only files that exist.  A regular file that is
+ * not a bundle's kind (a user's PNG) is kept as it is and named into kept
+ * (comma-separated, "" when none); a subdirectory is refused. */
+int rb_bundle_render_dir(const char *dir, char *kept, size_t kept_cap, rb_error *err);
 /* Read a bundle directory (summary.json + trials.csv) into b. */
 int rb_bundle_read_dir(const char *dir, rb_bundle *b, rb_error *err);
 

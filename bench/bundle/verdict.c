@@ -415,7 +415,9 @@ void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap)
     size_t nl = 0;
     for (size_t i = 0; i < b->nscenarios; i++) {
         rb_verdict v;
-        if (rb_verdict_scenario(b, i, &v) < 0 || !*v.fastest) continue;
+        /* a table's second condition is not one more scenario */
+        if (rb_bundle_is_condition(b, i) || rb_verdict_scenario(b, i, &v) < 0 || !*v.fastest)
+            continue;
         judged++;
         tally *x = tally_of(tallies, &nt, v.fastest);
         if (x) {

@@ -151,13 +151,10 @@ int cli_check_output_file(const char *cmd, const char *what, const char *path)
 
 void cli_print_bundle_files(FILE *out, const char *dir, const rb_bundle *b)
 {
-    fprintf(out, "bundle: %s/{summary.json, trials.csv, report.md", dir);
+    fprintf(out, "report: %s/report.html (open it in a browser)\n", dir);
+    fprintf(out, "  beside summary.json, trials.csv, report.md");
     for (int c = 0; c < RB_NCHARTS; c++)
         if (rb_bundle_chart_has_data(b, (rb_bundle_chart)c))
             fprintf(out, ", %s", rb_bundle_chart_file((rb_bundle_chart)c));
-    fprintf(out, "}\n");
-    for (int c = 0; c < RB_NCHARTS; c++)
-        if (!rb_bundle_chart_has_data(b, (rb_bundle_chart)c))
-            fprintf(out, "  %s not written: nothing to plot\n",
-                    rb_bundle_chart_file((rb_bundle_chart)c));
+    fprintf(out, "\n");
 }

@@ -72,9 +72,8 @@ int cli_write_output(const char *cmd, const char *path, const char *text, size_t
  * CLI_USAGE (message printed, naming what). */
 int cli_check_output_file(const char *cmd, const char *what, const char *path);
 
-/* "DIR/{summary.json, trials.csv, report.md, chart.svg, ...}": the files
- * of a bundle written from b, then a line per chart left out (nothing to
- * plot). */
+/* "report: DIR/report.html", then the other files of the bundle written
+ * from b (the charts with something to plot). */
 struct rb_bundle;
 void cli_print_bundle_files(FILE *out, const char *dir, const struct rb_bundle *b);
 

@@ -12,7 +12,6 @@
 #include "reqgen.h"
 #include "router.h"
 #include "session.h"
-#include "verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,24 +65,12 @@ static const cli_option choose_table[] = {
      .offset = C(routers),
      .help = "routers to consider (default: every registered router; peer runner names "
              "too: routebench list names them)"},
-    SESSION_OPT_TRIALS(S(proto.trials), "measured trials per router and condition"),
-    SESSION_OPT_MIN_TRIAL_MS(S(proto.min_trial_ms)),
     SESSION_OPT_APP_BYTES(S(app_bytes),
                           "bytes the application stand-in touches between two cold lookups"),
-    CLI_SEED(S(seed), CLI_SHOW_DEFAULT, "seed of the generated requests and the round orders"),
     {.name = "--peers",
      .type = CLI_FLAG,
      .offset = S(peers_all),
      .help = "also measure the built-in peer runners that are built (scripts/setup.sh --peers)"},
-    {.name = "--out",
-     .type = CLI_STRING,
-     .metavar = "DIR",
-     .offset = S(out),
-     .help = "write the bundle (summary.json with the verdict, trials.csv, report.md, charts)"},
-    {.name = "--json",
-     .type = CLI_FLAG,
-     .offset = S(json),
-     .help = "print summary.json's document on stdout (the verdict and tables go to stderr)"},
     {0}};
 #undef C
 #undef S
@@ -102,7 +89,9 @@ static const cli_command choose_command = {
              "features the table needs and who refused it and why, what auto picks and whether "
              "that is the measured winner, the winner of each condition; then the tables.  "
              "In-process lookup rates, not HTTP requests per second.\n",
-    .tables = {{"choose", choose_table, 0}},
+    .tables = {{"choose", choose_table, 0},
+               {"protocol and outputs (as for run and pair)", session_protocol_table,
+                offsetof(choose_options, s)}},
     .epilog = "exit status: 0 ok, 1 a router gave wrong or unstable answers,\n"
               "             2 usage/input error\n",
 };
@@ -176,42 +165,11 @@ static int prepare_tables(choose_options *o, const char *dir, char *rp, char *qp
     return rc < 0 ? cli_error("choose", "%s", err.message) : CLI_OK;
 }
 
-/* The verdict first: each condition's paragraph, the conditions line, the
- * memory line. */
-static void print_verdict(FILE *out, const rb_bundle *b)
-{
-    fprintf(out, "VERDICT\n");
-    for (size_t i = 0; i < b->nscenarios; i++) {
-        rb_verdict v;
-        if (rb_verdict_scenario(b, i, &v) == 0) fprintf(out, "  %s\n", v.text);
-    }
-    if (b->nscenarios >= 2) {
-        char line[1024];
-        rb_verdict_conditions(b, 0, 1, line, sizeof line);
-        fprintf(out, "  %s\n", line);
-    }
-    if (!b->nscenarios) return;
-    const rb_bundle_scenario *s = &b->scenarios[0];
-    fprintf(out, "  memory (bytes/route as the router reports it / peak RSS growth of the "
-                 "process during its build, per route; 0: the build fit in pages the process "
-                 "already had; -: not known):\n   ");
-    for (size_t k = 0; k < s->nresults; k++) {
-        const rb_bundle_result *r = &s->results[k];
-        char mem[32] = "-", rss[32] = "-";
-        if (!r->peer_process || r->memory_bytes)
-            snprintf(mem, sizeof mem, "%.0f", r->bytes_per_route);
-        if (r->rss_growth_bytes >= 0)
-            snprintf(rss, sizeof rss, "%.0f",
-                     (double)r->rss_growth_bytes / (double)(s->routes ? s->routes : 1));
-        fprintf(out, " %s %s/%s", r->router, mem, rss);
-    }
-    fprintf(out, "\n\n");
-}
-
 int cmd_choose(int argc, char **argv)
 {
     choose_options o = {.count = RB_REQGEN_DEFAULT_COUNT};
     session_options_init(&o.s, "choose");
+    o.s.leave_out = "leave it out with --routers ";
     int status = cli_args(&choose_command, &o, argc, argv);
     if (status != CLI_CONTINUE) {
         session_options_free(&o.s);
@@ -234,10 +192,29 @@ int cmd_choose(int argc, char **argv)
                          tmp && *tmp ? tmp : "/tmp");
     }
     status = prepare_tables(&o, dir, rp, qp, sizeof rp);
-    char note[RB_BUNDLE_TEXT];
-    snprintf(note, sizeof note, "%s: %s", o.openapi ? "OpenAPI document" : "routes file",
-             o.openapi ? o.openapi : o.routes);
+    /* the tables measured go into the bundle, so its sources and
+     * fingerprints name files that exist */
+    char note[RB_BUNDLE_TEXT], rnote[RB_BUNDLE_TEXT];
+    const char *rname = strrchr(rp, '/') + 1, *qname = strrchr(qp, '/') + 1;
+    const char *kind = o.openapi ? "OpenAPI document" : "routes file";
+    const char *src = o.openapi ? o.openapi : o.routes;
+    if (o.s.out)
+        snprintf(note, sizeof note, "%s in the bundle, from the %s %s", rname, kind, src);
+    else
+        snprintf(note, sizeof note, "the %s %s", kind, src);
+    if (o.requests)
+        snprintf(rnote, sizeof rnote, "%s", o.requests);
+    else
+        snprintf(rnote, sizeof rnote, "%s%sgenerated from the routes, seed %llu%s",
+                 o.s.out ? qname : "", o.s.out ? " in the bundle, " : "",
+                 (unsigned long long)o.s.seed, o.s.out ? "" : " (--out keeps them)");
     o.s.source_note = note;
+    o.s.requests_note = rnote;
+    if (o.s.out) {
+        o.s.inputs[0] = rp;
+        o.s.inputs[1] = qp;
+        o.s.ninputs = 2;
+    }
     o.s.both_conditions = true;
     o.s.drop_refusing = true;
     if (status == CLI_OK) status = add_routers(&o);
@@ -247,18 +224,8 @@ int cmd_choose(int argc, char **argv)
         status = session_finish_scenarios(&o.s);
     }
     if (status == CLI_OK) {
-        /* the tables are printed after the verdict: collect them */
-        char *text = NULL;
-        size_t len = 0;
-        FILE *human = o.s.human;
-        FILE *mem = open_memstream(&text, &len);
-        if (mem) o.s.human = mem;
         rb_bundle b;
         status = session_run(&o.s, argc, argv, &b);
-        if (mem) fclose(mem);
-        if (status != CLI_USAGE) print_verdict(human, &b);
-        if (text) fwrite(text, 1, len, human);
-        free(text);
         rb_bundle_free(&b);
     }
     remove(rp);

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "router.h"
 #include "selftest.h"
+#include "report_console.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -116,7 +117,9 @@ static const cli_command pair_command = {
              "instructions the ratio is exact: Callgrind counts the instructions of one replay "
              "per router.  Scenarios whose routes use a feature A or B lacks are skipped.\n",
     .tables = {{"routers, gate and self-test", pair_table, 0},
-               {"scenarios, protocol and outputs (as for run)", session_option_table,
+               {"scenarios, conditions and routers (as for run)", session_option_table,
+                offsetof(pair_options, s)},
+               {"protocol and outputs (as for every measuring command)", session_protocol_table,
                 offsetof(pair_options, s)}},
     .epilog = "exit status: 0 ok (the gate passed), 1 the gate failed (or a router gave wrong\n"
               "             answers), 2 usage/input error, 3 the gate was inconclusive\n",
@@ -139,17 +142,19 @@ static int report_pair(const session_options *o, const rb_bundle *bundle, int st
     for (size_t i = 0; i < bundle->nscenarios; i++) {
         const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);
         if (!p) continue;
-        fprintf(out, "  %-24s ", bundle->scenarios[i].name);
-        session_print_ratio(out, bundle, &p->r);
+        char cell[128];
+        rb_console_ratio_cell(bundle, p->r.median, p->r.lo, p->r.hi, p->r.mde, p->r.too_few,
+                              p->r.excludes_one, cell, sizeof cell);
         rb_gate_words(p->r.median, "candidate", "baseline", words, sizeof words);
-        fprintf(out, "  %s%s\n", words,
+        fprintf(out, "  %-24s %s  %s%s\n", bundle->scenarios[i].name, cell, words,
                 rb_metric_exact(bundle->metric) || p->r.excludes_one ? "" : " (within noise)");
         measured++;
     }
     if (measured > 1 && bundle->ngeomeans == 1) {
         char cell[128];
         const rb_geomean_result *g = &bundle->geomeans[0].g;
-        session_geomean_cell(bundle, g, cell, sizeof cell);
+        rb_console_ratio_cell(bundle, g->geomean, g->lo, g->hi, g->mde, g->too_few, g->excludes_one,
+                              cell, sizeof cell);
         rb_gate_words(g->geomean, "candidate", "baseline", words, sizeof words);
         fprintf(out, "  %-24s %s  %s%s\n", "geometric mean", cell, words,
                 rb_metric_exact(bundle->metric) || g->excludes_one ? "" : " (within noise)");
@@ -168,6 +173,7 @@ int cmd_pair(int argc, char **argv)
     po.runs = RB_SELFTEST_DEFAULT_RUNS;
     session_options *o = &po.s;
     session_options_init(o, "pair");
+    o->leave_out = "pair another router with --a or --b";
     o->all_or_nothing = true;
     int status = cli_args(&pair_command, &po, argc, argv);
     if (status != CLI_CONTINUE) {

@@ -94,16 +94,18 @@ int cmd_report(int argc, char **argv)
         rb_bundle_free(&b);
         return CLI_FAILED;
     }
-    if (rb_bundle_render_dir(o.dir, &err) < 0) {
+    char kept[1024];
+    if (rb_bundle_render_dir(o.dir, kept, sizeof kept, &err) < 0) {
         rb_bundle_free(&b);
         return cli_error("report", "%s", err.message);
     }
+    if (*kept) printf("left as they were (not files of the bundle): %s\n", kept);
     printf("recomputed %zu statistics from %s/trials.csv: 0 differ from summary.json\n", rep.values,
            o.dir);
     if (b.gate.on)
         printf("gate re-decided from the trials: %s, as recorded (%s)\n",
                rb_gate_outcome_name(b.gate.outcome), b.gate.message);
-    printf("rendered again: ");
+    printf("rendered again, ");
     cli_print_bundle_files(stdout, o.dir, &b);
     rb_bundle_free(&b);
     return CLI_OK;

@@ -44,7 +44,9 @@ static const cli_command run_command = {
              "baseline with its 95% interval, MDE and wins; then geometric means.  An estimate "
              "of the run's duration comes first, progress goes to stderr.\n",
     .tables = {{"routers", run_table, 0},
-               {"scenarios, protocol and outputs (as for pair)", session_option_table,
+               {"scenarios, conditions and routers (as for pair)", session_option_table,
+                offsetof(run_options, s)},
+               {"protocol and outputs (as for every measuring command)", session_protocol_table,
                 offsetof(run_options, s)}},
     .epilog = "exit status: 0 ok, 1 a router gave wrong or unstable answers,\n"
               "             2 usage/input error\n",
@@ -93,6 +95,7 @@ int cmd_run(int argc, char **argv)
 {
     run_options o = {0};
     session_options_init(&o.s, "run");
+    o.s.leave_out = "leave it out with --routers ";
     int status = cli_args(&run_command, &o, argc, argv);
     if (status == CLI_CONTINUE) {
         status = choose_routers(&o.s, o.routers, o.baseline);

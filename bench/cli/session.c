@@ -6,7 +6,10 @@
 
 #include "bundle_run.h"
 #include "cli.h"
+#include "headline.h"
 #include "library_id.h"
+#include "progress.h"
+#include "report_console.h"
 #include "base_internal.h"
 #include "machine.h"
 #include "sysinfo.h"
@@ -186,35 +189,6 @@ const cli_option session_option_table[] = {
      .offset = S(requests_file),
      .requires = "--routes",
      .help = "... and request table (routebench corpus requests)"},
-    SESSION_OPT_TRIALS(S(proto.trials),
-                       "measured trials per router (the 95% sign-test interval of 9 pairs covers "
-                       "96.1%; 15 for a gate; counted metrics need none: one replay decides)"),
-    {.name = "--warmup",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = S(proto.warmup),
-     .min = 0,
-     .max = 1000,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "discarded warm-up rounds"},
-    SESSION_OPT_MIN_TRIAL_MS(S(proto.min_trial_ms)),
-    CLI_SEED(S(seed), CLI_SHOW_DEFAULT, "corpus generator seed"),
-    {.name = "--cpu",
-     .type = CLI_INT,
-     .metavar = "N",
-     .offset = S(cpu),
-     .min = 0,
-     .max = 4095,
-     .help = "pin to CPU N (sched_setaffinity; default: not pinned)"},
-    {.name = "--clock",
-     .type = CLI_CHOICE,
-     .metavar = "wall|cpu",
-     .offset = S(proto.clock),
-     .choices = clocks,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
-             "(CLOCK_THREAD_CPUTIME_ID: leaves out time other processes held the core; for busy "
-             "machines)"},
     {.name = "--metric",
      .type = CLI_CHOICE,
      .metavar = "M",
@@ -266,6 +240,39 @@ const cli_option session_option_table[] = {
      .call = cli_take_router_lib,
      .flags = CLI_REPEAT,
      .help = "load a plugin library of routers (repeatable); its routers are NAME@LIB"},
+    {0}};
+
+const cli_option session_protocol_table[] = {
+    SESSION_OPT_TRIALS(S(proto.trials),
+                       "measured trials per router (the 95% sign-test interval of 9 pairs covers "
+                       "96.1%; 15 for a gate; counted metrics need none: one replay decides)"),
+    {.name = "--warmup",
+     .type = CLI_UINT,
+     .metavar = "N",
+     .offset = S(proto.warmup),
+     .min = 0,
+     .max = 1000,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "discarded warm-up rounds"},
+    SESSION_OPT_MIN_TRIAL_MS(S(proto.min_trial_ms)),
+    CLI_SEED(S(seed), CLI_SHOW_DEFAULT,
+             "seed of the generated tables and requests and of the round orders"),
+    {.name = "--cpu",
+     .type = CLI_INT,
+     .metavar = "N",
+     .offset = S(cpu),
+     .min = 0,
+     .max = 4095,
+     .help = "pin to CPU N (sched_setaffinity; default: not pinned)"},
+    {.name = "--clock",
+     .type = CLI_CHOICE,
+     .metavar = "wall|cpu",
+     .offset = S(proto.clock),
+     .choices = clocks,
+     .flags = CLI_SHOW_DEFAULT,
+     .help = "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
+             "(CLOCK_THREAD_CPUTIME_ID: leaves out time other processes held the core; for busy "
+             "machines)"},
     {.name = "--out",
      .type = CLI_STRING,
      .metavar = "DIR",
@@ -277,6 +284,11 @@ const cli_option session_option_table[] = {
      .type = CLI_FLAG,
      .offset = S(json),
      .help = "print summary.json's document on stdout (the tables go to stderr)"},
+    {.name = "--verbose",
+     .alias = "-v",
+     .type = CLI_FLAG,
+     .offset = S(verbose),
+     .help = "also print each table's fingerprints, checksums and the verdict's paragraph"},
     {.name = "--export-json",
      .type = CLI_STRING,
      .metavar = "FILE",
@@ -287,6 +299,7 @@ const cli_option session_option_table[] = {
      .metavar = "FILE",
      .offset = S(export_csv),
      .help = "write trials.csv's rows (one per measured trial) to FILE"},
+
     {0}};
 #undef S
 
@@ -342,15 +355,16 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
     return status;
 }
 
-/* ---- progress on stderr -------------------------------------------------- */
+/* ---- progress on stderr --------------------------------------------------------------------- */
 
-typedef struct progress {
-    size_t scenario, scenarios;
-    const char *name;
-    bool tty;
-    uint64_t last_ns;
+/* The bar (progress.h) and the model's parts of the current pass, so the
+ * harness's steps map to a share of the pass. */
+typedef struct session_progress {
+    progress bar;
     const session_options *o; /* for router labels */
-} progress;
+    progress_parts parts;
+    double pass_s;
+} session_progress;
 
 static const char *label_of(const session_options *o, const rb_router_ops *ops)
 {
@@ -359,48 +373,34 @@ static const char *label_of(const session_options *o, const rb_router_ops *ops)
     return rb_ops_name(ops);
 }
 
-static void progress_note(progress *p, const char *what)
+/* A step of the pass: its words and how far into the pass it is. */
+static void progress_note(session_progress *p, const char *what, double frac)
 {
-    if (p->tty)
-        fprintf(stderr, "\r\033[K[%zu/%zu] %s: %s", p->scenario, p->scenarios, p->name, what);
-    else
-        fprintf(stderr, "[%zu/%zu] %s: %s\n", p->scenario, p->scenarios, p->name, what);
-    fflush(stderr);
+    progress_step(&p->bar, what, frac);
 }
 
 static void on_progress(void *ctx, const char *what, const rb_bench_subject *s, size_t done,
                         size_t total)
 {
-    progress *p = ctx;
-    bool build = strcmp(what, "build") == 0;
-    if (!p->tty) {
-        /* in a log: a line per router built (linear on a large table is
-         * slow), then one line for the measuring phase */
-        char line[256];
-        if (build) {
-            snprintf(line, sizeof line, "building %s (%zu/%zu)", label_of(p->o, s->ops), done + 1,
-                     total);
-            progress_note(p, line);
-        } else if (done == 0 && total != 0) {
-            progress_note(p, "measuring");
-        }
-        return;
-    }
-    uint64_t now = rb_bench_now_ns();
-    if (now - p->last_ns < 100000000ull && done != 0 && !build) return;
-    p->last_ns = now;
-    char line[256];
-    if (total)
+    session_progress *p = ctx;
+    double pass = p->pass_s > 0 ? p->pass_s : 1, prep = p->parts.prep_s / pass;
+    double first = p->parts.measure_s / pass, again = p->parts.remeasure_s / pass;
+    double share = total ? (double)done / (double)total : 0, frac = prep;
+    char line[160];
+    if (strcmp(what, "build") == 0) {
+        frac = prep * 0.5 * share;
+        snprintf(line, sizeof line, "building %s", label_of(p->o, s->ops));
+    } else if (strcmp(what, "re-measure") == 0) {
+        frac = prep + first + again * share;
+        snprintf(line, sizeof line, "trials ran short: again %zu/%zu", done + 1, total);
+    } else if (total) {
+        frac = prep + first * share;
         snprintf(line, sizeof line, "%s %zu/%zu (%s)", what, done + 1, total,
                  label_of(p->o, s->ops));
-    else
+    } else {
         snprintf(line, sizeof line, "%s %s", what, label_of(p->o, s->ops));
-    progress_note(p, line);
-}
-
-static void progress_done(progress *p)
-{
-    if (p->tty) fprintf(stderr, "\r\033[K");
+    }
+    progress_note(p, line, frac);
 }
 
 /* ---- the session --------------------------------------------------------- */
@@ -431,185 +431,6 @@ static void command_line(rb_bundle *b, int argc, char **argv)
     }
 }
 
-static void print_header_line(FILE *out, const rb_bundle *b, const char *anchor)
-{
-    char ratio[96];
-    if (b->metric == RB_METRIC_INSTRUCTIONS) {
-        fprintf(out, "  %-20s %14s %11s %9s  speed vs %s\n", "router", "instr/lookup",
-                "bytes/route", "build", anchor);
-        return;
-    }
-    if (b->metric == RB_METRIC_CYCLES_EST) {
-        fprintf(out, "  %-20s %12s %12s %10s %10s %11s %9s  speed vs %s\n", "router", "cycles-est",
-                "instr", "L1 miss", "LL miss", "bytes/route", "build", anchor);
-        return;
-    }
-    snprintf(ratio, sizeof ratio, "speed vs %s [95%% CI] MDE", anchor);
-    fprintf(out, "  %-20s %10s %19s %10s %11s %9s  %-36s %5s\n", "router",
-            b->metric == RB_METRIC_HW_INSTRUCTIONS ? "hw instr" : "ns/lookup", "min - max",
-            "lookups/s", "bytes/route", "build", ratio, "wins");
-}
-
-/* The per-lookup columns of one result row, by metric. */
-static void print_values(FILE *out, const rb_bundle *b, const rb_bundle_result *r, const char *name)
-{
-    char build[32];
-    rb_format_duration((double)r->build_ns, build, sizeof build);
-    if (b->metric == RB_METRIC_INSTRUCTIONS) {
-        fprintf(out, "  %-20s %14.2f %11.1f %9s  ", name, r->median_ns, r->bytes_per_route, build);
-        return;
-    }
-    if (b->metric == RB_METRIC_CYCLES_EST) {
-        fprintf(out, "  %-20s %12.2f %12.2f %10.3f %10.3f %11.1f %9s  ", name, r->median_ns,
-                r->ir_per_lookup, r->l1_misses_per_lookup, r->ll_misses_per_lookup,
-                r->bytes_per_route, build);
-        return;
-    }
-    char med[32], mn[32], mx[32], range[80], rate[32];
-    rb_bundle_fmt_value(b, r->median_ns, med, sizeof med);
-    rb_bundle_fmt_value(b, r->min_ns, mn, sizeof mn);
-    rb_bundle_fmt_value(b, r->max_ns, mx, sizeof mx);
-    snprintf(range, sizeof range, "%s - %s", mn, mx);
-    if (b->metric == RB_METRIC_TIME)
-        rb_format_rate(r->lookups_per_s, rate, sizeof rate);
-    else
-        snprintf(rate, sizeof rate, "-");
-    /* a peer that reports no memory (find-my-way; a Go heap that shrank): "-", not 0 */
-    char bpr[32] = "-";
-    if (!r->peer_process || r->memory_bytes) snprintf(bpr, sizeof bpr, "%.1f", r->bytes_per_route);
-    fprintf(out, "  %-20s %10s %19s %10s %11s %9s  ", name, med, range, rate, bpr, build);
-}
-
-void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *r)
-{
-    char m[32], lo[32], hi[32], mde[32], cell[128];
-    if (rb_metric_exact(b->metric)) {
-        rb_format_exact_ratio(r->median, m, sizeof m);
-        fprintf(out, "%s exact", m);
-        return;
-    }
-    rb_format_ratio(r->median, m, sizeof m);
-    if (r->too_few) {
-        snprintf(cell, sizeof cell, "%s (too few pairs)", m);
-        fprintf(out, "%-36s %2zu/%zu", cell, r->wins, r->n);
-        return;
-    }
-    rb_format_ratio(r->lo, lo, sizeof lo);
-    rb_format_ratio(r->hi, hi, sizeof hi);
-    rb_gate_fmt_mde(r->mde, false, mde, sizeof mde);
-    snprintf(cell, sizeof cell, "%s%s [%s, %s] %s", m, r->excludes_one ? "" : "~", lo, hi, mde);
-    fprintf(out, "%-36s %2zu/%zu", cell, r->wins, r->n);
-}
-
-void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap)
-{
-    char m[32], lo[32], hi[32], mde[32];
-    if (rb_metric_exact(b->metric)) {
-        rb_format_exact_ratio(g->geomean, m, sizeof m);
-        snprintf(buf, cap, "%s exact", m);
-        return;
-    }
-    rb_format_ratio(g->geomean, m, sizeof m);
-    if (g->too_few) {
-        snprintf(buf, cap, "%s (too few pairs)", m);
-        return;
-    }
-    rb_format_ratio(g->lo, lo, sizeof lo);
-    rb_format_ratio(g->hi, hi, sizeof hi);
-    rb_gate_fmt_mde(g->mde, false, mde, sizeof mde);
-    snprintf(buf, cap, "%s%s [%s, %s] %s", m, g->excludes_one ? "" : "~", lo, hi, mde);
-}
-
-static void print_scenario(FILE *out, const rb_bundle *b, const rb_bundle_scenario *s)
-{
-    fprintf(out, "\n%s: %zu routes, %zu requests (fingerprints %016llx %016llx)\n", s->name,
-            s->routes, s->requests, (unsigned long long)s->routes_fp,
-            (unsigned long long)s->requests_fp);
-    if (*s->skipped) fprintf(out, "  not run (a route feature they lack): %s\n", s->skipped);
-    if (!s->nresults) return;
-    char parse[32];
-    rb_format_duration((double)s->parse_ns, parse, sizeof parse);
-    fprintf(out,
-            "  routes parsed and checked once: %s; build = create + load them + build, per "
-            "router\n",
-            parse);
-    print_header_line(out, b, s->results[0].router);
-    for (size_t i = 0; i < s->nresults; i++) {
-        const rb_bundle_result *r = &s->results[i];
-        char name[RB_BUNDLE_NAME + 16];
-        rb_bundle_label(b, r->router, true, name, sizeof name);
-        print_values(out, b, r, name);
-        const rb_bundle_pair *p =
-            i ? rb_bundle_find_pair(s, s->results[0].router, r->router) : NULL;
-        if (p)
-            session_print_ratio(out, b, &p->r);
-        else
-            fprintf(out, "%s",
-                    strcmp(r->router, b->baseline) == 0 ? "baseline" : "(first: ratios vs it)");
-        fprintf(out, "\n");
-        if (r->disagreements)
-            fprintf(out,
-                    "  ** %s disagreed with EXPECTED or with linear on %llu of %zu requests%s "
-                    "**\n",
-                    r->router, (unsigned long long)r->disagreements, s->requests,
-                    rb_bundle_router_info(b, r->router) && rb_bundle_router_info(b, r->router)->peer
-                        ? " (a peer: not held to our semantics)"
-                        : "");
-    }
-    char limit[RB_BUNDLE_TEXT];
-    rb_bundle_limit_text(b, s, limit, sizeof limit);
-    if (*limit)
-        fprintf(out, "  x the limit (an exact match of these requests' paths; paired): %s\n",
-                limit);
-    /* peer processes fold their answers their own way (peer.h): compared
-     * answer by answer instead (print_peer_notes) */
-    bool same = true;
-    for (size_t i = 1; i < s->nresults; i++)
-        same = same && (s->results[i].peer_process || rb_bundle_is_limit(&s->results[i]) ||
-                        s->results[i].checksum == s->results[0].checksum);
-    if (same)
-        fprintf(out, "  checksum %016llx (every router gave the same answers)\n",
-                (unsigned long long)s->results[0].checksum);
-    else {
-        /* group the routers by checksum */
-        fprintf(out, "  checksums differ (the routers' answers differ):\n");
-        for (size_t i = 0; i < s->nresults; i++) {
-            if (s->results[i].peer_process || rb_bundle_is_limit(&s->results[i])) continue;
-            bool first = true;
-            for (size_t k = 0; k < i; k++)
-                first = first && s->results[k].checksum != s->results[i].checksum;
-            if (!first) continue;
-            fprintf(out, "    %016llx", (unsigned long long)s->results[i].checksum);
-            for (size_t k = i; k < s->nresults; k++) {
-                if (s->results[k].checksum != s->results[i].checksum ||
-                    s->results[k].peer_process || rb_bundle_is_limit(&s->results[k]))
-                    continue;
-                char name[RB_BUNDLE_NAME + 16];
-                fprintf(out, " %s",
-                        rb_bundle_label(b, s->results[k].router, true, name, sizeof name));
-            }
-            fprintf(out, "\n");
-        }
-    }
-}
-
-static void print_geomeans(FILE *out, const rb_bundle *b)
-{
-    if (!b->ngeomeans) return;
-    fprintf(out,
-            "\nacross scenarios: geometric mean of the median speed ratios vs %s (above 1: "
-            "faster)\n",
-            b->baseline);
-    for (size_t i = 0; i < b->ngeomeans; i++) {
-        const rb_bundle_geomean *g = &b->geomeans[i];
-        char name[RB_BUNDLE_NAME + 16], cell[128];
-        rb_bundle_label(b, g->router, true, name, sizeof name);
-        session_geomean_cell(b, &g->g, cell, sizeof cell);
-        fprintf(out, "  %-20s %s over %zu scenario%s\n", name, cell, g->g.scenarios,
-                g->g.scenarios == 1 ? "" : "s");
-    }
-}
-
 /* ---- before the work: how long, and what will be slow ---------------------------------------- */
 
 #define LINEAR_WARN_ROUTES 10000
@@ -622,55 +443,101 @@ static bool has_linear(const session_options *o)
 }
 
 /* linear tries every route of a table on each lookup: on 10k+ routes its
- * build check and its trials take long; say so, and how to leave it out. */
-static void warn_linear(const session_options *o, const char *scenario, size_t routes)
+ * build check and its trials take long; say so once, with the tables
+ * concerned and how to leave it out. */
+static size_t count_lines(const char *path);
+
+static void warn_linear(const session_options *o)
 {
-    if (routes < LINEAR_WARN_ROUTES || !has_linear(o)) return;
-    char others[1024] = "";
-    size_t n = 0;
+    if (!has_linear(o)) return;
+    char tables[512] = "", others[1024] = "";
+    size_t nt = 0, n = 0, count = 0;
+    for (size_t i = 0; i < o->scenarios.n; i++) {
+        const rb_scenario_spec *sp = &o->scenarios.v[i];
+        const char *name = sp->name;
+        size_t routes =
+            sp->kind == RB_SCENARIO_GENERATED ? sp->nroutes : count_lines(sp->routes_path);
+        if (routes < LINEAR_WARN_ROUTES) continue;
+        int w = snprintf(tables + nt, sizeof tables - nt, "%s%s", nt ? ", " : "", name);
+        if (w > 0 && (size_t)w < sizeof tables - nt) nt += (size_t)w;
+        count++;
+    }
+    if (!count) return;
     for (size_t k = 0; k < o->nrouters; k++) {
         if (strcmp(rb_ops_name(o->routers[k]), "linear") == 0) continue;
         int w = snprintf(others + n, sizeof others - n, "%s%s", n ? "," : "", o->labels[k]);
         if (w > 0 && (size_t)w < sizeof others - n) n += (size_t)w;
     }
     fprintf(stderr,
-            "routebench %s: warning: %s has %zu routes, and linear (the reference) tries every "
-            "route on each lookup: its checks and trials grow with the table (seconds per "
-            "replay at 100,000 routes); %s%s\n",
-            o->cmd, scenario, routes, n ? "leave it out with --routers " : "choose another router",
-            others);
+            "routebench %s: warning: linear (the reference) tries every route on each lookup, "
+            "and %s ha%s %d routes or more: its checks and trials grow with the table; %s%s\n",
+            o->cmd, tables, count == 1 ? "s" : "ve", LINEAR_WARN_ROUTES,
+            n && o->leave_out ? o->leave_out : "choose another router",
+            n && o->leave_out && o->leave_out[strlen(o->leave_out) - 1] == ' ' ? others : "");
 }
 
-static void fmt_seconds(double s, char *buf, size_t cap)
+/* A file's lines (the routes or requests of a table), for the estimate. */
+static size_t count_lines(const char *path)
 {
-    if (s < 60)
-        snprintf(buf, cap, "%.0f s", s < 1 ? 1 : s);
-    else if (s < 3600)
-        snprintf(buf, cap, "%.0f min %02.0f s", floor(s / 60), fmod(s, 60));
-    else
-        snprintf(buf, cap, "%.0f h %02.0f min", floor(s / 3600), fmod(s, 3600) / 60);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = 0;
+    for (int c; (c = getc(f)) != EOF;) n += c == '\n';
+    fclose(f);
+    return n;
 }
 
-/* A lower bound of the run's duration: every router of every scenario runs
- * warm-up + measured trials of at least min_trial_ms, and calibration costs
- * about a quarter trial; building, generating and trials that last longer
- * (one replay above min_trial_ms) come on top. */
-static void print_estimate(const session_options *o)
+/* The model's shape of one pass over spec (progress.h). */
+static progress_pass_shape pass_shape(const session_options *o, const rb_scenario_spec *spec,
+                                      bool cold)
 {
-    if (rb_metric_exact(o->metric)) return; /* counting: seconds, not trials */
-    double rounds = o->proto.trials + o->proto.warmup + 0.25;
-    double seconds =
-        (double)o->scenarios.n * (double)o->nrouters * rounds * o->proto.min_trial_ms / 1e3;
+    bool gen = spec->kind == RB_SCENARIO_GENERATED;
+    progress_pass_shape sh = {
+        .routes = gen ? spec->nroutes : count_lines(spec->routes_path),
+        .requests = gen ? RB_SCENARIO_REQUESTS : count_lines(spec->requests_path),
+        .routers = o->nrouters,
+        .measured = o->nrouters,
+        .generated = gen,
+        .linear = has_linear(o),
+        .cold = cold,
+        .app_bytes = cold ? o->app_bytes : 0,
+        .counted = rb_metric_exact(o->metric),
+        .rounds = o->proto.warmup + o->proto.trials,
+        .trials = o->proto.trials,
+        .min_trial_s = o->proto.min_trial_ms / 1e3,
+        .cpu_clock = o->proto.clock == RB_BENCH_CLOCK_CPU,
+    };
+    return sh;
+}
+
+/* The passes: every scenario under each condition measured (choose: two). */
+static size_t passes_of(const session_options *o)
+{
+    return o->scenarios.n * (o->both_conditions ? 2 : 1);
+}
+
+/* The model's seconds of pass `cold` over scenario i; its parts into parts. */
+static double pass_model(const session_options *o, size_t i, bool cold, double share,
+                         progress_parts *parts)
+{
+    progress_pass_shape sh = pass_shape(o, &o->scenarios.v[i], cold);
+    return progress_model(&sh, share, parts);
+}
+
+/* The whole session's estimate, said before the work starts; returns it. */
+static double print_estimate(const session_options *o, double share)
+{
+    double total = 0;
+    for (size_t i = 0; i < o->scenarios.n; i++) {
+        total += pass_model(o, i, !o->both_conditions && o->cache, share, NULL);
+        if (o->both_conditions) total += pass_model(o, i, true, share, NULL);
+    }
     char t[64];
-    fmt_seconds(seconds, t, sizeof t);
-    fprintf(stderr,
-            "routebench %s: estimated duration at least %s (%zu scenario%s x %zu router%s x "
-            "%u+%u trials of >= %g ms, plus building and generating)\n",
-            o->cmd, t, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-            o->nrouters == 1 ? "" : "s", o->proto.warmup, o->proto.trials, o->proto.min_trial_ms);
-    for (size_t i = 0; i < o->scenarios.n; i++)
-        if (o->scenarios.v[i].kind == RB_SCENARIO_GENERATED)
-            warn_linear(o, o->scenarios.v[i].name, o->scenarios.v[i].nroutes);
+    progress_fmt_seconds(total, t, sizeof t);
+    fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t,
+            passes_of(o), passes_of(o) == 1 ? "" : "es", o->nrouters, o->nrouters == 1 ? "" : "s",
+            share < 0.8 ? " (a busy machine: short trials will be measured again)" : "");
+    return total;
 }
 
 /* Every answer of every router (route id, every capture span, the 405
@@ -678,7 +545,7 @@ static void print_estimate(const session_options *o)
  * A router's disagreements replace the harness's count (EXPECTED only), so
  * the bundle, the table and the exit status see both checks. */
 static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_report *reps,
-                         progress *pg, rb_error *err)
+                         session_progress *pg, rb_error *err)
 {
     /* the limit answers without captures: the harness checked its hits */
     const rb_router *routers[64];
@@ -688,7 +555,8 @@ static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_rep
         at[n] = k;
         routers[n++] = run->subjects[k].router;
     }
-    progress_note(pg, "checking every answer against linear");
+    progress_note(pg, "checking every answer against linear",
+                  pg->pass_s > 0 ? 0.5 * pg->parts.prep_s / pg->pass_s : 0);
     rb_verify_report *got = n ? calloc(n, sizeof *got) : NULL;
     if (n && !got) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking answers");
     int rc = n ? rb_verify_built(routers, n, &sc->routes, sc->spec.name, &sc->requests, got, err)
@@ -775,7 +643,7 @@ typedef struct peer_note {
 /* Start every peer of the scenario, check its answers, add it to run. */
 static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *run,
                       const rb_router_ops *const *peers, size_t npeers, int mode, size_t app,
-                      refusals *ref, peer_note *notes, size_t *nnotes, progress *pg)
+                      refusals *ref, peer_note *notes, size_t *nnotes, session_progress *pg)
 {
     char tmp[512] = "", rp[RB_SCENARIO_PATH + 32], qp[RB_SCENARIO_PATH + 32];
     bool have_files = false;
@@ -820,7 +688,7 @@ static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *r
             continue;
         }
         if (rb_metric_exact(o->metric)) {
-            progress_note(pg, "counting a peer runner's instructions (Callgrind)");
+            progress_note(pg, "counting a peer runner's instructions (Callgrind)", 0);
             if (rb_peer_count(spec, rp, qp, sc->requests.count, peer->checksum,
                               o->metric == RB_METRIC_CYCLES_EST, &peer->counts, &err) < 0) {
                 refuse(ref, label, err.message);
@@ -873,21 +741,15 @@ static void fill_conditions(const session_options *o, rb_bundle_scenario *s,
     (void)o;
 }
 
-void session_print_verdict(FILE *out, const rb_bundle *b, size_t si)
-{
-    rb_verdict v;
-    if (rb_verdict_scenario(b, si, &v) == 0) fprintf(out, "  verdict: %s\n", v.text);
-}
-
+/* The peers' agreement, measured beside the run (not in the bundle). */
 static void print_peer_notes(FILE *out, const session_options *o, const peer_note *notes, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const rb_peer_agreement *a = &notes[i].a;
-        fprintf(out,
-                "  peer %s (its own process and timing loop): agrees with EXPECTED on %zu/%zu, "
-                "with linear on %zu/%zu (%s)\n",
+        if (a->agree_expected == a->requests && !o->verbose) continue;
+        fprintf(out, "  peer %s agrees with EXPECTED on %zu/%zu, with linear on %zu/%zu (%s)\n",
                 label_of(o, notes[i].ops), a->agree_expected, a->requests, a->agree_linear,
-                a->requests, a->spans ? "capture spans compared" : "route ids only: no spans");
+                a->requests, a->spans ? "spans compared" : "route ids only");
     }
 }
 
@@ -908,138 +770,200 @@ static bool limit_builds(const rb_scenario *sc, const rb_config *cfg, rb_error *
     return true;
 }
 
-/* Measure one scenario under one condition.  Returns a CLI status. */
-static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc, progress *pg,
-                             int mode, size_t app)
-{
-    FILE *out = o->human;
-    rb_error err;
+/* The routers of one pass: measured in-process, peers, lacking a feature,
+ * refusing the table. */
+typedef struct selection {
     const rb_router_ops *ops[64], *peers[64];
-    size_t nops = 0, npeers = 0;
-    char skipped[RB_BUNDLE_TEXT] = "";
+    size_t nops, npeers;
+    char skipped[RB_BUNDLE_TEXT];
+    refusals ref;
+    peer_note notes[64];
+    size_t nnotes;
+} selection;
+
+static void select_routers(const session_options *o, const rb_scenario *sc, selection *sel)
+{
+    memset(sel, 0, sizeof *sel);
     size_t slen = 0;
-    refusals ref = {0};
     const rb_config cfg = {NULL, o->seed ? o->seed : 1};
     for (size_t k = 0; k < o->nrouters; k++) {
         if (peer_of(o, o->routers[k])) {
-            peers[npeers++] = o->routers[k];
+            sel->peers[sel->npeers++] = o->routers[k];
             continue;
         }
         if (sc->features & ~rb_ops_features(o->routers[k])) {
-            int w = snprintf(skipped + slen, sizeof skipped - slen, "%s%s", slen ? "," : "",
-                             o->labels[k]);
-            if (w > 0 && (size_t)w < sizeof skipped - slen) slen += (size_t)w;
+            int w = snprintf(sel->skipped + slen, sizeof sel->skipped - slen, "%s%s",
+                             slen ? "," : "", o->labels[k]);
+            if (w > 0 && (size_t)w < sizeof sel->skipped - slen) slen += (size_t)w;
             continue;
         }
-        if (o->routers[k] == &rb_bench_limit_ops && !limit_builds(sc, &cfg, &err)) {
-            refuse(&ref, o->labels[k], err.message);
+        rb_error why;
+        if (o->routers[k] == &rb_bench_limit_ops && !limit_builds(sc, &cfg, &why)) {
+            refuse(&sel->ref, o->labels[k], why.message);
             continue;
         }
         if (o->drop_refusing) { /* choose: a router that refuses the table is left out */
             rb_router *r;
+            rb_error err;
             if (rb_route_table_build_router(&sc->routes, sc->spec.name, o->routers[k], &cfg, &r,
                                             &err) < 0) {
-                refuse(&ref, o->labels[k], err.message);
+                refuse(&sel->ref, o->labels[k], err.message);
                 continue;
             }
             rb_router_destroy(r);
         }
-        ops[nops++] = o->routers[k];
+        sel->ops[sel->nops++] = o->routers[k];
     }
-    if (nops + npeers == 0 || (o->all_or_nothing && nops + npeers != o->nrouters)) {
-        progress_done(pg);
-        fprintf(out, "\n%s: skipped (%s lack%s a feature of its routes)\n", sc->spec.name,
-                *skipped ? skipped : "every router", strchr(skipped, ',') ? "" : "s");
-        for (size_t i = 0; i < ref.n; i++)
-            fprintf(out, "  %s refused it: %s\n", ref.v[i].router, ref.v[i].reason);
+}
+
+/* Count one replay of each router under Callgrind. */
+static int measure_counted(session_options *o, rb_scenario *sc, selection *sel, rb_bench_run *run,
+                           rb_verify_report *reps, session_progress *pg, rb_error *err)
+{
+    const char *labels[64];
+    for (size_t k = 0; k < sel->nops; k++) labels[k] = label_of(o, sel->ops[k]);
+    int rc = rb_bench_prepare_pinned(run, &sc->routes, &sc->requests, sel->ops, sel->nops,
+                                     RB_CALLGRIND_HASH_SEED, on_progress, pg, err);
+    if (rc == RB_OK) rc = check_answers(run, sc, reps, pg, err);
+    if (rc == RB_OK && sel->npeers)
+        add_peers(o, sc, run, sel->peers, sel->npeers, RB_BENCH_MODE_THROUGHPUT, 0, &sel->ref,
+                  sel->notes, &sel->nnotes, pg);
+    if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)", 0.5);
+    if (rc == RB_OK)
+        rc = rb_callgrind_measure(&o->cg, run, o->metric == RB_METRIC_CYCLES_EST, labels, err);
+    return rc;
+}
+
+/* Time every router (and peer) in paired rounds under one condition. */
+static int measure_timed(session_options *o, const rb_bundle *b, rb_scenario *sc, selection *sel,
+                         rb_bench_run *run, rb_verify_report *reps, session_progress *pg, int mode,
+                         size_t app, rb_error *err)
+{
+    /* an explicit hash seed (the run's seed; 0 would mean a random one), so
+     * that every run builds the same tables */
+    const rb_config cfg = {NULL, o->seed ? o->seed : 1};
+    rb_bench_protocol proto = o->proto;
+    proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
+    if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
+    int rc = rb_bench_prepare_progress(run, &sc->routes, &sc->requests, sel->ops, sel->nops, &cfg,
+                                       on_progress, pg, err);
+    if (rc == RB_OK) rc = check_answers(run, sc, reps, pg, err);
+    if (rc == RB_OK && sel->npeers) {
+        progress_note(pg, "starting the peer runners", 0);
+        add_peers(o, sc, run, sel->peers, sel->npeers, mode, app, &sel->ref, sel->notes,
+                  &sel->nnotes, pg);
+    }
+    if (rc == RB_OK) rc = rb_bench_set_conditions(run, mode, app, err);
+    if (rc == RB_OK) rc = rb_bench_measure(run, &proto, on_progress, pg, err);
+    return rc;
+}
+
+/* The pass just measured into the bundle: its results and conditions. */
+static int record(session_options *o, rb_bundle *b, const rb_scenario *sc, const rb_bench_run *run,
+                  const selection *sel, int mode, size_t app, rb_error *err)
+{
+    const char *labels[64];
+    for (size_t k = 0; k < run->nsubjects; k++) labels[k] = label_of(o, run->subjects[k].ops);
+    int rc = rb_bundle_add_run(b, sc, run, labels, sel->skipped, err);
+    if (rc < 0) return rc;
+    rb_bundle_scenario *s = &b->scenarios[b->nscenarios - 1];
+    fill_conditions(o, s, run, mode, app, &sel->ref, sel->notes, sel->nnotes);
+    if (o->source_note) snprintf(s->routes_source, sizeof s->routes_source, "%s", o->source_note);
+    if (o->requests_note)
+        snprintf(s->requests_source, sizeof s->requests_source, "%s", o->requests_note);
+    return RB_OK;
+}
+
+/* The pass on the terminal (the console renderer), with what only the run
+ * knows: the first request a router answered wrong, the peers' agreement.
+ * choose shows a table once both its conditions are measured. */
+static void show_pass(session_options *o, const rb_bundle *b, const rb_scenario *sc,
+                      const rb_bench_run *run, const rb_verify_report *reps, const selection *sel,
+                      session_progress *pg)
+{
+    if (o->both_conditions && !rb_bundle_is_condition(b, b->nscenarios - 1)) return;
+    progress_clear(&pg->bar);
+    rb_console_opts copts = {o->verbose};
+    rb_buf text = {0};
+    rb_console_scenario(b, b->nscenarios - 1, &copts, &text);
+    if (text.data) fwrite(text.data, 1, text.len, o->human);
+    rb_buf_free(&text);
+    for (size_t k = 0; k < sel->nops && k < run->nsubjects; k++) {
+        if (!reps[k].nexamples) continue;
+        char first[800];
+        rb_verify_example_format(&reps[k].examples[0], &sc->requests, first, sizeof first);
+        fprintf(o->human, "  ** %s, first differing request: %s **\n",
+                label_of(o, run->subjects[k].ops), first);
+    }
+    print_peer_notes(o->human, o, sel->notes, sel->nnotes);
+    fflush(o->human);
+}
+
+/* Measure one scenario under one condition.  Returns a CLI status. */
+static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc,
+                             session_progress *pg, int mode, size_t app)
+{
+    rb_error err;
+    selection sel;
+    select_routers(o, sc, &sel);
+    if (sel.nops + sel.npeers == 0 || (o->all_or_nothing && sel.nops + sel.npeers != o->nrouters)) {
+        progress_clear(&pg->bar);
+        fprintf(o->human, "\n%s: skipped (%s lack%s a feature of its routes)\n", sc->spec.name,
+                *sel.skipped ? sel.skipped : "every router", strchr(sel.skipped, ',') ? "" : "s");
+        for (size_t i = 0; i < sel.ref.n; i++)
+            fprintf(o->human, "  %s refused it: %s\n", sel.ref.v[i].router, sel.ref.v[i].reason);
         return CLI_OK;
     }
     rb_bench_run run;
     memset(&run, 0, sizeof run);
-    if (sc->spec.kind != RB_SCENARIO_GENERATED) warn_linear(o, sc->spec.name, sc->routes.count);
-    peer_note notes[64];
-    size_t nnotes = 0;
     /* every answer is checked against linear's before anything is measured */
-    rb_verify_report *reps = calloc(nops, sizeof *reps);
+    rb_verify_report *reps = calloc(sel.nops, sizeof *reps);
     int rc =
         reps ? RB_OK : rb__error(&err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking answers");
-    if (rc == RB_OK && rb_metric_exact(o->metric)) {
-        const char *labels[64];
-        for (size_t k = 0; k < nops; k++) labels[k] = label_of(o, ops[k]);
-        rc = rb_bench_prepare_pinned(&run, &sc->routes, &sc->requests, ops, nops,
-                                     RB_CALLGRIND_HASH_SEED, on_progress, pg, &err);
-        if (rc == RB_OK) rc = check_answers(&run, sc, reps, pg, &err);
-        if (rc == RB_OK && npeers)
-            add_peers(o, sc, &run, peers, npeers, mode, app, &ref, notes, &nnotes, pg);
-        if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)");
-        if (rc == RB_OK)
-            rc =
-                rb_callgrind_measure(&o->cg, &run, o->metric == RB_METRIC_CYCLES_EST, labels, &err);
-    } else if (rc == RB_OK) {
-        /* an explicit hash seed (the run's seed; 0 would mean a random one), so
-         * that every run builds the same tables */
-        rb_bench_protocol proto = o->proto;
-        proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
-        if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
-        rc = rb_bench_prepare_progress(&run, &sc->routes, &sc->requests, ops, nops, &cfg,
-                                       on_progress, pg, &err);
-        if (rc == RB_OK) rc = check_answers(&run, sc, reps, pg, &err);
-        if (rc == RB_OK && npeers) {
-            progress_note(pg, "starting the peer runners");
-            add_peers(o, sc, &run, peers, npeers, mode, app, &ref, notes, &nnotes, pg);
-        }
-        if (rc == RB_OK) rc = rb_bench_set_conditions(&run, mode, app, &err);
-        if (rc == RB_OK) rc = rb_bench_measure(&run, &proto, on_progress, pg, &err);
-    }
-    if (rc == RB_OK) {
-        const char *labels[64];
-        for (size_t k = 0; k < run.nsubjects; k++) labels[k] = label_of(o, run.subjects[k].ops);
-        rc = rb_bundle_add_run(b, sc, &run, labels, skipped, &err);
-        if (rc == RB_OK)
-            fill_conditions(o, &b->scenarios[b->nscenarios - 1], &run, mode, app, &ref, notes,
-                            nnotes);
-        if (rc == RB_OK && o->source_note) {
-            rb_bundle_scenario *s = &b->scenarios[b->nscenarios - 1];
-            snprintf(s->routes_source, sizeof s->routes_source, "%s", o->source_note);
-        }
-    }
-    progress_done(pg);
+    if (rc == RB_OK)
+        rc = rb_metric_exact(o->metric)
+                 ? measure_counted(o, sc, &sel, &run, reps, pg, &err)
+                 : measure_timed(o, b, sc, &sel, &run, reps, pg, mode, app, &err);
+    if (rc == RB_OK) rc = record(o, b, sc, &run, &sel, mode, app, &err);
     int status = CLI_OK;
     if (rc < 0) {
+        progress_clear(&pg->bar);
         fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, sc->spec.name, err.message);
         status = rc == RB_ESTATE ? CLI_FAILED : cli_status_of(rc);
     } else {
-        print_scenario(out, b, &b->scenarios[b->nscenarios - 1]);
-        for (size_t k = 0; k < nops && k < run.nsubjects; k++) {
-            if (!reps[k].nexamples) continue;
-            char first[800];
-            rb_verify_example_format(&reps[k].examples[0], &sc->requests, first, sizeof first);
-            fprintf(out, "  ** %s, first differing request: %s **\n",
-                    label_of(o, run.subjects[k].ops), first);
-        }
-        print_peer_notes(out, o, notes, nnotes);
-        session_print_verdict(out, b, b->nscenarios - 1);
+        show_pass(o, b, sc, &run, reps, &sel, pg);
         /* a peer is measured, not held to our semantics (router.h, RB_FEAT_PEER) */
         for (size_t k = 0; k < run.nsubjects; k++)
             if (run.subjects[k].disagree && !(rb_ops_features(run.subjects[k].ops) & RB_FEAT_PEER))
                 status = CLI_FAILED;
-        fflush(out);
     }
     free(reps);
     rb_bench_run_free(&run);
     return status;
 }
 
-/* Measure one scenario: under the session's conditions, or (choose) warm
- * throughput and cold latency.  Returns a CLI status. */
-static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec *spec,
-                        progress *pg)
+/* A new pass on the progress display, with the model's parts. */
+static void start_pass(session_options *o, session_progress *pg, size_t i, bool cold,
+                       const char *what)
 {
+    char name[160];
+    pg->pass_s = pass_model(o, i, cold, o->cpu_share, &pg->parts);
+    snprintf(name, sizeof name, "%s%s", o->scenarios.v[i].name, what);
+    progress_pass(&pg->bar, name, pg->pass_s);
+}
+
+/* Measure scenario i: under the session's conditions, or (choose) warm
+ * throughput and cold latency.  Returns a CLI status. */
+static int one_scenario(session_options *o, rb_bundle *b, size_t i, session_progress *pg)
+{
+    const rb_scenario_spec *spec = &o->scenarios.v[i];
     rb_error err;
     rb_scenario sc;
-    progress_note(pg, spec->kind == RB_SCENARIO_GENERATED ? "generating" : "loading");
+    bool cold = !o->both_conditions && o->cache;
+    start_pass(o, pg, i, cold, o->both_conditions ? " (warm)" : "");
+    progress_note(pg, spec->kind == RB_SCENARIO_GENERATED ? "generating" : "loading", 0);
     if (rb_scenario_load(spec, o->seed, &sc, &err) < 0) {
-        progress_done(pg);
+        progress_clear(&pg->bar);
         fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, spec->name, err.message);
         return cli_status_of(err.code);
     }
@@ -1047,39 +971,22 @@ static int one_scenario(session_options *o, rb_bundle *b, const rb_scenario_spec
     if (o->both_conditions) {
         status = measure_condition(o, b, &sc, pg, RB_BENCH_MODE_THROUGHPUT, 0);
         if (status != CLI_USAGE && status != CLI_SYSTEM) {
+            start_pass(o, pg, i, true, " (cold)");
             int s2 = measure_condition(o, b, &sc, pg, RB_BENCH_MODE_LATENCY, o->app_bytes);
             if (s2 > status) status = s2;
         }
     } else {
-        status = measure_condition(o, b, &sc, pg, o->mode, o->cache ? o->app_bytes : 0);
+        status = measure_condition(o, b, &sc, pg, o->mode, cold ? o->app_bytes : 0);
     }
     rb_scenario_free(&sc);
     return status;
 }
 
-/* The conditions line of every table measured warm and cold (choose), and
- * the overall paragraph when there are several scenarios. */
-static void print_overall_verdict(FILE *out, const rb_bundle *b)
-{
-    bool any = false;
-    for (size_t i = 0; i < b->nscenarios; i++) {
-        const rb_bundle_scenario *s = &b->scenarios[i];
-        size_t cold = rb_verdict_cold_twin(b, i);
-        if (cold == SIZE_MAX) continue;
-        char line[1024];
-        rb_verdict_conditions(b, i, cold, line, sizeof line);
-        fprintf(out, "%s%s: %s\n", any ? "" : "\n", s->name, line);
-        any = true;
-    }
-    if (b->nscenarios < 2) return;
-    char overall[RB_VERDICT_TEXT];
-    rb_verdict_overall(b, overall, sizeof overall);
-    fprintf(out, "\n%s\n", overall);
-}
+/* ---- before and after the scenarios ------------------------------------------------------------ */
 
-int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
+/* The bundle's facts before anything is measured; pins the CPU. */
+static int begin(session_options *o, int argc, char **argv, rb_bundle *b)
 {
-    FILE *out = o->human;
     rb_error err;
     rb_bundle_init(b);
     rb_sysinfo_fill(b);
@@ -1107,18 +1014,24 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         }
         b->pinned_cpu = o->cpu;
     }
+    return CLI_OK;
+}
 
-    if (counted)
+/* What will be measured, on what, and how long it will take. */
+static void print_intro(session_options *o, const rb_bundle *b)
+{
+    FILE *out = o->human;
+    if (rb_metric_exact(o->metric))
         fprintf(out,
-                "routebench %s: %zu scenario%s, %zu router%s, --metric %s: Callgrind counts one "
-                "replay of each router (after one uncounted), seed %llu\n",
+                "routebench %s: %zu scenario%s x %zu router%s, --metric %s: Callgrind counts one "
+                "replay of each (after one uncounted), seed %llu\n",
                 o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
                 o->nrouters == 1 ? "" : "s", rb_metric_name(o->metric),
                 (unsigned long long)o->seed);
     else
         fprintf(out,
-                "routebench %s: %zu scenario%s, %zu router%s, %u trials (+%u warm-up) of >= %g "
-                "ms (%s), balanced shuffled order, seed %llu\n",
+                "routebench %s: %zu scenario%s x %zu router%s, %u trials (+%u warm-up) of >= %g "
+                "ms (%s), seed %llu\n",
                 o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
                 o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup,
                 o->proto.min_trial_ms,
@@ -1126,31 +1039,20 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
                 : b->cpu_clock                         ? "thread CPU clock"
                                                        : "wall clock",
                 (unsigned long long)o->seed);
-    fprintf(out,
-            "in-process lookups on this machine (%s, %ld cores), not HTTP requests per second\n",
+    fprintf(out, "in-process lookups on %s (%ld cores), not HTTP requests per second\n",
             b->cpu_model, b->cores);
     if (!b->optimized || b->sanitized)
         fprintf(out, "WARNING: %s build: these numbers do not show what the routers can do\n",
                 b->sanitized ? "sanitized" : "unoptimised");
     fflush(out);
+    o->cpu_share = progress_cpu_share();
+    o->estimate_s = print_estimate(o, o->cpu_share);
+    warn_linear(o);
+}
 
-    print_estimate(o);
-    int status = CLI_OK;
-    struct timespec run_start, run_end;
-    clock_gettime(CLOCK_MONOTONIC, &run_start);
-    progress pg = {0, o->scenarios.n, "", isatty(STDERR_FILENO) != 0, 0, o};
-    for (size_t i = 0; i < o->scenarios.n; i++) {
-        pg.scenario = i + 1;
-        pg.name = o->scenarios.v[i].name;
-        int s = one_scenario(o, b, &o->scenarios.v[i], &pg);
-        if (s == CLI_USAGE || s == CLI_SYSTEM) return s;
-        if (s > status) status = s;
-    }
-    b->loadavg_end = rb_machine_loadavg();
-    clock_gettime(CLOCK_MONOTONIC, &run_end);
-    b->duration_s = (double)(run_end.tv_sec - run_start.tv_sec) +
-                    (double)(run_end.tv_nsec - run_start.tv_nsec) / 1e9;
-    int wrc = rb_sysinfo_warnings(b);
+/* The run's own warnings: trials measured again, trials disturbed. */
+static int add_run_warnings(rb_bundle *b)
+{
     uint64_t disturbed = 0, short_trials = 0, recalibrated = 0;
     for (size_t i = 0; i < b->nscenarios; i++)
         for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
@@ -1158,8 +1060,9 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
             short_trials += b->scenarios[i].results[k].short_trials;
             recalibrated += b->scenarios[i].results[k].recalibrated;
         }
-    if (recalibrated && wrc == RB_OK) {
-        char text[512];
+    int rc = RB_OK;
+    char text[512];
+    if (recalibrated) {
         snprintf(text, sizeof text,
                  "%llu router%s ran trials shorter than --min-trial-ms %g (the machine was "
                  "faster than during calibration) and %s recalibrated and measured again; "
@@ -1168,10 +1071,9 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
                  recalibrated == 1 ? "was" : "were", (unsigned long long)short_trials,
                  short_trials == 1 ? "" : "s",
                  short_trials ? " (counted in short_trials; the machine's speed is drifting)" : "");
-        wrc = rb_bundle_add_warning(b, text);
+        rc = rb_bundle_add_warning(b, text);
     }
-    if (disturbed && wrc == RB_OK) {
-        char text[512];
+    if (disturbed && rc == RB_OK) {
         snprintf(text, sizeof text,
                  "%llu of %zu measured trials were disturbed: the benchmark thread had the CPU "
                  "for less than %.0f%% of the trial's wall time (other work ran on its core). "
@@ -1181,11 +1083,22 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
                                 "is left out; the other work still shared caches and the core."
                               : "Pairing cancels part of this; medians and intervals are less "
                                 "trustworthy (a quieter machine, --cpu N or --clock cpu help).");
-        wrc = rb_bundle_add_warning(b, text);
+        rc = rb_bundle_add_warning(b, text);
     }
-    if (wrc < 0 || rb_bundle_compute_geomeans(b, &err) < 0) {
+    return rc;
+}
+
+/* After the scenarios: the duration, the warnings, the geometric means,
+ * the gate. */
+static int summarise(session_options *o, rb_bundle *b, double elapsed_s)
+{
+    rb_error err;
+    b->loadavg_end = rb_machine_loadavg();
+    b->duration_s = elapsed_s;
+    int rc = rb_sysinfo_warnings(b);
+    if (rc == RB_OK) rc = add_run_warnings(b);
+    if (rc < 0 || rb_bundle_compute_geomeans(b, &err) < 0)
         return cli_system_error(o->cmd, "out of memory summarising");
-    }
     if (o->gate.on) {
         b->gate = o->gate;
         if (rb_bundle_decide_gate(b, &err) < 0)
@@ -1193,17 +1106,25 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     }
     if (strcmp(o->cmd, "pair") == 0 && o->nrouters == 2 && rb_bundle_noise_note(b) < 0)
         return cli_system_error(o->cmd, "out of memory summarising");
-    print_geomeans(out, b);
-    print_overall_verdict(out, b);
-    for (size_t i = 0; i < b->nwarnings; i++) fprintf(out, "\nWARNING: %s\n", b->warnings[i]);
+    return CLI_OK;
+}
+
+/* The end on the terminal, then the files: the bundle, --json, --export-*. */
+static int write_outputs(session_options *o, const rb_bundle *b)
+{
+    rb_error err;
+    rb_console_opts copts = {o->verbose};
+    rb_buf text = {0};
+    rb_console_summary(b, &copts, &text);
+    if (text.data) fwrite(text.data, 1, text.len, o->human);
+    rb_buf_free(&text);
     if (o->out) {
-        if (rb_bundle_write_dir(b, o->out, &err) < 0)
+        if (rb_bundle_write_dir(b, o->out, o->inputs, o->ninputs, &err) < 0)
             return cli_system_error(o->cmd, "writing the bundle: %s", err.message);
-        fprintf(out, "\n");
-        cli_print_bundle_files(out, o->out, b);
+        fprintf(o->human, "\n");
+        cli_print_bundle_files(o->human, o->out, b);
     } else if (!o->json && !o->export_json && !o->export_csv) {
-        fprintf(out,
-                "\n(--out DIR writes the bundle: summary.json, trials.csv, report.md, charts)\n");
+        fprintf(o->human, "(--out DIR writes the bundle: report.html, report.md, charts, data)\n");
     }
     if (o->json || o->export_json) {
         rb_buf j = {0};
@@ -1223,5 +1144,39 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
         rb_buf_free(&c);
         if (rc != CLI_OK) return rc;
     }
-    return status;
+    return CLI_OK;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The session: the scenarios measured one by one, summarised, handed to
+ * the renderers (the terminal, then the bundle's files). */
+int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
+{
+    int status = begin(o, argc, argv, b);
+    if (status != CLI_OK) return status;
+    print_intro(o, b);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    session_progress pg = {.o = o};
+    progress_start(&pg.bar, stderr, isatty(STDERR_FILENO) != 0, passes_of(o), o->estimate_s);
+    for (size_t i = 0; i < o->scenarios.n; i++) {
+        int s = one_scenario(o, b, i, &pg);
+        if (s == CLI_USAGE || s == CLI_SYSTEM) return s;
+        if (s > status) status = s;
+    }
+    progress_clear(&pg.bar);
+    int s = summarise(o, b, seconds_since(&start));
+    if (s == CLI_OK) s = write_outputs(o, b);
+    char took[32], est[32];
+    progress_fmt_seconds(b->duration_s, took, sizeof took);
+    progress_fmt_seconds(o->estimate_s, est, sizeof est);
+    fflush(o->human);
+    fprintf(stderr, "routebench %s: took %s (estimated %s)\n", o->cmd, took, est);
+    return s != CLI_OK ? s : status;
 }

@@ -44,8 +44,16 @@ typedef struct session_options {
     bool peers_all;         /* --peers: every built-in peer runner that is built */
     rb_peer_spec peers[24]; /* --peer NAME=CMD, --peers, peer names in --routers */
     size_t npeers;
-    bool drop_refusing;      /* choose: a router that refuses the table is left out, with why */
-    const char *source_note; /* choose: where the tables came from, for the bundle */
+    bool drop_refusing;        /* choose: a router that refuses the table is left out, with why */
+    const char *source_note;   /* choose: where the routes came from, for the bundle */
+    const char *requests_note; /* choose: where the requests came from */
+    const char *inputs[2];     /* choose: the tables measured, copied into the bundle */
+    size_t ninputs;
+    bool verbose;          /* -v: fingerprints, checksums, the verdict's paragraph */
+    const char *leave_out; /* how to leave linear out, in the command's own options; a
+                            * trailing space: the other routers follow */
+    double cpu_share;      /* of a core, measured before the work (progress.h) */
+    double estimate_s;     /* the session's estimated duration */
 } session_options;
 
 /* Defaults: 9 trials, 1 warm-up, 100 ms, wall clock, the time metric, seed
@@ -53,9 +61,11 @@ typedef struct session_options {
 void session_options_init(session_options *o, const char *cmd);
 void session_options_free(session_options *o);
 
-/* The options both commands take (scenarios, protocol, outputs, plugins),
- * their destinations in session_options. */
+/* The options of run and pair (scenarios, conditions, metric, peers,
+ * plugins), and those of every measuring command, choose too (protocol
+ * and outputs), their destinations in session_options. */
 extern const cli_option session_option_table[];
+extern const cli_option session_protocol_table[];
 /* Resolve a router spec (NAME or NAME@LIB) and append it, labelled NAME for
  * a built-in router and NAME@LIB otherwise; a router already in the list
  * is not added twice.  Returns CLI_OK or CLI_USAGE (message printed). */
@@ -65,8 +75,6 @@ int session_add_peer(session_options *o, const rb_peer_spec *spec);
 /* --peers: every built-in runner that is built; a note on stderr for each
  * one that is not (never an error). */
 void session_add_builtin_peers(session_options *o);
-/* Print the verdict paragraph of the bundle's scenario si. */
-void session_print_verdict(FILE *out, const rb_bundle *b, size_t si);
 /* Append ops with the given label (no resolution). */
 int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label);
 
@@ -93,12 +101,6 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
 /* `pair --self-test` (pair_selftest.c): router o->routers[0], effect X
  * (0.03 for 3%), runs per case, the gate's threshold when given. */
 int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below);
-
-/* Print one ratio cell set: "1.234~ [1.200, 1.250] ±2.1%  7/7" (or
- * "too few pairs", or "1.000 exact"). */
-void session_print_ratio(FILE *out, const rb_bundle *b, const rb_paired_result *r);
-/* A geometric mean as one cell: "1.012~ [0.995, 1.030] ±1.8%" (or exact). */
-void session_geomean_cell(const rb_bundle *b, const rb_geomean_result *g, char *buf, size_t cap);
 
 /* The measuring options that `run`, `pair` and `choose` share, with one set
  * of limits: each command gives the field's offset in its own options

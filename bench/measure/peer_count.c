@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "peer.h"
 
+#include "base_internal.h"
 #include "callgrind.h"
 #include "file.h"
 

@@ -9,12 +9,16 @@
  * reader never sees summary.json of one run beside trials.csv of another,
  * and a killed run leaves the previous bundle as it was.  Because DIR is
  * replaced as a whole, it must be new, empty or a bundle: a directory
- * holding anything else (a subdirectory, a file that is not .json, .csv,
- * .md or .svg) is refused before any work, so nothing else is ever removed.
+ * holding anything else (a subdirectory, a file that is not one of a
+ * bundle's kinds: .json, .csv, .md, .svg, .html, .routes, .requests) is
+ * refused before any work, so nothing else is ever removed.  `routebench
+ * report DIR` is gentler: it renders a bundle again in place, so it keeps
+ * any other file of DIR as it is (a user's cost.png) and says which.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "bundle.h"
 #include "file.h"
+#include "report_html.h"
 
 #include "base_internal.h"
 
@@ -68,10 +72,24 @@ static bool ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* May dir be replaced by a bundle?  Missing, empty, or holding only a
- * bundle's kind of files (summary.json among them). */
-static int check_replaceable(const char *dir, rb_error *err)
+/* A bundle's kinds of files: data, renderings, the input tables. */
+static bool bundle_kind(const char *name)
 {
+    static const char *const kinds[] = {".json", ".csv",    ".md",      ".svg",
+                                        ".html", ".routes", ".requests"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (ends_with(name, kinds[i])) return true;
+    return false;
+}
+
+/* May dir be replaced by a bundle?  Missing, empty, or holding only a
+ * bundle's kind of files (summary.json among them); with keep (report
+ * DIR), a bundle may also hold other regular files, named into kept
+ * (comma-separated) for the caller to say so. */
+static int check_replaceable(const char *dir, bool keep, char *kept, size_t kept_cap, rb_error *err)
+{
+    size_t kept_len = 0;
+    if (kept_cap) kept[0] = '\0';
     struct stat st;
     if (rb_file_check_link(dir, err) < 0) return RB_EIO;
     if (stat(dir, &st) != 0) {
@@ -104,8 +122,13 @@ static int check_replaceable(const char *dir, rb_error *err)
         bool file = join(path, sizeof path, dir, e->d_name, NULL) == RB_OK &&
                     lstat(path, &st) == 0 && S_ISREG(st.st_mode);
         if (strcmp(e->d_name, "summary.json") == 0) summary = file;
-        bool ours = file && (ends_with(e->d_name, ".json") || ends_with(e->d_name, ".csv") ||
-                             ends_with(e->d_name, ".md") || ends_with(e->d_name, ".svg"));
+        bool ours = file && bundle_kind(e->d_name);
+        if (!ours && file && keep && kept_cap) { /* report DIR: left as it is, and said */
+            int w = snprintf(kept + kept_len, kept_cap - kept_len, "%s%s", kept_len ? ", " : "",
+                             e->d_name);
+            if (w > 0 && (size_t)w < kept_cap - kept_len) kept_len += (size_t)w;
+            continue;
+        }
         if (!ours && !*stranger) snprintf(stranger, sizeof stranger, "%s", e->d_name);
     }
     closedir(d);
@@ -121,7 +144,7 @@ int rb_bundle_prepare_dir(const char *dir, rb_error *err)
 {
     int rc = make_parent(dir, err);
     if (rc == RB_OK) rc = rb_dir_clean_leftovers(dir, err);
-    if (rc == RB_OK) rc = check_replaceable(dir, err);
+    if (rc == RB_OK) rc = check_replaceable(dir, false, NULL, 0, err);
     if (rc < 0) return rc;
     /* the temporary directory goes beside dir: can it be made there? */
     rb_dir_staged probe;
@@ -141,7 +164,7 @@ static int put_buf(const rb_dir_staged *s, const char *file, rb_buf *buf, rb_err
 
 static bool rendered_file(const char *name)
 {
-    if (strcmp(name, "report.md") == 0) return true;
+    if (strcmp(name, "report.md") == 0 || strcmp(name, "report.html") == 0) return true;
     for (int c = 0; c < RB_NCHARTS; c++)
         if (strcmp(name, rb_bundle_chart_file((rb_bundle_chart)c)) == 0) return true;
     return false;
@@ -159,6 +182,8 @@ static int render_into(const rb_dir_staged *s, const char *json, size_t json_len
     rb_buf buf = {0};
     if (rc == RB_OK) rc = rb_bundle_report_md(&b, &buf, err);
     if (rc == RB_OK) rc = put_buf(s, "report.md", &buf, err);
+    if (rc == RB_OK) rc = rb_bundle_report_html(&b, &buf, err);
+    if (rc == RB_OK) rc = put_buf(s, "report.html", &buf, err);
     for (int c = 0; rc == RB_OK && c < RB_NCHARTS; c++) {
         if (!rb_bundle_chart_has_data(&b, (rb_bundle_chart)c)) continue;
         rc = rb_bundle_chart_render(&b, (rb_bundle_chart)c, &buf, err);
@@ -169,12 +194,29 @@ static int render_into(const rb_dir_staged *s, const char *json, size_t json_len
     return rc;
 }
 
-int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err)
+/* Copy each input file into s under its own name. */
+static int put_inputs(const rb_dir_staged *s, const char *const *inputs, size_t n, rb_error *err)
+{
+    int rc = RB_OK;
+    for (size_t i = 0; rc == RB_OK && i < n; i++) {
+        const char *slash = strrchr(inputs[i], '/');
+        char *text;
+        size_t len;
+        rc = rb_file_read(inputs[i], &text, &len, err);
+        if (rc < 0) break;
+        rc = rb_dir_put(s, slash ? slash + 1 : inputs[i], text, len, err);
+        free(text);
+    }
+    return rc;
+}
+
+int rb_bundle_write_dir(const rb_bundle *b, const char *dir, const char *const *inputs,
+                        size_t ninputs, rb_error *err)
 {
     rb_buf json = {0}, csv = {0};
     int rc = make_parent(dir, err);
     if (rc == RB_OK) rc = rb_dir_clean_leftovers(dir, err);
-    if (rc == RB_OK) rc = check_replaceable(dir, err);
+    if (rc == RB_OK) rc = check_replaceable(dir, false, NULL, 0, err);
     if (rc == RB_OK) rc = rb_bundle_json_write(b, &json, err);
     if (rc == RB_OK) rc = rb_bundle_csv_write(b, &csv, err);
     if (rc == RB_OK && (json.failed || csv.failed))
@@ -183,6 +225,7 @@ int rb_bundle_write_dir(const rb_bundle *b, const char *dir, rb_error *err)
     if (rc == RB_OK) rc = rb_dir_stage(dir, &s, err);
     if (rc == RB_OK) rc = rb_dir_put(&s, "summary.json", json.data, json.len, err);
     if (rc == RB_OK) rc = rb_dir_put(&s, "trials.csv", csv.data ? csv.data : "", csv.len, err);
+    if (rc == RB_OK) rc = put_inputs(&s, inputs, ninputs, err);
     if (rc == RB_OK)
         rc = render_into(&s, json.data, json.len, csv.data ? csv.data : "", csv.len, err);
     if (rc == RB_OK)
@@ -219,13 +262,13 @@ static int copy_data(const char *dir, const rb_dir_staged *s, rb_error *err)
     return rc;
 }
 
-int rb_bundle_render_dir(const char *dir, rb_error *err)
+int rb_bundle_render_dir(const char *dir, char *kept, size_t kept_cap, rb_error *err)
 {
     char path[4096];
     char *json = NULL, *csv = NULL;
     size_t json_len = 0, csv_len = 0;
     int rc = rb_dir_clean_leftovers(dir, err);
-    if (rc == RB_OK) rc = check_replaceable(dir, err);
+    if (rc == RB_OK) rc = check_replaceable(dir, true, kept, kept_cap, err);
     if (rc == RB_OK) rc = join(path, sizeof path, dir, "summary.json", err);
     if (rc == RB_OK) rc = rb_file_read(path, &json, &json_len, err);
     if (rc == RB_OK) rc = join(path, sizeof path, dir, "trials.csv", err);

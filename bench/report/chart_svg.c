@@ -31,6 +31,8 @@
  * (rb_bundle_chart_has_data), and report.md links only the charts that are.
  */
 #include "bundle.h"
+#include "headline.h"
+#include "verdict.h"
 
 #include "base_internal.h"
 
@@ -131,9 +133,6 @@ static double text_width(const char *s, double size, bool bold)
 #define FONT_SIZE  11.0
 #define MARGIN     12.0
 
-static const char *const NOT_HTTP = "in-process lookups on one machine, not HTTP requests per "
-                                    "second";
-
 /* The width a chart needs for its title and subtitle. */
 static double heading_width(const char *title, const char *subtitle)
 {
@@ -218,18 +217,48 @@ static size_t routers_in_results(const rb_bundle *b, const char **out, size_t ca
 
 /* ---- log axes ---------------------------------------------------------------------------------- */
 
+/* An axis fitted to its data: its ends are the nearest 1, 2 or 5 x 10^k
+ * around the values (a ratio axis: just around them), so the data fill it
+ * and a 5% change is visible. */
 typedef struct log_axis {
-    double lo, hi; /* powers of ten */
+    double lo, hi; /* the values at the ends */
     double p0, p1; /* pixels */
 } log_axis;
+
+/* 1, 2 or 5 x 10^k at or below v (below) or at or above it. */
+static double nice_bound(double v, bool below)
+{
+    static const double steps[] = {1, 2, 5, 10};
+    double p = pow(10, floor(log10(v)));
+    if (below) {
+        double r = p;
+        for (size_t k = 0; k < 3; k++)
+            if (steps[k] * p <= v * (1 + 1e-9)) r = steps[k] * p;
+        return r;
+    }
+    for (size_t k = 0; k < 4; k++)
+        if (steps[k] * p >= v * (1 - 1e-9)) return steps[k] * p;
+    return 10 * p;
+}
 
 static log_axis axis_for(double min, double max, double p0, double p1)
 {
     if (!(min > 0) || !isfinite(min)) min = 1;
     if (!(max >= min) || !isfinite(max)) max = min;
-    log_axis a = {pow(10, floor(log10(min))), pow(10, ceil(log10(max))), p0, p1};
-    if (a.hi <= a.lo) a.hi = a.lo * 10;
+    log_axis a = {nice_bound(min, true), nice_bound(max, false), p0, p1};
+    if (a.hi <= a.lo) a.hi = nice_bound(a.lo * 1.01, false);
     return a;
+}
+
+/* A ratio axis: around [min, max] (which hold 1) with a little room, on
+ * nice bounds only when it spans more than a decade. */
+static log_axis ratio_axis(double min, double max, double p0, double p1)
+{
+    if (!(min > 0) || !isfinite(min)) min = 1;
+    if (!(max >= min) || !isfinite(max)) max = min;
+    if (max / min > 10) return axis_for(min, max, p0, p1);
+    double pad = pow(max / min, 0.06) * 1.01;
+    return (log_axis){min / pad, max * pad, p0, p1};
 }
 
 static double axis_at(const log_axis *a, double v)
@@ -242,6 +271,30 @@ static bool axis_holds(const log_axis *a, double v)
     return v >= a->lo * 0.9999 && v <= a->hi * 1.0001;
 }
 
+/* The axis's ticks: 1, 2, 5 x 10^k over a wide axis, else a linear step
+ * of 1, 2 or 5 x 10^k that gives 3 to 8 of them.  Returns how many;
+ * major[i]: a power of ten (or every tick of a linear step). */
+static size_t ticks(const log_axis *a, double *v, bool *major, size_t cap)
+{
+    size_t n = 0;
+    if (a->hi / a->lo >= 8) {
+        for (double d = pow(10, floor(log10(a->lo))); d <= a->hi * 1.0001 && n < cap; d *= 10)
+            for (int k = 0; k < 3 && n < cap; k++) {
+                double x = d * (k == 0 ? 1 : k == 1 ? 2 : 5);
+                if (!axis_holds(a, x)) continue;
+                v[n] = x;
+                major[n++] = k == 0;
+            }
+        return n;
+    }
+    double step = nice_bound((a->hi - a->lo) / 5, false);
+    for (double x = ceil(a->lo / step - 1e-9) * step; x <= a->hi * 1.0001 && n < cap; x += step) {
+        v[n] = fabs(x) < step * 1e-6 ? 0 : x;
+        major[n++] = true;
+    }
+    return n;
+}
+
 static void tick_label(double v, char *buf, size_t cap)
 {
     if (v >= 1e9)
@@ -251,7 +304,34 @@ static void tick_label(double v, char *buf, size_t cap)
     else if (v >= 1e3)
         snprintf(buf, cap, "%gk", v / 1e3);
     else
-        snprintf(buf, cap, "%g", v);
+        snprintf(buf, cap, "%.4g", v);
+}
+
+/* The ticks' labels, leaving out any that would touch a label already
+ * placed: the powers of ten first, then the others where they fit. */
+static void tick_labels(rb_buf *o, const log_axis *a, const double *v, const bool *major, size_t n,
+                        bool horizontal, double label_at)
+{
+    double placed_lo[64], placed_hi[64];
+    size_t np = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n && np < 64; i++) {
+            if (major[i] != (pass == 0)) continue;
+            char l[32];
+            tick_label(v[i], l, sizeof l);
+            double p = axis_at(a, v[i]);
+            double half = horizontal ? text_width(l, FONT_SIZE, false) / 2 + 3 : 8;
+            bool clear = true;
+            for (size_t k = 0; k < np && clear; k++)
+                clear = p + half < placed_lo[k] || p - half > placed_hi[k];
+            if (!clear) continue;
+            placed_lo[np] = p - half;
+            placed_hi[np++] = p + half;
+            if (horizontal)
+                text(o, p, label_at, "middle", "fill=\"#555\"", l);
+            else
+                text(o, label_at, p + 4, "end", "fill=\"#555\"", l);
+        }
 }
 
 /* Grid lines at 1, 2, 5 x 10^k with their labels, and the axis title.
@@ -261,25 +341,18 @@ static void grid(rb_buf *o, const log_axis *a, bool horizontal, double from, dou
                  double label_at, const char *axis_title, double title_at)
 {
     rb_buf_printf(o, "<g class=\"axis %s\">\n", horizontal ? "x" : "y");
-    for (double decade = a->lo; decade < a->hi * 1.0001; decade *= 10) {
-        static const double steps[] = {1, 2, 5};
-        for (size_t k = 0; k < 3; k++) {
-            double v = decade * steps[k];
-            if (v > a->hi * 1.0001) break;
-            double p = axis_at(a, v);
-            const char *stroke = k == 0 ? "#bbbbbb" : "#eeeeee";
-            if (horizontal)
-                line(o, p, from, p, to, stroke, 1, NULL);
-            else
-                line(o, from, p, to, p, stroke, 1, NULL);
-            char l[32];
-            tick_label(v, l, sizeof l);
-            if (horizontal)
-                text(o, p, label_at, "middle", "fill=\"#555\"", l);
-            else
-                text(o, label_at, p + 4, "end", "fill=\"#555\"", l);
-        }
+    double v[64];
+    bool major[64];
+    size_t n = ticks(a, v, major, 64);
+    for (size_t i = 0; i < n; i++) {
+        double p = axis_at(a, v[i]);
+        const char *stroke = major[i] ? "#bbbbbb" : "#eeeeee";
+        if (horizontal)
+            line(o, p, from, p, to, stroke, 1, NULL);
+        else
+            line(o, from, p, to, p, stroke, 1, NULL);
     }
+    tick_labels(o, a, v, major, n, horizontal, label_at);
     if (horizontal)
         text(o, (a->p0 + a->p1) / 2, title_at, "middle", "class=\"axis-label\" fill=\"#333\"",
              axis_title);
@@ -295,23 +368,6 @@ static void grid(rb_buf *o, const log_axis *a, bool horizontal, double from, dou
     rb_buf_puts(o, "</g>\n");
 }
 
-/* A value drawn on a horizontal axis: where it is, or an arrow at the edge
- * with the value when the axis does not hold it. */
-static void mark_off_scale(rb_buf *o, const rb_bundle *b, const log_axis *a, double v, double cy,
-                           const char *colour)
-{
-    char t[32], label[64];
-    rb_bundle_fmt_value(b, v, t, sizeof t);
-    bool high = v > a->hi;
-    double x = high ? a->p1 : a->p0;
-    double d = high ? -7 : 7;
-    rb_buf_printf(o, "<path d=\"M%.1f %.1f L%.1f %.1f L%.1f %.1f Z\" fill=\"%s\"/>\n", x, cy, x + d,
-                  cy - 4, x + d, cy + 4, colour);
-    snprintf(label, sizeof label, "median %s %s (off scale)", t, rb_metric_unit(b->metric));
-    text(o, high ? x - 10 : x + 10, cy + 4, high ? "end" : "start", "font-size=\"9\" fill=\"#333\"",
-         label);
-}
-
 /* ---- chart.svg: ns per lookup -------------------------------------------------------------- */
 
 #define ROW_H  14.0
@@ -320,78 +376,102 @@ static void mark_off_scale(rb_buf *o, const rb_bundle *b, const log_axis *a, dou
 #define RIGHT  40.0
 #define WIDTH  960.0
 
-/* The range of a measure over the compared (not reference) results, or over
- * all when there are only references. */
+/* The range of a measure over every result drawn, references included:
+ * the axis holds every bar it draws (a reference outside it would hide
+ * what it is there to show). */
 static void span(const rb_bundle *b, int what, double *min, double *max)
 {
-    for (int pass = 0; pass < 2; pass++) {
-        *min = INFINITY;
-        *max = 0;
-        for (size_t i = 0; i < b->nscenarios; i++)
-            for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
-                const rb_bundle_result *r = &b->scenarios[i].results[k];
-                if (pass == 0 && is_reference(b, r->router)) continue;
-                double lo = what == 0   ? r->min_ns
-                            : what == 1 ? r->bytes_per_route
-                                        : (double)r->build_ns / 1e6;
-                double hi = what == 0 ? r->max_ns : lo;
-                if (lo > 0) *min = fmin(*min, lo);
-                if (hi > 0) *max = fmax(*max, hi);
-            }
-        if (*max > 0) return;
-    }
+    double fastest = INFINITY;
+    *min = INFINITY;
+    *max = 0;
+    for (size_t i = 0; i < b->nscenarios; i++)
+        for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
+            const rb_bundle_result *r = &b->scenarios[i].results[k];
+            double lo = what == 0   ? r->min_ns
+                        : what == 1 ? r->bytes_per_route
+                                    : (double)r->build_ns / 1e6;
+            double hi = what == 0 ? r->max_ns : lo;
+            if (lo > 0) *min = fmin(*min, lo);
+            if (hi > 0) *max = fmax(*max, hi);
+            if (what == 0 && r->median_ns > 0) fastest = fmin(fastest, r->median_ns);
+        }
+    /* a trial near 0 (cold: the stand-in's cost subtracted) would stretch
+     * the axis over decades: it starts at a tenth of the fastest median,
+     * and a min-max line reaching below is cut at the edge */
+    if (what == 0 && isfinite(fastest)) *min = fmax(*min, fastest / 10);
 }
 
-/* Results of scenario s in drawing order: compared routers, then references. */
+/* Results of scenario s in drawing order (rb_bundle_fastest_first). */
 static size_t ordered(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx)
 {
-    size_t n = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t k = 0; k < s->nresults; k++)
-            if (is_reference(b, s->results[k].router) == (pass == 1)) idx[n++] = k;
-    return n;
+    return rb_bundle_fastest_first(b, s, idx, 256);
 }
 
-/* The value axis of chart.svg, in the bundle's unit. */
-static const char *axis_label_for(const rb_bundle *b, bool refs, char *buf, size_t cap)
+/* The router the verdict names fastest in scenario si, "" when none. */
+static void fastest_of(const rb_bundle *b, size_t si, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s per lookup (log scale%s)", rb_metric_unit(b->metric),
-             refs ? "; reference rows beyond it are marked at the edge" : "");
-    return buf;
+    rb_verdict v;
+    buf[0] = '\0';
+    if (rb_verdict_scenario(b, si, &v) == 0 && v.ntop == 1) snprintf(buf, cap, "%s", v.fastest);
+}
+
+/* The chart's title: the bundle's answer in a line (headline.h). */
+static void chart_title(const rb_bundle *b, char *buf, size_t cap)
+{
+    rb_headline_bundle(b, buf, cap);
+    if (!*buf) snprintf(buf, cap, "nothing was measured");
+}
+
+/* A median's label: its value, and "fastest" for the winner. */
+static void median_label(const rb_bundle *b, double v, bool winner, char *buf, size_t cap)
+{
+    char t[32];
+    rb_bundle_fmt_value(b, v, t, sizeof t);
+    snprintf(buf, cap, "%s%s", t, winner ? "  fastest" : "");
 }
 
 static int ns_chart(const rb_bundle *b, rb_buf *o)
 {
-    char title[160], axis_label[128];
-    snprintf(title, sizeof title,
-             "%s per lookup of each router in each scenario (log scale; lower is faster): median "
-             "bar, min-max line, a dot per trial",
+    char title[RB_HEADLINE_TEXT], subtitle[256];
+    chart_title(b, title, sizeof title);
+    snprintf(subtitle, sizeof subtitle,
+             "%s per lookup, log scale, lower is faster: median bar, min-max line, a dot per "
+             "trial; in-process lookups, not HTTP requests per second",
              rb_metric_unit(b->metric));
     double min, max;
     span(b, 0, &min, &max);
     size_t rows = 0, refs = 0;
+    double label_w = 0;
     for (size_t i = 0; i < b->nscenarios; i++)
         for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
+            const rb_bundle_result *r = &b->scenarios[i].results[k];
+            char l[64];
+            median_label(b, r->median_ns, true, l, sizeof l);
+            label_w = fmax(label_w, text_width(l, 9, false));
             rows++;
-            refs += is_reference(b, b->scenarios[i].results[k].router);
+            refs += rb_bundle_is_aside(b, r);
         }
     const char *rs[64] = {0};
     size_t nr = routers_in_results(b, rs, 64, true);
-    double width = fmax(WIDTH, heading_width(title, NOT_HTTP));
+    double width = fmax(WIDTH, heading_width(title, subtitle));
     double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
     double top = 50 + legend_h + 6;
     double bottom = 46;
     double height = top + bottom + (double)b->nscenarios * HEAD_H + (double)rows * ROW_H +
                     (refs ? (double)b->nscenarios * 6 : 0);
-    svg_open(o, width, height, title, NOT_HTTP);
+    svg_open(o, width, height, title, subtitle);
     legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
-    log_axis a = axis_for(min, max, LEFT, width - RIGHT);
-    grid(o, &a, true, top, height - bottom, height - bottom + 14,
-         axis_label_for(b, refs != 0, axis_label, sizeof axis_label), height - bottom + 32);
+    /* room on the right for the slowest median's label */
+    log_axis a = axis_for(min, max, LEFT, width - MARGIN - label_w - 8);
+    char axis_label[128];
+    snprintf(axis_label, sizeof axis_label, "%s per lookup (log scale)", rb_metric_unit(b->metric));
+    grid(o, &a, true, top, height - bottom, height - bottom + 14, axis_label, height - bottom + 32);
     rb_buf_puts(o, "<g class=\"axis y\">\n");
     double y = top;
     for (size_t i = 0; i < b->nscenarios; i++) {
         const rb_bundle_scenario *s = &b->scenarios[i];
+        char winner[RB_BUNDLE_NAME];
+        fastest_of(b, i, winner, sizeof winner);
         scenario_head(o, s, &y);
         size_t idx[256];
         size_t n = s->nresults <= 256 ? ordered(b, s, idx) : 0;
@@ -399,9 +479,9 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
         for (size_t j = 0; j < n; j++) {
             size_t k = idx[j];
             const rb_bundle_result *r = &s->results[k];
-            bool ref = is_reference(b, r->router);
+            bool ref = rb_bundle_is_aside(b, r), win = strcmp(r->router, winner) == 0;
             if (ref && !sep) {
-                line(o, LEFT - 200, y + 3, width - RIGHT, y + 3, "#cccccc", 1, "3 3");
+                line(o, LEFT - 200, y + 3, a.p1, y + 3, "#cccccc", 1, "3 3");
                 y += 6;
                 sep = true;
             }
@@ -409,7 +489,11 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
             double cy = y + ROW_H / 2;
             char name[RB_BUNDLE_NAME + 16];
             rb_bundle_label(b, r->router, false, name, sizeof name);
-            text(o, LEFT - 8, cy + 4, "end", ref ? "fill=\"#555\"" : NULL, name);
+            text(o, LEFT - 8, cy + 4, "end",
+                 win   ? "font-weight=\"bold\""
+                 : ref ? "fill=\"#555\""
+                       : NULL,
+                 name);
             double lo = fmax(r->min_ns, a.lo), hi = fmin(r->max_ns, a.hi);
             if (r->min_ns > 0 && hi >= lo)
                 line(o, axis_at(&a, lo), cy, axis_at(&a, hi), cy, st.colour, 1.5, NULL);
@@ -425,15 +509,18 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
             }
             if (r->median_ns > 0 && axis_holds(&a, r->median_ns)) {
                 double x = axis_at(&a, r->median_ns);
-                char v[32];
-                rb_bundle_fmt_value(b, r->median_ns, v, sizeof v);
+                char v[64];
+                median_label(b, r->median_ns, win, v, sizeof v);
                 rb_buf_printf(o,
                               "<rect x=\"%.1f\" y=\"%.1f\" width=\"3\" height=\"10\" "
                               "fill=\"%s\"/>\n",
                               x - 1.5, cy - 5, st.colour);
-                text(o, x + 6, cy - 2, "start", "font-size=\"9\" fill=\"#333\"", v);
-            } else if (r->median_ns > 0) {
-                mark_off_scale(o, b, &a, r->median_ns, cy, st.colour);
+                /* the label after the slowest trial, so no dot hides it */
+                double after = fmax(x, r->max_ns > 0 ? axis_at(&a, fmin(r->max_ns, a.hi)) : x);
+                text(o, after + 6, cy + 3, "start",
+                     win ? "font-size=\"9\" font-weight=\"bold\" fill=\"#111\""
+                         : "font-size=\"9\" fill=\"#333\"",
+                     v);
             }
             y += ROW_H;
         }
@@ -570,15 +657,18 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, size_t index
 
 static int scaling_chart(const rb_bundle *b, rb_buf *o)
 {
-    char title[128];
-    snprintf(title, sizeof title, "median %s per lookup against route count, per shape (log-log)",
+    char title[RB_HEADLINE_TEXT], subtitle[256];
+    chart_title(b, title, sizeof title);
+    snprintf(subtitle, sizeof subtitle,
+             "median %s per lookup against route count, per shape (log-log); in-process lookups, "
+             "not HTTP requests per second",
              rb_metric_unit(b->metric));
     const char *shapes[16];
     size_t n = scaling_shapes(b, shapes, 16);
     size_t cols = n < 2 ? 1 : 2, nrows = (n + cols - 1) / cols;
-    double sub_w = heading_width(title, NOT_HTTP);
+    double sub_w = heading_width(title, subtitle);
     double w = fmax((double)cols * PANEL_W + 20, sub_w), h = 70 + (double)nrows * PANEL_H;
-    svg_open(o, w, h, title, NOT_HTTP);
+    svg_open(o, w, h, title, subtitle);
     text(o, MARGIN, 52, "start", "fill=\"#555\" font-size=\"10\"",
          "reference lines (dashed) leave the plot when they are off its scale (^ in the legend)");
     for (size_t i = 0; i < n; i++)
@@ -594,10 +684,24 @@ typedef struct ratio_row {
     const char *scenario; /* NULL: a geometric mean */
     const char *router, *baseline;
     double median, lo, hi;
-    bool real;
+    bool real, winner;
     size_t wins, n;
 } ratio_row;
 
+/* rows[from..n) fastest first (the highest speed ratio). */
+static void sort_rows(ratio_row *rows, size_t from, size_t n)
+{
+    for (size_t i = from + 1; i < n; i++) {
+        ratio_row r = rows[i];
+        size_t j = i;
+        for (; j > from && rows[j - 1].median < r.median; j--) rows[j] = rows[j - 1];
+        rows[j] = r;
+    }
+}
+
+/* Every router's ratio against its scenario's first router, fastest
+ * first; then the geometric means when there are several tables (never
+ * across the conditions of one table: those are not scenarios). */
 static size_t ratio_rows(const rb_bundle *b, ratio_row *rows, size_t cap)
 {
     size_t n = 0;
@@ -605,40 +709,106 @@ static size_t ratio_rows(const rb_bundle *b, ratio_row *rows, size_t cap)
         const rb_bundle_scenario *s = &b->scenarios[i];
         if (!s->nresults) continue;
         const char *anchor = s->results[0].router;
+        char winner[RB_BUNDLE_NAME];
+        fastest_of(b, i, winner, sizeof winner);
+        size_t first = n;
         for (size_t k = 1; k < s->nresults && n < cap; k++) {
             const rb_bundle_pair *p = rb_bundle_find_pair(s, anchor, s->results[k].router);
             if (!p || is_reference(b, p->b) || !(p->r.median > 0)) continue;
             rows[n++] =
-                (ratio_row){s->name,           p->b,      anchor, p->r.median, p->r.lo, p->r.hi,
-                            p->r.excludes_one, p->r.wins, p->r.n};
+                (ratio_row){s->name,
+                            p->b,
+                            anchor,
+                            p->r.median,
+                            p->r.lo,
+                            p->r.hi,
+                            rb_metric_exact(b->metric) ? p->r.median != 1 : p->r.excludes_one,
+                            strcmp(p->b, winner) == 0,
+                            p->r.wins,
+                            p->r.n};
         }
+        sort_rows(rows, first, n);
     }
+    if (rb_headline_tables(b) < 2) return n;
+    size_t first = n;
     for (size_t i = 0; i < b->ngeomeans && n < cap; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
         if (is_reference(b, g->router) || !(g->g.geomean > 0)) continue;
-        rows[n++] = (ratio_row){NULL,    g->router,         g->baseline, g->g.geomean,  g->g.lo,
-                                g->g.hi, g->g.excludes_one, 0,           g->g.scenarios};
+        rows[n++] = (ratio_row){NULL,    g->router,     g->baseline,       g->g.geomean,
+                                g->g.lo, g->g.hi,       g->g.excludes_one, false,
+                                0,       g->g.scenarios};
     }
+    sort_rows(rows, first, n);
     return n;
+}
+
+/* A row's label: "1.462 [1.401, 1.530] 9/9", "0.954 exact". */
+static void ratio_label(const rb_bundle *b, const ratio_row *r, char *buf, size_t cap)
+{
+    char m[32], lo[32], hi[32];
+    if (rb_metric_exact(b->metric)) {
+        rb_format_exact_ratio(r->median, m, sizeof m);
+        snprintf(buf, cap, "%s exact%s", m, r->winner ? "  fastest" : "");
+        return;
+    }
+    rb_format_ratio(r->median, m, sizeof m);
+    rb_format_ratio(r->lo, lo, sizeof lo);
+    rb_format_ratio(r->hi, hi, sizeof hi);
+    if (r->scenario)
+        snprintf(buf, cap, "%s [%s, %s] %zu/%zu%s", m, lo, hi, r->wins, r->n,
+                 r->winner ? "  fastest" : "");
+    else
+        snprintf(buf, cap, "%s [%s, %s] over %zu", m, lo, hi, r->n);
+}
+
+static bool new_block(const ratio_row *rows, size_t i)
+{
+    return i == 0 || (rows[i].scenario != rows[i - 1].scenario &&
+                      (!rows[i].scenario || !rows[i - 1].scenario ||
+                       strcmp(rows[i].scenario, rows[i - 1].scenario) != 0));
+}
+
+/* The gate's threshold: a dashed line across the plot, named at its top. */
+static void gate_line(rb_buf *o, const rb_bundle *b, const log_axis *a, double top, double bottom)
+{
+    if (!b->gate.on || !axis_holds(a, b->gate.threshold)) return;
+    double x = axis_at(a, b->gate.threshold);
+    line(o, x, top - 4, x, bottom, "#b3261e", 1.5, "5 3");
+    char l[64];
+    snprintf(l, sizeof l, "--fail-below %g", b->gate.threshold);
+    double w = text_width(l, 10, false);
+    /* on the side away from the line at 1, where it has room */
+    bool right = b->gate.threshold >= 1 ? x + 4 + w <= a->p1 + 4 : x - 4 - w < a->p0 - 150;
+    text(o, right ? x + 4 : x - 4, top + 6, right ? "start" : "end",
+         "font-size=\"10\" fill=\"#b3261e\"", l);
 }
 
 static int ratio_chart(const rb_bundle *b, rb_buf *o)
 {
     ratio_row rows[512];
     size_t n = ratio_rows(b, rows, 512);
-    char title[256];
-    snprintf(title, sizeof title,
-             "speed ratio against %s, paired per trial, with its %.0f%% interval "
-             "(above 1: faster)",
-             b->baseline, b->bootstrap.level * 100);
-    static const char subtitle[] = "median over the pairs of (ns of the baseline) / (ns of the "
-                                   "router); a hollow dot: the interval includes 1 (no real "
-                                   "difference); references left out";
-    double width = fmax(WIDTH, fmax(heading_width(title, subtitle), 0));
-    double min = INFINITY, max = 0;
+    char title[RB_HEADLINE_TEXT], subtitle[320];
+    chart_title(b, title, sizeof title);
+    if (rb_metric_exact(b->metric))
+        snprintf(subtitle, sizeof subtitle,
+                 "speed against the scenario's first router: (its %s) / (the router's), exact "
+                 "(counted by Callgrind); above 1: faster; references left out",
+                 rb_metric_unit(b->metric));
+    else
+        snprintf(subtitle, sizeof subtitle,
+                 "speed against the scenario's first router, median over the paired trials with "
+                 "its %.0f%% interval; above 1: faster; a hollow dot: no real difference",
+                 b->bootstrap.level * 100);
+    double width = fmax(WIDTH, heading_width(title, subtitle));
+    double min = 1, max = 1, label_w = 0;
+    if (b->gate.on && b->gate.threshold > 0) min = max = b->gate.threshold;
+    min = fmin(min, 1), max = fmax(max, 1);
     for (size_t i = 0; i < n; i++) {
-        min = fmin(min, fmin(rows[i].lo > 0 ? rows[i].lo : rows[i].median, 1));
-        max = fmax(max, fmax(rows[i].hi, 1));
+        min = fmin(min, rows[i].lo > 0 ? fmin(rows[i].lo, rows[i].median) : rows[i].median);
+        max = fmax(max, fmax(rows[i].hi, rows[i].median));
+        char l[128];
+        ratio_label(b, &rows[i], l, sizeof l);
+        label_w = fmax(label_w, text_width(l, 9, false));
     }
     const char *rs[64] = {0};
     size_t nr = 0;
@@ -648,28 +818,23 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
         if (!seen) rs[nr++] = rows[i].router;
     }
     double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
-    double top = 50 + legend_h + 6, bottom = 46;
+    double top = 50 + legend_h + 6 + (b->gate.on ? 12 : 0), bottom = 46;
     size_t heads = 0;
-    for (size_t i = 0; i < n; i++)
-        heads += i == 0 || (rows[i].scenario != rows[i - 1].scenario &&
-                            (!rows[i].scenario || !rows[i - 1].scenario ||
-                             strcmp(rows[i].scenario, rows[i - 1].scenario) != 0));
+    for (size_t i = 0; i < n; i++) heads += new_block(rows, i);
     double height = top + bottom + (double)heads * HEAD_H + (double)n * ROW_H;
     svg_open(o, width, height, title, subtitle);
     legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
-    log_axis a = axis_for(min, max, LEFT, width - RIGHT - 60);
+    log_axis a = ratio_axis(min, max, LEFT, width - MARGIN - label_w - 8);
     char xl[160];
-    snprintf(xl, sizeof xl, "speed relative to %s (log scale)", b->baseline);
+    snprintf(xl, sizeof xl, "speed relative to the scenario's first router (log scale)");
     grid(o, &a, true, top, height - bottom, height - bottom + 14, xl, height - bottom + 32);
     line(o, axis_at(&a, 1), top, axis_at(&a, 1), height - bottom, "#333333", 1.2, NULL);
+    gate_line(o, b, &a, top, height - bottom);
     rb_buf_puts(o, "<g class=\"axis y\">\n");
     double y = top;
     for (size_t i = 0; i < n; i++) {
         const ratio_row *r = &rows[i];
-        bool head = i == 0 || (r->scenario != rows[i - 1].scenario &&
-                               (!r->scenario || !rows[i - 1].scenario ||
-                                strcmp(r->scenario, rows[i - 1].scenario) != 0));
-        if (head) {
+        if (new_block(rows, i)) {
             char h[256];
             if (r->scenario)
                 snprintf(h, sizeof h, "%s (vs %s)", r->scenario, r->baseline);
@@ -680,24 +845,20 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
         }
         style st = router_style(r->router);
         double cy = y + ROW_H / 2;
-        text(o, LEFT - 8, cy + 4, "end", NULL, r->router);
-        if (r->lo > 0 && r->hi > 0)
-            line(o, axis_at(&a, r->lo), cy, axis_at(&a, r->hi), cy, st.colour, 2, NULL);
+        text(o, LEFT - 8, cy + 4, "end", r->winner ? "font-weight=\"bold\"" : NULL, r->router);
+        bool interval = !rb_metric_exact(b->metric) && r->lo > 0 && r->hi > 0;
+        if (interval) line(o, axis_at(&a, r->lo), cy, axis_at(&a, r->hi), cy, st.colour, 2, NULL);
         double x = axis_at(&a, r->median);
         rb_buf_printf(o,
                       "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" stroke=\"%s\" "
                       "stroke-width=\"1.5\"/>\n",
                       x, cy, r->real ? st.colour : "white", st.colour);
-        char m[32], lo[32], hi[32], label[128];
-        rb_format_ratio(r->median, m, sizeof m);
-        rb_format_ratio(r->lo, lo, sizeof lo);
-        rb_format_ratio(r->hi, hi, sizeof hi);
-        if (r->scenario)
-            snprintf(label, sizeof label, "%s [%s, %s] %zu/%zu", m, lo, hi, r->wins, r->n);
-        else
-            snprintf(label, sizeof label, "%s [%s, %s] over %zu", m, lo, hi, r->n);
-        text(o, axis_at(&a, r->hi > 0 ? r->hi : r->median) + 6, cy + 3, "start",
-             "font-size=\"9\" fill=\"#333\"", label);
+        char label[128];
+        ratio_label(b, r, label, sizeof label);
+        text(o, axis_at(&a, interval ? fmax(r->hi, r->median) : r->median) + 6, cy + 3, "start",
+             r->winner ? "font-size=\"9\" font-weight=\"bold\" fill=\"#111\""
+                       : "font-size=\"9\" fill=\"#333\"",
+             label);
         y += ROW_H;
     }
     rb_buf_puts(o, "</g>\n</svg>\n");
@@ -706,12 +867,27 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
 
 /* ---- cost.svg: memory and build time ------------------------------------------------------------ */
 
+/* cost.svg's title: the smallest and the fastest to build, with one table. */
+static void cost_title(const rb_bundle *b, char *buf, size_t cap)
+{
+    rb_verdict v;
+    if (rb_headline_tables(b) != 1 || rb_verdict_scenario(b, 0, &v) < 0 || !*v.smallest) {
+        snprintf(buf, cap, "bytes per route and build time of each router in each scenario");
+        return;
+    }
+    char build[32];
+    rb_format_duration((double)v.fastest_build_ns, build, sizeof build);
+    snprintf(buf, cap, "%s: smallest %s, %.1f bytes/route; fastest to build %s, %s",
+             b->scenarios[0].name, v.smallest, v.smallest_bytes_per_route, v.fastest_build, build);
+}
+
 static int cost_chart(const rb_bundle *b, rb_buf *o)
 {
-    static const char title[] = "bytes per route and build time of each router in each scenario "
-                                "(log scales; lower is cheaper)";
-    static const char subtitle[] = "memory() after build divided by the routes; build = create + "
-                                   "add every route + build, timed once";
+    char title[RB_HEADLINE_TEXT];
+    cost_title(b, title, sizeof title);
+    static const char subtitle[] = "log scales, lower is cheaper: memory() after build divided by "
+                                   "the routes; build = create + add every route + build, timed "
+                                   "once; rows fastest first, as in chart.svg";
     double width = fmax(WIDTH + 200, heading_width(title, subtitle));
     double bmin, bmax, tmin, tmax;
     span(b, 1, &bmin, &bmax);
@@ -726,8 +902,9 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
     svg_open(o, width, height, title, subtitle);
     legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
     double gap = 40, panel_w = (width - LEFT - RIGHT - gap) / 2;
-    log_axis ab = axis_for(bmin, bmax, LEFT, LEFT + panel_w);
-    log_axis at = axis_for(tmin, tmax, LEFT + panel_w + gap, width - RIGHT);
+    /* room after each panel for its longest label ("1234.5", "999 ms") */
+    log_axis ab = axis_for(bmin, bmax, LEFT, LEFT + panel_w - 16);
+    log_axis at = axis_for(tmin, tmax, LEFT + panel_w + gap, width - RIGHT - 16);
     grid(o, &ab, true, top, height - bottom, height - bottom + 14, "bytes per route (log scale)",
          height - bottom + 32);
     grid(o, &at, true, top, height - bottom, height - bottom + 14, "build time, ms (log scale)",
@@ -780,15 +957,15 @@ static const struct {
     int (*render)(const rb_bundle *, rb_buf *);
 } charts[RB_NCHARTS] = {
     [RB_CHART_NS] = {"chart.svg",
-                     "ns per lookup of each router in each scenario: median, with every trial "
-                     "and the min-max range",
+                     "cost per lookup of each router in each scenario, fastest first: median, "
+                     "with every trial and the min-max range",
                      ns_chart},
     [RB_CHART_RATIO] = {"ratio.svg",
-                        "paired speed ratio of each router against the baseline, with its "
-                        "95% interval, per scenario and across scenarios",
+                        "paired speed ratio of each router against the scenario's first router, "
+                        "fastest first, with its interval (exact when counted)",
                         ratio_chart},
     [RB_CHART_SCALING] = {"scaling.svg",
-                          "ns per lookup against route count, one line per router and shape",
+                          "cost per lookup against route count, one line per router and shape",
                           scaling_chart},
     [RB_CHART_COST] = {"cost.svg", "bytes per route and build time of each router in each scenario",
                        cost_chart},

@@ -6,6 +6,7 @@
  */
 #include "bundle.h"
 #include "feature_names.h"
+#include "headline.h"
 #include "verdict.h"
 
 #include "base_internal.h"
@@ -266,7 +267,9 @@ static void legend(const rb_bundle *b, rb_buf *o)
 static void verdict(const rb_bundle *b, rb_buf *o)
 {
     if (!b->nscenarios) return;
-    rb_buf_puts(o, "## Verdict\n\n");
+    char answer[RB_HEADLINE_TEXT];
+    rb_headline_bundle(b, answer, sizeof answer);
+    rb_buf_printf(o, "## Verdict\n\n**%s**\n\n", answer);
     for (size_t i = 0; i < b->nscenarios; i++) {
         rb_verdict v;
         if (rb_verdict_scenario(b, i, &v) == 0) rb_buf_printf(o, "- %s\n", v.text);
@@ -280,7 +283,7 @@ static void verdict(const rb_bundle *b, rb_buf *o)
         rb_verdict_conditions(b, i, cold, line, sizeof line);
         rb_buf_printf(o, "**%s**, %s\n\n", s->name, line);
     }
-    if (b->nscenarios > 1) {
+    if (rb_headline_tables(b) > 1) {
         char overall[RB_VERDICT_TEXT];
         rb_verdict_overall(b, overall, sizeof overall);
         rb_buf_printf(o, "%s\n\n", overall);
@@ -290,10 +293,11 @@ static void verdict(const rb_bundle *b, rb_buf *o)
 int rb_bundle_report_md(const rb_bundle *b, rb_buf *o, rb_error *err)
 {
     header(b, o);
+    rb_bundle_report_gate(b, o); /* a gate's outcome is the answer: first */
     verdict(b, o);
     how(b, o);
     machine(b, o);
-    rb_bundle_report_gate(b, o);
+    rb_bundle_report_libraries(b, o);
     geomeans(b, o);
     if (rb_metric_exact(b->metric))
         rb_buf_printf(o,

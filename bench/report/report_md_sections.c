@@ -109,6 +109,10 @@ void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o)
                       rb_gate_outcome_name(g->outcome), rb_gate_exit_status(g->outcome));
         rb_buf_printf(o, "| verdict | %s |\n\n", g->message);
     }
+}
+
+void rb_bundle_report_libraries(const rb_bundle *b, rb_buf *o)
+{
     if (!b->nlibraries) return;
     rb_buf_puts(o, "## Libraries measured\n\n| router | path | size | XXH3-64 | commit |\n"
                    "|---|---|---:|---|---|\n");

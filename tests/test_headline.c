@@ -1,0 +1,156 @@
+/*
+ * test_headline.c — the verdict in one line (bench/headline.h) on synthetic
+ * bundles whose trials are written by hand: the expected winner, ratio and
+ * sizes follow from the numbers below (no timing).
+ */
+#include "bundle.h"
+#include "headline.h"
+
+#include "router.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TRIALS 9
+
+typedef struct router_row {
+    const char *name;
+    double ns; /* per lookup, the same in every trial */
+    uint64_t memory;
+} router_row;
+
+/* Scenario `name` of b: 100 routes, these routers, 1000 lookups a trial. */
+static void add_scenario(rb_bundle *b, const char *name, const char *mode, const char *cache,
+                         const router_row *rows, size_t n)
+{
+    size_t si = b->nscenarios;
+    rb_bundle_scenario *s = rb_bundle_add_scenario(b);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->kind, sizeof s->kind, "files");
+    snprintf(s->mode, sizeof s->mode, "%s", mode);
+    snprintf(s->cache, sizeof s->cache, "%s", cache);
+    s->routes = 100;
+    s->requests = 1000;
+    s->routes_fp = 7; /* the same tables in every scenario of these tests */
+    s->requests_fp = strcmp(name, "other") == 0 ? 9 : 8;
+    for (size_t r = 0; r < n; r++)
+        rb_bundle_add_result(s, rows[r].name)->memory_bytes = rows[r].memory;
+    for (uint32_t t = 0; t < TRIALS; t++)
+        for (size_t r = 0; r < n; r++) {
+            rb_bundle_trial tr = {.scenario = si,
+                                  .result = r,
+                                  .trial = t + 1,
+                                  .position = (uint32_t)r + 1,
+                                  .lookups = 1000,
+                                  .ns = (uint64_t)(rows[r].ns * 1000)};
+            cr_assert_eq(rb_bundle_add_trial(b, &tr), RB_OK);
+        }
+    rb_error err;
+    cr_assert_eq(rb_bundle_compute_scenario(b, si, &err), RB_OK, "%s", err.message);
+}
+
+static void make_bundle(rb_bundle *b, const router_row *rows, size_t n)
+{
+    rb_bundle_init(b);
+    snprintf(b->baseline, sizeof b->baseline, "%s", rows[0].name);
+    b->trials = TRIALS;
+    for (size_t r = 0; r < n; r++)
+        cr_assert_eq(rb_bundle_add_router(b, rows[r].name, "a router", RB_FEAT_PARAMS), RB_OK);
+}
+
+static const router_row three[] = {{"radix", 60, 8000}, {"hashseg", 40, 6000}, {"ctrie", 90, 3000}};
+
+/* hashseg 60/40 = 1.5x faster than the runner-up radix in every pair;
+ * ctrie holds 3000 bytes for 100 routes. */
+Test(headline, names_the_winner_its_ratio_over_the_runner_up_and_the_smallest)
+{
+    rb_bundle b;
+    make_bundle(&b, three, 3);
+    add_scenario(&b, "github", "throughput", "warm", three, 3);
+    char line[RB_HEADLINE_TEXT];
+    rb_headline_scenario(&b, 0, line, sizeof line);
+    cr_expect_str_eq(line, "github: hashseg, 1.50x [1.50, 1.50] faster than radix; smallest ctrie, "
+                           "30 B/route");
+    rb_bundle_free(&b);
+}
+
+/* Names of 60 characters: the line drops the smallest, then cuts, and
+ * never passes 100 columns. */
+Test(headline, a_line_never_passes_100_columns)
+{
+    char a[61], c[61];
+    memset(a, 'a', 60), a[60] = '\0';
+    memset(c, 'c', 60), c[60] = '\0';
+    router_row rows[] = {{"radix", 60, 8000}, {a, 40, 6000}, {c, 90, 3000}};
+    rb_bundle b;
+    make_bundle(&b, rows, 3);
+    add_scenario(&b, "a-scenario-with-a-long-name", "throughput", "warm", rows, 3);
+    char line[RB_HEADLINE_TEXT];
+    rb_headline_scenario(&b, 0, line, sizeof line);
+    cr_expect_leq(strlen(line), 100u, "%zu columns: %s", strlen(line), line);
+    cr_expect(strncmp(line, "a-scenario-with-a-long-name: aaaa", 33) == 0, "%s", line);
+    cr_expect(strstr(line, "...") != NULL, "cut with ...: %s", line);
+    rb_bundle_free(&b);
+}
+
+/* choose measures one table warm and cold: one table, so there is no
+ * overall line (which would count it twice), and the cold scenario is a
+ * condition of the warm one. */
+Test(headline, warm_and_cold_of_one_table_are_one_table_not_two_scenarios)
+{
+    rb_bundle b;
+    make_bundle(&b, three, 3);
+    add_scenario(&b, "discord", "throughput", "warm", three, 3);
+    add_scenario(&b, "discord (latency, cold)", "latency", "cold", three, 3);
+    cr_expect_eq(rb_headline_tables(&b), 1u);
+    cr_expect_not(rb_bundle_is_condition(&b, 0));
+    cr_expect(rb_bundle_is_condition(&b, 1));
+    char line[RB_HEADLINE_TEXT];
+    rb_headline_overall(&b, line, sizeof line);
+    cr_expect_str_eq(line, "");
+    rb_headline_bundle(&b, line, sizeof line);
+    cr_expect(strncmp(line, "discord: hashseg", 16) == 0, "%s", line);
+    rb_bundle_free(&b);
+}
+
+Test(headline, overall_counts_tables_and_who_won_them)
+{
+    rb_bundle b;
+    make_bundle(&b, three, 3);
+    add_scenario(&b, "github", "throughput", "warm", three, 3);
+    add_scenario(&b, "github (latency, cold)", "latency", "cold", three, 3);
+    router_row swapped[] = {{"radix", 30, 8000}, {"hashseg", 40, 6000}, {"ctrie", 90, 3000}};
+    add_scenario(&b, "other", "throughput", "warm", swapped, 3);
+    char line[RB_HEADLINE_TEXT];
+    rb_headline_overall(&b, line, sizeof line);
+    cr_expect_str_eq(line, "Overall: hashseg fastest in 1 of 2 scenarios (significantly in 1), "
+                           "radix in 1; smallest ctrie in 2");
+    rb_bundle_free(&b);
+}
+
+Test(headline, a_gate_says_its_outcome_in_its_own_words)
+{
+    rb_bundle b;
+    make_bundle(&b, three, 2);
+    add_scenario(&b, "github", "throughput", "warm", three, 2);
+    b.gate.on = true;
+    snprintf(b.gate.a, sizeof b.gate.a, "radix");
+    snprintf(b.gate.b, sizeof b.gate.b, "hashseg");
+    b.gate.threshold = 0.97;
+    const int outcomes[] = {RB_GATE_PASSED, RB_GATE_FAILED, RB_GATE_INCONCLUSIVE};
+    const char *const words[] = {"passed", "FAILED", "inconclusive"};
+    for (size_t i = 0; i < 3; i++) {
+        b.gate.outcome = outcomes[i];
+        b.gate.evidence = (rb_gate_evidence){.median = 1.5, .lo = 1.4, .hi = 1.6, .pairs = 9};
+        char line[RB_HEADLINE_TEXT], want[RB_HEADLINE_TEXT];
+        const char *word;
+        rb_headline_gate(&b, line, sizeof line, &word);
+        snprintf(want, sizeof want,
+                 "gate --fail-below 0.97: %s: hashseg 1.50x [1.40, 1.60] the speed of radix",
+                 words[i]);
+        cr_expect_str_eq(line, want);
+        cr_expect_str_eq(word, words[i]);
+    }
+    rb_bundle_free(&b);
+}
