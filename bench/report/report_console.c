@@ -187,6 +187,10 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
         rb_format_duration((double)v.fastest_build_ns, build, sizeof build);
         rb_buf_printf(o, "  fastest to build: %s, %s\n", v.fastest_build, build);
     }
+    char limit[RB_BUNDLE_TEXT];
+    rb_bundle_limit_text(b, s, limit, sizeof limit);
+    if (*limit)
+        rb_buf_printf(o, "  x the limit (an exact match of the requested paths): %s\n", limit);
     if (!opts->verbose) return;
     char parse[32];
     rb_format_duration((double)s->parse_ns, parse, sizeof parse);
