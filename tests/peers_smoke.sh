@@ -32,7 +32,7 @@ if [ ${#peers[@]} -eq 0 ]; then
 fi
 list=$(IFS=,; echo "${peers[*]}")
 if ! "$exe" run --routers "linear,$list" --baseline linear --scenarios github \
-     --trials 1 --warmup 0 --min-trial-ms 5 --out "$out/run" >"$out/run.txt" 2>&1; then
+     --trials 1 --warmup 0 --min-trial-ms 5 --verbose --out "$out/run" >"$out/run.txt" 2>&1; then
   cat "$out/run.txt"; echo "peers_smoke: run failed"; exit 1
 fi
 for p in "${peers[@]}"; do

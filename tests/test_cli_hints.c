@@ -37,6 +37,8 @@ static const exemption exempt[] = {
     {"cli/session.c", "--metric", "said only once --metric was given, which run and pair take"},
     {"cli/session.c", "--cache", "in the help of run's and pair's --app-bytes"},
     {"cli/session.c", "--mode", "in the help of run's and pair's --cache"},
+    {"cli/cmd_compare.c", "--metric",
+     "names the metric the two results were recorded with (run and pair take it)"},
 };
 
 static bool exempted(const char *file, const char *flag)
@@ -112,7 +114,8 @@ static size_t printers(const char *file, const char **out)
     if (strcmp(file, "cli/session.c") == 0 || strcmp(file, "cli/progress.c") == 0 ||
         strcmp(file, "report/report_console.c") == 0 ||
         ((strncmp(file, "measure/", 8) == 0 || strncmp(file, "bundle/", 7) == 0) &&
-         strcmp(base, "callgrind.c") != 0)) { /* callgrind.c: Valgrind's own options */
+         strcmp(base, "callgrind.c") != 0 &&
+         strcmp(base, "peer_count.c") != 0)) { /* these two: Valgrind's own options */
         for (size_t i = 0; i < 3; i++) out[i] = session_commands[i];
         return 3;
     }

@@ -144,7 +144,7 @@ int cmd_list(int argc, char **argv)
             snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(&o.plugins, i));
             print_router(ops, label);
         }
-        printf("\npeer runners (run --peers, or by name in --routers):\n");
+        printf("\npeer runners (routebench run --peers, or by name in --routers):\n");
         for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
             rb_peer_spec spec;
             rb_error err;

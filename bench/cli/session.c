@@ -747,9 +747,11 @@ static void print_peer_notes(FILE *out, const session_options *o, const peer_not
     for (size_t i = 0; i < n; i++) {
         const rb_peer_agreement *a = &notes[i].a;
         if (a->agree_expected == a->requests && !o->verbose) continue;
-        fprintf(out, "  peer %s agrees with EXPECTED on %zu/%zu, with linear on %zu/%zu (%s)\n",
+        fprintf(out,
+                "  peer %s (its own process and timing loop): agrees with EXPECTED on %zu/%zu, "
+                "with linear on %zu/%zu (%s)\n",
                 label_of(o, notes[i].ops), a->agree_expected, a->requests, a->agree_linear,
-                a->requests, a->spans ? "spans compared" : "route ids only");
+                a->requests, a->spans ? "capture spans compared" : "route ids only: no spans");
     }
 }
 
