@@ -67,3 +67,25 @@ void rb_format_exact_ratio(double r, char *buf, size_t cap)
          digits++)
         snprintf(buf, cap, "%.*f", digits, r);
 }
+
+void rb_format_xml(rb_buf *o, const char *s, bool newlines)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+            rb_buf_puts(o, "&amp;");
+            break;
+        case '<':
+            rb_buf_puts(o, "&lt;");
+            break;
+        case '>':
+            rb_buf_puts(o, "&gt;");
+            break;
+        case '"':
+            rb_buf_puts(o, "&quot;");
+            break;
+        default:
+            if ((unsigned char)*s >= 0x20 || (newlines && *s == '\n')) rb_buf_append(o, s, 1);
+        }
+    }
+}

@@ -7,6 +7,9 @@
 #ifndef RB_BENCH_FORMAT_H
 #define RB_BENCH_FORMAT_H
 
+#include "buf.h"
+
+#include <stdbool.h>
 #include <stddef.h>
 
 /* ns per lookup: 3 significant digits without exponent ("9.21", "25.1", "843",
@@ -21,5 +24,8 @@ void rb_format_ratio(double r, char *buf, size_t cap);
 /* an exact ratio: as rb_format_ratio, with more digits when needed to
  * tell it from 1 ("1.000" only when exactly 1; "0.99967") */
 void rb_format_exact_ratio(double r, char *buf, size_t cap);
+/* s appended to o as XML/HTML text or attribute value: & < > " escaped,
+ * other control bytes dropped (a newline kept when newlines). */
+void rb_format_xml(rb_buf *o, const char *s, bool newlines);
 
 #endif

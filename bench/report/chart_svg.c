@@ -31,6 +31,7 @@
  * (rb_bundle_chart_has_data), and report.md links only the charts that are.
  */
 #include "bundle.h"
+#include "format.h"
 #include "headline.h"
 #include "verdict.h"
 
@@ -83,24 +84,7 @@ static bool is_reference(const rb_bundle *b, const char *router)
 
 static void text_escaped(rb_buf *o, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            rb_buf_puts(o, "&amp;");
-            break;
-        case '<':
-            rb_buf_puts(o, "&lt;");
-            break;
-        case '>':
-            rb_buf_puts(o, "&gt;");
-            break;
-        case '"':
-            rb_buf_puts(o, "&quot;");
-            break;
-        default:
-            if ((unsigned char)*s >= 0x20) rb_buf_append(o, s, 1);
-        }
-    }
+    rb_format_xml(o, s, false);
 }
 
 static void text(rb_buf *o, double x, double y, const char *anchor, const char *extra,

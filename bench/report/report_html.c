@@ -27,24 +27,7 @@
 
 static void esc(rb_buf *o, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            rb_buf_puts(o, "&amp;");
-            break;
-        case '<':
-            rb_buf_puts(o, "&lt;");
-            break;
-        case '>':
-            rb_buf_puts(o, "&gt;");
-            break;
-        case '"':
-            rb_buf_puts(o, "&quot;");
-            break;
-        default:
-            if ((unsigned char)*s >= 0x20 || *s == '\n') rb_buf_append(o, s, 1);
-        }
-    }
+    rb_format_xml(o, s, true);
 }
 
 /* An element holding escaped text: <tag attrs>text</tag>. */
