@@ -490,3 +490,17 @@ Test(cli, each_exit_status_means_one_thing)
     cr_assert(st != -1 && WIFEXITED(st), "%s did not exit", cmd);
     cr_expect_eq(WEXITSTATUS(st), 4, "stdout on /dev/full: exit %d", WEXITSTATUS(st));
 }
+
+/* A requested path that reads as a pattern cannot be put in the limit's
+ * exact-match table: the limit refuses that scenario, the run goes on. */
+Test(cli, regression_180_a_requested_path_read_as_a_pattern_leaves_out_only_the_limit)
+{
+    write_file("t.routes", "GET /a/:id\nGET /b\n");
+    write_file("t.requests", "GET /a/:id 0\nGET /a/7 0\nGET /b 1\n");
+    result r = rb("run --routes t.routes --requests t.requests --routers linear,limit " RUN_FAST
+                  " --out o");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "limit refused it") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "GET /a/:id") != NULL, "the refusal names the request: %s", r.out);
+    done(&r);
+}
