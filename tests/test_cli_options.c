@@ -335,6 +335,9 @@ Test(cli_options, help_lists_every_option_once_with_its_default)
     cr_expect(strstr(h, "-h, --help") != NULL);
     cr_expect(strstr(h, "\n  kept as it is\n") != NULL, "indented about lines are kept");
     cr_expect(strstr(h, "exit status: 0\n") != NULL);
+    cr_expect(strstr(h, "exit status: 0\n             4 out of memory, or an output that cannot "
+                        "be written\n") != NULL,
+              "the status every command shares follows the command's own: %s", h);
     for (const char *line = h; *line;) {
         size_t n = strcspn(line, "\n");
         cr_expect_leq(n, 79, "a line of %zu columns: %.*s", n, (int)n, line);

@@ -467,8 +467,9 @@ void cli_help(const cli_command *c, const void *defaults, rb_buf *out)
     }
     rb_buf_printf(out, "%s  -h, --help%*sthis help\n", c->tables[0].options ? "" : "\n",
                   HELP_COLUMN - 12, "");
-    if (c->epilog) {
+    if (c->epilog) { /* the command's own statuses, then the one every command shares */
         rb_buf_puts(out, "\n");
         rb_buf_puts(out, c->epilog);
+        rb_buf_puts(out, "             4 out of memory, or an output that cannot be written\n");
     }
 }
