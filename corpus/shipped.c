@@ -11,8 +11,8 @@
 #define RB_DATA_DIR "corpus/data"
 #endif
 
-static const char *const names[] = {"github",  "static",    "gplus", "parse",
-                                    "discord", "semantics", "twilio"};
+static const char *const names[] = {"github",  "static",    "gplus",  "parse",
+                                    "discord", "semantics", "twilio", "pagerduty-like"};
 
 size_t rb_shipped_count(void)
 {

@@ -3,7 +3,8 @@
 # of every router except linear (too slow at 100,000 routes and beyond to be
 # worth the minutes), the floor, the limit and the r3 peer, against radix as
 # of commit 3ec0efc (the baseline of the round-2 targets, built here from
-# that commit), on: the GitHub, Discord and Twilio tables, static at 100,
+# that commit), on: the GitHub, Discord and Twilio tables, the table like
+# PagerDuty's (corpus/data/pagerduty-like), static at 100,
 # 1,000 and 10,000 routes, REST 10k with and without static/param
 # conflicts, params 10k, mixed without conflicts at 100 .. 100,000 routes
 # (scaling), mixed at 100 .. 1,000,000 (the build of 1M routes) from
@@ -42,10 +43,10 @@ fi
 routers=$(./build/routebench list | awk '/^routers:/{f=1;next} /^$/{f=0} f{print $1}' |
           grep -v '^linear$' | paste -sd, -)
 ./build/routebench run --routers "$baseline,$routers,limit" --baseline "$baseline" \
-  --scenarios github,discord,twilio,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-1000,mixed-nc-100000,mixed-100,mixed-1000,mixed-100000,mixed-1000000,mixed-v1-100,mixed-v1-1000,mixed-v1-10000,mixed-v1-100000 \
+  --scenarios github,discord,twilio,pagerduty-like,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-1000,mixed-nc-100000,mixed-100,mixed-1000,mixed-100000,mixed-1000000,mixed-v1-100,mixed-v1-1000,mixed-v1-10000,mixed-v1-100000 \
   --out build/results "$@"
 ./build/routebench run --routers "$baseline,hashseg,ctrie,radix,floor,limit" --baseline "$baseline" \
-  --scenarios github,discord,twilio,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-100000 \
+  --scenarios github,discord,twilio,pagerduty-like,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-100000 \
   --metric instructions --out build/results-instructions
 fi
 {

@@ -637,3 +637,33 @@ Test(corpus_gen, v2_at_1m_no_depth_holds_a_third)
     cr_expect_gt(depth[8], RB_GEN_MAX_ROUTES * 8 / 10, "v1 at 1M: %zu at depth 8", depth[8]);
     rb_route_table_free(&t);
 }
+
+/* Rule: the shipped pagerduty-like table is what its first line says made
+ * it: `corpus gen --like` of the shipped profile (counts only) gives the
+ * same bytes, routes and requests. */
+Test(corpus_gen, shipped_pagerduty_like_is_made_from_its_profile)
+{
+    char dir[] = "/tmp/rb_gen_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s/routebench' corpus gen --like corpus/data/pagerduty.profile.json "
+             "--routes 465 --seed 1 --out %s/pd >/dev/null",
+             RB_SOURCE_DIR, RB_BINARY_DIR, dir);
+    cr_assert_eq(run(cmd), 0, "%s", cmd);
+    const char *ext[] = {"routes", "requests"};
+    for (int e = 0; e < 2; e++) {
+        char made[600], shipped[600];
+        snprintf(made, sizeof made, "%s/pd.%s", dir, ext[e]);
+        snprintf(shipped, sizeof shipped, "%s/corpus/data/pagerduty-like.%s", RB_SOURCE_DIR,
+                 ext[e]);
+        size_t n0, n1;
+        char *d0 = slurp(made, &n0), *d1 = slurp(shipped, &n1);
+        cr_expect(n0 > 0 && n0 == n1 && memcmp(d0, d1, n0) == 0,
+                  "%s differs from corpus/data/pagerduty-like.%s", made, ext[e]);
+        free(d0);
+        free(d1);
+        remove(made);
+    }
+    rmdir(dir);
+}
