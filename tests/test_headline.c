@@ -75,6 +75,26 @@ Test(headline, names_the_winner_its_ratio_over_the_runner_up_and_the_smallest)
     rb_bundle_free(&b);
 }
 
+/* A counted metric names what it counted: estimated cycles are not
+ * instructions (the line said "fewer instructions" under cycles-est). */
+Test(headline, regression_181_a_counted_metric_names_its_unit)
+{
+    const int metric[] = {RB_METRIC_INSTRUCTIONS, RB_METRIC_CYCLES_EST};
+    const char *want[] = {
+        "github: hashseg, 1.500x (exact) fewer instructions than radix; smallest ctrie, 30 B/route",
+        "github: hashseg, 1.500x (exact) fewer est. cycles than radix; smallest ctrie, 30 B/route"};
+    for (int k = 0; k < 2; k++) {
+        rb_bundle b;
+        make_bundle(&b, three, 3);
+        b.metric = metric[k];
+        add_scenario(&b, "github", "throughput", "warm", three, 3);
+        char line[RB_HEADLINE_TEXT];
+        rb_headline_scenario(&b, 0, line, sizeof line);
+        cr_expect_str_eq(line, want[k]);
+        rb_bundle_free(&b);
+    }
+}
+
 /* Names of 60 characters: the line drops the smallest, then cuts, and
  * never passes 100 columns. */
 Test(headline, a_line_never_passes_100_columns)

@@ -40,7 +40,9 @@ static void per_route(double bytes, char *buf, size_t cap)
 static void scenario_claim(const rb_bundle *b, const rb_verdict *v, bool with_small, char *buf,
                            size_t cap)
 {
-    const char *faster = v->exact ? "fewer instructions than" : "faster than";
+    char faster[48] = "faster than"; /* a counted metric says what it counted */
+    if (b->metric != RB_METRIC_TIME)
+        snprintf(faster, sizeof faster, "fewer %s than", rb_metric_unit(b->metric));
     char cell[96], small[160] = "";
     if (!*v->fastest) {
         snprintf(buf, cap, "no router could be ranked");
