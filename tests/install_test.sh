@@ -39,8 +39,11 @@ for f in "$libdir/libroutebench.so" "$libdir/libroutebench.a" \
   [ -e "$f" ] || fail "missing $f"
 done
 [ -x "$prefix/bin/routebench" ] || fail "bin/routebench is not installed"
-"$prefix/bin/routebench" --version | grep -q '^routebench ' || fail "bin/routebench --version"
-"$prefix/bin/routebench" list | grep -q '^  hashseg' || fail "bin/routebench list"
+# the output captured first: grep -q stops reading at the first match, and
+# the writer's SIGPIPE would fail the pipe under pipefail
+out=$("$prefix/bin/routebench" --version) && grep -q '^routebench ' <<<"$out" ||
+  fail "bin/routebench --version"
+out=$("$prefix/bin/routebench" list) && grep -q '^  hashseg' <<<"$out" || fail "bin/routebench list"
 headers=$(cd "$prefix/include/routebench" && ls)
 [ "$headers" = "$(printf 'base.h\nrouter.h\nrouter_plugin.h')" ] || fail "unexpected headers: $headers"
 
