@@ -455,3 +455,31 @@ Test(corpus_like, regression_146_templates_made_static_are_counted_apart)
     remove("/tmp/rb_like_tw.routes");
     remove("/tmp/rb_like_tw.requests");
 }
+
+/* The children-per-prefix distance (total variation of prefixes with
+ * children by depth and fan-out) of n routes like p under a model. */
+static double fanout_distance(const rb_profile *p, size_t n, uint32_t model)
+{
+    rb_route_table t = like_model(p, n, 1, model, NULL);
+    rb_profile got = profile_of_table(&t);
+    rb_route_table_free(&t);
+    rb_profile_distance d;
+    rb_profile_compare(p, &got, &d);
+    return d.hist[RB_PH_FANOUT];
+}
+
+/* 160. Growing a table widened every prefix below the top by one factor,
+ *      so most prefixes left their fan-out bucket: children-per-prefix
+ *      distance 0.168 at 10x GitHub, 0.209 at 10x Discord (v1: 0.049,
+ *      0.050).  Now only a level's hubs take the extra children. */
+Test(corpus_like, regression_160_growth_keeps_the_fanout_per_prefix)
+{
+    const char *names[] = {"github", "discord", "twilio"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        rb_profile p = shipped_profile(names[i]);
+        size_t n = (size_t)p.routes * 10;
+        double v2 = fanout_distance(&p, n, RB_LIKE_V2), v1 = fanout_distance(&p, n, RB_LIKE_V1);
+        cr_expect_lt(v2, 0.08, "%s at %zu: fan-out distance %.3f", names[i], n, v2);
+        cr_expect_lt(v2, v1, "%s at %zu: fan-out distance %.3f, v1 %.3f", names[i], n, v2, v1);
+    }
+}
