@@ -772,12 +772,11 @@ static bool fanouts_to_hubs(like *g, lnode *v, size_t n, uint64_t sum, uint64_t 
 
 /* The prefixes with children of v (n) shared among the fan-out buckets in
  * hist's proportions (largest remainders) into q. */
-static void fan_quotas(const like *g, const lnode *v, size_t n, const uint64_t *hist, uint64_t *q)
+static void fan_quotas(const lnode *v, size_t n, const uint64_t *hist, uint64_t *q)
 {
     uint64_t m = 0, total = 0, given = 0, rem[RB_PROFILE_FANOUT_BUCKETS];
     for (size_t i = 0; i < n; i++) m += (v[i].flags & N_INTERIOR) != 0;
     for (int b = 0; b < RB_PROFILE_FANOUT_BUCKETS; b++) total += hist[b];
-    (void)g;
     for (int b = 0; b < RB_PROFILE_FANOUT_BUCKETS; b++) {
         q[b] = total ? m * hist[b] / total : 0;
         rem[b] = total ? m * hist[b] % total : 0;
@@ -807,18 +806,18 @@ static void choose_fanouts(like *g, uint32_t d)
     size_t n = (size_t)g->L[d];
     const uint64_t *hist = g->p->level[d].fanout;
     uint64_t sum = 0, quota[RB_PROFILE_FANOUT_BUCKETS];
-    if (g->grown) /* the profile's buckets in its proportions, drawn without replacement */
-        fan_quotas(g, v, n, hist, quota);
+    if (g->v2) /* the profile's buckets in its proportions, drawn without replacement */
+        fan_quotas(v, n, hist, quota);
     for (size_t i = 0; i < n; i++) {
         if (!(v[i].flags & N_INTERIOR)) continue;
-        int b = g->grown ? draw(g, quota, RB_PROFILE_FANOUT_BUCKETS)
-                         : draw(g, hist, RB_PROFILE_FANOUT_BUCKETS);
-        if (g->grown && b >= 0) quota[b]--;
+        int b = g->v2 ? draw(g, quota, RB_PROFILE_FANOUT_BUCKETS)
+                      : draw(g, hist, RB_PROFILE_FANOUT_BUCKETS);
+        if (g->v2 && b >= 0) quota[b]--;
         uint64_t lo = UINT64_C(1) << (b < 0 ? 0 : b);
         v[i].first = (uint32_t)(lo + below(g, lo)); /* a weight for now */
         sum += v[i].first;
     }
-    if (g->grown && fanouts_to_hubs(g, v, n, sum, total)) {
+    if (g->v2 && fanouts_to_hubs(g, v, n, sum, total)) {
         for (size_t i = 0; i < n; i++) {
             v[i].first = 0;
             if (v[i].nkids > g->rep.max_fanout) g->rep.max_fanout = v[i].nkids;
