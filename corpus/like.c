@@ -254,8 +254,10 @@ static bool solve_below(const like *g, uint64_t n, uint64_t a, uint64_t *b, uint
     return true;
 }
 
-/* Total variation of routes by depth, w against the profile, in 1/1000. */
-static uint64_t depth_tv_milli(const like *g, const uint64_t *w)
+/* Is the total variation of routes by depth, w against the profile, at
+ * most RB_LIKE_DEPTH_TV_MILLI / 1000?  (Shares in 1/100000, so the sum of
+ * differences is 200 times the distance in 1/1000.) */
+static bool depth_within(const like *g, const uint64_t *w)
 {
     uint64_t wsum = 0, diff = 0, P = g->p->routes;
     for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) wsum += w[d];
@@ -263,7 +265,7 @@ static uint64_t depth_tv_milli(const like *g, const uint64_t *w)
         uint64_t x = w[d] * 100000 / wsum, y = g->p->depth[d] * 100000 / P; /* < 2^62 */
         diff += x > y ? x - y : y - x;
     }
-    return diff / 200;
+    return diff <= RB_LIKE_DEPTH_TV_MILLI * 200;
 }
 
 /* The growth model (like.h): the first growing level's factor a and the
@@ -282,7 +284,7 @@ static bool plan_growth(like *g, uint64_t n, uint64_t *w)
     lo = b; /* a below b would favour the levels below it more than growing evenly */
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2, bm;
-        if (solve_below(g, n, mid, &bm, w) && depth_tv_milli(g, w) <= RB_LIKE_DEPTH_TV_MILLI)
+        if (solve_below(g, n, mid, &bm, w) && depth_within(g, w))
             hi = mid;
         else
             lo = mid + 1;
