@@ -201,6 +201,8 @@ static bool level_grows(const rb_profile *p, uint32_t j)
 {
     const rb_profile_level *below = &p->level[j + 1];
     uint64_t words = below->kind[RB_PK_STATIC].nodes - below->empties;
+    if (rb_profile_level_sum(below, RB_PF_NODES) == 1 && words == 1)
+        return false; /* one word below one prefix: a base path (/api), kept single */
     return words > below->versions || below->versions >= 2;
 }
 

@@ -503,3 +503,26 @@ Test(corpus_like, regression_161_depth_stays_within_its_bound)
         }
     }
 }
+
+/* 162. A table under a base path (Discord's document imported with
+ *      /api/v10) grew new top-level words beside /api: 5 children of / at
+ *      2,420 routes, 46 at 24,200.  A single word below a single prefix
+ *      is kept single, like a single version. */
+Test(corpus_like, regression_162_a_base_path_stays_single)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/corpus/data/openapi/discord.openapi.json", RB_SOURCE_DIR);
+    rb_route_table t;
+    rb_openapi_report rep;
+    rb_error err;
+    cr_assert_eq(rb_openapi_import_file(path, &t, &rep, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(strncmp(rb_route_pattern(&t, 0), "/api/v10/", 9), 0, "%s",
+                 rb_route_pattern(&t, 0));
+    rb_profile p = profile_of_table(&t);
+    rb_route_table_free(&t);
+    for (size_t n = 2420; n <= 24200; n *= 10) {
+        t = like(&p, n, 1, NULL);
+        cr_expect_eq(root_children(&t), 1, "at %zu: %zu children of /", n, root_children(&t));
+        rb_route_table_free(&t);
+    }
+}
