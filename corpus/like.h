@@ -10,7 +10,8 @@
  *      adding resources beside existing ones (more collections under an
  *      item, more top-level resources), never by stacking versions, so
  *      the prefixes of every level that can grow (one whose level below
- *      has static words that are not versions, or several versions) get
+ *      has static words that are not versions, or several versions, and
+ *      is not a single word below a single prefix: a base path) get
  *      more children: the first such level (the root, or the version below
  *      it as in Twilio's /2010-04-01) by a factor a, every one below it by
  *      b, and each level's routes scale with its prefixes; below the first,
