@@ -387,9 +387,10 @@ static void plan_levels(like *g)
         uint64_t need = fan <= FX ? g->L[d] : (g->L[d] * FX + fan - 1) / fan;
         if (g->grown && d - 1 > g->top)
             /* the growth model: as many prefixes with children as the
-             * profile's times the top level's growth a, at every level that
-             * grows, so they keep the profile's mix of depths; the extra
-             * children of the level go to its hubs (choose_fanouts) */
+             * profile's times the top level's growth a, at every level
+             * below the top, so they keep the profile's mix of depths; the
+             * children the level needs beyond their drawn fan-outs go to
+             * its hubs (choose_fanouts) */
             need = round_div(parents * g->gl[g->top], GX);
         g->I[d - 1] = need < 1 ? 1 : need > g->L[d] ? g->L[d] : need;
         if (g->mult[d - 1]) { /* the growth model: no more parents than it makes */
