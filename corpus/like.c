@@ -24,6 +24,8 @@
 #define PROFILE_MAX (UINT64_C(1) << 32)
 #define GX          (UINT64_C(1) << 16) /* fixed point of the growth factor: GX is 1.0 */
 #define MULT_MAX    (UINT64_C(1) << 40) /* node multipliers saturate here (x GX) */
+#define FAN_VALUES  4096u /* drawn fan-outs are below this (the top bucket, 2048+, as 2048..4095) */
+#define HUB_GROWTH  64u   /* v2: a hub takes at most this many times its drawn children more */
 
 /* ---- words -------------------------------------------------------------------- */
 
@@ -122,6 +124,8 @@ typedef struct like {
     const rb_profile *p;
     rb_rng rng;
     bool v2;                            /* the growth model of like.h; false: RB_LIKE_V1's bytes */
+    bool grown;                         /* v2: the table grows past the profile (plan_growth) */
+    uint32_t top;                       /* v2, grown: the first level that grows */
     bool brace;                         /* params written {id}, catch-alls {*path} */
     uint64_t gl[RB_PROFILE_DEPTHS + 1]; /* fan-out growth below level j (x GX) */
     uint64_t mult[RB_PROFILE_DEPTHS + 1]; /* prefixes at level d over the profile's (x GX) */
@@ -131,7 +135,8 @@ typedef struct like {
     uint64_t L[RB_PROFILE_DEPTHS + 1], I[RB_PROFILE_DEPTHS + 1], O[RB_PROFILE_DEPTHS + 1];
     lnode *lv[RB_PROFILE_DEPTHS + 1];
     lnode root;
-    slot *slots; /* the prefixes with children of one level */
+    slot *slots;         /* the prefixes with children of one level */
+    uint32_t *fan_count; /* v2: prefixes by drawn fan-out (fanouts_to_hubs) */
     rb_like_report rep;
     /* the write */
     uint64_t want; /* routes asked for */
@@ -196,6 +201,8 @@ static bool level_grows(const rb_profile *p, uint32_t j)
 {
     const rb_profile_level *below = &p->level[j + 1];
     uint64_t words = below->kind[RB_PK_STATIC].nodes - below->empties;
+    if (rb_profile_level_sum(below, RB_PF_NODES) == 1 && words == 1)
+        return false; /* one word below one prefix: a base path (/api), kept single */
     return words > below->versions || below->versions >= 2;
 }
 
@@ -249,8 +256,10 @@ static bool solve_below(const like *g, uint64_t n, uint64_t a, uint64_t *b, uint
     return true;
 }
 
-/* Total variation of routes by depth, w against the profile, in 1/1000. */
-static uint64_t depth_tv_milli(const like *g, const uint64_t *w)
+/* Is the total variation of routes by depth, w against the profile, at
+ * most RB_LIKE_DEPTH_TV_MILLI / 1000?  (Shares in 1/100000, so the sum of
+ * differences is 200 times the distance in 1/1000.) */
+static bool depth_within(const like *g, const uint64_t *w)
 {
     uint64_t wsum = 0, diff = 0, P = g->p->routes;
     for (uint32_t d = 1; d <= RB_PROFILE_DEPTHS; d++) wsum += w[d];
@@ -258,7 +267,7 @@ static uint64_t depth_tv_milli(const like *g, const uint64_t *w)
         uint64_t x = w[d] * 100000 / wsum, y = g->p->depth[d] * 100000 / P; /* < 2^62 */
         diff += x > y ? x - y : y - x;
     }
-    return diff / 200;
+    return diff <= RB_LIKE_DEPTH_TV_MILLI * 200;
 }
 
 /* The growth model (like.h): the first growing level's factor a and the
@@ -277,7 +286,7 @@ static bool plan_growth(like *g, uint64_t n, uint64_t *w)
     lo = b; /* a below b would favour the levels below it more than growing evenly */
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2, bm;
-        if (solve_below(g, n, mid, &bm, w) && depth_tv_milli(g, w) <= RB_LIKE_DEPTH_TV_MILLI)
+        if (solve_below(g, n, mid, &bm, w) && depth_within(g, w))
             hi = mid;
         else
             lo = mid + 1;
@@ -287,6 +296,8 @@ static bool plan_growth(like *g, uint64_t n, uint64_t *w)
     for (uint32_t j = 0; j < RB_PROFILE_DEPTHS; j++)
         g->gl[j] = j == top ? a : level_grows(g->p, j) ? b : GX;
     multipliers(g, a, b, g->mult);
+    g->grown = b > GX; /* else the root widening of v1 */
+    g->top = top;
     g->rep.growth_milli = (uint32_t)min_u64(b * 1000 / GX, UINT32_MAX);
     g->rep.top_growth_milli = (uint32_t)min_u64(a * 1000 / GX, UINT32_MAX);
     return true;
@@ -374,6 +385,13 @@ static void plan_levels(like *g)
         fan = min_u64(fan * (g->gl[d - 1] / GX) + fan * (g->gl[d - 1] % GX) / GX,
                       UINT64_C(1) << 40); /* the growth model: wider below level d - 1 */
         uint64_t need = fan <= FX ? g->L[d] : (g->L[d] * FX + fan - 1) / fan;
+        if (g->grown && d - 1 > g->top)
+            /* the growth model: as many prefixes with children as the
+             * profile's times the top level's growth a, at every level
+             * below the top, so they keep the profile's mix of depths; the
+             * children the level needs beyond their drawn fan-outs go to
+             * its hubs (choose_fanouts) */
+            need = round_div(parents * g->gl[g->top], GX);
         g->I[d - 1] = need < 1 ? 1 : need > g->L[d] ? g->L[d] : need;
         if (g->mult[d - 1]) { /* the growth model: no more parents than it makes */
             uint64_t most = (parents * g->mult[d - 1] + GX - 1) / GX;
@@ -520,6 +538,8 @@ static void make_children(like *g, uint32_t d)
         cat = round_div(ns * pl->kind[RB_PK_CATCHALL].nodes, up);
         gst = round_div(ns * pl->kind[RB_PK_GLOBSTAR].nodes, up);
         glb = round_div(ns * globs, up);
+        if (g->grown) /* the hubs' extra children hold their share of templates and globs */
+            glb = round_div(n * globs, np);
     }
     /* catch-alls and '**' are leaves: at most the level's leaves */
     uint64_t placed_cat = choose_one_each(g, s, ns, min_u64(cat, leaves), any_slot, set_catchall);
@@ -700,8 +720,86 @@ static void choose_route_counts(like *g, uint32_t d)
     }
 }
 
+/* The least fan-out of f's bucket (1, 2, 4, 8, ...). */
+static uint64_t fan_floor(uint64_t f)
+{
+    return UINT64_C(1) << rb_profile_fanout_bucket(f);
+}
+
+/* v2: the children the drawn fan-outs (in v[i].first) lack or exceed,
+ * want - sum.  Lacking, they go to the level's hubs: its widest prefixes,
+ * the fewest whose drawn children are at least the lack over HUB_GROWTH,
+ * each in proportion to its drawn children.  So a real API's growth: more
+ * resources under its widest collections, while every other prefix keeps
+ * its drawn fan-out and its bucket.  Exceeding, they are taken from every
+ * prefix within its bucket, in proportion to what it has above its
+ * bucket's least.  Counts go into nkids; false (nothing written) when that
+ * cannot take enough. */
+static bool fanouts_to_hubs(like *g, lnode *v, size_t n, uint64_t sum, uint64_t want)
+{
+    bool give = want >= sum;
+    uint64_t diff = give ? want - sum : sum - want, weight = 0, hubs = 0;
+    uint32_t *count = g->fan_count, t = FAN_VALUES; /* hubs: wider than t, and hubs of t */
+    memset(count, 0, FAN_VALUES * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        if (v[i].flags & N_INTERIOR) count[v[i].first]++;
+    if (give) {
+        uint64_t goal = (diff + HUB_GROWTH - 1) / HUB_GROWTH;
+        while (t > 1 && weight < goal) {
+            t--;
+            for (uint32_t k = 0; k < count[t] && weight < goal; k++) {
+                weight += t;
+                hubs++;
+            }
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            if (v[i].flags & N_INTERIOR) weight += v[i].first - fan_floor(v[i].first);
+        if (weight < diff) return false;
+        t = 1;
+        hubs = n;
+    }
+    uint64_t at_t = hubs, cum = 0, prev = 0;
+    for (uint32_t f = t + 1; f < FAN_VALUES; f++) at_t -= count[f];
+    for (size_t i = 0; i < n; i++) {
+        if (!(v[i].flags & N_INTERIOR)) continue;
+        uint64_t f = v[i].first;
+        v[i].nkids = (uint32_t)f;
+        if (f < t || (f == t && at_t == 0)) continue;
+        if (f == t) at_t--;
+        cum += give ? f : f - fan_floor(f); /* the share, rounded cumulatively */
+        uint64_t upto = weight ? (cum * diff + weight / 2) / weight : 0;
+        v[i].nkids = (uint32_t)(give ? f + (upto - prev) : f - (upto - prev));
+        prev = upto;
+    }
+    return true;
+}
+
+/* The prefixes with children of v (n) shared among the fan-out buckets in
+ * hist's proportions (largest remainders) into q. */
+static void fan_quotas(const lnode *v, size_t n, const uint64_t *hist, uint64_t *q)
+{
+    uint64_t m = 0, total = 0, given = 0, rem[RB_PROFILE_FANOUT_BUCKETS];
+    for (size_t i = 0; i < n; i++) m += (v[i].flags & N_INTERIOR) != 0;
+    for (int b = 0; b < RB_PROFILE_FANOUT_BUCKETS; b++) total += hist[b];
+    for (int b = 0; b < RB_PROFILE_FANOUT_BUCKETS; b++) {
+        q[b] = total ? m * hist[b] / total : 0;
+        rem[b] = total ? m * hist[b] % total : 0;
+        given += q[b];
+    }
+    while (total && given < m) {
+        int best = 0;
+        for (int b = 1; b < RB_PROFILE_FANOUT_BUCKETS; b++)
+            if (rem[b] > rem[best]) best = b;
+        q[best]++;
+        rem[best] = 0;
+        given++;
+    }
+}
+
 /* Children per prefix at level d: drawn from the profile's fan-out at that
- * depth, scaled so they sum to L[d + 1]. */
+ * depth; v1 scales them all so they sum to L[d + 1], v2 gives the
+ * difference to the level's hubs (fanouts_to_hubs). */
 static void choose_fanouts(like *g, uint32_t d)
 {
     uint64_t total = g->L[d + 1];
@@ -712,13 +810,24 @@ static void choose_fanouts(like *g, uint32_t d)
     lnode *v = g->lv[d];
     size_t n = (size_t)g->L[d];
     const uint64_t *hist = g->p->level[d].fanout;
-    uint64_t sum = 0;
+    uint64_t sum = 0, quota[RB_PROFILE_FANOUT_BUCKETS];
+    if (g->v2) /* the profile's buckets in its proportions, drawn without replacement */
+        fan_quotas(v, n, hist, quota);
     for (size_t i = 0; i < n; i++) {
         if (!(v[i].flags & N_INTERIOR)) continue;
-        int b = draw(g, hist, RB_PROFILE_FANOUT_BUCKETS);
+        int b = g->v2 ? draw(g, quota, RB_PROFILE_FANOUT_BUCKETS)
+                      : draw(g, hist, RB_PROFILE_FANOUT_BUCKETS);
+        if (g->v2 && b >= 0) quota[b]--;
         uint64_t lo = UINT64_C(1) << (b < 0 ? 0 : b);
         v[i].first = (uint32_t)(lo + below(g, lo)); /* a weight for now */
         sum += v[i].first;
+    }
+    if (g->v2 && fanouts_to_hubs(g, v, n, sum, total)) {
+        for (size_t i = 0; i < n; i++) {
+            v[i].first = 0;
+            if (v[i].nkids > g->rep.max_fanout) g->rep.max_fanout = v[i].nkids;
+        }
+        return;
     }
     /* scaled by total / sum with cumulative rounding (exact total, each
      * count within one of its share); a count rounded to 0 takes 1 from
@@ -1088,6 +1197,8 @@ static int build(like *g, rb_error *err)
     }
     g->slots = malloc((size_t)most * sizeof *g->slots);
     if (!g->slots) return RB_ENOMEM;
+    g->fan_count = malloc(FAN_VALUES * sizeof *g->fan_count);
+    if (!g->fan_count) return RB_ENOMEM;
     choose_fanouts(g, 0);
     g->rep.max_fanout = g->root.nkids;
     for (uint32_t d = 1; d <= g->depth; d++) {
@@ -1161,6 +1272,7 @@ int rb_corpus_generate_like(const rb_profile *p, const rb_like_config *cfg, rb_r
     if (rc == RB_OK && rep) *rep = g->rep;
     for (uint32_t d = 0; d <= RB_PROFILE_DEPTHS; d++) free(g->lv[d]);
     free(g->slots);
+    free(g->fan_count);
     free(g);
     if (rc < 0) rb_route_table_free(out);
     return rc;

@@ -10,10 +10,15 @@
  *      adding resources beside existing ones (more collections under an
  *      item, more top-level resources), never by stacking versions, so
  *      the prefixes of every level that can grow (one whose level below
- *      has static words that are not versions, or several versions) get
+ *      has static words that are not versions, or several versions, and
+ *      is not a single word below a single prefix: a base path) get
  *      more children: the first such level (the root, or the version below
  *      it as in Twilio's /2010-04-01) by a factor a, every one below it by
- *      b, and each level's routes scale with its prefixes.  a is as small
+ *      b, and each level's routes scale with its prefixes; below the first,
+ *      a level holds a times the profile's prefixes with children, and the
+ *      children that takes beyond their drawn fan-outs go to its hubs
+ *      (its widest prefixes, step 3), so the other prefixes keep the
+ *      profile's fan-out.  a is as small
  *      as keeps the routes by depth within RB_LIKE_DEPTH_TV_MILLI of the
  *      profile's (total variation), b then follows from N.  So the root
  *      (or the version) widens less than N/P, a single version stays
@@ -28,8 +33,11 @@
  *      root takes every prefix of depth 1 as a child.  The report gives
  *      the growth factors and the root's fan-out against the profile's.
  *   3. Top-down, per level: the children of each prefix (counts drawn from
- *      the profile's fan-out histogram at that depth, scaled to the level's
- *      size), their kinds (the profile's shares at that depth: at most one
+ *      the profile's fan-out histogram at that depth; v1 scales them all to
+ *      the level's size; v2 when growing draws the buckets in the profile's
+ *      proportions and gives the children lacking to the hubs, at most
+ *      64 times their drawn children more, or takes a surplus within
+ *      the buckets), their kinds (the profile's shares at that depth: at most one
  *      param, catch-all and '**' per parent; params alone or beside static
  *      siblings as often as in the profile; v2: params, catch-alls, '**',
  *      globs and templates as many per parent as in the profile, so growth
@@ -64,8 +72,8 @@
  * only (fixed-point factors), no libc rand, no floating point: the same
  * profile, N and seed give the same bytes on every machine.
  *
- * Cost: O(N) time; memory is the route table plus 24 bytes per prefix
- * and 16 per prefix with children of the largest level.  The profile must
+ * Cost: O(N) time; memory is the route table plus 24 bytes per prefix,
+ * 16 per prefix with children of the largest level and 16 KB.  The profile must
  * hold at most 2^32 routes.  A table past RB_LIKE_MAX_PREFIXES prefixes or
  * RB_LIKE_MAX_TABLE_BYTES of patterns is refused before anything is
  * allocated (a deep profile: depth 32 at 1,000,000 routes would make tens
