@@ -63,26 +63,26 @@ typedef struct seg_key {
 #define TERMS    (RB_METHOD_COUNT + 1) /* the methods, then `*` */
 
 typedef struct cnode {
-    uint8_t order;     /* of the segment that leads here (seg_key.order) */
-    const char *text;  /* its key */
-    uint32_t len;      /* its key's length */
-    uint32_t caps;     /* captures of the segments up to and including it */
-    uint32_t child;    /* first child, or 0 (the root is never a child) */
-    uint32_t sibling;  /* next child of the parent, or 0 */
-    uint32_t last;     /* last child, or 0 */
+    uint8_t order;        /* of the segment that leads here (seg_key.order) */
+    const char *text;     /* its key */
+    uint32_t len;         /* its key's length */
+    uint32_t caps;        /* captures of the segments up to and including it */
+    uint32_t child;       /* first child, or 0 (the root is never a child) */
+    uint32_t sibling;     /* next child of the parent, or 0 */
+    uint32_t last;        /* last child, or 0 */
     uint32_t term[TERMS]; /* route of each method ending here, or NO_ROUTE */
-    bool fn;           /* emitted as a function (else inline in the parent) */
+    bool fn;              /* emitted as a function (else inline in the parent) */
 } cnode;
 
 typedef struct compiler {
     const rb_route *routes;
     size_t n;
     const char *prefix;
-    seg_key **keys;  /* keys[i][s]: route i's segment s */
-    char **shapes;   /* per route: its template shapes, one block */
+    seg_key **keys; /* keys[i][s]: route i's segment s */
+    char **shapes;  /* per route: its template shapes, one block */
     cnode *nodes;
     size_t nnodes, cap;
-    uint32_t *prio;  /* prio[i]: route i's place in the priority order */
+    uint32_t *prio; /* prio[i]: route i's place in the priority order */
     bool need_prio;
     rb_buf *out;
     size_t refused; /* the route make_keys refused */
@@ -153,12 +153,12 @@ static int shape_compare(const compiler *c, uint32_t a, uint32_t b)
     const rb_route *x = &c->routes[a], *y = &c->routes[b];
     if (x->method != y->method) return x->method - y->method;
     size_t n = x->pattern->shape_len < y->pattern->shape_len ? x->pattern->shape_len
-                                                            : y->pattern->shape_len;
+                                                             : y->pattern->shape_len;
     int d = memcmp(x->pattern->shape, y->pattern->shape, n);
     if (d) return d;
-    return x->pattern->shape_len == y->pattern->shape_len ? 0
+    return x->pattern->shape_len == y->pattern->shape_len  ? 0
            : x->pattern->shape_len < y->pattern->shape_len ? -1
-                                                             : 1;
+                                                           : 1;
 }
 
 /* ---- the trie ----------------------------------------------------------- */
@@ -166,8 +166,8 @@ static int shape_compare(const compiler *c, uint32_t a, uint32_t b)
 static int describe_route(const rb_route *r, char *buf, size_t cap)
 {
     const char *m = rb_method_name(r->method);
-    return snprintf(buf, cap, "%s %.*s", m ? m : "?", (int)(r->pattern->len > 200 ? 200 : r->pattern->len),
-                    r->pattern->text);
+    return snprintf(buf, cap, "%s %.*s", m ? m : "?",
+                    (int)(r->pattern->len > 200 ? 200 : r->pattern->len), r->pattern->text);
 }
 
 /* The keys of every route; RB_EUNSUPPORTED for a glob or `**`. */
@@ -200,15 +200,21 @@ static int make_keys(compiler *c, rb_error *err)
             const rb_segment *g = &p->segs[s];
             seg_key *k = &c->keys[i][s];
             switch (g->kind) {
-            case RB_SEG_STATIC: *k = (seg_key){0, g->text, g->text_len}; break;
-            case RB_SEG_PARAM: *k = (seg_key){1, "", 0}; break;
+            case RB_SEG_STATIC:
+                *k = (seg_key){0, g->text, g->text_len};
+                break;
+            case RB_SEG_PARAM:
+                *k = (seg_key){1, "", 0};
+                break;
             case RB_SEG_TEMPLATE: {
                 size_t w = rb__template_shape(p->text + g->offset, g->len, o);
                 *k = (seg_key){2, o, (uint32_t)w};
                 o += w;
                 break;
             }
-            default: *k = (seg_key){3, "", 0}; break; /* catch-all */
+            default:
+                *k = (seg_key){3, "", 0};
+                break; /* catch-all */
             }
         }
     }
@@ -217,7 +223,8 @@ static int make_keys(compiler *c, rb_error *err)
 
 static int new_node(compiler *c, uint32_t parent, const seg_key *k, uint32_t caps, uint32_t *out)
 {
-    if (rb_grow(NULL, &c->nodes, &c->cap, c->nnodes + 1, sizeof *c->nodes, 64) < 0) return RB_ENOMEM;
+    if (rb_grow(NULL, &c->nodes, &c->cap, c->nnodes + 1, sizeof *c->nodes, 64) < 0)
+        return RB_ENOMEM;
     uint32_t i = (uint32_t)c->nnodes++;
     cnode *nd = &c->nodes[i];
     memset(nd, 0, sizeof *nd);
@@ -542,8 +549,7 @@ static int put_static_group(compiler *c, uint32_t *ids, size_t k, uint32_t L)
     for (size_t j = 0; j < k; j++) {
         const cnode *nd = &c->nodes[ids[j]];
         if (j == 0 || vals[j] != vals[j - 1])
-            rb_buf_printf(c->out,
-                          "        case %s_K(UINT64_C(0x%016llx), UINT64_C(0x%016llx)):\n",
+            rb_buf_printf(c->out, "        case %s_K(UINT64_C(0x%016llx), UINT64_C(0x%016llx)):\n",
                           c->prefix, (unsigned long long)vals[j],
                           (unsigned long long)be_value(nd->text + best_off, w));
         if (w == L) {
@@ -609,12 +615,11 @@ static int put_node(compiler *c, uint32_t id)
         if (c->nodes[ch].order == 3) catchall = ch;
     }
     if (nstatic + nrank1 > 0) {
-        rb_buf_puts(c->out,
-                    "    const char *s = p + pos, *slash = memchr(s, '/', len - pos);\n"
-                    "    size_t e = slash ? (size_t)(slash - p) : len, n = e - pos;\n"
-                    "    int r;\n"
-                    "    (void)r;\n"
-                    "    (void)s;\n");
+        rb_buf_puts(c->out, "    const char *s = p + pos, *slash = memchr(s, '/', len - pos);\n"
+                            "    size_t e = slash ? (size_t)(slash - p) : len, n = e - pos;\n"
+                            "    int r;\n"
+                            "    (void)r;\n"
+                            "    (void)s;\n");
     }
     if (nstatic) {
         uint32_t *ids = malloc(nstatic * sizeof *ids), *tmp = malloc(nstatic * sizeof *tmp);
@@ -710,11 +715,9 @@ static void put_routes_table(compiler *c, const uint32_t *by_shape, const uint32
     rb_buf_printf(c->out, "#define %s_ROUTES %zu\n", P, c->n);
     rb_buf_printf(c->out, "const uint32_t %s_route_count = %zu;\n", P, c->n);
     rb_buf_printf(c->out, "const uint32_t %s_route_id[%zu] = {", P, c->n);
-    for (size_t i = 0; i < c->n; i++)
-        rb_buf_printf(c->out, "%s%u", sep(i), c->routes[i].id);
+    for (size_t i = 0; i < c->n; i++) rb_buf_printf(c->out, "%s%u", sep(i), c->routes[i].id);
     rb_buf_printf(c->out, "\n};\nconst unsigned char %s_route_method[%zu] = {", P, c->n);
-    for (size_t i = 0; i < c->n; i++)
-        rb_buf_printf(c->out, "%s%d", sep(i), c->routes[i].method);
+    for (size_t i = 0; i < c->n; i++) rb_buf_printf(c->out, "%s%d", sep(i), c->routes[i].method);
     rb_buf_printf(c->out, "\n};\nconst char *const %s_route_pattern[%zu] = {\n", P, c->n);
     for (size_t i = 0; i < c->n; i++) {
         rb_buf_puts(c->out, "    ");
@@ -730,8 +733,7 @@ static void put_routes_table(compiler *c, const uint32_t *by_shape, const uint32
                       "/* Each route's place in the priority order (for equal ranks). */\n"
                       "static const uint32_t %s_prio[%zu] = {",
                       P, c->n);
-        for (size_t i = 0; i < c->n; i++)
-            rb_buf_printf(c->out, "%s%u", sep(i), c->prio[i]);
+        for (size_t i = 0; i < c->n; i++) rb_buf_printf(c->out, "%s%u", sep(i), c->prio[i]);
         rb_buf_puts(c->out, "\n};\n\n");
     }
     /* the plugin's tables: shapes in search order, routes in id order */
@@ -751,8 +753,7 @@ static void put_routes_table(compiler *c, const uint32_t *by_shape, const uint32
         rb_buf_printf(c->out, ", %zu, %d, %u},\n", r->pattern->shape_len, r->method, by_shape[k]);
     }
     rb_buf_printf(c->out, "};\nstatic const uint32_t %s_by_id[%zu] = {", P, c->n);
-    for (size_t k = 0; k < c->n; k++)
-        rb_buf_printf(c->out, "%s%u", sep(k), by_id[k]);
+    for (size_t k = 0; k < c->n; k++) rb_buf_printf(c->out, "%s%u", sep(k), by_id[k]);
     rb_buf_puts(c->out, "\n};\n#endif\n\n");
 }
 
@@ -779,8 +780,10 @@ static const char lookup_text[] =
 static const char plugin_text[] =
     "#ifdef RB_COMPILED_PLUGIN\n"
     "/* ---- the routebench plugin: this table only ---- */\n"
-    "static const char *const @_method_names[] = {\"GET\", \"HEAD\", \"POST\", \"PUT\", \"DELETE\",\n"
-    "                                             \"CONNECT\", \"OPTIONS\", \"TRACE\", \"PATCH\", \"*\"};\n"
+    "static const char *const @_method_names[] = {\"GET\", \"HEAD\", \"POST\", \"PUT\", "
+    "\"DELETE\",\n"
+    "                                             \"CONNECT\", \"OPTIONS\", \"TRACE\", \"PATCH\", "
+    "\"*\"};\n"
     "\n"
     "typedef struct @_plugin {\n"
     "    const rb_allocator *allocator;\n"
@@ -1060,8 +1063,8 @@ int rb_compile_table(const rb_route_table *t, const char *name, const char *pref
     rc = compile_routes(routes, t->count, prefix, out, &refused, err);
     if (rc == RB_EUNSUPPORTED && err) {
         rb_error inner = *err;
-        rb__error(err, RB_EUNSUPPORTED, inner.offset, "%s:%zu: %s", name,
-                  t->routes[refused].line, inner.message);
+        rb__error(err, RB_EUNSUPPORTED, inner.offset, "%s:%zu: %s", name, t->routes[refused].line,
+                  inner.message);
         err->line = t->routes[refused].line;
     }
 done:

@@ -3,6 +3,7 @@
  * corpora; --json for scripts.
  */
 #include "cli.h"
+#include "compiled.h"
 #include "feature_names.h"
 #include "peer.h"
 #include "router.h"
@@ -90,6 +91,8 @@ static int print_json(const rb_plugins *plugins)
     for (size_t i = 0; i < rb_registry_count(); i++)
         cJSON_AddItemToArray(routers,
                              router_json(rb_registry_at(i), rb_ops_name(rb_registry_at(i)), NULL));
+    /* the benchmark's own: a router generated for the table, compiled on the fly */
+    cJSON_AddItemToArray(routers, router_json(&rb_bench_compiled_ops, RB_COMPILED_NAME, NULL));
     for (size_t i = 0; i < rb_plugins_count(plugins); i++) {
         const rb_router_ops *ops = rb_plugins_ops(plugins, i);
         char label[512];
@@ -138,6 +141,7 @@ int cmd_list(int argc, char **argv)
         printf("routers:\n");
         for (size_t i = 0; i < rb_registry_count(); i++)
             print_router(rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
+        print_router(&rb_bench_compiled_ops, RB_COMPILED_NAME);
         for (size_t i = 0; i < rb_plugins_count(&o.plugins); i++) {
             const rb_router_ops *ops = rb_plugins_ops(&o.plugins, i);
             char label[512];
