@@ -383,6 +383,32 @@ static const char preamble[] =
     "    return v;\n"
     "}\n"
     "\n"
+    "/* The end of the path segment at pos: the next '/' or len.  Eight bytes\n"
+    " * at a time where the compiler and byte order allow (the first zero byte\n"
+    " * of w ^ \"////////\" is the first '/'); never reads outside [0, len). */\n"
+    "static inline size_t @_segment_end(const char *p, size_t len, size_t pos)\n"
+    "{\n"
+    "#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == "
+    "__ORDER_LITTLE_ENDIAN__\n"
+    "    const uint64_t ones = UINT64_C(0x0101010101010101), high = UINT64_C(0x8080808080808080);\n"
+    "    uint64_t w, x, z;\n"
+    "    for (; pos + 8 <= len; pos += 8) {\n"
+    "        memcpy(&w, p + pos, 8);\n"
+    "        x = w ^ (ones * '/');\n"
+    "        z = (x - ones) & ~x & high;\n"
+    "        if (z) return pos + ((size_t)__builtin_ctzll(z) >> 3);\n"
+    "    }\n"
+    "    if (pos < len && len >= 8) { /* the last 8 bytes, those before pos shifted out */\n"
+    "        memcpy(&w, p + len - 8, 8);\n"
+    "        x = (w >> (8 * (8 - (len - pos)))) ^ (ones * '/');\n"
+    "        z = (x - ones) & ~x & high;\n"
+    "        return z ? pos + ((size_t)__builtin_ctzll(z) >> 3) : len;\n"
+    "    }\n"
+    "#endif\n"
+    "    while (pos < len && p[pos] != '/') pos++;\n"
+    "    return pos;\n"
+    "}\n"
+    "\n"
     "/* Does template shape t (literal pieces and `{}` params, 1+ bytes each)\n"
     " * match the whole segment s[0, n)?  caps get its params, each as short\n"
     " * as it can be, left to right (offsets from base). */\n"
@@ -615,11 +641,11 @@ static int put_node(compiler *c, uint32_t id)
         if (c->nodes[ch].order == 3) catchall = ch;
     }
     if (nstatic + nrank1 > 0) {
-        rb_buf_puts(c->out, "    const char *s = p + pos, *slash = memchr(s, '/', len - pos);\n"
-                            "    size_t e = slash ? (size_t)(slash - p) : len, n = e - pos;\n"
-                            "    int r;\n"
-                            "    (void)r;\n"
-                            "    (void)s;\n");
+        put(c, "    const char *s = p + pos;\n"
+               "    size_t e = @_segment_end(p, len, pos), n = e - pos;\n"
+               "    int r;\n"
+               "    (void)r;\n"
+               "    (void)s;\n");
     }
     if (nstatic) {
         uint32_t *ids = malloc(nstatic * sizeof *ids), *tmp = malloc(nstatic * sizeof *tmp);

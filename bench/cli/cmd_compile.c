@@ -96,11 +96,10 @@ int cmd_compile(int argc, char **argv)
     if (status != CLI_OK) return status;
     rb_route_table t;
     rb_error err;
-    if (read_routes(o.routes, &t, &err) < 0)
-        return cli_error("compile", "%s", err.message);
+    if (read_routes(o.routes, &t, &err) < 0) return cli_error("compile", "%s", err.message);
     rb_buf src = {0};
-    int rc = rb_compile_table(&t, strcmp(o.routes, "-") == 0 ? "stdin" : o.routes, o.prefix, &src,
-                              &err);
+    int rc =
+        rb_compile_table(&t, strcmp(o.routes, "-") == 0 ? "stdin" : o.routes, o.prefix, &src, &err);
     size_t count = t.count;
     rb_route_table_free(&t);
     if (rc < 0) {
@@ -110,8 +109,8 @@ int cmd_compile(int argc, char **argv)
     }
     status = cli_write_output("compile", o.out, src.data, src.len);
     if (status == CLI_OK && strcmp(o.out, "-") != 0)
-        fprintf(stderr, "routebench compile: %zu routes -> %s (%zu bytes of C, prefix %s)\n",
-                count, o.out, src.len, o.prefix);
+        fprintf(stderr, "routebench compile: %zu routes -> %s (%zu bytes of C, prefix %s)\n", count,
+                o.out, src.len, o.prefix);
     rb_buf_free(&src);
     return status;
 }

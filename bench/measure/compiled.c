@@ -31,10 +31,9 @@ extern char **environ;
 
 /* The flags of every compile; part of the cache key. */
 static const char *const compile_flags[] = {
-    "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-DRB_COMPILED_PLUGIN",
-    "-I",  RB_INCLUDE_DIR,
+    "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-DRB_COMPILED_PLUGIN", "-I", RB_INCLUDE_DIR,
 };
-#define NFLAGS (sizeof compile_flags / sizeof compile_flags[0])
+#define NFLAGS       (sizeof compile_flags / sizeof compile_flags[0])
 #define MAX_CC_WORDS 16
 
 typedef struct held_route {
@@ -48,11 +47,11 @@ typedef struct compiled_router {
     rb_config config;
     held_route *routes;
     size_t count, cap;
-    void *lib;                   /* dlopen handle */
-    const rb_router_ops *inner;  /* the library's plugin router */
+    void *lib;                  /* dlopen handle */
+    const rb_router_ops *inner; /* the library's plugin router */
     void *inner_impl;
     int (*lookup)(const void *impl, int method, const char *path, size_t len, rb_match *m);
-    size_t lib_bytes;            /* the library file's size */
+    size_t lib_bytes; /* the library file's size */
     char describe[512];
 } compiled_router;
 
@@ -121,7 +120,8 @@ static int cache_dir(char *buf, size_t cap, rb_error *err)
     else
         n = snprintf(buf, cap, "/tmp/routebench-compiled-%ld", (long)getuid());
     if (n < 0 || (size_t)n >= cap)
-        return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: the cache directory's name is too long");
+        return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                         "compiled: the cache directory's name is too long");
     for (char *s = buf + 1;; s++) {
         if (*s != '/' && *s) continue;
         char was = *s;
@@ -226,7 +226,8 @@ static int library_for(const rb_buf *src, char *path, size_t cap, double *compil
     const char *cc[MAX_CC_WORDS];
     size_t ncc = cc_words(storage, sizeof storage, cc);
     if (ncc == 0)
-        return rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET, "compiled needs a C compiler: CC is empty");
+        return rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET,
+                         "compiled needs a C compiler: CC is empty");
     int rc = cache_dir(dir, sizeof dir, err);
     if (rc < 0) return rc;
     XXH3_state_t *st = XXH3_createState();
@@ -255,8 +256,8 @@ static int library_for(const rb_buf *src, char *path, size_t cap, double *compil
     if (fd_log >= 0) close(fd_log);
     if (fd_so < 0 || fd_log < 0) {
         if (fd_so >= 0) unlink(tmp_so);
-        return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: cannot create a file in %s: %s",
-                         dir, strerror(errno));
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: cannot create a file in %s: %s", dir,
+                         strerror(errno));
     }
     rc = rb_file_write_atomic(src_path, src->data, src->len, err);
     if (rc < 0) {
@@ -284,12 +285,15 @@ static int load_library(compiled_router *c, const char *path, rb_error *err)
                          why ? why : "unknown reason");
     }
     void *sym = dlsym(c->lib, RB_PLUGIN_SYMBOL);
-    if (!sym) return rb__error(err, RB_EABI, RB_NO_OFFSET, "compiled: %s has no %s", path, RB_PLUGIN_SYMBOL);
+    if (!sym)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET, "compiled: %s has no %s", path,
+                         RB_PLUGIN_SYMBOL);
     rb_plugin_entry_fn entry;
     memcpy(&entry, &sym, sizeof entry);
     size_t n = 0;
     const rb_router_ops *const *table = entry(&n);
-    if (!table || n != 1) return rb__error(err, RB_EABI, RB_NO_OFFSET, "compiled: %s gives no router", path);
+    if (!table || n != 1)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET, "compiled: %s gives no router", path);
     int rc = rb__ops_validate(table[0], err);
     if (rc < 0) return rc;
     c->inner = table[0];
