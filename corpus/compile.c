@@ -630,7 +630,7 @@ static int put_node(compiler *c, uint32_t id)
                   "static int %s_n%u(const char *p, size_t len, size_t pos, int method, %s_match "
                   "*m)\n{\n",
                   P, id, P);
-    rb_buf_puts(c->out, "    if (pos > len) {\n");
+    rb_buf_puts(c->out, "    (void)p;\n    (void)method;\n    if (pos > len) {\n");
     put_terminal(c, nd, "        ");
     rb_buf_puts(c->out, "        return -1;\n    }\n");
     size_t nstatic = 0, nrank1 = 0;
