@@ -737,7 +737,7 @@ static void mark_functions(compiler *c)
 static void put_routes_table(compiler *c, const uint32_t *by_shape, const uint32_t *by_id)
 {
     const char *P = c->prefix;
-    rb_buf_printf(c->out, "/* The compiled table: route i is id @_route_id[i]. */\n");
+    put(c, "/* The compiled table: route i (in the file's order) has id @_route_id[i]. */\n");
     rb_buf_printf(c->out, "#define %s_ROUTES %zu\n", P, c->n);
     rb_buf_printf(c->out, "const uint32_t %s_route_count = %zu;\n", P, c->n);
     rb_buf_printf(c->out, "const uint32_t %s_route_id[%zu] = {", P, c->n);
