@@ -43,9 +43,9 @@ TestSuite(compile, .init = use_build_compiler);
 
 /* ---- random tables ------------------------------------------------------- */
 
-static const char *const words[] = {"",  "u",  "us",   "user", "users", "username", "me",
-                                    "a", "ab", "abcdefghij", "x-y", "v1",    "new",
-                                    "id.json", "abcdefgh", "abcdefgi"};
+static const char *const words[] = {"",    "u",       "us",       "user",       "users", "username",
+                                    "me",  "a",       "ab",       "abcdefghij", "x-y",   "v1",
+                                    "new", "id.json", "abcdefgh", "abcdefgi"};
 #define NWORDS (sizeof words / sizeof words[0])
 static const char *const templates[] = {"%.json", "img-%.png", "%.%", "%-%",   "v%",
                                         "%-x-%",  "%.png",     "x.%", "user%", "%e"};
@@ -123,8 +123,12 @@ static void make_path(rb_rng *g, const char *pattern, char *buf, size_t cap)
         p = e;
     }
     switch (rb_rng_below(g, 10)) {
-    case 0: put(buf, cap, &n, "/"); break;
-    case 1: put(buf, cap, &n, "//"); break;
+    case 0:
+        put(buf, cap, &n, "/");
+        break;
+    case 1:
+        put(buf, cap, &n, "//");
+        break;
     case 2: {
         char *last = strrchr(buf, '/');
         if (last && last != buf) *last = '\0';
@@ -137,8 +141,11 @@ static void make_path(rb_rng *g, const char *pattern, char *buf, size_t cap)
     case 4:
         if (n > 1) buf[1 + rb_rng_below(g, n - 1)] ^= 1; /* a near miss */
         break;
-    case 5: put(buf, cap, &n, "x"); break;
-    default: break;
+    case 5:
+        put(buf, cap, &n, "x");
+        break;
+    default:
+        break;
     }
 }
 
@@ -213,8 +220,8 @@ Test(compile, agrees_with_linear_on_generated_corpora, .timeout = 900)
                                  RB_GEN_TEMPLATES};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         for (int nc = 0; nc < 2; nc++) {
-            rb_gen_config cfg = {.routes = 300, .seed = 7 + s, .shape = shapes[s],
-                                 .no_conflicts = nc};
+            rb_gen_config cfg = {
+                .routes = 300, .seed = 7 + s, .shape = shapes[s], .no_conflicts = nc};
             rb_route_table routes;
             rb_error err;
             cr_assert_eq(rb_corpus_generate(&cfg, &routes, &err), RB_OK, "%s", err.message);
@@ -250,8 +257,7 @@ Test(compile, agrees_with_linear_on_shipped_tables_or_names_the_refused_route, .
             char where[4200];
             snprintf(where, sizeof where, "%s:%zu: route ", rpath, err.line);
             cr_expect(err.line > 0 && strstr(err.message, where), "%s", err.message);
-            cr_expect(strstr(err.message, "glob") || strstr(err.message, "**"), "%s",
-                      err.message);
+            cr_expect(strstr(err.message, "glob") || strstr(err.message, "**"), "%s", err.message);
             rb_buf_free(&src);
         } else {
             agree_on(&routes, &reqs, name);
@@ -342,12 +348,13 @@ Test(compile, generated_file_compiles_standalone_with_strict_warnings, .timeout 
     write_source(dir, "twilio", "tw");
     /* no -I: only standard headers; a program that uses the API */
     rbt_shell r = rbt_shell_run(
-        dir, "printf '#include \"router.c\"\\n#include <stdio.h>\\nint main(void)\\n{\\n"
-             "    tw_match m;\\n    const char *p = \"/2010-04-01/Accounts/AC1/Calls/CA2.json\";\\n"
-             "    int rc = tw_lookup(tw_GET, p, strlen(p), &m);\\n"
-             "    printf(\"%%d %%s %%u %%u:%%u\\\\n\", rc, tw_route_pattern[m.route_id], m.nparams,"
-             " m.params[1].offset, m.params[1].len);\\n    return 0;\\n}\\n' > main.c && " RB_TEST_CC
-             " -std=c11 -Wall -Wextra -Werror -pedantic -O2 -o main main.c && ./main");
+        dir,
+        "printf '#include \"router.c\"\\n#include <stdio.h>\\nint main(void)\\n{\\n"
+        "    tw_match m;\\n    const char *p = \"/2010-04-01/Accounts/AC1/Calls/CA2.json\";\\n"
+        "    int rc = tw_lookup(tw_GET, p, strlen(p), &m);\\n"
+        "    printf(\"%%d %%s %%u %%u:%%u\\\\n\", rc, tw_route_pattern[m.route_id], m.nparams,"
+        " m.params[1].offset, m.params[1].len);\\n    return 0;\\n}\\n' > main.c && " RB_TEST_CC
+        " -std=c11 -Wall -Wextra -Werror -pedantic -O2 -o main main.c && ./main");
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect(strstr(r.out, "200 /2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json 2 31:3"), "%s",
               r.out);
