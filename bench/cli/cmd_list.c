@@ -141,13 +141,15 @@ int cmd_list(int argc, char **argv)
         printf("routers:\n");
         for (size_t i = 0; i < rb_registry_count(); i++)
             print_router(rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
-        print_router(&rb_bench_compiled_ops, RB_COMPILED_NAME);
         for (size_t i = 0; i < rb_plugins_count(&o.plugins); i++) {
             const rb_router_ops *ops = rb_plugins_ops(&o.plugins, i);
             char label[512];
             snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(&o.plugins, i));
             print_router(ops, label);
         }
+        printf("\ngenerated for the table (by name in --routers; needs a C compiler, "
+               "docs/compile.md):\n");
+        print_router(&rb_bench_compiled_ops, RB_COMPILED_NAME);
         printf("\npeer runners (routebench run --peers, or by name in --routers):\n");
         for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
             rb_peer_spec spec;

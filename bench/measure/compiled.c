@@ -310,6 +310,11 @@ static int load_library(compiled_router *c, const char *path, rb_error *err)
 static int compiled_build(void *impl, rb_error *err)
 {
     compiled_router *c = impl;
+    if (c->count > RB_COMPILED_MAX_ROUTES)
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                         "compiled: %zu routes; compiling more than %u takes minutes "
+                         "(routebench compile has no such limit)",
+                         c->count, RB_COMPILED_MAX_ROUTES);
     rb_route *routes = malloc((c->count ? c->count : 1) * sizeof *routes);
     if (!routes) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory in compiled");
     for (size_t i = 0; i < c->count; i++)

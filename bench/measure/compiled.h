@@ -29,6 +29,9 @@
 #include "router_plugin.h"
 
 #define RB_COMPILED_NAME "compiled"
+/* The most routes build() compiles (a 10,000-route table takes tens of
+ * seconds at -O2); a larger table is refused with RB_ELIMIT. */
+#define RB_COMPILED_MAX_ROUTES 20000u
 
 extern const rb_router_ops rb_bench_compiled_ops;
 
