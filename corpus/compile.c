@@ -60,7 +60,10 @@ typedef struct seg_key {
 } seg_key;
 
 #define NO_ROUTE UINT32_MAX
-#define TERMS    (RB_METHOD_COUNT + 1) /* the methods, then `*` */
+/* Static children of at most this many lengths are found by testing for a
+ * '/' after each length; more, by scanning for the segment's end first. */
+#define RB_COMPILE_PROBED_LENGTHS 6
+#define TERMS                     (RB_METHOD_COUNT + 1) /* the methods, then `*` */
 
 typedef struct cnode {
     uint8_t order;        /* of the segment that leads here (seg_key.order) */
@@ -663,13 +666,15 @@ static int put_node(compiler *c, uint32_t id)
         if (c->nodes[ch].order == 1 || c->nodes[ch].order == 2) nrank1++;
         if (c->nodes[ch].order == 3) catchall = ch;
     }
-    if (nstatic + nrank1 > 0) {
-        put(c, "    const char *s = p + pos;\n"
-               "    size_t e = @_segment_end(p, len, pos), n = e - pos;\n"
-               "    int r;\n"
-               "    (void)r;\n"
-               "    (void)s;\n");
-    }
+    if (nstatic + nrank1 > 0)
+        rb_buf_puts(c->out, "    const char *s = p + pos;\n"
+                            "    size_t e = 0, n = 0;\n"
+                            "    int r;\n"
+                            "    (void)r;\n"
+                            "    (void)s;\n"
+                            "    (void)e;\n"
+                            "    (void)n;\n");
+    static const char scan[] = "    e = @_segment_end(p, len, pos);\n    n = e - pos;\n";
     if (nstatic) {
         uint32_t *ids = malloc(nstatic * sizeof *ids), *tmp = malloc(nstatic * sizeof *tmp);
         if (!ids || !tmp) {
@@ -677,25 +682,46 @@ static int put_node(compiler *c, uint32_t id)
             free(tmp);
             return RB_ENOMEM;
         }
-        size_t k = 0;
+        size_t k = 0, lengths = 0;
         for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling)
             if (c->nodes[ch].order == 0) ids[k++] = ch;
         merge_sort(c, ids, tmp, k, len_compare);
-        rb_buf_puts(c->out, "    switch (n) {\n");
+        for (size_t j = 0; j < k; j++)
+            lengths += j == 0 || c->nodes[ids[j]].len != c->nodes[ids[j - 1]].len;
+        /* few lengths: test for a '/' (or the end) after each length, no
+         * scan; many: find the segment's end, then switch on its length */
+        bool scan_first = lengths > RB_COMPILE_PROBED_LENGTHS;
+        if (scan_first) {
+            put(c, scan);
+            rb_buf_puts(c->out, "    switch (n) {\n");
+        }
         for (size_t j = 0; j < k;) {
             size_t g = j;
-            while (g < k && c->nodes[ids[g]].len == c->nodes[ids[j]].len) g++;
-            rb_buf_printf(c->out, "    case %u:\n", c->nodes[ids[j]].len);
-            if (put_static_group(c, ids + j, g - j, c->nodes[ids[j]].len) < 0) {
+            uint32_t L = c->nodes[ids[j]].len;
+            while (g < k && c->nodes[ids[g]].len == L) g++;
+            if (scan_first)
+                rb_buf_printf(c->out, "    case %u:\n", L);
+            else
+                rb_buf_printf(c->out,
+                              "    if (len - pos == %u || (len - pos > %u && s[%u] == '/')) {\n"
+                              "        e = pos + %u;\n"
+                              "        n = %u;\n",
+                              L, L, L, L, L);
+            if (put_static_group(c, ids + j, g - j, L) < 0) {
                 free(ids);
                 free(tmp);
                 return RB_ENOMEM;
             }
+            if (!scan_first) rb_buf_puts(c->out, "    }\n");
             j = g;
         }
-        rb_buf_puts(c->out, "    default: break;\n    }\nrank1:\n");
+        if (scan_first) rb_buf_puts(c->out, "    default: break;\n    }\n");
+        rb_buf_puts(c->out, "rank1:\n");
+        if (!scan_first && nrank1) put(c, scan);
         free(ids);
         free(tmp);
+    } else if (nrank1) {
+        put(c, scan);
     }
     if (nrank1 == 1) {
         for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling) {
