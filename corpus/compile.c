@@ -33,8 +33,11 @@
  * When no route fits the method, every matching route has been visited,
  * and their methods make the 405 mask.
  *
- * Static children of one node are dispatched on the segment's length,
- * then, when there are more than a few of one length, on the 8 bytes (or
+ * Static children of one node are found by testing for a '/' (or the
+ * path's end) after each of their lengths, when they have at most
+ * RB_COMPILE_PROBED_LENGTHS lengths, else by finding the segment's end and
+ * switching on its length; then, when there are more than a few of one
+ * length, on the 8 bytes (or
  * the whole segment when shorter) at the offset that tells most of them
  * apart, read with one load and compared in a switch with constants for
  * the host's byte order; then the whole segment is compared (memcmp of a
@@ -42,9 +45,9 @@
  * hashing, no probe loop.
  *
  * Cost: generation O(N log N + total pattern bytes) time and output
- * bytes; the emitted lookup does per path segment one scan for '/', one
- * switch and one compare of the segment, plus the backtracking the rule
- * needs (bounded by the trie's size).
+ * bytes; the emitted lookup does per path segment at most one scan for
+ * '/', one switch and one compare of the segment, plus the backtracking
+ * the rule needs (bounded by the trie's size).
  */
 #include "compile.h"
 
