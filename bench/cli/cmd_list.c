@@ -147,8 +147,8 @@ int cmd_list(int argc, char **argv)
             snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(&o.plugins, i));
             print_router(ops, label);
         }
-        printf("\ngenerated for the table (by name in --routers; needs a C compiler, "
-               "docs/compile.md):\n");
+        printf("\ngenerated for the table (routebench run --routers compiled; needs a C "
+               "compiler, docs/compile.md):\n");
         print_router(&rb_bench_compiled_ops, RB_COMPILED_NAME);
         printf("\npeer runners (routebench run --peers, or by name in --routers):\n");
         for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
