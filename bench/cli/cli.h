@@ -78,6 +78,7 @@ struct rb_bundle;
 void cli_print_bundle_files(FILE *out, const char *dir, const struct rb_bundle *b);
 
 int cmd_list(int argc, char **argv);
+int cmd_compile(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_choose(int argc, char **argv);

@@ -3,6 +3,7 @@
  * corpora; --json for scripts.
  */
 #include "cli.h"
+#include "compiled.h"
 #include "feature_names.h"
 #include "peer.h"
 #include "router.h"
@@ -90,6 +91,8 @@ static int print_json(const rb_plugins *plugins)
     for (size_t i = 0; i < rb_registry_count(); i++)
         cJSON_AddItemToArray(routers,
                              router_json(rb_registry_at(i), rb_ops_name(rb_registry_at(i)), NULL));
+    /* the benchmark's own: a router generated for the table, compiled on the fly */
+    cJSON_AddItemToArray(routers, router_json(&rb_bench_compiled_ops, RB_COMPILED_NAME, NULL));
     for (size_t i = 0; i < rb_plugins_count(plugins); i++) {
         const rb_router_ops *ops = rb_plugins_ops(plugins, i);
         char label[512];
@@ -144,6 +147,9 @@ int cmd_list(int argc, char **argv)
             snprintf(label, sizeof label, "%s@%s", rb_ops_name(ops), rb_plugins_lib(&o.plugins, i));
             print_router(ops, label);
         }
+        printf("\ngenerated for the table (routebench run --routers compiled; needs a C "
+               "compiler, docs/compile.md):\n");
+        print_router(&rb_bench_compiled_ops, RB_COMPILED_NAME);
         printf("\npeer runners (routebench run --peers, or by name in --routers):\n");
         for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
             rb_peer_spec spec;

@@ -25,6 +25,7 @@ static const command commands[] = {
     {"history", cmd_history, "saved results across commits: series, steps, chart (--svg)"},
     {"http", cmd_http, "routers inside a real HTTP server: gate, capacity, latency (loopback)"},
     {"corpus", cmd_corpus, "generate, check and import route tables and request tables"},
+    {"compile", cmd_compile, "a router generated for one fixed table, as C (plain C11 file)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

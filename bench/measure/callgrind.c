@@ -336,7 +336,10 @@ static void remove_dir(const char *dir)
 static size_t child_env(char **env, size_t cap, char *storage, size_t storage_cap,
                         const char *prefix)
 {
-    static const char *const passed[] = {"VALGRIND_LIB", "ROUTEBENCH_DATA"};
+    /* CC and the cache's place: the compiled router finds the library the
+     * parent built (bench/measure/compiled.h) */
+    static const char *const passed[] = {"VALGRIND_LIB",      "ROUTEBENCH_DATA", "CC",
+                                         "RB_COMPILED_CACHE", "XDG_CACHE_HOME",  "HOME"};
     size_t n = 0, used = 0;
     const char *fixed[] = {"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && n + 1 < cap; i++)

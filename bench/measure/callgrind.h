@@ -36,8 +36,9 @@
  * are aligned to 4 MiB (bench/measure/arena.h), so data offsets, and hence the
  * alignment-dependent paths of memcmp/memchr and the simulated cache sets,
  * are identical; the hash seed is fixed (RB_CALLGRIND_HASH_SEED); the
- * environment is fixed (PATH, LC_ALL and, when set, VALGRIND_LIB and
- * ROUTEBENCH_DATA), so the stack starts at the same place; address-space
+ * environment is fixed (PATH, LC_ALL and, when set, VALGRIND_LIB,
+ * ROUTEBENCH_DATA, and CC, RB_COMPILED_CACHE, XDG_CACHE_HOME and HOME for
+ * the compiled router's cache), so the stack starts at the same place; address-space
  * randomisation is off for the child (personality ADDR_NO_RANDOMIZE); one
  * thread runs.  What cannot be pinned is where each library's code and
  * static data are loaded.  That changes no instruction count, and two
