@@ -504,3 +504,15 @@ Test(cli, regression_180_a_requested_path_read_as_a_pattern_leaves_out_only_the_
     cr_expect(strstr(r.out, "GET /a/:id") != NULL, "the refusal names the request: %s", r.out);
     done(&r);
 }
+
+/* A table over the most routes `compiled` compiles is refused by it alone,
+ * before anything is compiled; the run goes on (it stopped the run). */
+Test(cli, regression_183_compiled_refuses_a_large_table_and_the_run_goes_on)
+{
+    result r = rb("run --routers radix,compiled --scenarios static-20001 " RUN_FAST " --out o");
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "compiled refused it: 20001 routes, over the 20000 it compiles") !=
+                  NULL,
+              "%s", r.out);
+    done(&r);
+}

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef RB_TEST_CC
@@ -468,6 +469,33 @@ Test(compile, a_second_build_of_one_table_uses_the_cache)
         cr_expect(strstr(d, round == 0 ? "compiled in" : "found compiled in the cache"), "%s", d);
         rb_router_destroy(r);
     }
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+/* A compiler that never finishes is killed at the time budget, with the
+ * passes it started, and build() says so (it waited forever before). */
+Test(compile, regression_182_a_hung_compiler_is_killed_at_its_time_budget)
+{
+    char *dir = rbt_tmpdir();
+    char cc[1200];
+    snprintf(cc, sizeof cc, "%s/cc", dir);
+    FILE *f = fopen(cc, "w");
+    cr_assert_not_null(f);
+    fputs("#!/bin/sh\nsleep 60 &\nwait\n", f);
+    fclose(f);
+    cr_assert_eq(chmod(cc, 0755), 0);
+    setenv("RB_COMPILED_CACHE", dir, 1);
+    setenv("CC", cc, 1);
+    setenv("RB_COMPILED_TIMEOUT", "1", 1);
+    rb_router *r;
+    rb_error err;
+    cr_assert_eq(rb_router_create_ops(&rb_bench_compiled_ops, NULL, &r, &err), RB_OK);
+    cr_assert_eq(rb_router_add(r, RB_GET, "/hang/:x", 8, 0, &err), RB_OK);
+    cr_expect_eq(rb_router_build(r, &err), RB_ELIMIT);
+    cr_expect(strstr(err.message, "did not finish within 1 s") != NULL, "%s", err.message);
+    rb_router_destroy(r);
+    unsetenv("RB_COMPILED_TIMEOUT");
     rbt_remove_tree(dir);
     free(dir);
 }

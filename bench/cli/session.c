@@ -6,6 +6,7 @@
 
 #include "bundle_run.h"
 #include "cli.h"
+#include "compiled.h"
 #include "headline.h"
 #include "library_id.h"
 #include "progress.h"
@@ -802,6 +803,14 @@ static void select_routers(const session_options *o, const rb_scenario *sc, sele
         rb_error why;
         if (o->routers[k] == &rb_bench_limit_ops && !limit_builds(sc, &cfg, &why)) {
             refuse(&sel->ref, o->labels[k], why.message);
+            continue;
+        }
+        if (o->routers[k] == &rb_bench_compiled_ops &&
+            sc->routes.count > RB_COMPILED_MAX_ROUTES) { /* known before it compiles anything */
+            char msg[160];
+            snprintf(msg, sizeof msg, "%zu routes, over the %u it compiles",
+                     (size_t)sc->routes.count, RB_COMPILED_MAX_ROUTES);
+            refuse(&sel->ref, o->labels[k], msg);
             continue;
         }
         if (o->drop_refusing) { /* choose: a router that refuses the table is left out */

@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,24 @@ static void read_log(const char *path, char *out, size_t cap)
         if (out[i] == '\n') out[i] = ' ';
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* How long one compile may take, in seconds: RB_COMPILED_TIMEOUT when it
+ * is a whole number from 1 to 86400, else 600 (a 20,000-route table takes
+ * about a minute). */
+static uint64_t compile_budget_s(void)
+{
+    const char *env = getenv("RB_COMPILED_TIMEOUT");
+    char *end;
+    unsigned long long v = env && *env ? strtoull(env, &end, 10) : 0;
+    return env && *env && *end == '\0' && v >= 1 && v <= 86400 ? v : 600;
+}
+
 /* Run the compiler on src into so; its messages go to log. */
 static int run_compiler(const char *const *cc, size_t ncc, const char *src, const char *so,
                         const char *log, rb_error *err)
@@ -183,8 +202,15 @@ static int run_compiler(const char *const *cc, size_t ncc, const char *src, cons
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    /* its own process group, so that a compiler over its time budget is
+     * killed with the passes it started (cc1, as, ld) */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
     pid_t pid;
-    int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
         unlink(log);
@@ -193,10 +219,27 @@ static int run_compiler(const char *const *cc, size_t ncc, const char *src, cons
                          strerror(rc));
     }
     int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
+    uint64_t deadline = now_ns() + compile_budget_s() * UINT64_C(1000000000);
+    for (;;) { /* the compiler's time budget: a hung compiler is killed */
+        pid_t got = waitpid(pid, &status, WNOHANG);
+        if (got == pid) break;
+        if (got < 0 && errno != EINTR)
             return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: waiting for `%s`: %s", shown,
                              strerror(errno));
+        if (now_ns() > deadline) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            unlink(log);
+            unlink(so);
+            return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                             "compiled: `%s` did not finish within %llu s (its time budget; "
+                             "RB_COMPILED_TIMEOUT sets it in seconds)",
+                             shown, (unsigned long long)compile_budget_s());
+        }
+        struct timespec nap = {0, 5 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         unlink(log);
         return RB_OK;
@@ -208,13 +251,6 @@ static int run_compiler(const char *const *cc, size_t ncc, const char *src, cons
         return rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET,
                          "compiled needs a C compiler: `%s` was not found (set CC)", shown);
     return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: `%s` failed: %s", shown, msg);
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* The library for src: from the cache, or compiled into it.  path gets
