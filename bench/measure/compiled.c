@@ -233,9 +233,9 @@ static int run_compiler(const char *const *cc, size_t ncc, const char *src, cons
             unlink(log);
             unlink(so);
             return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                             "compiled: `%s` did not finish within %llu s (its time budget; "
-                             "RB_COMPILED_TIMEOUT sets it in seconds)",
-                             shown, (unsigned long long)compile_budget_s());
+                             "compiled: the compiler did not finish within %llu s (its time "
+                             "budget; RB_COMPILED_TIMEOUT sets it in seconds): `%s`",
+                             (unsigned long long)compile_budget_s(), shown);
         }
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
