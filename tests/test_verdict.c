@@ -200,6 +200,37 @@ Test(verdict, auto_picking_the_fastest_is_the_measured_winner)
     rb_bundle_free(&b);
 }
 
+/* A router generated for the table (compiled) is not one auto could
+ * pick: auto is judged against the fastest of the others (the verdict
+ * said "auto picks hashseg, which LOSES ... auto's rule does not fit"). */
+Test(verdict, regression_184_auto_is_not_judged_against_a_generated_router)
+{
+    router_row rows[] = {{"radix", "trie", PARAMS, STEADY(60), 1, 1},
+                         {"hashseg", "hash", PARAMS, STEADY(30), 1, 1},
+                         {"compiled", "generated", PARAMS, STEADY(20), 1, 1},
+                         {"auto", "chooses", PARAMS, STEADY(31), 1, 1}};
+    rb_bundle b;
+    make_bundle(&b, rows, 4, PARAMS);
+    snprintf(b.scenarios[0].auto_choice, sizeof b.scenarios[0].auto_choice, "hashseg");
+    rb_verdict v;
+    cr_assert_eq(rb_verdict_scenario(&b, 0, &v), RB_OK);
+    cr_expect_str_eq(v.fastest, "compiled");
+    cr_expect_eq(v.auto_status, RB_VERDICT_AUTO_WINNER);
+    cr_expect(strstr(v.text, "auto picks hashseg: the fastest of the routers it chooses among "
+                             "(compiled is generated for this table).") != NULL,
+              "%s", v.text);
+    char overall[RB_VERDICT_TEXT];
+    rb_verdict_overall(&b, overall, sizeof overall);
+    cr_expect(strstr(overall, "lost significantly") == NULL, "%s", overall);
+    /* auto picking radix loses to hashseg, not to compiled */
+    snprintf(b.scenarios[0].auto_choice, sizeof b.scenarios[0].auto_choice, "radix");
+    cr_assert_eq(rb_verdict_scenario(&b, 0, &v), RB_OK);
+    cr_expect_eq(v.auto_status, RB_VERDICT_AUTO_LOSES);
+    cr_expect_float_eq(v.auto_gap.median, 2.0, 1e-9);
+    cr_expect(strstr(v.text, "hashseg is 2.") != NULL, "%s", v.text);
+    rb_bundle_free(&b);
+}
+
 /* The features the table needs, who lacks one (from the routers'
  * features) and who refused it at build (the recorded reason). */
 Test(verdict, refusals_name_the_router_and_the_reason)

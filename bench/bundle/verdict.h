@@ -29,7 +29,7 @@
 
 typedef enum rb_verdict_auto {
     RB_VERDICT_AUTO_ABSENT = 0, /* auto did not run, or its choice is unknown */
-    RB_VERDICT_AUTO_WINNER,     /* auto's choice is the fastest */
+    RB_VERDICT_AUTO_WINNER,     /* auto's choice is the fastest (of those it chooses among) */
     RB_VERDICT_AUTO_TIED,       /* not significantly slower than the fastest */
     RB_VERDICT_AUTO_BEHIND,     /* slower, but the interval includes 1 (cannot happen with ties) */
     RB_VERDICT_AUTO_LOSES,      /* significantly slower than the fastest */
@@ -52,7 +52,9 @@ typedef struct rb_verdict {
     uint64_t fastest_build_ns;
     int auto_status;                  /* rb_verdict_auto */
     char auto_choice[RB_BUNDLE_NAME]; /* what auto picked ("" when absent) */
-    rb_paired_result auto_gap;        /* speed of the fastest over auto's choice */
+    char auto_rival[RB_BUNDLE_NAME];  /* the fastest router auto chooses among: every ranked
+                                         router but one generated for the table (compiled) */
+    rb_paired_result auto_gap;        /* speed of auto_rival over auto's choice */
     char text[RB_VERDICT_TEXT];       /* the paragraph */
 } rb_verdict;
 

@@ -135,18 +135,22 @@ static void auto_line(const rb_bundle *b, const rb_verdict *v, const char *cond,
     char cell[96];
     switch (v->auto_status) {
     case RB_VERDICT_AUTO_WINNER:
-        rb_buf_printf(o, "  %sauto picks %s, the winner\n", cond, v->auto_choice);
+        if (strcmp(v->auto_rival, v->fastest) == 0)
+            rb_buf_printf(o, "  %sauto picks %s, the winner\n", cond, v->auto_choice);
+        else /* the winner is generated for the table: not a router auto picks */
+            rb_buf_printf(o, "  %sauto picks %s, the fastest it chooses among\n", cond,
+                          v->auto_choice);
         break;
     case RB_VERDICT_AUTO_TIED:
     case RB_VERDICT_AUTO_BEHIND:
         rb_headline_ratio(b, &v->auto_gap, cell, sizeof cell);
         rb_buf_printf(o, "  auto picks %s, not significantly slower than %s (%s)\n", v->auto_choice,
-                      v->fastest, cell);
+                      v->auto_rival, cell);
         break;
     case RB_VERDICT_AUTO_LOSES:
         rb_headline_ratio(b, &v->auto_gap, cell, sizeof cell);
         rb_buf_printf(o, "  %sauto picks %s, which LOSES: %s is %s faster\n", cond, v->auto_choice,
-                      v->fastest, cell);
+                      v->auto_rival, cell);
         break;
     case RB_VERDICT_AUTO_UNRANKED:
         rb_buf_printf(o, "  %sauto picks %s, not measured beside it\n", cond, v->auto_choice);
