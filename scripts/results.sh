@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerate docs/results/RESULTS.md: the performance report, from one paired run
 # of every router except linear (too slow at 100,000 routes and beyond to be
-# worth the minutes), the floor, the limit and the r3 peer, against radix as
+# worth the minutes), the compiled router (docs/compile.md: it refuses tables
+# over 20,000 routes; each 10k table compiles once, 30-60 s, then comes from
+# its cache), the floor, the limit and the r3 peer, against radix as
 # of commit 3ec0efc (the baseline of the round-2 targets, built here from
 # that commit), on: the GitHub, Discord and Twilio tables, the table like
 # PagerDuty's (corpus/data/pagerduty-like), static at 100,
@@ -13,7 +15,7 @@
 # the performance rounds, each with its measured figure (scripts/targets.jq
 # reads them from the run's summary.json), then the lookup targets again
 # from a second run with --metric instructions (Callgrind: deterministic)
-# of the baseline, hashseg, ctrie, radix, floor and the limit on the
+# of the baseline, hashseg, ctrie, radix, compiled, floor and the limit on the
 # targets' scenarios (bundle in build/results-instructions/).
 #   scripts/results.sh [extra routebench run options, e.g. --clock cpu]
 #   scripts/results.sh --render-only   (the report again from the bundles)
@@ -42,10 +44,10 @@ if [ "$render_only" = 0 ]; then
 fi
 routers=$(./build/routebench list | awk '/^routers:/{f=1;next} /^$/{f=0} f{print $1}' |
           grep -v '^linear$' | paste -sd, -)
-./build/routebench run --routers "$baseline,$routers,limit" --baseline "$baseline" \
+./build/routebench run --routers "$baseline,$routers,compiled,limit" --baseline "$baseline" \
   --scenarios github,discord,twilio,pagerduty-like,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-1000,mixed-nc-100000,mixed-100,mixed-1000,mixed-100000,mixed-1000000,mixed-v1-100,mixed-v1-1000,mixed-v1-10000,mixed-v1-100000 \
   --out build/results "$@"
-./build/routebench run --routers "$baseline,hashseg,ctrie,radix,floor,limit" --baseline "$baseline" \
+./build/routebench run --routers "$baseline,hashseg,ctrie,radix,compiled,floor,limit" --baseline "$baseline" \
   --scenarios github,discord,twilio,pagerduty-like,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-100000 \
   --metric instructions --out build/results-instructions
 fi
