@@ -231,6 +231,24 @@ Test(verdict, regression_184_auto_is_not_judged_against_a_generated_router)
     rb_bundle_free(&b);
 }
 
+/* The paragraph names the counted metric's unit: under cycles-est it said
+ * "(exact, instructions)". */
+Test(verdict, regression_185_the_paragraph_names_a_counted_metrics_unit)
+{
+    router_row rows[] = {{"radix", "trie", PARAMS, STEADY(60), 1, 1},
+                         {"hashseg", "hash", PARAMS, STEADY(30), 1, 1},
+                         {"auto", "chooses", PARAMS, STEADY(61), 1, 1}};
+    rb_bundle b;
+    make_bundle(&b, rows, 3, PARAMS);
+    b.metric = RB_METRIC_CYCLES_EST;
+    snprintf(b.scenarios[0].auto_choice, sizeof b.scenarios[0].auto_choice, "radix");
+    rb_verdict v;
+    cr_assert_eq(rb_verdict_scenario(&b, 0, &v), RB_OK);
+    cr_expect(strstr(v.text, "(exact, est. cycles)") != NULL, "%s", v.text);
+    cr_expect(strstr(v.text, "instructions") == NULL, "%s", v.text);
+    rb_bundle_free(&b);
+}
+
 /* The features the table needs, who lacks one (from the routers'
  * features) and who refused it at build (the recorded reason). */
 Test(verdict, refusals_name_the_router_and_the_reason)

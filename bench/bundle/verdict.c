@@ -98,7 +98,7 @@ static void fmt_speed(const rb_verdict *v, const rb_paired_result *p, char *buf,
     char m[32], lo[32], hi[32];
     if (v->exact) {
         rb_format_exact_ratio(p->median, m, sizeof m);
-        snprintf(buf, cap, "%sx (exact, instructions)", m);
+        snprintf(buf, cap, "%sx (exact, %s)", m, rb_metric_unit(v->metric));
         return;
     }
     rb_format_ratio(p->median, m, sizeof m);
@@ -347,6 +347,7 @@ int rb_verdict_scenario(const rb_bundle *b, size_t si, rb_verdict *v)
     const rb_bundle_scenario *s = &b->scenarios[si];
     v->scenario = si;
     v->exact = rb_metric_exact(b->metric);
+    v->metric = b->metric;
     rank(b, s, v);
     judge_auto(b, s, v);
     write_text(b, s, v);

@@ -39,6 +39,7 @@ typedef enum rb_verdict_auto {
 typedef struct rb_verdict {
     size_t scenario;              /* index into the bundle's scenarios */
     bool exact;                   /* counted metric: ratios are exact, intervals are not claimed */
+    int metric;                   /* rb_metric of the bundle */
     size_t ranked;                /* routers ranked (see the top) */
     char fastest[RB_BUNDLE_NAME]; /* "" when nothing could be ranked */
     char runner_up[RB_BUNDLE_NAME]; /* "" when one router was ranked */
