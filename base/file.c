@@ -481,3 +481,26 @@ int rb_dir_commit(rb_dir_staged *s, rb_error *err)
     rb_dir_discard(s);
     return rc;
 }
+
+int rb_dir_make(const char *path, rb_error *err)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "bad directory name '%.64s'", path);
+    memcpy(buf, path, n + 1);
+    for (size_t i = 1;; i++) {
+        if (buf[i] != '/' && buf[i] != '\0') continue;
+        char c = buf[i];
+        buf[i] = '\0';
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot create directory %s: %s", buf,
+                             strerror(errno));
+        buf[i] = c;
+        if (c == '\0') break;
+    }
+    struct stat st;
+    if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s is not a directory", buf);
+    return RB_OK;
+}

@@ -73,6 +73,12 @@ typedef struct rb_dir_staged {
  * when dir's parent cannot be read. */
 int rb_dir_clean_leftovers(const char *dir, rb_error *err);
 
+/* Create the directory path and its missing parents (mkdir -p, mode
+ * 0755).  RB_OK when it exists as a directory afterwards; RB_EIO naming
+ * the part that could not be created, or a path that is not a directory;
+ * RB_EINVAL for an empty or over-long path. */
+int rb_dir_make(const char *path, rb_error *err);
+
 /* Clean dir's leftovers, then create the temporary directory beside dir
  * (dir's parent must exist).  Commit or discard *s. */
 int rb_dir_stage(const char *dir, rb_dir_staged *s, rb_error *err);

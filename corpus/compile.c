@@ -79,6 +79,7 @@ typedef struct cnode {
     uint32_t term[TERMS]; /* route of each method ending here, or NO_ROUTE */
     bool fn;              /* emitted as a function (else inline in the parent) */
     uint32_t minprio;     /* the smallest priority place of a route in its subtree */
+    uint64_t window;      /* scratch of put_static_group: bytes of a window, as a number */
 } cnode;
 
 typedef struct compiler {
@@ -494,12 +495,6 @@ static void put_enter(compiler *c, uint32_t ch, const char *indent)
     rb_buf_printf(c->out, "%s}\n", indent);
 }
 
-typedef struct window_ctx {
-    const cnode *nodes;
-    const uint32_t *ids; /* node ids of the group */
-    size_t off, w;
-} window_ctx;
-
 static uint64_t le_value(const char *s, size_t w)
 {
     uint64_t v = 0;
@@ -514,26 +509,10 @@ static uint64_t be_value(const char *s, size_t w)
     return v;
 }
 
-/* Sort node ids by their window value (insertion into runs: merge sort on
- * a key array). */
-static void sort_by_value(uint32_t *ids, uint64_t *vals, uint32_t *tmp_ids, uint64_t *tmp_vals,
-                          size_t n)
+static int window_compare(const compiler *c, uint32_t a, uint32_t b)
 {
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                bool right = vals[j] < vals[i];
-                tmp_vals[k] = right ? vals[j] : vals[i];
-                tmp_ids[k++] = right ? ids[j++] : ids[i++];
-            }
-            while (i < mid) tmp_vals[k] = vals[i], tmp_ids[k++] = ids[i++];
-            while (j < hi) tmp_vals[k] = vals[j], tmp_ids[k++] = ids[j++];
-        }
-        memcpy(ids, tmp_ids, n * sizeof *ids);
-        memcpy(vals, tmp_vals, n * sizeof *vals);
-    }
+    const cnode *x = &c->nodes[a], *y = &c->nodes[b];
+    return x->window < y->window ? -1 : x->window > y->window;
 }
 
 /* The static children ids[0, k) of one length L. */
@@ -556,34 +535,30 @@ static int put_static_group(compiler *c, uint32_t *ids, size_t k, uint32_t L)
         return RB_OK;
     }
     size_t w = L < 8 ? L : 8;
-    uint64_t *vals = malloc(k * sizeof *vals), *tmp_vals = malloc(k * sizeof *vals);
     uint32_t *tmp_ids = malloc(k * sizeof *tmp_ids);
-    if (!vals || !tmp_vals || !tmp_ids) {
-        free(vals);
-        free(tmp_vals);
-        free(tmp_ids);
-        return RB_ENOMEM;
-    }
+    if (!tmp_ids) return RB_ENOMEM;
+    cnode *nodes = c->nodes;
     size_t best_off = 0, best_distinct = 0;
     for (size_t off = 0; off + w <= L; off++) {
-        for (size_t j = 0; j < k; j++) vals[j] = le_value(c->nodes[ids[j]].text + off, w);
-        sort_by_value(ids, vals, tmp_ids, tmp_vals, k);
+        for (size_t j = 0; j < k; j++) nodes[ids[j]].window = le_value(nodes[ids[j]].text + off, w);
+        merge_sort(c, ids, tmp_ids, k, window_compare);
         size_t distinct = 1;
-        for (size_t j = 1; j < k; j++) distinct += vals[j] != vals[j - 1];
+        for (size_t j = 1; j < k; j++) distinct += nodes[ids[j]].window != nodes[ids[j - 1]].window;
         if (distinct > best_distinct) {
             best_distinct = distinct;
             best_off = off;
         }
         if (distinct == k) break;
     }
-    for (size_t j = 0; j < k; j++) vals[j] = le_value(c->nodes[ids[j]].text + best_off, w);
-    sort_by_value(ids, vals, tmp_ids, tmp_vals, k);
+    for (size_t j = 0; j < k; j++)
+        nodes[ids[j]].window = le_value(nodes[ids[j]].text + best_off, w);
+    merge_sort(c, ids, tmp_ids, k, window_compare);
     rb_buf_printf(c->out, "        switch (%s_word(s + %zu, %zu)) {\n", c->prefix, best_off, w);
     for (size_t j = 0; j < k; j++) {
         const cnode *nd = &c->nodes[ids[j]];
-        if (j == 0 || vals[j] != vals[j - 1])
+        if (j == 0 || nd->window != nodes[ids[j - 1]].window)
             rb_buf_printf(c->out, "        case %s_K(UINT64_C(0x%016llx), UINT64_C(0x%016llx)):\n",
-                          c->prefix, (unsigned long long)vals[j],
+                          c->prefix, (unsigned long long)nd->window,
                           (unsigned long long)be_value(nd->text + best_off, w));
         if (w == L) {
             rb_buf_puts(c->out, "        {\n");
@@ -596,11 +571,10 @@ static int put_static_group(compiler *c, uint32_t *ids, size_t k, uint32_t L)
             put_enter(c, ids[j], "                ");
             rb_buf_puts(c->out, "                goto rank1;\n            }\n");
         }
-        if (j + 1 == k || vals[j + 1] != vals[j]) rb_buf_puts(c->out, "            goto rank1;\n");
+        if (j + 1 == k || nodes[ids[j + 1]].window != nd->window)
+            rb_buf_puts(c->out, "            goto rank1;\n");
     }
     rb_buf_puts(c->out, "        default: goto rank1;\n        }\n");
-    free(vals);
-    free(tmp_vals);
     free(tmp_ids);
     return RB_OK;
 }

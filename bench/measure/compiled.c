@@ -123,20 +123,7 @@ static int cache_dir(char *buf, size_t cap, rb_error *err)
     if (n < 0 || (size_t)n >= cap)
         return rb__error(err, RB_EIO, RB_NO_OFFSET,
                          "compiled: the cache directory's name is too long");
-    for (char *s = buf + 1;; s++) {
-        if (*s != '/' && *s) continue;
-        char was = *s;
-        *s = '\0';
-        if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-            int e = errno;
-            *s = was;
-            return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: cannot create the cache %s: %s",
-                             buf, strerror(e));
-        }
-        *s = was;
-        if (!was) break;
-    }
-    return RB_OK;
+    return rb_dir_make(buf, err);
 }
 
 /* $CC split on blanks into words (at most MAX_CC_WORDS), in storage. */

@@ -50,20 +50,7 @@ static int make_parent(const char *dir, rb_error *err)
     char *slash = strrchr(path, '/');
     if (!slash || slash == path) return RB_OK;
     *slash = '\0';
-    for (size_t i = 1;; i++) {
-        if (path[i] != '/' && path[i] != '\0') continue;
-        char c = path[i];
-        path[i] = '\0';
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
-            return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot create directory %s: %s", path,
-                             strerror(errno));
-        path[i] = c;
-        if (c == '\0') break;
-    }
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s is not a directory", path);
-    return RB_OK;
+    return rb_dir_make(path, err);
 }
 
 static bool ends_with(const char *s, const char *suffix)
