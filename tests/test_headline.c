@@ -1,7 +1,8 @@
 /*
- * test_headline.c — the verdict in one line (bench/headline.h) on synthetic
- * bundles whose trials are written by hand: the expected winner, ratio and
- * sizes follow from the numbers below (no timing).
+ * test_headline.c — the verdict in one line (bench/headline.h), and the
+ * report.md around it, on synthetic bundles whose trials are written by
+ * hand: the expected winner, ratio and sizes follow from the numbers below
+ * (no timing).
  */
 #include "bundle.h"
 #include "headline.h"
@@ -147,6 +148,66 @@ Test(headline, overall_counts_tables_and_who_won_them)
     cr_expect_str_eq(line, "Overall: hashseg fastest in 1 of 2 scenarios (significantly in 1), "
                            "radix in 1; smallest ctrie in 2");
     rb_bundle_free(&b);
+}
+
+/* Names that make the overall line over 100 columns: the compact form,
+ * whole, instead of a line cut in the middle of a router's name ("smallest
+ * ctr..." in RESULTS.md). */
+Test(headline, regression_186_the_overall_line_is_compact_before_it_is_cut)
+{
+    router_row a[] = {{"radix@base", 30, 8000}, {"hashseg-v2", 40, 6000}, {"ctrie-v2", 90, 3000}};
+    router_row c[] = {{"radix@base", 60, 8000}, {"hashseg-v2", 40, 6000}, {"ctrie-v2", 90, 3000}};
+    rb_bundle b;
+    make_bundle(&b, a, 3);
+    add_scenario(&b, "github", "throughput", "warm", c, 3);
+    add_scenario(&b, "other", "throughput", "warm", a, 3);
+    add_scenario(&b, "third", "throughput", "warm", c, 3);
+    char line[RB_HEADLINE_TEXT];
+    rb_headline_overall(&b, line, sizeof line);
+    cr_expect_str_eq(line, "Overall: hashseg-v2 fastest in 2 of 3 (2 significantly), "
+                           "radix@base in 1; smallest ctrie-v2 in 3");
+    rb_bundle_free(&b);
+}
+
+/* Lines of a report.md table: from its header to the first line that does
+ * not start with '|'; every row of the scenario must be in it. */
+static size_t table_rows(const char *md, const char *header)
+{
+    const char *p = strstr(md, header);
+    cr_assert(p, "no table %s in:\n%s", header, md);
+    size_t n = 0;
+    for (; *p == '|'; n++) {
+        const char *nl = strchr(p, '\n');
+        if (!nl) break;
+        p = nl + 1;
+    }
+    return n;
+}
+
+/* A router that disagreed (a peer, here the middle row) is said after the
+ * table: a paragraph between two rows ended the table, and the rows after
+ * it (compiled, limit) were printed as text. */
+Test(headline, regression_187_a_disagreement_does_not_split_the_table)
+{
+    const int metric[] = {RB_METRIC_TIME, RB_METRIC_INSTRUCTIONS};
+    for (int k = 0; k < 2; k++) {
+        rb_bundle b;
+        make_bundle(&b, three, 3);
+        b.metric = metric[k];
+        add_scenario(&b, "github", "throughput", "warm", three, 3);
+        b.scenarios[0].results[1].disagreements = 5;
+        rb_buf md = {0};
+        rb_error err;
+        cr_assert_eq(rb_bundle_report_md(&b, &md, &err), RB_OK, "%s", err.message);
+        /* the header, the rule and three rows */
+        const char *header = k ? "| router | instructions/lookup" : "| router | ns/lookup";
+        cr_expect_eq(table_rows(md.data, header), 5u, "metric %d:\n%s", metric[k], md.data);
+        cr_expect(strstr(md.data, "**hashseg disagreed with EXPECTED or with linear on 5 "
+                                  "requests.**") != NULL,
+                  "%s", md.data);
+        rb_buf_free(&md);
+        rb_bundle_free(&b);
+    }
 }
 
 Test(headline, a_gate_says_its_outcome_in_its_own_words)

@@ -359,6 +359,9 @@ int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
 /* Its parts for counted metrics, the gate and the libraries (report_md_sections.c). */
 void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o);
 void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
+/* After a scenario's table (never inside it: a paragraph would end the
+ * table), a line per router that disagreed with the expected answers. */
+void rb_bundle_report_disagreements(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
 void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
 void rb_bundle_report_libraries(const rb_bundle *b, rb_buf *o);
 /* An interval cell: "[0.981, 1.012] ±1.4%", "too few pairs" or "exact". */

@@ -178,6 +178,11 @@ void rb_headline_overall(const rb_bundle *b, char *buf, size_t cap)
              "smallest %s in %zu",
              fast->router, fast->fastest, tables, fast->significant, tail, small->router,
              small->smallest);
+    if (columns(buf) > RB_HEADLINE_COLUMNS) /* the compact form, before a cut */
+        snprintf(buf, cap,
+                 "Overall: %s fastest in %zu of %zu (%zu significantly)%s; smallest %s in %zu",
+                 fast->router, fast->fastest, tables, fast->significant, tail, small->router,
+                 small->smallest);
     fit(buf);
 }
 

@@ -34,7 +34,8 @@ void rb_headline_scenario(const rb_bundle *b, size_t si, char *buf, size_t cap);
 size_t rb_headline_tables(const rb_bundle *b);
 
 /* Across the tables: "Overall: W fastest in F of N scenarios (significantly
- * in S); smallest X in M"; "" with fewer than two tables. */
+ * in S); smallest X in M"; over RB_HEADLINE_COLUMNS, "W fastest in F of N
+ * (S significantly)" before a cut; "" with fewer than two tables. */
 void rb_headline_overall(const rb_bundle *b, char *buf, size_t cap);
 
 /* The gate's outcome in a line: "gate --fail-below R: passed: ..."; ""

@@ -236,15 +236,9 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
         } else {
             rb_buf_puts(o, i ? "- | | |\n" : "1 (baseline) | | |\n");
         }
-        if (r->disagreements) {
-            const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
-            rb_buf_printf(o,
-                          "\n**%s disagreed with EXPECTED or with linear on %llu requests%s.**\n\n",
-                          r->router, (unsigned long long)r->disagreements,
-                          info && info->peer ? " (a peer: not held to our route semantics)" : "");
-        }
     }
     rb_buf_puts(o, "\n");
+    rb_bundle_report_disagreements(b, s, o);
     limit_line(b, s, o);
     checksums(s, o);
     rb_buf_puts(o, "\n");

@@ -73,11 +73,21 @@ void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario
             rb_buf_printf(o, " %.2f | %.3f | %.3f |", r->ir_per_lookup, r->l1_misses_per_lookup,
                           r->ll_misses_per_lookup);
         rb_buf_printf(o, " %.1f | %s | %s |\n", r->bytes_per_route, build, ratio);
-        if (r->disagreements)
-            rb_buf_printf(o, "\n**%s disagreed with the expected answer on %llu requests.**\n\n",
-                          r->router, (unsigned long long)r->disagreements);
     }
     rb_buf_puts(o, "\n");
+    rb_bundle_report_disagreements(b, s, o);
+}
+
+void rb_bundle_report_disagreements(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
+{
+    for (size_t i = 0; i < s->nresults; i++) {
+        const rb_bundle_result *r = &s->results[i];
+        if (!r->disagreements) continue;
+        const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
+        rb_buf_printf(o, "**%s disagreed with EXPECTED or with linear on %llu requests%s.**\n\n",
+                      r->router, (unsigned long long)r->disagreements,
+                      info && info->peer ? " (a peer: not held to our route semantics)" : "");
+    }
 }
 
 void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o)
