@@ -21,6 +21,9 @@ def key: ($ARGS.named.metric // "ns");
 def med: .["median_" + key];
 def fig: if key == "ns" then (ns + " ns") else ((. | round | tostring) + " instr") end;
 def yes($c): if $c then "**yes**" else "no" end;
+# a ratio's interval: counted ratios are exact (one count, no pairs)
+def iv($lo; $hi; f): if key == "ns" then " [\($lo | f), \($hi | f)]" else " (exact)" end;
+def wins($p): if key == "ns" then ", \($p.wins)/\($p.n) pairs" else "" end;
 # our routers that a user could choose: not the baseline, not references, not peers
 def choices($base): [.routers[] | select(.name != $base and (.reference | not) and (.peer | not)) | .name];
 # the router with the highest paired speed ratio against the baseline on scenario $n
@@ -28,7 +31,7 @@ def best($n; $base): . as $root | (sc($n)) as $s
   | [choices($base)[] as $r | (pair($s; $base; $r) // empty) | {r: $r, p: .}]
   | max_by(.p.median);
 def ratio_row($what; $n; $want; $base): (best($n; $base)) as $b
-  | "| \($what) | >= \($want)x | \($b.r): **\($b.p.median | f3)x** [\($b.p.lo | f3), \($b.p.hi | f3)], \($b.p.wins)/\($b.p.n) pairs | \(yes($b.p.median >= $want)) |";
+  | "| \($what) | >= \($want)x | \($b.r): **\($b.p.median | f3)x**\(iv($b.p.lo; $b.p.hi; f3))\(wins($b.p)) | \(yes($b.p.median >= $want)) |";
 # router $r's distance to the limit on scenario $s: the paired median of
 # (r per lookup) / (limit per lookup), with its interval
 def to_limit($s; $r): (pair($s; $r; "limit") // null) as $p
@@ -39,7 +42,7 @@ def limit_row($what; $n; $want; $base): . as $root | (sc($n) // null) as $s
   | if $s == null then "| \($what) | <= \($want)x the limit | not in this run | no |"
     else ([choices($base)[] as $r | (to_limit($s; $r) // empty) | {r: $r} + .] | min_by(.x)) as $b
       | if $b == null then "| \($what) | <= \($want)x the limit | no limit row in this run | no |"
-        else "| \($what) | <= \($want)x the limit | \($b.r) \(res($s; $b.r) | med | fig), limit \(res($s; "limit") | med | fig): **\($b.x | f2)x** [\($b.lo | f2), \($b.hi | f2)] | \(yes($b.x <= $want)) |" end end;
+        else "| \($what) | <= \($want)x the limit | \($b.r) \(res($s; $b.r) | med | fig), limit \(res($s; "limit") | med | fig): **\($b.x | f2)x**\(iv($b.lo; $b.hi; f2)) | \(yes($b.x <= $want)) |" end end;
 def depth_line($s): $s.depth as $d | ($d | add) as $t
   | [range(0; $d | length) | select($d[.] > 0) | "\(. + 1):\($d[.] * 100 / $t | round)%"] | join(" ");
 
@@ -75,7 +78,7 @@ def depth_line($s): $s.depth as $d | ($d | add) as $t
   ratio_row("`params-10000` vs radix@3ec0efc"; "params-10000"; 2.5; $base),
   ( ["static-100", "static-1000", "static-10000"][] as $n | (sc($n)) as $s
     | ([choices($base)[] as $r | (pair($s; $r; "floor") // empty) | {r: $r, p: .}] | min_by(.p.median)) as $b
-    | "| `\($n)` within 1.15x of `floor` | <= 1.15x | \($b.r) \(res($s; $b.r) | med | fig), floor \(res($s; "floor") | med | fig): **\($b.p.median | f3)x** [\($b.p.lo | f3), \($b.p.hi | f3)] | \(yes($b.p.median <= 1.15)) |" ),
+    | "| `\($n)` within 1.15x of `floor` | <= 1.15x | \($b.r) \(res($s; $b.r) | med | fig), floor \(res($s; "floor") | med | fig): **\($b.p.median | f3)x**\(iv($b.p.lo; $b.p.hi; f3)) | \(yes($b.p.median <= 1.15)) |" ),
   ( (sc("mixed-nc-100")) as $a | (sc("mixed-nc-100000")) as $z
     | ((res($z; $fast) | med) / (res($a; $fast) | med)) as $x
     | "| scaling: `mixed-nc-100` -> `mixed-nc-100000` (\($z.generator // "v1") generator) | <= 3x per lookup | \($fast): \(res($a; $fast) | med | fig) -> \(res($z; $fast) | med | fig): **\($x | f2)x**; routes by depth (segments): 100: \(depth_line($a)); 100,000: \(depth_line($z)) | \(yes($x <= 3)) |" ),
