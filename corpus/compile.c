@@ -1121,6 +1121,8 @@ int rb_compile_routes(const rb_route *routes, size_t n, const char *prefix, rb_b
 int rb_compile_table(const rb_route_table *t, const char *name, const char *prefix, rb_buf *out,
                      rb_error *err)
 {
+    if (t->count == 0)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%s: the table has no routes", name);
     rb_route_set *set;
     int rc = rb_route_table_set(t, name, NULL, &set, err);
     if (rc < 0) return rc;

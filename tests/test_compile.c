@@ -291,6 +291,20 @@ Test(compile, refuses_globs_and_globstars_naming_the_route)
     rb_route_table_free(&t);
 }
 
+/* An empty table (a file of comments only) is refused naming the file:
+ * the message was "the table has no routes", with no file (found by
+ * fuzz_compile). */
+Test(compile, regression_188_an_empty_table_is_refused_naming_the_file)
+{
+    rb_route_table t = rbt_parse_routes("# nothing here\n");
+    rb_buf src = {0};
+    rb_error err;
+    cr_assert_eq(rb_compile_table(&t, "empty.routes", NULL, &src, &err), RB_EINVAL);
+    cr_expect_str_eq(err.message, "empty.routes: the table has no routes");
+    rb_buf_free(&src);
+    rb_route_table_free(&t);
+}
+
 Test(compile, refuses_a_prefix_that_is_not_a_c_identifier)
 {
     rb_route_table t = rbt_parse_routes("GET /a\n");
