@@ -258,6 +258,22 @@ Test(cli, json_documents_parse_and_name_their_schema)
     done(&r);
 }
 
+/* How often the "exit status:" part of a help names status c: as its
+ * first word on a line, or after ", ". */
+static size_t exit_status_named(const char *help, char c)
+{
+    const char *at = strstr(help, "exit status:");
+    size_t n = 0;
+    if (!at) return 0;
+    for (const char *p = at + 12; *p; p++) {
+        if (p[0] != c || p[1] != ' ') continue;
+        const char *q = p;
+        while (q > at && q[-1] == ' ') q--;
+        n += q[-1] == '\n' || q[-1] == ':' || (q[-1] == ',' && q - 1 < p);
+    }
+    return n;
+}
+
 Test(cli, version_and_help_cmd)
 {
     result r = rb("--version");
@@ -268,8 +284,11 @@ Test(cli, version_and_help_cmd)
               "%s", r.out);
     done(&r);
     static const char *const cmds[] = {
-        "list",       "verify",          "run",          "pair",         "report", "corpus",
-        "corpus gen", "corpus requests", "corpus check", "corpus import"};
+        "list",          "verify",          "run",           "choose",
+        "pair",          "report",          "compare",       "history",
+        "http",          "compile",         "corpus",        "corpus gen",
+        "corpus check",  "corpus requests", "corpus import", "corpus profile",
+        "corpus compare"};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         char args[128];
         snprintf(args, sizeof args, "help %s", cmds[i]);
@@ -292,6 +311,36 @@ Test(cli, version_and_help_cmd)
     cr_expect_eq(r.status, 2);
     expect_prefix(&r, "help");
     done(&r);
+}
+
+/* Every command's help names each exit status once: compile's named 4
+ * twice, in its own statuses and in the one every command shares. */
+Test(cli, regression_189_every_help_names_exit_status_4_once)
+{
+    static const char *const cmds[] = {"list",
+                                       "verify",
+                                       "run",
+                                       "choose",
+                                       "pair",
+                                       "report",
+                                       "compare",
+                                       "history",
+                                       "http",
+                                       "compile",
+                                       "corpus gen",
+                                       "corpus check",
+                                       "corpus import",
+                                       "corpus requests",
+                                       "corpus profile",
+                                       "corpus compare"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        result d = rb(args);
+        cr_expect_eq(exit_status_named(d.out, '4'), 1u, "%s:\n%s", args, d.out);
+        cr_expect_eq(exit_status_named(d.out, '0'), 1u, "%s:\n%s", args, d.out);
+        done(&d);
+    }
 }
 
 Test(cli, run_and_pair_take_scenario_and_scenarios)

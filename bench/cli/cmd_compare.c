@@ -62,9 +62,9 @@ static const cli_command compare_command = {
     .operand_required = true,
     .operand2 = "NEW",
     .operand2_offset = offsetof(compare_options, new_path),
-    .epilog = "exit status: 0 ok (every gate passed), 1 a gate failed, 2 usage/input error (the\n"
-              "             results are not comparable: each field that differs is named), 3 a\n"
-              "             gate was inconclusive\n",
+    .epilog = "exit status: 0 ok (every gate passed), 1 a gate failed, 2 usage/input error\n"
+              "             (the results are not comparable: each field that differs is\n"
+              "             named), 3 a gate was inconclusive\n",
 };
 
 /* A saved result: a bundle directory (with its trials) or a summary.json

@@ -58,7 +58,7 @@ static const cli_command compile_command = {
              "  cc -O2 -c router.c\n",
     .tables = {{"options", compile_table, 0}},
     .epilog = "exit status: 0 ok, 2 usage or input error (a malformed table, a refused\n"
-              "             route), 4 the output could not be written\n",
+              "             route)\n",
 };
 
 /* The table from path, or from stdin for "-". */
