@@ -4,6 +4,7 @@
 #include "buf.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,40 @@ void rb_buf_printf(rb_buf *b, const char *fmt, ...)
     va_end(ap);
     rb_buf_append(b, big, (size_t)n);
     free(big);
+}
+
+/* Columns of s[0, n): one per character (UTF-8 continuation bytes add
+ * none). */
+static size_t columns(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+void rb_buf_wrap(rb_buf *b, const char *text, size_t indent, size_t col, size_t width)
+{
+    const char *p = text;
+    bool first = true;
+    while (*p) {
+        while (*p == ' ' || *p == '\n') p++;
+        if (!*p) break;
+        size_t n = strcspn(p, " \n"), w = columns(p, n);
+        if (!first && col + 1 + w > width) {
+            rb_buf_printf(b, "\n%*s", (int)indent, "");
+            col = indent;
+            first = true;
+        }
+        if (!first) {
+            rb_buf_puts(b, " ");
+            col++;
+        }
+        rb_buf_append(b, p, n);
+        col += w;
+        p += n;
+        first = false;
+    }
+    rb_buf_puts(b, "\n");
 }
 
 void rb_buf_free(rb_buf *b)

@@ -1,11 +1,12 @@
 /*
  * test_headline.c — the verdict in one line (bench/headline.h), and the
- * report.md around it, on synthetic bundles whose trials are written by
- * hand: the expected winner, ratio and sizes follow from the numbers below
- * (no timing).
+ * reports around it (report.md, the terminal's), on synthetic bundles
+ * whose trials are written by hand: the expected winner, ratio and sizes
+ * follow from the numbers below (no timing).
  */
 #include "bundle.h"
 #include "headline.h"
+#include "report_console.h"
 
 #include "router.h"
 
@@ -208,6 +209,53 @@ Test(headline, regression_187_a_disagreement_does_not_split_the_table)
         rb_buf_free(&md);
         rb_bundle_free(&b);
     }
+}
+
+/* The terminal report keeps to 100 columns: the distance-to-the-limit
+ * line of seven routers and a long warning were single lines of 118 and
+ * 176 columns; now they wrap between items (a router and its ratio stay
+ * together) and between words, indented under their first line. */
+Test(headline, regression_190_the_terminal_report_keeps_to_100_columns)
+{
+    router_row rows[] = {{"radix", 60, 8000},
+                         {"hashseg-variant-one", 40, 6000},
+                         {"hashseg-variant-two", 41, 6000},
+                         {"ctrie-variant-one", 50, 3000},
+                         {"ctrie-variant-two", 51, 3000},
+                         {"radix-variant-one", 61, 8000},
+                         {"radix-variant-two", 62, 8000},
+                         {"limit", 10, 90000}};
+    size_t n = sizeof rows / sizeof rows[0];
+    rb_bundle b;
+    make_bundle(&b, rows, n);
+    b.routers[n - 1].reference = true;
+    add_scenario(&b, "github", "throughput", "warm", rows, n);
+    cr_assert_eq(rb_bundle_add_warning(&b, "The machine looked busy during the run: load average "
+                                           "3.32 at the end on 2 cores (the run itself accounts "
+                                           "for about 1), and this sentence goes on to pass 100 "
+                                           "columns"),
+                 RB_OK);
+    rb_buf out = {0};
+    rb_console_opts opts = {false};
+    rb_console_scenario(&b, 0, &opts, &out);
+    rb_console_summary(&b, &opts, &out);
+    cr_assert(!out.failed && out.data);
+    for (const char *line = out.data; *line;) {
+        size_t len = strcspn(line, "\n");
+        cr_expect_leq(len, 100u, "a %zu-column line: %.*s\nin:\n%s", len, (int)len, line, out.data);
+        line += len + (line[len] == '\n');
+    }
+    cr_expect(strstr(out.data, "x the limit (an exact match of the requested paths): radix 6.00x, "
+                               "hashseg-variant-one 4.00x,") != NULL,
+              "%s", out.data);
+    cr_expect(strstr(out.data, "\n    radix-variant-one 6.10x, radix-variant-two 6.20x\n") != NULL,
+              "%s", out.data);
+    cr_expect(strstr(out.data,
+                     "\nwarning: The machine looked busy during the run: load average "
+                     "3.32 at the end on 2 cores (the run\n         itself accounts") != NULL,
+              "%s", out.data);
+    rb_buf_free(&out);
+    rb_bundle_free(&b);
 }
 
 Test(headline, a_gate_says_its_outcome_in_its_own_words)

@@ -318,33 +318,6 @@ int cli_parse(const cli_command *c, void *dest, int argc, char **argv, rb_error 
 
 /* ---- help ------------------------------------------------------------------------------------ */
 
-/* Wrap text (one paragraph) into lines starting at column indent, the first
- * one at column *col (already written). */
-static void wrap(rb_buf *out, const char *text, size_t indent, size_t col)
-{
-    const char *p = text;
-    bool first = true;
-    while (*p) {
-        while (*p == ' ' || *p == '\n') p++;
-        if (!*p) break;
-        size_t n = strcspn(p, " \n");
-        if (!first && col + 1 + n > WIDTH) {
-            rb_buf_printf(out, "\n%*s", (int)indent, "");
-            col = indent;
-            first = true;
-        }
-        if (!first) {
-            rb_buf_puts(out, " ");
-            col++;
-        }
-        rb_buf_append(out, p, n);
-        col += n;
-        p += n;
-        first = false;
-    }
-    rb_buf_puts(out, "\n");
-}
-
 /* About text: paragraphs separated by blank lines are wrapped; lines that
  * start with a blank are kept as they are (tables, examples). */
 static void paragraphs(rb_buf *out, const char *text)
@@ -378,7 +351,7 @@ static void paragraphs(rb_buf *out, const char *text)
         }
         memcpy(para, p, len);
         para[len] = '\0';
-        wrap(out, para, 0, 0);
+        rb_buf_wrap(out, para, 0, 0, WIDTH);
         free(para);
         p = end;
     }
@@ -439,7 +412,7 @@ static void option_help(rb_buf *out, const cli_option *o, const void *field)
     char text[1024];
     snprintf(text, sizeof text, "%s%s%s%s", o->help ? o->help : "", *def ? " (default " : "", def,
              *def ? ")" : "");
-    wrap(out, text, HELP_COLUMN, HELP_COLUMN);
+    rb_buf_wrap(out, text, HELP_COLUMN, HELP_COLUMN, WIDTH);
 }
 
 void cli_help(const cli_command *c, const void *defaults, rb_buf *out)

@@ -9,7 +9,9 @@
 #include "verdict.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double hi, double mde,
@@ -39,6 +41,34 @@ void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double 
 #define NAME_W 18
 
 /* Scenario s's speed cell for router `name` against its first result. */
+
+/* A line of the report (blank lines and its indent first), wrapped before
+ * RB_HEADLINE_COLUMNS (the width a terminal report keeps to), its next
+ * lines indented by indent. */
+static void wrapped(rb_buf *o, size_t indent, const char *fmt, ...) RB_PRINTF(3, 4);
+static void wrapped(rb_buf *o, size_t indent, const char *fmt, ...)
+{
+    char small[1024], *text = small;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n >= sizeof small) {
+        if (!(text = malloc((size_t)n + 1))) {
+            o->failed = 1;
+            return;
+        }
+        va_start(ap, fmt);
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    size_t blank = strspn(text, "\n"), col = strspn(text + blank, " ");
+    rb_buf_append(o, text, blank + col);
+    rb_buf_wrap(o, text + blank + col, indent, col, RB_HEADLINE_COLUMNS);
+    if (text != small) free(text);
+}
+
 static void speed_of(const rb_bundle *b, const rb_bundle_scenario *s, const char *name, bool brief,
                      char *buf, size_t cap, size_t *wins, size_t *n)
 {
@@ -160,6 +190,27 @@ static void auto_line(const rb_bundle *b, const rb_verdict *v, const char *cond,
     }
 }
 
+/* head, then the items of list ("a 1.2x, b 3.4x"), a line broken only
+ * between items, before RB_HEADLINE_COLUMNS; the next lines indented by 4. */
+static void list_line(rb_buf *o, const char *head, const char *list)
+{
+    rb_buf_puts(o, head);
+    size_t col = strlen(head);
+    for (const char *p = list; *p;) {
+        const char *end = strstr(p, ", ");
+        size_t n = end ? (size_t)(end - p) + 1 : strlen(p); /* with its comma */
+        if (col + 1 + n > RB_HEADLINE_COLUMNS) {
+            rb_buf_puts(o, "\n   ");
+            col = 3;
+        }
+        rb_buf_puts(o, " ");
+        rb_buf_append(o, p, n);
+        col += 1 + n;
+        p += n + (end ? 1 : 0);
+    }
+    rb_buf_puts(o, "\n");
+}
+
 /* Under the table of scenario si; a second condition (cond: "cold: ")
  * adds only what differs: auto's pick. */
 static void details(const rb_bundle *b, size_t si, const char *cond, const rb_console_opts *opts,
@@ -175,15 +226,15 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
     }
     if (*s->skipped) rb_buf_printf(o, "  not run (a route feature they lack): %s\n", s->skipped);
     for (size_t i = 0; i < s->nrefused; i++)
-        rb_buf_printf(o, "  %s refused it: %s\n", s->refused[i].router, s->refused[i].reason);
+        wrapped(o, 4, "  %s refused it: %s", s->refused[i].router, s->refused[i].reason);
     for (size_t i = 0; i < s->nresults; i++) {
         const rb_bundle_result *r = &s->results[i];
         if (!r->disagreements) continue;
         char name[RB_BUNDLE_NAME + 16];
         rb_bundle_label(b, r->router, true, name, sizeof name);
-        rb_buf_printf(o, "  ** %s disagreed with EXPECTED or linear on %llu of %zu requests%s **\n",
-                      name, (unsigned long long)r->disagreements, s->requests,
-                      rb_bundle_is_aside(b, r) ? " (a peer: not held to our semantics)" : "");
+        wrapped(o, 4, "  ** %s disagreed with EXPECTED or linear on %llu of %zu requests%s **",
+                name, (unsigned long long)r->disagreements, s->requests,
+                rb_bundle_is_aside(b, r) ? " (a peer: not held to our semantics)" : "");
     }
     auto_line(b, &v, "", o);
     if (*v.fastest) {
@@ -193,8 +244,7 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
     }
     char limit[RB_BUNDLE_TEXT];
     rb_bundle_limit_text(b, s, limit, sizeof limit);
-    if (*limit)
-        rb_buf_printf(o, "  x the limit (an exact match of the requested paths): %s\n", limit);
+    if (*limit) list_line(o, "  x the limit (an exact match of the requested paths):", limit);
     if (!opts->verbose) return;
     char parse[32];
     rb_format_duration((double)s->parse_ns, parse, sizeof parse);
@@ -263,6 +313,6 @@ void rb_console_summary(const rb_bundle *b, const rb_console_opts *opts, rb_buf 
     for (size_t i = 0; i < b->nwarnings; i++) {
         bool seen = false;
         for (size_t k = 0; k < i && !seen; k++) seen = strcmp(b->warnings[k], b->warnings[i]) == 0;
-        if (!seen) rb_buf_printf(o, "%swarning: %s\n", i ? "" : "\n", b->warnings[i]);
+        if (!seen) wrapped(o, 9, "%swarning: %s", i ? "" : "\n", b->warnings[i]);
     }
 }
