@@ -42,8 +42,9 @@ if [ "$render_only" = 0 ]; then
     cmake -S "$base-src" -B "$base" -G Ninja -DCMAKE_BUILD_TYPE=Release -DRB_TESTS=OFF >/dev/null
     cmake --build "$base" --target routebench_plugin >/dev/null
 fi
-routers=$(./build/routebench list | awk '/^routers:/{f=1;next} /^$/{f=0} f{print $1}' |
-          grep -v '^linear$' | paste -sd, -)
+routers=$(./build/routebench list --json |
+          jq -r '.routers[] | select(.name != "linear" and (.generated | not)) | .name' |
+          paste -sd, -)
 ./build/routebench run --routers "$baseline,$routers,compiled,limit" --baseline "$baseline" \
   --scenarios github,discord,twilio,pagerduty-like,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-1000,mixed-nc-100000,mixed-100,mixed-1000,mixed-100000,mixed-1000000,mixed-v1-100,mixed-v1-1000,mixed-v1-10000,mixed-v1-100000 \
   --out build/results "$@"

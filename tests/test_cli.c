@@ -202,10 +202,20 @@ Test(cli, json_documents_parse_and_name_their_schema)
     cJSON *routers = cJSON_GetObjectItem(j, "routers");
     cr_expect_geq(cJSON_GetArraySize(routers), 6);
     bool linear_ref = false;
-    for (cJSON *x = routers->child; x; x = x->next)
-        if (strcmp(cJSON_GetObjectItem(x, "name")->valuestring, "linear") == 0)
+    size_t generated = 0;
+    for (cJSON *x = routers->child; x; x = x->next) {
+        const char *name = cJSON_GetObjectItem(x, "name")->valuestring;
+        if (strcmp(name, "linear") == 0)
             linear_ref = cJSON_IsTrue(cJSON_GetObjectItem(x, "reference"));
+        /* a script that runs every router leaves the generated one out */
+        if (cJSON_IsTrue(cJSON_GetObjectItem(x, "generated"))) {
+            cr_expect_str_eq(name, "compiled");
+            generated++;
+        }
+        cr_expect(cJSON_IsBool(cJSON_GetObjectItem(x, "generated")), "%s", name);
+    }
     cr_expect(linear_ref);
+    cr_expect_eq(generated, 1u);
     cr_expect_geq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "corpora")), 5);
     cJSON_Delete(j);
     done(&r);
@@ -341,6 +351,24 @@ Test(cli, regression_189_every_help_names_exit_status_4_once)
         cr_expect_eq(exit_status_named(d.out, '0'), 1u, "%s:\n%s", args, d.out);
         done(&d);
     }
+}
+
+/* list keeps to 100 columns: router summaries ran to 144 columns and each
+ * peer that was not built repeated a 230-column reason (the reasons are
+ * in --json). */
+Test(cli, regression_191_list_keeps_to_100_columns)
+{
+    result r = rb("list");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    for (const char *line = r.out; *line;) {
+        size_t n = strcspn(line, "\n");
+        cr_expect_leq(n, 100u, "a %zu-column line: %.*s", n, (int)n, line);
+        line += n + (line[n] == '\n');
+    }
+    cr_expect(strstr(r.out, "\n  hashseg  params catch-all - templates     hashed segments") !=
+                  NULL,
+              "%s", r.out);
+    done(&r);
 }
 
 Test(cli, run_and_pair_take_scenario_and_scenarios)

@@ -43,6 +43,8 @@ static const cli_command list_command = {
     .epilog = "exit status: 0 ok, 2 usage error (or a library that cannot be loaded)\n",
 };
 
+#define LIST_COLUMNS 100 /* a line of the list ends before this column */
+
 /* One column per feature: its name when the router has it, else "-". */
 static void features(unsigned f, char *buf, size_t cap)
 {
@@ -55,12 +57,19 @@ static void features(unsigned f, char *buf, size_t cap)
     }
 }
 
+/* A router's line: name, features, then its summary wrapped before 100
+ * columns under itself. */
 static void print_router(const rb_router_ops *ops, const char *label)
 {
-    char f[64];
+    char f[64], summary[512];
     features(rb_ops_features(ops), f, sizeof f);
-    printf("  %-8s %-32s %s%s\n", label, f, rb_ops_features(ops) & RB_FEAT_PEER ? "[peer] " : "",
-           rb_ops_summary(ops));
+    snprintf(summary, sizeof summary, "%s%s", rb_ops_features(ops) & RB_FEAT_PEER ? "[peer] " : "",
+             rb_ops_summary(ops));
+    rb_buf line = {0};
+    rb_buf_printf(&line, "  %-8s %-32s ", label, f);
+    rb_buf_wrap(&line, summary, 44, line.len, LIST_COLUMNS);
+    if (line.data) fputs(line.data, stdout);
+    rb_buf_free(&line);
 }
 
 static cJSON *router_json(const rb_router_ops *ops, const char *label, const char *lib)
@@ -75,6 +84,7 @@ static cJSON *router_json(const rb_router_ops *ops, const char *label, const cha
             cJSON_AddItemToArray(fa, cJSON_CreateString(rb_feature_names[i].name));
     cJSON_AddBoolToObject(r, "reference", strncmp(rb_ops_summary(ops), "reference", 9) == 0);
     cJSON_AddBoolToObject(r, "peer", (f & RB_FEAT_PEER) != 0);
+    cJSON_AddBoolToObject(r, "generated", ops == &rb_bench_compiled_ops);
     if (lib)
         cJSON_AddStringToObject(r, "library", lib);
     else
@@ -151,15 +161,21 @@ int cmd_list(int argc, char **argv)
                "compiler, docs/compile.md):\n");
         print_router(&rb_bench_compiled_ops, RB_COMPILED_NAME);
         printf("\npeer runners (routebench run --peers, or by name in --routers):\n");
+        size_t missing = 0;
         for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
             rb_peer_spec spec;
             rb_error err;
             const char *name = rb_peer_builtin_name(i);
-            if (rb_peer_builtin(name, NULL, &spec, &err) == RB_OK)
+            if (rb_peer_builtin(name, NULL, &spec, &err) == RB_OK) {
                 printf("  %-18s %s\n", name, spec.summary);
-            else
-                printf("  %-18s not built: %s\n", name, err.message);
+            } else {
+                printf("  %-18s not built\n", name);
+                missing++;
+            }
         }
+        if (missing) /* the reason of each, one long line apiece, is in --json */
+            printf("  (not built: scripts/setup.sh --peers installs and builds them; list --json\n"
+                   "  says what each one misses)\n");
         printf("\nshipped corpora (corpus/data/):\n");
         for (size_t i = 0; i < rb_shipped_count(); i++) printf("  %s\n", rb_shipped_name(i));
         status = CLI_OK;
