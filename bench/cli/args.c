@@ -37,6 +37,15 @@ int cli_error(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
+void cli_print_wrapped(FILE *out, const char *text, size_t indent)
+{
+    rb_buf b = {0};
+    rb_buf_wrap(&b, text, indent, 0, CLI_COLUMNS);
+    fputs(b.failed || !b.data ? text : b.data, out);
+    if (b.failed || !b.data) fputs("\n", out);
+    rb_buf_free(&b);
+}
+
 int cli_system_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -41,6 +41,11 @@ int cli_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* Print text on out wrapped before CLI_COLUMNS, the lines after the first
+ * indented by indent, then a newline. */
+#define CLI_COLUMNS 100
+void cli_print_wrapped(FILE *out, const char *text, size_t indent);
+
 /* CLI_CALL destination handlers shared by commands: --router-lib LIB loads
  * a plugin library into the rb_plugins field. */
 int cli_take_router_lib(void *plugins, const char *path, rb_error *err);

@@ -125,43 +125,56 @@ static const cli_command pair_command = {
               "             answers), 2 usage/input error, 3 the gate was inconclusive\n",
 };
 
+/* A line of the pair's summary: the name, its ratio cell, the pairs the
+ * candidate won (timed metrics), the words. */
+static void summary_row(FILE *out, const rb_bundle *bundle, const char *name, double median,
+                        double lo, double hi, double mde, int too_few, bool excludes_one,
+                        size_t wins, size_t n)
+{
+    char cell[128], won[32] = "", words[128];
+    rb_console_ratio_cell(bundle, median, lo, hi, mde, too_few, excludes_one, cell, sizeof cell);
+    if (!rb_metric_exact(bundle->metric)) /* a column, blank for the geometric mean */
+        snprintf(won, sizeof won, n ? "%zu/%zu" : "", wins, n);
+    rb_gate_words(median, "candidate", "baseline", words, sizeof words);
+    fprintf(out, "  %-20s %-*s %-*s%s%s%s\n", name, rb_metric_exact(bundle->metric) ? 12 : 28, cell,
+            rb_metric_exact(bundle->metric) ? 0 : 6, won,
+            rb_metric_exact(bundle->metric) ? "" : " ", words,
+            rb_metric_exact(bundle->metric) || excludes_one ? "" : " (within noise)");
+}
+
 /* The summary lines and the gate of a measured pair; returns the status. */
 static int report_pair(const session_options *o, const rb_bundle *bundle, int status)
 {
     FILE *out = o->human;
     const char *la = o->labels[0], *lb = o->labels[1];
-    fprintf(out,
-            "\npair: speed ratio candidate/baseline (b/a), baseline a = %s, candidate b = %s "
-            "(above 1: the candidate is faster; %s)\n",
-            la, lb,
-            rb_metric_exact(bundle->metric)
-                ? "counted: exact"
-                : "[95% interval], the change this run could detect, pairs the candidate won");
+    rb_buf head = {0};
+    rb_buf_printf(&head,
+                  "pair: speed ratio candidate/baseline (b/a), baseline a = %s, candidate b = %s "
+                  "(above 1: the candidate is faster; %s)",
+                  la, lb,
+                  rb_metric_exact(bundle->metric)
+                      ? "counted: exact"
+                      : "[95% interval] the change this run could detect, pairs the candidate "
+                        "won");
+    fputs("\n", out);
+    cli_print_wrapped(out, head.data ? head.data : "pair:", 6);
+    rb_buf_free(&head);
     size_t measured = 0;
-    char words[128];
     for (size_t i = 0; i < bundle->nscenarios; i++) {
         const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);
         if (!p) continue;
-        char cell[128];
-        rb_console_ratio_cell(bundle, p->r.median, p->r.lo, p->r.hi, p->r.mde, p->r.too_few,
-                              p->r.excludes_one, cell, sizeof cell);
-        rb_gate_words(p->r.median, "candidate", "baseline", words, sizeof words);
-        fprintf(out, "  %-24s %s  %s%s\n", bundle->scenarios[i].name, cell, words,
-                rb_metric_exact(bundle->metric) || p->r.excludes_one ? "" : " (within noise)");
+        summary_row(out, bundle, bundle->scenarios[i].name, p->r.median, p->r.lo, p->r.hi, p->r.mde,
+                    p->r.too_few, p->r.excludes_one, p->r.wins, p->r.n);
         measured++;
     }
     if (measured > 1 && bundle->ngeomeans == 1) {
-        char cell[128];
         const rb_geomean_result *g = &bundle->geomeans[0].g;
-        rb_console_ratio_cell(bundle, g->geomean, g->lo, g->hi, g->mde, g->too_few, g->excludes_one,
-                              cell, sizeof cell);
-        rb_gate_words(g->geomean, "candidate", "baseline", words, sizeof words);
-        fprintf(out, "  %-24s %s  %s%s\n", "geometric mean", cell, words,
-                rb_metric_exact(bundle->metric) || g->excludes_one ? "" : " (within noise)");
+        summary_row(out, bundle, "geometric mean", g->geomean, g->lo, g->hi, g->mde, g->too_few,
+                    g->excludes_one, 0, 0);
     }
     if (measured == 0) return cli_error("pair", "no scenario both routers support");
     if (!bundle->gate.on) return status;
-    fprintf(out, "%s\n", bundle->gate.message);
+    cli_print_wrapped(out, bundle->gate.message, 6);
     int gate_status = rb_gate_exit_status(bundle->gate.outcome);
     return status == CLI_OK ? gate_status : status;
 }
