@@ -371,6 +371,28 @@ Test(cli, regression_191_list_keeps_to_100_columns)
     done(&r);
 }
 
+/* pair's summary shows the pairs the candidate won, as its heading says
+ * (no row showed them), and keeps to 100 columns with long router names. */
+Test(cli, regression_192_pair_summary_shows_wins_within_100_columns)
+{
+    result r = rb("pair --a linear --b floor --scenarios static-100,static-1000 --trials 5 "
+                  "--warmup 0 --min-trial-ms 0.05");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    const char *sum = strstr(r.out, "pair: speed ratio candidate/baseline (b/a)");
+    cr_assert(sum, "%s", r.out);
+    cr_expect(strstr(sum, "\n  static-100 ") && strstr(sum, "\n  static-1000 "), "%s", sum);
+    for (const char *line = sum; *line;) {
+        size_t n = strcspn(line, "\n");
+        cr_expect_leq(n, 100u, "a %zu-column line: %.*s", n, (int)n, line);
+        char row[256];
+        snprintf(row, sizeof row, "%.*s", (int)n, line);
+        if (strncmp(row, "  static-", 9) == 0)
+            cr_expect(strstr(row, " 5/5 ") != NULL, "no wins: %s", row);
+        line += n + (line[n] == '\n');
+    }
+    done(&r);
+}
+
 Test(cli, run_and_pair_take_scenario_and_scenarios)
 {
     static const char *const cmds[] = {"run --routers floor --baseline floor",
