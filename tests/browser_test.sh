@@ -51,7 +51,10 @@ shots="$build/browser-shots"
 rm -rf "$out" "$shots"
 mkdir -p "$out"
 quick=(--trials 7 --min-trial-ms 2)
-"$routebench" run --routers radix,hashseg,ctrie,linear,floor --scenarios static-100,params-1000 \
+# a router named NAME@LIB (a long label, as a baseline built from another
+# commit has) and two sizes of one shape (the scaling chart and its legend)
+"$routebench" run --routers "radix,hashseg@$build/librouters.so,ctrie,linear,floor,limit" \
+  --baseline radix --scenarios static-100,static-1000,params-1000 \
   "${quick[@]}" --out "$out/run" >"$out/run.log" 2>&1 || fail "routebench run: $(tail -3 "$out/run.log")"
 "$routebench" pair --a ctrie --b hashseg --scenarios params-100 --fail-below 0.97 "${quick[@]}" \
   --out "$out/pair" >"$out/pair.log" 2>&1

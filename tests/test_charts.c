@@ -310,6 +310,53 @@ Test(charts, the_time_axis_holds_every_router_it_draws_references_included)
     rb_bundle_free(&b);
 }
 
+static double colour_distance(const char *a, const char *b)
+{
+    unsigned x[3], y[3];
+    cr_assert_eq(sscanf(a, "#%2x%2x%2x", &x[0], &x[1], &x[2]), 3, "%s", a);
+    cr_assert_eq(sscanf(b, "#%2x%2x%2x", &y[0], &y[1], &y[2]), 3, "%s", b);
+    double d = 0;
+    for (int i = 0; i < 3; i++) d += ((double)x[i] - y[i]) * ((double)x[i] - y[i]);
+    return sqrt(d);
+}
+
+/* No two routers of a chart look alike: compiled and the limit, added
+ * without colours of their own, hashed to a blue beside radix's and a
+ * brown beside floor's (RESULTS.md's scaling chart). Every colour a name
+ * can get, the built-in routers' and any other name's, is at least 60
+ * apart from every other. */
+Test(charts, regression_193_no_two_routers_look_alike)
+{
+    const char *names[64];
+    size_t n = 0;
+    static const char *const builtin[] = {"radix",  "hashseg", "ctrie", "glob",     "auto",
+                                          "linear", "floor",   "r3",    "compiled", "limit"};
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++) names[n++] = builtin[i];
+    char other[40][32];
+    for (int i = 0; i < 40; i++) {
+        snprintf(other[i], sizeof other[i], "plugin-%d@lib%d.so", i, i * 7);
+        names[n++] = other[i];
+    }
+    const char *colours[64];
+    size_t nc = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = rb_bundle_router_colour(names[i]);
+        bool seen = false;
+        for (size_t k = 0; k < nc; k++) seen = seen || strcmp(colours[k], c) == 0;
+        if (!seen) colours[nc++] = c;
+    }
+    cr_expect_geq(nc, 12u, "the built-in ten and some others");
+    for (size_t i = 0; i < nc; i++)
+        for (size_t k = i + 1; k < nc; k++)
+            cr_expect_geq(colour_distance(colours[i], colours[k]), 60.0, "%s and %s look alike",
+                          colours[i], colours[k]);
+    for (size_t i = 0; i < 10; i++)
+        for (size_t k = i + 1; k < 10; k++)
+            cr_expect_str_neq(rb_bundle_router_colour(builtin[i]),
+                              rb_bundle_router_colour(builtin[k]), "%s and %s share a colour",
+                              builtin[i], builtin[k]);
+}
+
 Test(charts, nothing_to_plot_means_no_chart_and_no_link)
 {
     rb_bundle b;

@@ -174,8 +174,8 @@ int cmd_list(int argc, char **argv)
             }
         }
         if (missing) /* the reason of each, one long line apiece, is in --json */
-            printf("  (not built: scripts/setup.sh --peers installs and builds them; list --json\n"
-                   "  says what each one misses)\n");
+            printf("  (not built: scripts/setup.sh --peers installs and builds them;\n"
+                   "   routebench list --json says what each one misses)\n");
         printf("\nshipped corpora (corpus/data/):\n");
         for (size_t i = 0; i < rb_shipped_count(); i++) printf("  %s\n", rb_shipped_name(i));
         status = CLI_OK;

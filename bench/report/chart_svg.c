@@ -51,13 +51,15 @@ typedef struct style {
     const char *dash; /* stroke-dasharray, or NULL for a solid line */
 } style;
 
+/* Every colour here is at least 60 apart (RGB distance) from every other,
+ * so no two routers of one chart look alike (test_charts). */
 static const style fixed_styles[] = {
-    {"radix", "#1f77b4", NULL},  {"hashseg", "#d62728", NULL}, {"ctrie", "#2ca02c", NULL},
-    {"glob", "#9467bd", NULL},   {"auto", "#ff7f0e", "6 3"},   {"linear", "#7f7f7f", "2 3"},
-    {"floor", "#8c564b", "2 3"}, {"r3", "#e377c2", NULL},      {"segscan", "#17becf", NULL},
+    {"radix", "#1f77b4", NULL},    {"hashseg", "#d62728", NULL}, {"ctrie", "#2ca02c", NULL},
+    {"glob", "#9467bd", NULL},     {"auto", "#ff7f0e", "6 3"},   {"linear", "#7f7f7f", "2 3"},
+    {"floor", "#8c564b", "2 3"},   {"r3", "#e377c2", NULL},      {"segscan", "#17becf", NULL},
+    {"compiled", "#bcbd22", NULL}, {"limit", "#000000", "5 3"},
 };
-static const char *const other_colours[] = {"#bcbd22", "#393b79", "#637939", "#8c6d31",
-                                            "#843c39", "#7b4173", "#3182bd", "#e6550d"};
+static const char *const other_colours[] = {"#000080", "#800000", "#808000"};
 
 static style router_style(const char *router)
 {
@@ -113,9 +115,46 @@ static double text_width(const char *s, double size, bool bold)
     return (double)strlen(s) * size * (bold ? 0.66 : 0.6);
 }
 
+/* name into out, shortened in its middle ("radix@bu...ters.so") to fit
+ * room pixels at font size; whole characters of UTF-8 are kept.  Returns
+ * whether it was shortened. */
+static bool fit_name(const char *name, double room, double size, char *out, size_t cap)
+{
+    size_t len = strlen(name), keep = (size_t)(room / (size * 0.6));
+    if (text_width(name, size, false) <= room || keep < 5 || cap < keep + 1) {
+        snprintf(out, cap, "%s", name);
+        return false;
+    }
+    size_t head = (keep - 3) / 2, tail = keep - 3 - head;
+    while (head && ((unsigned char)name[head] & 0xC0) == 0x80) head--;
+    size_t from = len - tail;
+    while (from < len && ((unsigned char)name[from] & 0xC0) == 0x80) from++;
+    snprintf(out, cap, "%.*s...%s", (int)head, name, name + from);
+    return true;
+}
+
 #define TITLE_SIZE 14.0
 #define FONT_SIZE  11.0
 #define MARGIN     12.0
+
+/* A router's name as text(), shortened in its middle to fit room pixels
+ * (bold when extra says so), the whole name as its tooltip then. */
+static void name_text(rb_buf *o, double x, double y, const char *anchor, const char *extra,
+                      const char *name, double room)
+{
+    char shown[RB_BUNDLE_NAME + 32];
+    bool bold = extra && strstr(extra, "bold");
+    if (!fit_name(name, room, bold ? FONT_SIZE * 1.1 : FONT_SIZE, shown, sizeof shown)) {
+        text(o, x, y, anchor, extra, name);
+        return;
+    }
+    rb_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s><title>", x, y, anchor,
+                  extra ? " " : "", extra ? extra : "");
+    text_escaped(o, name);
+    rb_buf_puts(o, "</title>");
+    text_escaped(o, shown);
+    rb_buf_puts(o, "</text>\n");
+}
 
 /* The width a chart needs for its title and subtitle. */
 static double heading_width(const char *title, const char *subtitle)
@@ -473,11 +512,11 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
             double cy = y + ROW_H / 2;
             char name[RB_BUNDLE_NAME + 16];
             rb_bundle_label(b, r->router, false, name, sizeof name);
-            text(o, LEFT - 8, cy + 4, "end",
-                 win   ? "font-weight=\"bold\""
-                 : ref ? "fill=\"#555\""
-                       : NULL,
-                 name);
+            name_text(o, LEFT - 8, cy + 4, "end",
+                      win   ? "font-weight=\"bold\""
+                      : ref ? "fill=\"#555\""
+                            : NULL,
+                      name, LEFT - 8 - MARGIN);
             double lo = fmax(r->min_ns, a.lo), hi = fmin(r->max_ns, a.hi);
             if (r->min_ns > 0 && hi >= lo)
                 line(o, axis_at(&a, lo), cy, axis_at(&a, hi), cy, st.colour, 1.5, NULL);
@@ -521,7 +560,7 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
 #define PANEL_PAD_B 120.0 /* the x axis, then the routes by depth (DEPTH_LINES at most) */
 #define DEPTH_LINES 5
 #define PANEL_PAD_T 30.0
-#define PANEL_PAD_R 130.0
+#define PANEL_PAD_R 160.0
 
 /* Shapes of generated scenarios with two or more route counts, in order of
  * first appearance; returns how many. */
@@ -621,7 +660,7 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, size_t index
             rb_bundle_label(b, router, true, name, sizeof name);
             if (clipped) snprintf(name + strlen(name), sizeof name - strlen(name), " ^");
             line(o, r + 10, legend_y, r + 28, legend_y, st.colour, 2.5, st.dash);
-            text(o, r + 32, legend_y + 4, "start", NULL, name);
+            name_text(o, r + 32, legend_y + 4, "start", NULL, name, PANEL_PAD_R - 36);
             legend_y += 15;
         }
         rb_buf_free(&points);
@@ -829,7 +868,8 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
         }
         style st = router_style(r->router);
         double cy = y + ROW_H / 2;
-        text(o, LEFT - 8, cy + 4, "end", r->winner ? "font-weight=\"bold\"" : NULL, r->router);
+        name_text(o, LEFT - 8, cy + 4, "end", r->winner ? "font-weight=\"bold\"" : NULL, r->router,
+                  LEFT - 8 - MARGIN);
         bool interval = !rb_metric_exact(b->metric) && r->lo > 0 && r->hi > 0;
         if (interval) line(o, axis_at(&a, r->lo), cy, axis_at(&a, r->hi), cy, st.colour, 2, NULL);
         double x = axis_at(&a, r->median);
@@ -906,7 +946,7 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
             double cy = y + ROW_H / 2;
             char name[RB_BUNDLE_NAME + 16], v[48];
             rb_bundle_label(b, r->router, false, name, sizeof name);
-            text(o, LEFT - 8, cy + 4, "end", NULL, name);
+            name_text(o, LEFT - 8, cy + 4, "end", NULL, name, LEFT - 8 - MARGIN);
             const struct {
                 const log_axis *a;
                 double v;
