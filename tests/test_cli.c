@@ -393,6 +393,30 @@ Test(cli, regression_192_pair_summary_shows_wins_within_100_columns)
     done(&r);
 }
 
+/* A run's terminal report keeps to 100 columns with seven routers, the
+ * limit and (where libr3 is built in) a peer that disagrees: its first
+ * differing request was one line of 190 columns. */
+Test(cli, regression_194_a_runs_report_keeps_to_100_columns)
+{
+    result l = rb("list");
+    bool r3 = strstr(l.out, "\n  r3 ") != NULL;
+    done(&l);
+    char args[512];
+    snprintf(args, sizeof args,
+             "run --routers radix,glob,hashseg,ctrie,auto,linear,limit%s --scenarios twilio "
+             "--trials 5 --warmup 0 --min-trial-ms 0.05",
+             r3 ? ",r3" : "");
+    result r = rb(args);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    if (r3) cr_expect(strstr(r.out, "first differing request") != NULL, "%s", r.out);
+    for (const char *line = r.out; *line;) {
+        size_t n = strcspn(line, "\n");
+        cr_expect_leq(n, 100u, "a %zu-column line: %.*s", n, (int)n, line);
+        line += n + (line[n] == '\n');
+    }
+    done(&r);
+}
+
 Test(cli, run_and_pair_take_scenario_and_scenarios)
 {
     static const char *const cmds[] = {"run --routers floor --baseline floor",

@@ -41,8 +41,8 @@ int cli_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Print text on out wrapped before CLI_COLUMNS, the lines after the first
- * indented by indent, then a newline. */
+/* Print text on out wrapped before CLI_COLUMNS (its leading blanks kept),
+ * the lines after the first indented by indent, then a newline. */
 #define CLI_COLUMNS 100
 void cli_print_wrapped(FILE *out, const char *text, size_t indent);
 

@@ -901,10 +901,11 @@ static void show_pass(session_options *o, const rb_bundle *b, const rb_scenario 
     rb_buf_free(&text);
     for (size_t k = 0; k < sel->nops && k < run->nsubjects; k++) {
         if (!reps[k].nexamples) continue;
-        char first[800];
+        char first[800], line[1024];
         rb_verify_example_format(&reps[k].examples[0], &sc->requests, first, sizeof first);
-        fprintf(o->human, "  ** %s, first differing request: %s **\n",
-                label_of(o, run->subjects[k].ops), first);
+        snprintf(line, sizeof line, "  ** %s, first differing request: %s **",
+                 label_of(o, run->subjects[k].ops), first);
+        cli_print_wrapped(o->human, line, 4);
     }
     print_peer_notes(o->human, o, sel->notes, sel->nnotes);
     fflush(o->human);
