@@ -390,3 +390,19 @@ void rbt_shell_free(rbt_shell *r)
     free(r->err);
     r->out = r->err = NULL;
 }
+
+char *rbt_unwrapped(const char *text)
+{
+    char *out = malloc(strlen(text) + 1), *w = out;
+    if (!out) return NULL;
+    for (const char *p = text; *p; p++) {
+        if (*p != '\n') {
+            *w++ = *p;
+            continue;
+        }
+        while (p[1] == ' ') p++;
+        *w++ = ' ';
+    }
+    *w = '\0';
+    return out;
+}

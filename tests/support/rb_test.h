@@ -151,4 +151,9 @@ typedef struct rbt_shell {
 rbt_shell rbt_shell_run(const char *dir, const char *cmd);
 void rbt_shell_free(rbt_shell *r);
 
+/* text with its wrapped lines joined: every newline and the blanks after
+ * it become one space, so a phrase can be found wherever the terminal
+ * report wrapped it (malloc'd; NULL only when out of memory). */
+char *rbt_unwrapped(const char *text);
+
 #endif
