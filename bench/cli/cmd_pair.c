@@ -132,8 +132,8 @@ static void summary_row(FILE *out, const rb_bundle *bundle, const char *name, in
                         const char *cell, int cell_w, double median, size_t wins, size_t n)
 {
     char won[32] = "", words[128];
-    if (!rb_metric_exact(bundle->metric)) /* a column, blank for the geometric mean */
-        snprintf(won, sizeof won, n ? "%zu/%zu" : "", wins, n);
+    if (!rb_metric_exact(bundle->metric) && n) /* a column, blank for the geometric mean */
+        snprintf(won, sizeof won, "%zu/%zu", wins, n);
     rb_gate_words(median, "candidate", "baseline", words, sizeof words);
     if (rb_metric_exact(bundle->metric))
         fprintf(out, "  %-*s  %-*s  %s\n", name_w, name, cell_w, cell, words);
