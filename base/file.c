@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -316,6 +317,33 @@ int rb_file_commit(rb_file_staged *s, rb_error *err)
     int rc = parent ? fsync_dir(parent, err) : oom(err, s->path);
     free(parent);
     rb_file_discard(s);
+    return rc;
+}
+
+int rb_file_commit_pair(rb_file_staged *first, rb_file_staged *second, rb_error *err)
+{
+    /* a lock on the directory of the first, held for the two renames: two
+     * writers of one pair commit one after the other (the kernel drops
+     * the lock of a writer that dies) */
+    const char *base;
+    size_t blen;
+    char *parent = split_path(first->path, &base, &blen);
+    if (!parent) {
+        rb_file_discard(first);
+        rb_file_discard(second);
+        return oom(err, first->path);
+    }
+    int dfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(parent);
+    if (dfd >= 0) {
+        while (flock(dfd, LOCK_EX) != 0 && errno == EINTR) continue;
+    }
+    int rc = rb_file_commit(first, err);
+    if (rc == RB_OK)
+        rc = rb_file_commit(second, err);
+    else
+        rb_file_discard(second);
+    if (dfd >= 0) close(dfd); /* releases the lock */
     return rc;
 }
 

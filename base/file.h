@@ -58,6 +58,11 @@ int rb_file_stage(const char *path, const char *data, size_t len, rb_file_staged
 /* Rename the staged file over its path and fsync the directory; s is
  * released (discarded on failure). */
 int rb_file_commit(rb_file_staged *s, rb_error *err);
+/* Commit first, then second, as one step for other writers of the same
+ * pair: the directory of first is locked (flock) for the two renames, so
+ * two processes writing the pair at once leave one's pair, never one's
+ * first beside the other's second.  Both are released. */
+int rb_file_commit_pair(rb_file_staged *first, rb_file_staged *second, rb_error *err);
 /* Remove the temporary file (if any) and release s; safe to call twice. */
 void rb_file_discard(rb_file_staged *s);
 

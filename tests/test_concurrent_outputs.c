@@ -9,10 +9,12 @@
  *     beside the output;
  *   - the same through the CLI: `run --out`, `corpus gen --out`;
  *   - an output named by a symbolic link to nothing is refused before any
- *     work.
+ *     work;
+ *   - a pair of files (corpus gen's routes and requests) is committed as
+ *     one step for other writers of the pair.
  *
- * One numbered regression test per fixed bug (150-153), its cause in a
- * line.  Nothing here is timed: the kills land at random moments drawn
+ * One numbered regression test per fixed bug (150-153, 195), its cause in
+ * a line.  Nothing here is timed: the kills land at random moments drawn
  * from a fixed seed, and every assertion is about what is on disk.
  */
 #include "file.h"
@@ -25,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -239,6 +243,70 @@ Test(concurrent_outputs, a_live_writers_temporaries_are_kept_a_dead_ones_removed
     struct stat st;
     cr_expect_eq(stat(live, &st), 0, "a running writer's temporary directory was removed");
     cr_expect_neq(stat(dead, &st), 0, "a gone writer's temporary directory was kept");
+}
+
+/* Is a process waiting for an flock (a "->" line of /proc/locks naming
+ * pid)? */
+static bool waits_for_flock(pid_t pid)
+{
+    FILE *f = fopen("/proc/locks", "r");
+    if (!f) return false;
+    char line[256], want[32];
+    snprintf(want, sizeof want, " %d ", (int)pid);
+    bool waiting = false;
+    while (!waiting && fgets(line, sizeof line, f))
+        waiting = strstr(line, "-> FLOCK") != NULL && strstr(line, want) != NULL;
+    fclose(f);
+    return waiting;
+}
+
+/* Regression 195: corpus gen renamed its requests, then its routes, and
+ * two writers of one pair could interleave (one's requests beside the
+ * other's routes: verify refused the pair; seen once in CI in regression
+ * 152's race).  rb_file_commit_pair takes the directory's flock for the
+ * two renames: while another holds it, a writer renames neither file. */
+Test(concurrent_outputs, regression_195_a_pair_is_committed_as_one_step)
+{
+    char first[128], second[128];
+    in_tmp("p.requests", first, sizeof first);
+    in_tmp("p.routes", second, sizeof second);
+    rb_error err;
+    cr_assert_eq(rb_file_write_atomic(first, "old requests", 12, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_file_write_atomic(second, "old routes", 10, &err), RB_OK, "%s", err.message);
+    int dfd = open(tmpdir, O_RDONLY | O_DIRECTORY);
+    cr_assert_geq(dfd, 0);
+    cr_assert_eq(flock(dfd, LOCK_EX), 0); /* another writer's commit, in progress */
+    pid_t child = fork();
+    cr_assert_geq(child, 0);
+    if (child == 0) {
+        close(dfd); /* the lock belongs to the parent's descriptor, not to a copy of it */
+        rb_file_staged a, b;
+        if (rb_file_stage(first, "new requests", 12, &a, &err) < 0 ||
+            rb_file_stage(second, "new routes", 10, &b, &err) < 0 ||
+            rb_file_commit_pair(&a, &b, &err) < 0)
+            _exit(1);
+        _exit(0);
+    }
+    /* the child reaches the lock and waits there (or, without the lock,
+     * renames both at once and exits) */
+    bool waiting = false;
+    for (int i = 0; i < 10000 && !waiting; i++) {
+        waiting = waits_for_flock(child);
+        if (!waiting && waitpid(child, NULL, WNOHANG) == child) break;
+        if (!waiting) nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    char *q = rbt_slurp(tmpdir, "p.requests", NULL), *r = rbt_slurp(tmpdir, "p.routes", NULL);
+    cr_expect(waiting, "the second writer did not wait for the pair's lock");
+    cr_expect_str_eq(q, "old requests", "a file of the pair was renamed while another held it");
+    cr_expect_str_eq(r, "old routes");
+    free(q), free(r);
+    close(dfd); /* the other commit is done */
+    int st = 0;
+    cr_assert_eq(waitpid(child, &st, 0) == child || errno == ECHILD, true);
+    q = rbt_slurp(tmpdir, "p.requests", NULL), r = rbt_slurp(tmpdir, "p.routes", NULL);
+    cr_expect_str_eq(q, "new requests");
+    cr_expect_str_eq(r, "new routes");
+    free(q), free(r);
 }
 
 /* ---- through the CLI ---------------------------------------------------------- */

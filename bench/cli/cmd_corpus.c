@@ -378,11 +378,12 @@ static int corpus_gen(int argc, char **argv)
      * requests go first: a kill leaves the old pair, the new pair, or old
      * routes beside new requests, which record the new routes'
      * fingerprint, so verify, run and pair refuse that pair by name.  New
-     * routes never appear beside old requests. */
+     * routes never appear beside old requests.  Two writers of one pair
+     * rename theirs one after the other (rb_file_commit_pair). */
     rb_file_staged sq = {0}, sr = {0};
     if (status == CLI_OK && (rb_file_stage(qpath, qtext.data, qtext.len, &sq, &err) < 0 ||
                              rb_file_stage(rpath, rtext.data, rtext.len, &sr, &err) < 0 ||
-                             rb_file_commit(&sq, &err) < 0 || rb_file_commit(&sr, &err) < 0))
+                             rb_file_commit_pair(&sq, &sr, &err) < 0))
         status = cli_error("corpus gen", "%s", err.message);
     rb_file_discard(&sq);
     rb_file_discard(&sr);
