@@ -515,21 +515,28 @@ static int window_compare(const compiler *c, uint32_t a, uint32_t b)
     return x->window < y->window ? -1 : x->window > y->window;
 }
 
+/* "if the segment is node id's L bytes, enter it", at indent outer, its
+ * body at inner. */
+static void put_compare_enter(compiler *c, uint32_t id, uint32_t L, const char *outer,
+                              const char *inner)
+{
+    const cnode *nd = &c->nodes[id];
+    rb_buf_printf(c->out, "%sif (memcmp(s, ", outer);
+    put_literal(c, nd->text, nd->len);
+    rb_buf_printf(c->out, ", %u) == 0) {\n", L);
+    put_enter(c, id, inner);
+    rb_buf_printf(c->out, "%sgoto rank1;\n%s}\n", inner, outer);
+}
+
 /* The static children ids[0, k) of one length L. */
 static int put_static_group(compiler *c, uint32_t *ids, size_t k, uint32_t L)
 {
     if (k <= 3 || L == 0) {
         for (size_t j = 0; j < k; j++) {
-            const cnode *nd = &c->nodes[ids[j]];
-            if (L == 0) {
+            if (L == 0)
                 put_enter(c, ids[j], "        ");
-            } else {
-                rb_buf_puts(c->out, "        if (memcmp(s, ");
-                put_literal(c, nd->text, nd->len);
-                rb_buf_printf(c->out, ", %u) == 0) {\n", L);
-                put_enter(c, ids[j], "            ");
-                rb_buf_puts(c->out, "            goto rank1;\n        }\n");
-            }
+            else
+                put_compare_enter(c, ids[j], L, "        ", "            ");
         }
         rb_buf_puts(c->out, "        goto rank1;\n");
         return RB_OK;
@@ -565,11 +572,7 @@ static int put_static_group(compiler *c, uint32_t *ids, size_t k, uint32_t L)
             put_enter(c, ids[j], "            ");
             rb_buf_puts(c->out, "            goto rank1;\n        }\n");
         } else {
-            rb_buf_puts(c->out, "            if (memcmp(s, ");
-            put_literal(c, nd->text, nd->len);
-            rb_buf_printf(c->out, ", %u) == 0) {\n", L);
-            put_enter(c, ids[j], "                ");
-            rb_buf_puts(c->out, "                goto rank1;\n            }\n");
+            put_compare_enter(c, ids[j], L, "            ", "                ");
         }
         if (j + 1 == k || nodes[ids[j + 1]].window != nd->window)
             rb_buf_puts(c->out, "            goto rank1;\n");
