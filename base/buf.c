@@ -26,31 +26,35 @@ void rb_buf_puts(rb_buf *b, const char *s)
     rb_buf_append(b, s, strlen(s));
 }
 
-void rb_buf_printf(rb_buf *b, const char *fmt, ...)
+void rb_buf_vprintf(rb_buf *b, const char *fmt, va_list ap)
 {
     char small[512];
-    va_list ap;
-    va_start(ap, fmt);
+    va_list again;
+    va_copy(again, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
     if (n < 0) {
         b->failed = 1;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
+    } else if ((size_t)n < sizeof small) {
         rb_buf_append(b, small, (size_t)n);
-        return;
+    } else {
+        char *big = malloc((size_t)n + 1);
+        if (!big) {
+            b->failed = 1;
+        } else {
+            vsnprintf(big, (size_t)n + 1, fmt, again);
+            rb_buf_append(b, big, (size_t)n);
+            free(big);
+        }
     }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->failed = 1;
-        return;
-    }
+    va_end(again);
+}
+
+void rb_buf_printf(rb_buf *b, const char *fmt, ...)
+{
+    va_list ap;
     va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    rb_buf_vprintf(b, fmt, ap);
     va_end(ap);
-    rb_buf_append(b, big, (size_t)n);
-    free(big);
 }
 
 /* Columns of s[0, n): one per character (UTF-8 continuation bytes add
@@ -64,7 +68,11 @@ static size_t columns(const char *s, size_t n)
 
 void rb_buf_wrap(rb_buf *b, const char *text, size_t indent, size_t col, size_t width)
 {
-    const char *p = text;
+    /* the text's own lead (blank lines, the first line's indent) as it is */
+    size_t lines = strspn(text, "\n"), blanks = strspn(text + lines, " ");
+    rb_buf_append(b, text, lines + blanks);
+    col = (lines ? 0 : col) + blanks;
+    const char *p = text + lines + blanks;
     bool first = true;
     while (*p) {
         while (*p == ' ' || *p == '\n') p++;

@@ -40,9 +40,7 @@ int cli_error(const char *cmd, const char *fmt, ...)
 void cli_print_wrapped(FILE *out, const char *text, size_t indent)
 {
     rb_buf b = {0};
-    size_t lead = strspn(text, " "); /* the first line's own indent, kept */
-    rb_buf_append(&b, text, lead);
-    rb_buf_wrap(&b, text + lead, indent, lead, CLI_COLUMNS);
+    rb_buf_wrap(&b, text, indent, 0, CLI_COLUMNS);
     fputs(b.failed || !b.data ? text : b.data, out);
     if (b.failed || !b.data) fputs("\n", out);
     rb_buf_free(&b);

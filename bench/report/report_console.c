@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double hi, double mde,
@@ -48,25 +47,14 @@ void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double 
 static void wrapped(rb_buf *o, size_t indent, const char *fmt, ...) RB_PRINTF(3, 4);
 static void wrapped(rb_buf *o, size_t indent, const char *fmt, ...)
 {
-    char small[1024], *text = small;
+    rb_buf line = {0};
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    rb_buf_vprintf(&line, fmt, ap);
     va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n >= sizeof small) {
-        if (!(text = malloc((size_t)n + 1))) {
-            o->failed = 1;
-            return;
-        }
-        va_start(ap, fmt);
-        vsnprintf(text, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    size_t blank = strspn(text, "\n"), col = strspn(text + blank, " ");
-    rb_buf_append(o, text, blank + col);
-    rb_buf_wrap(o, text + blank + col, indent, col, RB_HEADLINE_COLUMNS);
-    if (text != small) free(text);
+    if (line.failed) o->failed = 1;
+    if (line.data) rb_buf_wrap(o, line.data, indent, 0, RB_HEADLINE_COLUMNS);
+    rb_buf_free(&line);
 }
 
 static void speed_of(const rb_bundle *b, const rb_bundle_scenario *s, const char *name, bool brief,
