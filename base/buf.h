@@ -22,7 +22,7 @@ typedef struct rb_buf {
 void rb_buf_append(rb_buf *b, const char *s, size_t n);
 void rb_buf_puts(rb_buf *b, const char *s);
 void rb_buf_printf(rb_buf *b, const char *fmt, ...) RB_PRINTF(2, 3);
-void rb_buf_vprintf(rb_buf *b, const char *fmt, va_list ap);
+void rb_buf_vprintf(rb_buf *b, const char *fmt, va_list ap) RB_PRINTF(2, 0);
 /* Append text, its words (runs of bytes other than ' ' and '\n') joined
  * by one space, wrapped before column width: the first line goes on from
  * column col (after the text's own leading newlines and blanks, which are
