@@ -65,7 +65,7 @@ static const cli_option choose_table[] = {
      .offset = C(routers),
      .help = "routers to consider (default: every registered router; peer runner names "
              "too: routebench list names them)"},
-    SESSION_OPT_APP_BYTES(S(app_bytes),
+    SESSION_OPT_APP_BYTES(S(run.app_bytes),
                           "bytes the application stand-in touches between two cold lookups"),
     {.name = "--peers",
      .type = CLI_FLAG,
@@ -144,7 +144,7 @@ static int prepare_tables(choose_options *o, const char *dir, char *rp, char *qp
         rb_reqgen_config cfg;
         rb_reqgen_config_init(&cfg);
         cfg.count = o->count;
-        cfg.seed = o->s.seed;
+        cfg.seed = o->s.run.seed;
         rc = rb_requests_generate(&routes, &cfg, &reqs, NULL, &err);
         if (rc == RB_OK)
             fprintf(stderr, "routebench choose: %zu requests generated (seed %llu)\n", reqs.count,
@@ -207,16 +207,16 @@ int cmd_choose(int argc, char **argv)
     else
         snprintf(rnote, sizeof rnote, "%s%sgenerated from the routes, seed %llu%s",
                  o.s.out ? qname : "", o.s.out ? " in the bundle, " : "",
-                 (unsigned long long)o.s.seed, o.s.out ? "" : " (--out keeps them)");
-    o.s.source_note = note;
-    o.s.requests_note = rnote;
+                 (unsigned long long)o.s.run.seed, o.s.out ? "" : " (--out keeps them)");
+    o.s.run.source_note = note;
+    o.s.run.requests_note = rnote;
     if (o.s.out) {
         o.s.inputs[0] = rp;
         o.s.inputs[1] = qp;
         o.s.ninputs = 2;
     }
-    o.s.both_conditions = true;
-    o.s.drop_refusing = true;
+    o.s.run.both_conditions = true;
+    o.s.run.drop_refusing = true;
     if (status == CLI_OK) status = add_routers(&o);
     if (status == CLI_OK) {
         o.s.routes_file = rp;

@@ -145,7 +145,7 @@ static void summary_row(FILE *out, const rb_bundle *bundle, const char *name, in
 static int report_pair(const session_options *o, const rb_bundle *bundle, int status)
 {
     FILE *out = o->human;
-    const char *la = o->labels[0], *lb = o->labels[1];
+    const char *la = o->run.labels[0], *lb = o->run.labels[1];
     rb_buf head = {0};
     rb_buf_printf(&head,
                   "pair: speed ratio candidate/baseline (b/a), baseline a = %s, candidate b = %s "
@@ -208,7 +208,8 @@ int cmd_pair(int argc, char **argv)
     session_options *o = &po.s;
     session_options_init(o, "pair");
     o->leave_out = "pair another router with --a or --b";
-    o->all_or_nothing = true;
+    o->run.all_or_nothing = true;
+    o->run.noise_note = true;
     int status = cli_args(&pair_command, &po, argc, argv);
     if (status != CLI_CONTINUE) {
         session_options_free(o);
@@ -218,16 +219,17 @@ int cmd_pair(int argc, char **argv)
     status = CLI_OK;
     if (!po.self_test && !po.b)
         status = cli_error("pair", "needs --candidate SPEC (--b), or --self-test");
-    if (status == CLI_OK && gate && !rb_metric_exact(o->metric) &&
-        o->proto.trials < RB_PAIR_GATE_MIN_TRIALS)
-        status = cli_error("pair",
-                           "--fail-below needs --trials %d or more with --metric %s (%u given): "
-                           "fewer pairs cannot tell a regression from noise (or use --metric "
-                           "instructions, which is exact)",
-                           RB_PAIR_GATE_MIN_TRIALS, rb_metric_name(o->metric), o->proto.trials);
+    if (status == CLI_OK && gate && !rb_metric_exact(o->run.metric) &&
+        o->run.proto.trials < RB_PAIR_GATE_MIN_TRIALS)
+        status =
+            cli_error("pair",
+                      "--fail-below needs --trials %d or more with --metric %s (%u given): "
+                      "fewer pairs cannot tell a regression from noise (or use --metric "
+                      "instructions, which is exact)",
+                      RB_PAIR_GATE_MIN_TRIALS, rb_metric_name(o->run.metric), o->run.proto.trials);
     if (status == CLI_OK) status = session_add_router(o, po.a);
     if (status == CLI_OK && !po.self_test) status = session_add_router(o, po.b);
-    if (status == CLI_OK && !po.self_test && o->nrouters != 2)
+    if (status == CLI_OK && !po.self_test && o->run.nrouters != 2)
         status = cli_error("pair", "--baseline and --candidate name the same router");
     if (status == CLI_OK) status = session_finish_scenarios(o);
     bool handled = false;
@@ -242,10 +244,10 @@ int cmd_pair(int argc, char **argv)
         return status;
     }
     if (gate) {
-        o->gate.on = true;
-        o->gate.threshold = po.fail_below;
-        snprintf(o->gate.a, sizeof o->gate.a, "%s", o->labels[0]);
-        snprintf(o->gate.b, sizeof o->gate.b, "%s", o->labels[1]);
+        o->run.gate.on = true;
+        o->run.gate.threshold = po.fail_below;
+        snprintf(o->run.gate.a, sizeof o->run.gate.a, "%s", o->run.labels[0]);
+        snprintf(o->run.gate.b, sizeof o->run.gate.b, "%s", o->run.labels[1]);
     }
     rb_bundle bundle;
     status = session_run(o, argc, argv, &bundle);

@@ -52,7 +52,7 @@ static const cli_command run_command = {
               "             2 usage/input error\n",
 };
 
-/* Fill o->routers: the baseline first, then the others (--routers order, or
+/* Fill o->run.routers: the baseline first, then the others (--routers order, or
  * the registry's and then every --router-lib router's). */
 static int choose_routers(session_options *o, const char *list, const char *baseline)
 {
@@ -71,11 +71,11 @@ static int choose_routers(session_options *o, const char *list, const char *base
             rc = session_add_ops(o, rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
         if (rc == CLI_OK && rb_registry_find("floor")) /* the limit: a reference row */
             rc = session_add_ops(o, &rb_bench_limit_ops, RB_LIMIT_NAME);
-        for (size_t i = 0; i < rb_plugins_count(&o->plugins) && rc == CLI_OK; i++) {
+        for (size_t i = 0; i < rb_plugins_count(&o->run.plugins) && rc == CLI_OK; i++) {
             char label[RB_BUNDLE_NAME];
-            snprintf(label, sizeof label, "%s@%s", rb_ops_name(rb_plugins_ops(&o->plugins, i)),
-                     rb_plugins_lib(&o->plugins, i));
-            rc = session_add_ops(o, rb_plugins_ops(&o->plugins, i), label);
+            snprintf(label, sizeof label, "%s@%s", rb_ops_name(rb_plugins_ops(&o->run.plugins, i)),
+                     rb_plugins_lib(&o->run.plugins, i));
+            rc = session_add_ops(o, rb_plugins_ops(&o->run.plugins, i), label);
         }
         return rc;
     }

@@ -42,7 +42,7 @@ static void print_power(FILE *out, const session_options *o, const rb_selftest_r
                         double effect, double threshold)
 {
     size_t n = r->trials_for_power;
-    unsigned now = o->proto.trials;
+    unsigned now = o->run.proto.trials;
     const rb_selftest_case *s = &r->slowed;
     if (n == SIZE_MAX) {
         fprintf(out,
@@ -115,24 +115,24 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     FILE *out = o->human;
     rb_error err;
     double threshold = gate ? fail_below : 1.0 - effect / 2.0;
-    bool exact = rb_metric_exact(o->metric);
-    if (exact && rb_callgrind_open(&o->cg, &err) < 0) {
+    bool exact = rb_metric_exact(o->run.metric);
+    if (exact && rb_callgrind_open(&o->run.cg, &err) < 0) {
         fprintf(stderr, "routebench pair: %s\n", err.message);
         return CLI_USAGE;
     }
     rb_scenario loaded[16];
     size_t n = 0;
     char names[512] = "";
-    for (size_t i = 0; i < o->scenarios.n && n < 16; i++) {
-        if (rb_scenario_load(&o->scenarios.v[i], o->seed, &loaded[n], &err) < 0) {
-            fprintf(stderr, "routebench pair: scenario %s: %s\n", o->scenarios.v[i].name,
+    for (size_t i = 0; i < o->run.scenarios.n && n < 16; i++) {
+        if (rb_scenario_load(&o->run.scenarios.v[i], o->run.seed, &loaded[n], &err) < 0) {
+            fprintf(stderr, "routebench pair: scenario %s: %s\n", o->run.scenarios.v[i].name,
                     err.message);
             for (size_t k = 0; k < n; k++) rb_scenario_free(&loaded[k]);
             return CLI_USAGE;
         }
-        if (loaded[n].features & ~rb_ops_features(o->routers[0])) {
+        if (loaded[n].features & ~rb_ops_features(o->run.routers[0])) {
             fprintf(out, "self-test: %s skipped (%s lacks a feature of its routes)\n",
-                    loaded[n].spec.name, o->labels[0]);
+                    loaded[n].spec.name, o->run.labels[0]);
             rb_scenario_free(&loaded[n]);
             continue;
         }
@@ -141,7 +141,7 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         n++;
     }
     if (n == 0) {
-        fprintf(stderr, "routebench pair: no scenario %s supports\n", o->labels[0]);
+        fprintf(stderr, "routebench pair: no scenario %s supports\n", o->run.labels[0]);
         return CLI_USAGE;
     }
     double load_start = rb_machine_loadavg();
@@ -149,22 +149,22 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         fprintf(out,
                 "self-test: can this machine gate %s at %.1f%%? %s; --metric %s (exact: one run "
                 "of each case decides); gate --fail-below %g%s\n",
-                o->labels[0], 100 * effect, names, rb_metric_name(o->metric), threshold,
+                o->run.labels[0], 100 * effect, names, rb_metric_name(o->run.metric), threshold,
                 gate ? "" : " (default: halfway to the effect)");
     else
         fprintf(out,
                 "self-test: can this machine gate %s at %.1f%%? %s; %u trials (+%u warm-up) of >= "
                 "%g ms, %s; gate --fail-below %g%s; %u runs per case\n",
-                o->labels[0], 100 * effect, names, o->proto.trials, o->proto.warmup,
-                o->proto.min_trial_ms,
-                o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
-                : o->proto.clock == RB_BENCH_CLOCK_CPU ? "--clock cpu"
-                                                       : "--clock wall",
+                o->run.labels[0], 100 * effect, names, o->run.proto.trials, o->run.proto.warmup,
+                o->run.proto.min_trial_ms,
+                o->run.metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
+                : o->run.proto.clock == RB_BENCH_CLOCK_CPU ? "--clock cpu"
+                                                           : "--clock wall",
                 threshold, gate ? "" : " (default: halfway to the effect)", runs);
     fflush(out);
 
-    rb_selftest_opts so = {o->routers[0], o->metric, o->proto, o->seed, effect,
-                           threshold,     runs,      &o->cg,   on_note};
+    rb_selftest_opts so = {o->run.routers[0], o->run.metric, o->run.proto, o->run.seed, effect,
+                           threshold,         runs,          &o->run.cg,   on_note};
     rb_selftest_result r;
     int rc = rb_selftest_run(&so, loaded, n, NULL, NULL, &r, &err);
     double load_end = rb_machine_loadavg();
@@ -179,7 +179,7 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
                 "slowed copy on %s: %llu iterations of busy work per lookup (A: %.2f %s per "
                 "lookup; calibration measured a slowdown of %.1f%%)\n",
                 loaded[k].spec.name, (unsigned long long)s->spin, s->base,
-                rb_metric_unit(o->metric), 100 * (s->slowdown - 1));
+                rb_metric_unit(o->run.metric), 100 * (s->slowdown - 1));
     }
     char slowed[64];
     snprintf(slowed, sizeof slowed, "A slowed %.1f%% (measured %.1f%%)", 100 * effect,

@@ -1,20 +1,16 @@
 /*
- * session.c — the measured session shared by `run` and `pair` (session.h).
+ * session.c — the command side of a measured session (session.h): the
+ * options, the estimate, progress and tables on the terminal, the outputs;
+ * bench/suite/suite.c runs the session itself.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "session.h"
 
-#include "bundle_run.h"
 #include "cli.h"
-#include "compiled.h"
-#include "headline.h"
-#include "library_id.h"
 #include "progress.h"
 #include "report_console.h"
 #include "base_internal.h"
 #include "machine.h"
-#include "sysinfo.h"
-#include "verdict.h"
 #include "verify.h"
 
 #include <math.h>
@@ -28,57 +24,31 @@ void session_options_init(session_options *o, const char *cmd)
 {
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
-    o->proto = (rb_bench_protocol){RB_BENCH_DEFAULT_TRIALS, RB_BENCH_DEFAULT_WARMUP,
-                                   RB_BENCH_DEFAULT_MIN_TRIAL_MS, RB_BENCH_CLOCK_WALL, 0};
-    o->metric = RB_METRIC_TIME;
-    o->seed = RB_SCENARIO_DEFAULT_SEED;
-    o->cpu = -1;
+    rb_suite_init(&o->run);
     o->human = stdout;
-    o->app_bytes = RB_BENCH_DEFAULT_APP_BYTES;
-    rb_plugins_init(&o->plugins);
 }
 
 void session_options_free(session_options *o)
 {
-    rb_scenario_list_free(&o->scenarios);
-    rb_plugins_close(&o->plugins);
+    rb_suite_free(&o->run);
 }
 
 int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label)
 {
-    for (size_t k = 0; k < o->nrouters; k++)
-        if (o->routers[k] == ops) return CLI_OK;
-    if (o->nrouters == sizeof o->routers / sizeof o->routers[0]) {
-        fprintf(stderr, "routebench %s: at most %zu routers at once\n", o->cmd,
-                sizeof o->routers / sizeof o->routers[0]);
+    rb_error err;
+    if (rb_suite_add_ops(&o->run, ops, label, &err) < 0) {
+        fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
         return CLI_USAGE;
     }
-    o->routers[o->nrouters] = ops;
-    snprintf(o->labels[o->nrouters], sizeof o->labels[0], "%s", label);
-    o->nrouters++;
     return CLI_OK;
-}
-
-static int add_peer_spec(session_options *o, const rb_peer_spec *spec, rb_error *err)
-{
-    for (size_t k = 0; k < o->npeers; k++)
-        if (strcmp(o->peers[k].name, spec->name) == 0) return RB_OK;
-    if (o->npeers == sizeof o->peers / sizeof o->peers[0])
-        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "at most %zu peers at once",
-                         sizeof o->peers / sizeof o->peers[0]);
-    /* joins the routers in session_finish_scenarios (after the baseline) */
-    rb_peer_spec_copy(&o->peers[o->npeers++], spec);
-    return RB_OK;
 }
 
 int session_add_peer(session_options *o, const rb_peer_spec *spec)
 {
     rb_error err;
-    if (add_peer_spec(o, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
-    for (size_t k = 0; k < o->npeers; k++)
-        if (strcmp(o->peers[k].name, spec->name) == 0)
-            return session_add_ops(o, &o->peers[k].ops, o->peers[k].name);
-    return CLI_OK;
+    if (rb_suite_add_peer(&o->run, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
+    const rb_peer_spec *p = rb_suite_peer(&o->run, spec->name);
+    return session_add_ops(o, &p->ops, p->name);
 }
 
 void session_add_builtin_peers(session_options *o)
@@ -90,32 +60,32 @@ void session_add_builtin_peers(session_options *o)
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
             continue;
         }
-        if (add_peer_spec(o, &spec, &err) < 0)
+        if (rb_suite_add_peer(&o->run, &spec, &err) < 0)
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
     }
 }
 
-/* --peer NAME=COMMAND: field is the session (offset 0). */
+/* --peer NAME=COMMAND: field is the suite; it joins the routers in
+ * session_finish_scenarios (after the baseline). */
 static int take_peer(void *field, const char *v, rb_error *err)
 {
     rb_peer_spec spec;
     int rc = rb_peer_spec_parse(v, &spec, err);
-    return rc < 0 ? rc : add_peer_spec(field, &spec, err);
+    return rc < 0 ? rc : rb_suite_add_peer(field, &spec, err);
 }
 
 int session_add_router(session_options *o, const char *spec)
 {
     if (!strchr(spec, '@')) { /* a peer runner's name: one of --peer, or built in? */
-        for (size_t k = 0; k < o->npeers; k++)
-            if (strcmp(o->peers[k].name, spec) == 0)
-                return session_add_ops(o, &o->peers[k].ops, o->peers[k].name);
+        const rb_peer_spec *known = rb_suite_peer(&o->run, spec);
+        if (known) return session_add_ops(o, &known->ops, known->name);
         rb_peer_spec peer;
         rb_error err;
         int rc = rb_peer_builtin(spec, NULL, &peer, &err);
         if (rc == RB_OK) return session_add_peer(o, &peer);
         if (rc != RB_ENOTFOUND) return cli_error(o->cmd, "%s", err.message);
     }
-    const rb_router_ops *ops = cli_router(&o->plugins, o->cmd, spec);
+    const rb_router_ops *ops = cli_router(&o->run.plugins, o->cmd, spec);
     if (!ops) return CLI_USAGE;
     bool builtin = rb_registry_find(rb_ops_name(ops)) == ops;
     return session_add_ops(o, ops, builtin ? rb_ops_name(ops) : spec);
@@ -163,7 +133,7 @@ const cli_option session_option_table[] = {
      .alias = "--scenario",
      .type = CLI_CALL,
      .metavar = "LIST",
-     .offset = S(scenarios),
+     .offset = S(run.scenarios),
      .call = take_scenarios,
      .flags = CLI_REPEAT,
      .help = "comma-separated: SHAPE-N (e.g. params-1000; SHAPE-nc-N: without static/param "
@@ -173,7 +143,7 @@ const cli_option session_option_table[] = {
     {.name = "--shape",
      .type = CLI_CALL,
      .metavar = "S[,S]",
-     .offset = S(scenarios),
+     .offset = S(run.scenarios),
      .call = take_shapes,
      .flags = CLI_REPEAT,
      .help = "the suite of shape S at 100, 1000, 10000 routes (static, params, mixed, catchall, "
@@ -193,7 +163,7 @@ const cli_option session_option_table[] = {
     {.name = "--metric",
      .type = CLI_CHOICE,
      .metavar = "M",
-     .offset = S(metric),
+     .offset = S(run.metric),
      .choices = metrics,
      .flags = CLI_SHOW_DEFAULT,
      .help = "what a lookup costs: time (on --clock), instructions (counted by Callgrind: "
@@ -203,7 +173,7 @@ const cli_option session_option_table[] = {
     {.name = "--mode",
      .type = CLI_CHOICE,
      .metavar = "throughput|latency",
-     .offset = S(mode),
+     .offset = S(run.mode),
      .choices = modes,
      .flags = CLI_SHOW_DEFAULT,
      .help = "throughput: lookups back to back (they may overlap in the pipeline); latency: "
@@ -212,14 +182,15 @@ const cli_option session_option_table[] = {
     {.name = "--cache",
      .type = CLI_CHOICE,
      .metavar = "warm|cold",
-     .offset = S(cache),
+     .offset = S(run.cache),
      .choices = caches,
      .flags = CLI_SHOW_DEFAULT,
      .help = "cold: between lookups a stand-in for the application touches --app-bytes of "
              "other memory (evicting the router's lines); its own cost, measured alone in "
              "every round, is subtracted"},
     SESSION_OPT_APP_BYTES(
-        S(app_bytes), "bytes the application stand-in touches between two lookups (--cache cold)"),
+        S(run.app_bytes),
+        "bytes the application stand-in touches between two lookups (--cache cold)"),
     {.name = "--peers",
      .type = CLI_FLAG,
      .offset = S(peers_all),
@@ -229,7 +200,7 @@ const cli_option session_option_table[] = {
     {.name = "--peer",
      .type = CLI_CALL,
      .metavar = "NAME=CMD",
-     .offset = 0,
+     .offset = S(run),
      .call = take_peer,
      .flags = CLI_REPEAT,
      .help = "a peer runner of your own (docs/peer-protocol.md), started as CMD ROUTES "
@@ -237,38 +208,38 @@ const cli_option session_option_table[] = {
     {.name = "--router-lib",
      .type = CLI_CALL,
      .metavar = "LIB",
-     .offset = S(plugins),
+     .offset = S(run.plugins),
      .call = cli_take_router_lib,
      .flags = CLI_REPEAT,
      .help = "load a plugin library of routers (repeatable); its routers are NAME@LIB"},
     {0}};
 
 const cli_option session_protocol_table[] = {
-    SESSION_OPT_TRIALS(S(proto.trials),
+    SESSION_OPT_TRIALS(S(run.proto.trials),
                        "measured trials per router (the 95% sign-test interval of 9 pairs covers "
                        "96.1%; 15 for a gate; counted metrics need none: one replay decides)"),
     {.name = "--warmup",
      .type = CLI_UINT,
      .metavar = "N",
-     .offset = S(proto.warmup),
+     .offset = S(run.proto.warmup),
      .min = 0,
      .max = 1000,
      .flags = CLI_SHOW_DEFAULT,
      .help = "discarded warm-up rounds"},
-    SESSION_OPT_MIN_TRIAL_MS(S(proto.min_trial_ms)),
-    CLI_SEED(S(seed), CLI_SHOW_DEFAULT,
+    SESSION_OPT_MIN_TRIAL_MS(S(run.proto.min_trial_ms)),
+    CLI_SEED(S(run.seed), CLI_SHOW_DEFAULT,
              "seed of the generated tables and requests and of the round orders"),
     {.name = "--cpu",
      .type = CLI_INT,
      .metavar = "N",
-     .offset = S(cpu),
+     .offset = S(run.cpu),
      .min = 0,
      .max = 4095,
      .help = "pin to CPU N (sched_setaffinity; default: not pinned)"},
     {.name = "--clock",
      .type = CLI_CHOICE,
      .metavar = "wall|cpu",
-     .offset = S(proto.clock),
+     .offset = S(run.proto.clock),
      .choices = clocks,
      .flags = CLI_SHOW_DEFAULT,
      .help = "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
@@ -308,12 +279,13 @@ int session_finish_scenarios(session_options *o)
 {
     rb_error err;
     if (o->peers_all) session_add_builtin_peers(o);
-    for (size_t k = 0; k < o->npeers; k++)
-        if (session_add_ops(o, &o->peers[k].ops, o->peers[k].name) != CLI_OK) return CLI_USAGE;
+    for (size_t k = 0; k < o->run.npeers; k++)
+        if (session_add_ops(o, &o->run.peers[k].ops, o->run.peers[k].name) != CLI_OK)
+            return CLI_USAGE;
     if (o->routes_file &&
-        rb_scenario_list_add_files(&o->scenarios, o->routes_file, o->requests_file, &err) < 0)
+        rb_scenario_list_add_files(&o->run.scenarios, o->routes_file, o->requests_file, &err) < 0)
         return cli_error(o->cmd, "%s", err.message);
-    if (o->scenarios.n == 0 && rb_scenario_list_parse(&o->scenarios, "default", &err) < 0)
+    if (o->run.scenarios.n == 0 && rb_scenario_list_parse(&o->run.scenarios, "default", &err) < 0)
         return cli_error(o->cmd, "%s", err.message);
     if (o->json) o->human = stderr;
     /* fail before measuring, not after */
@@ -330,7 +302,7 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
 {
     rb_error err;
     *handled = false;
-    if (o->metric == RB_METRIC_HW_INSTRUCTIONS) {
+    if (o->run.metric == RB_METRIC_HW_INSTRUCTIONS) {
         rb_perf_counter c;
         if (rb_perf_open(&c, &err) < 0) {
             *handled = true;
@@ -342,17 +314,17 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
         rb_perf_close(&c);
         return CLI_OK;
     }
-    if (!rb_metric_exact(o->metric) || rb_callgrind_child()) return CLI_OK;
+    if (!rb_metric_exact(o->run.metric) || rb_callgrind_child()) return CLI_OK;
     *handled = true;
     if (rb_callgrind_under_valgrind())
         return cli_error(o->cmd,
                          "--metric %s starts Callgrind itself; run routebench without "
                          "valgrind",
-                         rb_metric_name(o->metric));
+                         rb_metric_name(o->run.metric));
     int status = CLI_USAGE;
     fflush(stdout);
-    if (rb_callgrind_run(argc, argv, o->metric == RB_METRIC_CYCLES_EST, &status, &err) < 0)
-        return cli_error(o->cmd, "--metric %s: %s", rb_metric_name(o->metric), err.message);
+    if (rb_callgrind_run(argc, argv, o->run.metric == RB_METRIC_CYCLES_EST, &status, &err) < 0)
+        return cli_error(o->cmd, "--metric %s: %s", rb_metric_name(o->run.metric), err.message);
     return status;
 }
 
@@ -362,16 +334,15 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
  * harness's steps map to a share of the pass. */
 typedef struct session_progress {
     progress bar;
-    const session_options *o; /* for router labels */
+    session_options *o; /* for router labels */
     progress_parts parts;
     double pass_s;
+    bool generated; /* the pass's scenario is generated, not read */
 } session_progress;
 
 static const char *label_of(const session_options *o, const rb_router_ops *ops)
 {
-    for (size_t k = 0; k < o->nrouters; k++)
-        if (o->routers[k] == ops) return o->labels[k];
-    return rb_ops_name(ops);
+    return rb_suite_label(&o->run, ops);
 }
 
 /* A step of the pass: its words and how far into the pass it is. */
@@ -406,22 +377,6 @@ static void on_progress(void *ctx, const char *what, const rb_bench_subject *s, 
 
 /* ---- the session --------------------------------------------------------- */
 
-/* The identity of every NAME@LIB router's library into the bundle. */
-static int add_libraries(const session_options *o, rb_bundle *b)
-{
-    for (size_t k = 0; k < o->nrouters; k++) {
-        size_t lib = rb_plugins_lib_of(&o->plugins, o->routers[k]);
-        if (lib == SIZE_MAX) continue;
-        rb_bundle_library id;
-        rb_error err;
-        if (rb_library_identify(o->labels[k], o->plugins.libs[lib].path, o->plugins.libs[lib].build,
-                                &id, &err) < 0 ||
-            rb_bundle_add_library(b, &id) < 0)
-            return cli_error(o->cmd, "%s: %s", o->labels[k], err.message);
-    }
-    return CLI_OK;
-}
-
 static void command_line(rb_bundle *b, int argc, char **argv)
 {
     size_t n = 0, cap = sizeof b->command;
@@ -438,8 +393,8 @@ static void command_line(rb_bundle *b, int argc, char **argv)
 
 static bool has_linear(const session_options *o)
 {
-    for (size_t k = 0; k < o->nrouters; k++)
-        if (strcmp(rb_ops_name(o->routers[k]), "linear") == 0) return true;
+    for (size_t k = 0; k < o->run.nrouters; k++)
+        if (strcmp(rb_ops_name(o->run.routers[k]), "linear") == 0) return true;
     return false;
 }
 
@@ -453,8 +408,8 @@ static void warn_linear(const session_options *o)
     if (!has_linear(o)) return;
     char tables[512] = "", others[1024] = "";
     size_t nt = 0, n = 0, count = 0;
-    for (size_t i = 0; i < o->scenarios.n; i++) {
-        const rb_scenario_spec *sp = &o->scenarios.v[i];
+    for (size_t i = 0; i < o->run.scenarios.n; i++) {
+        const rb_scenario_spec *sp = &o->run.scenarios.v[i];
         const char *name = sp->name;
         size_t routes =
             sp->kind == RB_SCENARIO_GENERATED ? sp->nroutes : count_lines(sp->routes_path);
@@ -464,9 +419,9 @@ static void warn_linear(const session_options *o)
         count++;
     }
     if (!count) return;
-    for (size_t k = 0; k < o->nrouters; k++) {
-        if (strcmp(rb_ops_name(o->routers[k]), "linear") == 0) continue;
-        int w = snprintf(others + n, sizeof others - n, "%s%s", n ? "," : "", o->labels[k]);
+    for (size_t k = 0; k < o->run.nrouters; k++) {
+        if (strcmp(rb_ops_name(o->run.routers[k]), "linear") == 0) continue;
+        int w = snprintf(others + n, sizeof others - n, "%s%s", n ? "," : "", o->run.labels[k]);
         if (w > 0 && (size_t)w < sizeof others - n) n += (size_t)w;
     }
     fprintf(stderr,
@@ -496,17 +451,17 @@ static progress_pass_shape pass_shape(const session_options *o, const rb_scenari
     progress_pass_shape sh = {
         .routes = gen ? spec->nroutes : count_lines(spec->routes_path),
         .requests = gen ? RB_SCENARIO_REQUESTS : count_lines(spec->requests_path),
-        .routers = o->nrouters,
-        .measured = o->nrouters,
+        .routers = o->run.nrouters,
+        .measured = o->run.nrouters,
         .generated = gen,
         .linear = has_linear(o),
         .cold = cold,
-        .app_bytes = cold ? o->app_bytes : 0,
-        .counted = rb_metric_exact(o->metric),
-        .rounds = o->proto.warmup + o->proto.trials,
-        .trials = o->proto.trials,
-        .min_trial_s = o->proto.min_trial_ms / 1e3,
-        .cpu_clock = o->proto.clock == RB_BENCH_CLOCK_CPU,
+        .app_bytes = cold ? o->run.app_bytes : 0,
+        .counted = rb_metric_exact(o->run.metric),
+        .rounds = o->run.proto.warmup + o->run.proto.trials,
+        .trials = o->run.proto.trials,
+        .min_trial_s = o->run.proto.min_trial_ms / 1e3,
+        .cpu_clock = o->run.proto.clock == RB_BENCH_CLOCK_CPU,
     };
     return sh;
 }
@@ -514,14 +469,14 @@ static progress_pass_shape pass_shape(const session_options *o, const rb_scenari
 /* The passes: every scenario under each condition measured (choose: two). */
 static size_t passes_of(const session_options *o)
 {
-    return o->scenarios.n * (o->both_conditions ? 2 : 1);
+    return o->run.scenarios.n * (o->run.both_conditions ? 2 : 1);
 }
 
 /* The model's seconds of pass `cold` over scenario i; its parts into parts. */
 static double pass_model(const session_options *o, size_t i, bool cold, double share,
                          progress_parts *parts)
 {
-    progress_pass_shape sh = pass_shape(o, &o->scenarios.v[i], cold);
+    progress_pass_shape sh = pass_shape(o, &o->run.scenarios.v[i], cold);
     return progress_model(&sh, share, parts);
 }
 
@@ -529,221 +484,22 @@ static double pass_model(const session_options *o, size_t i, bool cold, double s
 static double print_estimate(const session_options *o, double share)
 {
     double total = 0;
-    for (size_t i = 0; i < o->scenarios.n; i++) {
-        total += pass_model(o, i, !o->both_conditions && o->cache, share, NULL);
-        if (o->both_conditions) total += pass_model(o, i, true, share, NULL);
+    for (size_t i = 0; i < o->run.scenarios.n; i++) {
+        total += pass_model(o, i, !o->run.both_conditions && o->run.cache, share, NULL);
+        if (o->run.both_conditions) total += pass_model(o, i, true, share, NULL);
     }
     char t[64];
     progress_fmt_seconds(total, t, sizeof t);
     fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t,
-            passes_of(o), passes_of(o) == 1 ? "" : "es", o->nrouters, o->nrouters == 1 ? "" : "s",
+            passes_of(o), passes_of(o) == 1 ? "" : "es", o->run.nrouters,
+            o->run.nrouters == 1 ? "" : "s",
             share < 0.8 ? " (a busy machine: short trials will be measured again)" : "");
     return total;
 }
 
-/* Every answer of every router (route id, every capture span, the 405
- * mask) against EXPECTED and linear's, as verify does (bench/measure/verify.c).
- * A router's disagreements replace the harness's count (EXPECTED only), so
- * the bundle, the table and the exit status see both checks. */
-static int check_answers(rb_bench_run *run, const rb_scenario *sc, rb_verify_report *reps,
-                         session_progress *pg, rb_error *err)
-{
-    /* the limit answers without captures: the harness checked its hits */
-    const rb_router *routers[64];
-    size_t at[64], n = 0;
-    for (size_t k = 0; k < run->nsubjects; k++) {
-        if (run->subjects[k].ops == &rb_bench_limit_ops) continue;
-        at[n] = k;
-        routers[n++] = run->subjects[k].router;
-    }
-    progress_note(pg, "checking every answer against linear",
-                  pg->pass_s > 0 ? 0.5 * pg->parts.prep_s / pg->pass_s : 0);
-    rb_verify_report *got = n ? calloc(n, sizeof *got) : NULL;
-    if (n && !got) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking answers");
-    int rc = n ? rb_verify_built(routers, n, &sc->routes, sc->spec.name, &sc->requests, got, err)
-               : RB_OK;
-    for (size_t i = 0; rc == RB_OK && i < n; i++) {
-        size_t k = at[i];
-        reps[k] = got[i];
-        run->subjects[k].disagree = reps[k].disagreeing;
-        if (reps[k].nexamples) run->subjects[k].first_disagree = reps[k].examples[0].request;
-    }
-    free(got);
-    return rc;
-}
-
-/* ---- refusals, peers, conditions ------------------------------------------------ */
-
-typedef struct refusals {
-    rb_bundle_refusal v[RB_BUNDLE_MAX_REFUSED];
-    size_t n;
-} refusals;
-
-static void refuse(refusals *r, const char *router, const char *why)
-{
-    if (r->n == RB_BUNDLE_MAX_REFUSED) return;
-    snprintf(r->v[r->n].router, sizeof r->v[r->n].router, "%s", router);
-    snprintf(r->v[r->n].reason, sizeof r->v[r->n].reason, "%s", why);
-    r->n++;
-}
-
-static const rb_peer_spec *peer_of(const session_options *o, const rb_router_ops *ops)
-{
-    for (size_t k = 0; k < o->npeers; k++)
-        if (&o->peers[k].ops == ops) return &o->peers[k];
-    return NULL;
-}
-
-/* The router auto chose, from its describe(): "chose X..." or "... fell
- * back to X, ...". */
-static void auto_pick(const char *why, char *out, size_t cap)
-{
-    const char *p = strstr(why, "fell back to ");
-    p = p ? p + 13 : strncmp(why, "chose ", 6) == 0 ? why + 6 : NULL;
-    out[0] = '\0';
-    if (p) snprintf(out, cap, "%.*s", (int)strcspn(p, ",:; "), p);
-}
-
-/* The scenario's tables as files a peer runner can read: the files it came
- * from, else written into a temporary directory (*tmp, removed by the
- * caller). */
-static int scenario_files(const rb_scenario *sc, char *tmp, size_t cap, char *rp, char *qp,
-                          size_t pcap, rb_error *err)
-{
-    if (sc->spec.kind != RB_SCENARIO_GENERATED) {
-        snprintf(rp, pcap, "%s", sc->spec.routes_path);
-        snprintf(qp, pcap, "%s", sc->spec.requests_path);
-        return RB_OK;
-    }
-    const char *dir = getenv("TMPDIR");
-    snprintf(tmp, cap, "%s/routebench-peer-XXXXXX", dir && *dir ? dir : "/tmp");
-    if (!mkdtemp(tmp)) {
-        tmp[0] = '\0';
-        return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot create a temporary directory");
-    }
-    snprintf(rp, pcap, "%s/s.routes", tmp);
-    snprintf(qp, pcap, "%s/s.requests", tmp);
-    int rc = rb_route_table_write(rp, &sc->routes, NULL, err);
-    return rc < 0 ? rc : rb_request_table_write(qp, &sc->requests, err);
-}
-
-static void remove_files(char *tmp, const char *rp, const char *qp)
-{
-    if (!*tmp) return;
-    remove(rp);
-    remove(qp);
-    rmdir(tmp);
-    tmp[0] = '\0';
-}
-
-typedef struct peer_note {
-    const rb_router_ops *ops;
-    rb_peer_agreement a;
-} peer_note;
-
-/* Start every peer of the scenario, check its answers, add it to run. */
-static void add_peers(session_options *o, const rb_scenario *sc, rb_bench_run *run,
-                      const rb_router_ops *const *peers, size_t npeers, int mode, size_t app,
-                      refusals *ref, peer_note *notes, size_t *nnotes, session_progress *pg)
-{
-    char tmp[512] = "", rp[RB_SCENARIO_PATH + 32], qp[RB_SCENARIO_PATH + 32];
-    bool have_files = false;
-    rb_error err;
-    for (size_t k = 0; k < npeers; k++) {
-        const rb_peer_spec *spec = peer_of(o, peers[k]);
-        const char *label = label_of(o, peers[k]);
-        if (rb_metric_exact(o->metric) && spec->jit) {
-            rb_peer_counts none;
-            rb_peer_count(spec, "", "", 0, 0, false, &none, &err); /* says why */
-            refuse(ref, label, err.message);
-            continue;
-        }
-        if (mode != RB_BENCH_MODE_THROUGHPUT || app) {
-            refuse(ref, label, "peer runners measure warm throughput only (protocol 1)");
-            continue;
-        }
-        if (!have_files) {
-            if (scenario_files(sc, tmp, sizeof tmp, rp, qp, sizeof rp, &err) < 0) {
-                refuse(ref, label, err.message);
-                continue;
-            }
-            have_files = true;
-        }
-        rb_peer *peer;
-        if (rb_peer_start(spec, rp, qp, sc->requests.count, &peer, &err) < 0) {
-            refuse(ref, label, err.message);
-            continue;
-        }
-        if (peer->nrefused) {
-            char why[RB_BUNDLE_TEXT];
-            snprintf(why, sizeof why, "refuses %zu route%s (first: route %s)", peer->nrefused,
-                     peer->nrefused == 1 ? "" : "s", peer->first_refusal);
-            refuse(ref, label, why);
-            rb_peer_close(peer);
-            continue;
-        }
-        peer_note *n = &notes[*nnotes];
-        if (rb_peer_check(peer, &sc->routes, &sc->requests, &n->a, &err) < 0) {
-            refuse(ref, label, err.message);
-            rb_peer_close(peer);
-            continue;
-        }
-        if (rb_metric_exact(o->metric)) {
-            progress_note(pg, "counting a peer runner's instructions (Callgrind)", 0);
-            if (rb_peer_count(spec, rp, qp, sc->requests.count, peer->checksum,
-                              o->metric == RB_METRIC_CYCLES_EST, &peer->counts, &err) < 0) {
-                refuse(ref, label, err.message);
-                rb_peer_close(peer);
-                continue;
-            }
-            peer->counted = true;
-        }
-        if (rb_bench_add_peer(run, peers[k], peer, peer->checksum,
-                              n->a.requests - n->a.agree_expected, &err) < 0) {
-            refuse(ref, label, err.message);
-            continue;
-        }
-        n->ops = peers[k];
-        (*nnotes)++;
-    }
-    remove_files(tmp, rp, qp);
-}
-
-/* The conditions, refusals and peers into the scenario just added. */
-static void fill_conditions(const session_options *o, rb_bundle_scenario *s,
-                            const rb_bench_run *run, int mode, size_t app, const refusals *ref,
-                            const peer_note *notes, size_t nnotes)
-{
-    snprintf(s->mode, sizeof s->mode, "%s",
-             mode == RB_BENCH_MODE_LATENCY ? "latency" : "throughput");
-    snprintf(s->cache, sizeof s->cache, "%s", app ? "cold" : "warm");
-    if (mode != RB_BENCH_MODE_THROUGHPUT || app) {
-        size_t n = strlen(s->name);
-        snprintf(s->name + n, sizeof s->name - n, " (%s, %s)", s->mode, s->cache);
-    }
-    s->app_bytes = app;
-    s->app_ns = run->app_ns;
-    s->app_mad_ns = run->app_mad_ns;
-    for (size_t i = 0; i < ref->n; i++) s->refused[s->nrefused++] = ref->v[i];
-    for (size_t k = 0; k < run->nsubjects && k < s->nresults; k++) {
-        const rb_bench_subject *sub = &run->subjects[k];
-        rb_bundle_result *r = &s->results[k];
-        r->rss_growth_bytes = sub->rss_growth;
-        r->peer_process = sub->peer != NULL;
-        for (size_t i = 0; i < nnotes; i++)
-            if (notes[i].ops == sub->ops)
-                r->disagree_linear = notes[i].a.requests - notes[i].a.agree_linear;
-        if (sub->router && strcmp(rb_ops_name(sub->ops), "auto") == 0) {
-            const char *why = rb_router_describe(sub->router);
-            snprintf(s->auto_why, sizeof s->auto_why, "%s", why);
-            auto_pick(why, s->auto_choice, sizeof s->auto_choice);
-        }
-    }
-    (void)o;
-}
-
 /* The peers' agreement, measured beside the run (not in the bundle). */
-static void print_peer_notes(FILE *out, const session_options *o, const peer_note *notes, size_t n)
+static void print_peer_notes(FILE *out, const session_options *o, const rb_suite_peer_note *notes,
+                             size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const rb_peer_agreement *a = &notes[i].a;
@@ -755,302 +511,28 @@ static void print_peer_notes(FILE *out, const session_options *o, const peer_not
                 a->requests, a->spans ? "capture spans compared" : "route ids only: no spans");
     }
 }
-
-/* Can the limit be built from this scenario's requests?  Not when a
- * requested path reads as a pattern (err says which): the limit is then
- * left out of the scenario, as a router that refuses its table. */
-static bool limit_builds(const rb_scenario *sc, const rb_config *cfg, rb_error *err)
-{
-    const rb_router_ops *floor = rb_registry_find("floor");
-    rb_router *r;
-    size_t n;
-    if (!floor) {
-        rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET, "floor is not built in");
-        return false;
-    }
-    if (rb_limit_build(&sc->requests, floor, cfg, &r, &n, err) < 0) return false;
-    rb_router_destroy(r);
-    return true;
-}
-
-/* The routers of one pass: measured in-process, peers, lacking a feature,
- * refusing the table. */
-typedef struct selection {
-    const rb_router_ops *ops[64], *peers[64];
-    size_t nops, npeers;
-    char skipped[RB_BUNDLE_TEXT];
-    refusals ref;
-    peer_note notes[64];
-    size_t nnotes;
-} selection;
-
-static void select_routers(const session_options *o, const rb_scenario *sc, selection *sel)
-{
-    memset(sel, 0, sizeof *sel);
-    size_t slen = 0;
-    const rb_config cfg = {NULL, o->seed ? o->seed : 1};
-    for (size_t k = 0; k < o->nrouters; k++) {
-        if (peer_of(o, o->routers[k])) {
-            sel->peers[sel->npeers++] = o->routers[k];
-            continue;
-        }
-        if (sc->features & ~rb_ops_features(o->routers[k])) {
-            int w = snprintf(sel->skipped + slen, sizeof sel->skipped - slen, "%s%s",
-                             slen ? "," : "", o->labels[k]);
-            if (w > 0 && (size_t)w < sizeof sel->skipped - slen) slen += (size_t)w;
-            continue;
-        }
-        rb_error why;
-        if (o->routers[k] == &rb_bench_limit_ops && !limit_builds(sc, &cfg, &why)) {
-            refuse(&sel->ref, o->labels[k], why.message);
-            continue;
-        }
-        if (o->routers[k] == &rb_bench_compiled_ops &&
-            sc->routes.count > RB_COMPILED_MAX_ROUTES) { /* known before it compiles anything */
-            char msg[160];
-            snprintf(msg, sizeof msg, "%zu routes, over the %u it compiles",
-                     (size_t)sc->routes.count, RB_COMPILED_MAX_ROUTES);
-            refuse(&sel->ref, o->labels[k], msg);
-            continue;
-        }
-        if (o->drop_refusing) { /* choose: a router that refuses the table is left out */
-            rb_router *r;
-            rb_error err;
-            if (rb_route_table_build_router(&sc->routes, sc->spec.name, o->routers[k], &cfg, &r,
-                                            &err) < 0) {
-                refuse(&sel->ref, o->labels[k], err.message);
-                continue;
-            }
-            rb_router_destroy(r);
-        }
-        sel->ops[sel->nops++] = o->routers[k];
-    }
-}
-
-/* Count one replay of each router under Callgrind. */
-static int measure_counted(session_options *o, rb_scenario *sc, selection *sel, rb_bench_run *run,
-                           rb_verify_report *reps, session_progress *pg, rb_error *err)
-{
-    const char *labels[64];
-    for (size_t k = 0; k < sel->nops; k++) labels[k] = label_of(o, sel->ops[k]);
-    int rc = rb_bench_prepare_pinned(run, &sc->routes, &sc->requests, sel->ops, sel->nops,
-                                     RB_CALLGRIND_HASH_SEED, on_progress, pg, err);
-    if (rc == RB_OK) rc = check_answers(run, sc, reps, pg, err);
-    if (rc == RB_OK && sel->npeers)
-        add_peers(o, sc, run, sel->peers, sel->npeers, RB_BENCH_MODE_THROUGHPUT, 0, &sel->ref,
-                  sel->notes, &sel->nnotes, pg);
-    if (rc == RB_OK) progress_note(pg, "counting instructions (Callgrind)", 0.5);
-    if (rc == RB_OK)
-        rc = rb_callgrind_measure(&o->cg, run, o->metric == RB_METRIC_CYCLES_EST, labels, err);
-    return rc;
-}
-
-/* Time every router (and peer) in paired rounds under one condition. */
-static int measure_timed(session_options *o, const rb_bundle *b, rb_scenario *sc, selection *sel,
-                         rb_bench_run *run, rb_verify_report *reps, session_progress *pg, int mode,
-                         size_t app, rb_error *err)
-{
-    /* an explicit hash seed (the run's seed; 0 would mean a random one), so
-     * that every run builds the same tables */
-    const rb_config cfg = {NULL, o->seed ? o->seed : 1};
-    rb_bench_protocol proto = o->proto;
-    proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
-    if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
-    int rc = rb_bench_prepare_progress(run, &sc->routes, &sc->requests, sel->ops, sel->nops, &cfg,
-                                       on_progress, pg, err);
-    if (rc == RB_OK) rc = check_answers(run, sc, reps, pg, err);
-    if (rc == RB_OK && sel->npeers) {
-        progress_note(pg, "starting the peer runners", 0);
-        add_peers(o, sc, run, sel->peers, sel->npeers, mode, app, &sel->ref, sel->notes,
-                  &sel->nnotes, pg);
-    }
-    if (rc == RB_OK) rc = rb_bench_set_conditions(run, mode, app, err);
-    if (rc == RB_OK) rc = rb_bench_measure(run, &proto, on_progress, pg, err);
-    return rc;
-}
-
-/* The pass just measured into the bundle: its results and conditions. */
-static int record(session_options *o, rb_bundle *b, const rb_scenario *sc, const rb_bench_run *run,
-                  const selection *sel, int mode, size_t app, rb_error *err)
-{
-    const char *labels[64];
-    for (size_t k = 0; k < run->nsubjects; k++) labels[k] = label_of(o, run->subjects[k].ops);
-    int rc = rb_bundle_add_run(b, sc, run, labels, sel->skipped, err);
-    if (rc < 0) return rc;
-    rb_bundle_scenario *s = &b->scenarios[b->nscenarios - 1];
-    fill_conditions(o, s, run, mode, app, &sel->ref, sel->notes, sel->nnotes);
-    if (o->source_note) snprintf(s->routes_source, sizeof s->routes_source, "%s", o->source_note);
-    if (o->requests_note)
-        snprintf(s->requests_source, sizeof s->requests_source, "%s", o->requests_note);
-    return RB_OK;
-}
-
-/* The pass on the terminal (the console renderer), with what only the run
- * knows: the first request a router answered wrong, the peers' agreement.
- * choose shows a table once both its conditions are measured. */
-static void show_pass(session_options *o, const rb_bundle *b, const rb_scenario *sc,
-                      const rb_bench_run *run, const rb_verify_report *reps, const selection *sel,
-                      session_progress *pg)
-{
-    if (o->both_conditions && !rb_bundle_is_condition(b, b->nscenarios - 1)) return;
-    progress_clear(&pg->bar);
-    rb_console_opts copts = {o->verbose};
-    rb_buf text = {0};
-    rb_console_scenario(b, b->nscenarios - 1, &copts, &text);
-    if (text.data) fwrite(text.data, 1, text.len, o->human);
-    rb_buf_free(&text);
-    for (size_t k = 0; k < sel->nops && k < run->nsubjects; k++) {
-        if (!reps[k].nexamples) continue;
-        char first[800], line[1024];
-        rb_verify_example_format(&reps[k].examples[0], &sc->requests, first, sizeof first);
-        snprintf(line, sizeof line, "  ** %s, first differing request: %s **",
-                 label_of(o, run->subjects[k].ops), first);
-        cli_print_wrapped(o->human, line, 4);
-    }
-    print_peer_notes(o->human, o, sel->notes, sel->nnotes);
-    fflush(o->human);
-}
-
-/* Measure one scenario under one condition.  Returns a CLI status. */
-static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc,
-                             session_progress *pg, int mode, size_t app)
-{
-    rb_error err;
-    selection sel;
-    select_routers(o, sc, &sel);
-    if (sel.nops + sel.npeers == 0 || (o->all_or_nothing && sel.nops + sel.npeers != o->nrouters)) {
-        progress_clear(&pg->bar);
-        fprintf(o->human, "\n%s: skipped (%s lack%s a feature of its routes)\n", sc->spec.name,
-                *sel.skipped ? sel.skipped : "every router", strchr(sel.skipped, ',') ? "" : "s");
-        for (size_t i = 0; i < sel.ref.n; i++)
-            fprintf(o->human, "  %s refused it: %s\n", sel.ref.v[i].router, sel.ref.v[i].reason);
-        return CLI_OK;
-    }
-    rb_bench_run run;
-    memset(&run, 0, sizeof run);
-    /* every answer is checked against linear's before anything is measured */
-    rb_verify_report *reps = calloc(sel.nops, sizeof *reps);
-    int rc =
-        reps ? RB_OK : rb__error(&err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking answers");
-    if (rc == RB_OK)
-        rc = rb_metric_exact(o->metric)
-                 ? measure_counted(o, sc, &sel, &run, reps, pg, &err)
-                 : measure_timed(o, b, sc, &sel, &run, reps, pg, mode, app, &err);
-    if (rc == RB_OK) rc = record(o, b, sc, &run, &sel, mode, app, &err);
-    int status = CLI_OK;
-    if (rc < 0) {
-        progress_clear(&pg->bar);
-        fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, sc->spec.name, err.message);
-        status = rc == RB_ESTATE ? CLI_FAILED : cli_status_of(rc);
-    } else {
-        show_pass(o, b, sc, &run, reps, &sel, pg);
-        /* a peer is measured, not held to our semantics (router.h, RB_FEAT_PEER) */
-        for (size_t k = 0; k < run.nsubjects; k++)
-            if (run.subjects[k].disagree && !(rb_ops_features(run.subjects[k].ops) & RB_FEAT_PEER))
-                status = CLI_FAILED;
-    }
-    free(reps);
-    rb_bench_run_free(&run);
-    return status;
-}
-
-/* A new pass on the progress display, with the model's parts. */
-static void start_pass(session_options *o, session_progress *pg, size_t i, bool cold,
-                       const char *what)
-{
-    char name[160];
-    pg->pass_s = pass_model(o, i, cold, o->cpu_share, &pg->parts);
-    snprintf(name, sizeof name, "%s%s", o->scenarios.v[i].name, what);
-    progress_pass(&pg->bar, name, pg->pass_s);
-}
-
-/* Measure scenario i: under the session's conditions, or (choose) warm
- * throughput and cold latency.  Returns a CLI status. */
-static int one_scenario(session_options *o, rb_bundle *b, size_t i, session_progress *pg)
-{
-    const rb_scenario_spec *spec = &o->scenarios.v[i];
-    rb_error err;
-    rb_scenario sc;
-    bool cold = !o->both_conditions && o->cache;
-    start_pass(o, pg, i, cold, o->both_conditions ? " (warm)" : "");
-    progress_note(pg, spec->kind == RB_SCENARIO_GENERATED ? "generating" : "loading", 0);
-    if (rb_scenario_load(spec, o->seed, &sc, &err) < 0) {
-        progress_clear(&pg->bar);
-        fprintf(stderr, "routebench %s: scenario %s: %s\n", o->cmd, spec->name, err.message);
-        return cli_status_of(err.code);
-    }
-    int status;
-    if (o->both_conditions) {
-        status = measure_condition(o, b, &sc, pg, RB_BENCH_MODE_THROUGHPUT, 0);
-        if (status != CLI_USAGE && status != CLI_SYSTEM) {
-            start_pass(o, pg, i, true, " (cold)");
-            int s2 = measure_condition(o, b, &sc, pg, RB_BENCH_MODE_LATENCY, o->app_bytes);
-            if (s2 > status) status = s2;
-        }
-    } else {
-        status = measure_condition(o, b, &sc, pg, o->mode, cold ? o->app_bytes : 0);
-    }
-    rb_scenario_free(&sc);
-    return status;
-}
-
-/* ---- before and after the scenarios ------------------------------------------------------------ */
-
-/* The bundle's facts before anything is measured; pins the CPU. */
-static int begin(session_options *o, int argc, char **argv, rb_bundle *b)
-{
-    rb_error err;
-    rb_bundle_init(b);
-    rb_sysinfo_fill(b);
-    command_line(b, argc, argv);
-    bool counted = rb_metric_exact(o->metric);
-    b->metric = o->metric;
-    b->seed = o->seed;
-    b->order_seed = rb_bundle_order_seed(o->seed, 0);
-    b->trials = counted ? 1 : o->proto.trials;
-    b->warmup = counted ? 1 : o->proto.warmup;
-    b->min_trial_ms = counted ? 0 : o->proto.min_trial_ms;
-    b->cpu_clock = !counted && o->proto.clock == RB_BENCH_CLOCK_CPU;
-    snprintf(b->baseline, sizeof b->baseline, "%s", o->labels[0]);
-    for (size_t k = 0; k < o->nrouters; k++)
-        if (rb_bundle_add_router(b, o->labels[k], rb_ops_summary(o->routers[k]),
-                                 rb_ops_features(o->routers[k])) < 0)
-            return cli_system_error(o->cmd, "out of memory");
-    if (rb_bundle_add_standard_limitations(b) < 0) return cli_system_error(o->cmd, "out of memory");
-    if (add_libraries(o, b) != CLI_OK) return CLI_USAGE;
-    if (counted && rb_callgrind_open(&o->cg, &err) < 0) return cli_error(o->cmd, "%s", err.message);
-    if (o->cpu >= 0) {
-        if (rb_machine_pin_cpu(o->cpu, &err) < 0) {
-            fprintf(stderr, "routebench %s: --cpu: %s\n", o->cmd, err.message);
-            return CLI_USAGE;
-        }
-        b->pinned_cpu = o->cpu;
-    }
-    return CLI_OK;
-}
-
 /* What will be measured, on what, and how long it will take. */
 static void print_intro(session_options *o, const rb_bundle *b)
 {
     FILE *out = o->human;
-    if (rb_metric_exact(o->metric))
+    if (rb_metric_exact(o->run.metric))
         fprintf(out,
                 "routebench %s: %zu scenario%s x %zu router%s, --metric %s: Callgrind counts one "
                 "replay of each (after one uncounted), seed %llu\n",
-                o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-                o->nrouters == 1 ? "" : "s", rb_metric_name(o->metric),
-                (unsigned long long)o->seed);
+                o->cmd, o->run.scenarios.n, o->run.scenarios.n == 1 ? "" : "s", o->run.nrouters,
+                o->run.nrouters == 1 ? "" : "s", rb_metric_name(o->run.metric),
+                (unsigned long long)o->run.seed);
     else
         fprintf(out,
                 "routebench %s: %zu scenario%s x %zu router%s, %u trials (+%u warm-up) of >= %g "
                 "ms (%s), seed %llu\n",
-                o->cmd, o->scenarios.n, o->scenarios.n == 1 ? "" : "s", o->nrouters,
-                o->nrouters == 1 ? "" : "s", o->proto.trials, o->proto.warmup,
-                o->proto.min_trial_ms,
-                o->metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
-                : b->cpu_clock                         ? "thread CPU clock"
-                                                       : "wall clock",
-                (unsigned long long)o->seed);
+                o->cmd, o->run.scenarios.n, o->run.scenarios.n == 1 ? "" : "s", o->run.nrouters,
+                o->run.nrouters == 1 ? "" : "s", o->run.proto.trials, o->run.proto.warmup,
+                o->run.proto.min_trial_ms,
+                o->run.metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
+                : b->cpu_clock                             ? "thread CPU clock"
+                                                           : "wall clock",
+                (unsigned long long)o->run.seed);
     fprintf(out, "in-process lookups on %s (%ld cores), not HTTP requests per second\n",
             b->cpu_model, b->cores);
     if (!b->optimized || b->sanitized)
@@ -1062,63 +544,94 @@ static void print_intro(session_options *o, const rb_bundle *b)
     warn_linear(o);
 }
 
-/* The run's own warnings: trials measured again, trials disturbed. */
-static int add_run_warnings(rb_bundle *b)
+/* The pass on the terminal (the console renderer), with what only the run
+ * knows: the first request a router answered wrong, the peers' agreement.
+ * (choose: once both conditions of a table are measured). */
+static void show_pass(void *ctx, const rb_bundle *b, const rb_suite_pass *p)
 {
-    uint64_t disturbed = 0, short_trials = 0, recalibrated = 0;
-    for (size_t i = 0; i < b->nscenarios; i++)
-        for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
-            disturbed += b->scenarios[i].results[k].disturbed_trials;
-            short_trials += b->scenarios[i].results[k].short_trials;
-            recalibrated += b->scenarios[i].results[k].recalibrated;
-        }
-    int rc = RB_OK;
-    char text[512];
-    if (recalibrated) {
-        snprintf(text, sizeof text,
-                 "%llu router%s ran trials shorter than --min-trial-ms %g (the machine was "
-                 "faster than during calibration) and %s recalibrated and measured again; "
-                 "%llu trial%s still fell short%s",
-                 (unsigned long long)recalibrated, recalibrated == 1 ? "" : "s", b->min_trial_ms,
-                 recalibrated == 1 ? "was" : "were", (unsigned long long)short_trials,
-                 short_trials == 1 ? "" : "s",
-                 short_trials ? " (counted in short_trials; the machine's speed is drifting)" : "");
-        rc = rb_bundle_add_warning(b, text);
+    session_progress *pg = ctx;
+    const session_options *o = pg->o;
+    const rb_bench_run *run = p->run;
+    const rb_verify_report *reps = p->reports;
+    progress_clear(&pg->bar);
+    rb_console_opts copts = {o->verbose};
+    rb_buf text = {0};
+    rb_console_scenario(b, b->nscenarios - 1, &copts, &text);
+    if (text.data) fwrite(text.data, 1, text.len, o->human);
+    rb_buf_free(&text);
+    for (size_t k = 0; k < p->nreports && k < run->nsubjects; k++) {
+        if (!reps[k].nexamples) continue;
+        char first[800], line[1024];
+        rb_verify_example_format(&reps[k].examples[0], &p->sc->requests, first, sizeof first);
+        snprintf(line, sizeof line, "  ** %s, first differing request: %s **",
+                 label_of(o, run->subjects[k].ops), first);
+        cli_print_wrapped(o->human, line, 4);
     }
-    if (disturbed && rc == RB_OK) {
-        snprintf(text, sizeof text,
-                 "%llu of %zu measured trials were disturbed: the benchmark thread had the CPU "
-                 "for less than %.0f%% of the trial's wall time (other work ran on its core). "
-                 "%s",
-                 (unsigned long long)disturbed, b->ntrials, RB_BENCH_DISTURBED_SHARE * 100,
-                 b->cpu_clock ? "The times are the thread's CPU time, so the preemption itself "
-                                "is left out; the other work still shared caches and the core."
-                              : "Pairing cancels part of this; medians and intervals are less "
-                                "trustworthy (a quieter machine, --cpu N or --clock cpu help).");
-        rc = rb_bundle_add_warning(b, text);
-    }
-    return rc;
+    print_peer_notes(o->human, o, p->notes, p->nnotes);
+    fflush(o->human);
 }
 
-/* After the scenarios: the duration, the warnings, the geometric means,
- * the gate. */
-static int summarise(session_options *o, rb_bundle *b, double elapsed_s)
+/* A new pass on the progress display, with the model's parts. */
+static void start_pass(void *ctx, size_t i, bool cold, const char *what)
 {
-    rb_error err;
-    b->loadavg_end = rb_machine_loadavg();
-    b->duration_s = elapsed_s;
-    int rc = rb_sysinfo_warnings(b);
-    if (rc == RB_OK) rc = add_run_warnings(b);
-    if (rc < 0 || rb_bundle_compute_geomeans(b, &err) < 0)
-        return cli_system_error(o->cmd, "out of memory summarising");
-    if (o->gate.on) {
-        b->gate = o->gate;
-        if (rb_bundle_decide_gate(b, &err) < 0)
-            return cli_error(o->cmd, "the gate: %s", err.message);
+    session_progress *pg = ctx;
+    const session_options *o = pg->o;
+    char name[160];
+    pg->generated = o->run.scenarios.v[i].kind == RB_SCENARIO_GENERATED;
+    pg->pass_s = pass_model(o, i, cold, o->cpu_share, &pg->parts);
+    snprintf(name, sizeof name, "%s%s", o->run.scenarios.v[i].name, what);
+    progress_pass(&pg->bar, name, pg->pass_s);
+}
+
+/* The suite's stages on the progress display, at their share of the pass. */
+static void on_stage(void *ctx, rb_suite_stage st)
+{
+    session_progress *pg = ctx;
+    switch (st) {
+    case RB_SUITE_LOADING:
+        progress_note(pg, pg->generated ? "generating" : "loading", 0);
+        break;
+    case RB_SUITE_CHECKING:
+        progress_note(pg, "checking every answer against linear",
+                      pg->pass_s > 0 ? 0.5 * pg->parts.prep_s / pg->pass_s : 0);
+        break;
+    case RB_SUITE_PEERS:
+        progress_note(pg, "starting the peer runners", 0);
+        break;
+    case RB_SUITE_COUNTING:
+        progress_note(pg, "counting instructions (Callgrind)", 0.5);
+        break;
+    case RB_SUITE_COUNTING_PEER:
+        progress_note(pg, "counting a peer runner's instructions (Callgrind)", 0);
+        break;
     }
-    if (strcmp(o->cmd, "pair") == 0 && o->nrouters == 2 && rb_bundle_noise_note(b) < 0)
-        return cli_system_error(o->cmd, "out of memory summarising");
-    return CLI_OK;
+}
+
+static void on_skipped(void *ctx, const char *scenario, const char *skipped,
+                       const rb_suite_refusals *ref)
+{
+    session_progress *pg = ctx;
+    FILE *out = pg->o->human;
+    progress_clear(&pg->bar);
+    fprintf(out, "\n%s: skipped (%s lack%s a feature of its routes)\n", scenario,
+            *skipped ? skipped : "every router", strchr(skipped, ',') ? "" : "s");
+    for (size_t i = 0; i < ref->n; i++)
+        fprintf(out, "  %s refused it: %s\n", ref->v[i].router, ref->v[i].reason);
+}
+
+static void on_failed(void *ctx, const char *scenario, const rb_error *err)
+{
+    session_progress *pg = ctx;
+    progress_clear(&pg->bar);
+    fprintf(stderr, "routebench %s: scenario %s: %s\n", pg->o->cmd, scenario, err->message);
+}
+
+static void on_begun(void *ctx, const rb_bundle *b)
+{
+    session_progress *pg = ctx;
+    print_intro(pg->o, b);
+    progress_start(&pg->bar, stderr, isatty(STDERR_FILENO) != 0, passes_of(pg->o),
+                   pg->o->estimate_s);
 }
 
 /* The end on the terminal, then the files: the bundle, --json, --export-*. */
@@ -1159,32 +672,22 @@ static int write_outputs(session_options *o, const rb_bundle *b)
     return CLI_OK;
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/* The session: the scenarios measured one by one, summarised, handed to
- * the renderers (the terminal, then the bundle's files). */
+/* The session: the suite measures the scenarios (the terminal shows each
+ * pass), then the outputs (the terminal's end, the bundle's files). */
 int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
 {
-    int status = begin(o, argc, argv, b);
-    if (status != CLI_OK) return status;
-    print_intro(o, b);
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    rb_error err;
     session_progress pg = {.o = o};
-    progress_start(&pg.bar, stderr, isatty(STDERR_FILENO) != 0, passes_of(o), o->estimate_s);
-    for (size_t i = 0; i < o->scenarios.n; i++) {
-        int s = one_scenario(o, b, i, &pg);
-        if (s == CLI_USAGE || s == CLI_SYSTEM) return s;
-        if (s > status) status = s;
-    }
+    rb_suite_hooks h = {&pg,         on_begun,  start_pass, on_stage,
+                        on_progress, show_pass, on_skipped, on_failed};
+    int status = rb_suite_run(&o->run, &h, b, &err);
     progress_clear(&pg.bar);
-    int s = summarise(o, b, seconds_since(&start));
-    if (s == CLI_OK) s = write_outputs(o, b);
+    command_line(b, argc, argv);
+    if (status == RB_SUITE_INPUT || status == RB_SUITE_SYSTEM) { /* a scenario's: said */
+        if (err.message[0]) fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
+        return status;
+    }
+    int s = write_outputs(o, b);
     char took[32], est[32];
     progress_fmt_seconds(b->duration_s, took, sizeof took);
     progress_fmt_seconds(o->estimate_s, est, sizeof est);

@@ -1,7 +1,8 @@
 /*
  * session.h — what `run` and `pair` share: the options they both take, and
  * a measured session over a list of scenarios that fills a result bundle,
- * prints a table per scenario and reports progress on stderr.
+ * prints a table per scenario and reports progress on stderr.  The session
+ * itself runs in bench/suite/suite.h; this side parses, prints, writes.
  */
 #ifndef RB_CLI_SESSION_H
 #define RB_CLI_SESSION_H
@@ -13,41 +14,21 @@
 #include "peer.h"
 #include "plugins.h"
 #include "scenario.h"
+#include "suite.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 typedef struct session_options {
-    const char *cmd;            /* "run" or "pair", for messages */
-    rb_scenario_list scenarios; /* --scenarios, --shape, then --routes/--requests */
-    rb_bench_protocol proto;
-    uint64_t seed;
-    int cpu;         /* < 0: not pinned */
+    const char *cmd; /* "run", "pair" or "choose", for messages */
+    rb_suite run;    /* what is measured and how (bench/suite/suite.h) */
     const char *out; /* bundle directory, or NULL */
     const char *routes_file, *requests_file;
     bool json;                            /* --json: summary.json's document on stdout */
     const char *export_json, *export_csv; /* files for summary.json's and trials.csv's texts */
     FILE *human;                          /* tables: stdout, or stderr with --json */
-    const rb_router_ops *routers[64];     /* baseline first */
-    char labels[64][RB_BUNDLE_NAME];      /* their names in tables and the bundle */
-    size_t nrouters;
-    rb_plugins plugins;  /* --router-lib, NAME@LIB */
-    bool all_or_nothing; /* skip a scenario unless every router supports it (pair) */
-    int metric;          /* rb_metric (--metric) */
-    rb_callgrind cg;     /* counted metrics, in the Callgrind child */
-    rb_bundle_gate gate; /* pair --fail-below: on, a, b, threshold; decided by session_run */
-    /* conditions, peers, refusals */
-    int mode;               /* --mode: rb_bench_mode */
-    int cache;              /* --cache: 0 warm, 1 cold */
-    size_t app_bytes;       /* --app-bytes: the stand-in's size when cold */
-    bool both_conditions;   /* choose: every table warm-throughput, then cold-latency */
-    bool peers_all;         /* --peers: every built-in peer runner that is built */
-    rb_peer_spec peers[24]; /* --peer NAME=CMD, --peers, peer names in --routers */
-    size_t npeers;
-    bool drop_refusing;        /* choose: a router that refuses the table is left out, with why */
-    const char *source_note;   /* choose: where the routes came from, for the bundle */
-    const char *requests_note; /* choose: where the requests came from */
-    const char *inputs[2];     /* choose: the tables measured, copied into the bundle */
+    bool peers_all;                       /* --peers: every built-in peer runner that is built */
+    const char *inputs[2];                /* choose: the tables measured, copied into the bundle */
     size_t ninputs;
     bool verbose;          /* -v: fingerprints, checksums, the verdict's paragraph */
     const char *leave_out; /* how to leave linear out, in the command's own options; a
