@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "router.h"
 #include "selftest.h"
-#include "report_console.h"
+#include "output.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -125,77 +125,22 @@ static const cli_command pair_command = {
               "             answers), 2 usage/input error, 3 the gate was inconclusive\n",
 };
 
-/* A line of the pair's summary: the name, its ratio cell (with "~" when
- * the interval holds 1), the pairs the candidate won (timed metrics), the
- * words; name_w and cell_w are the widest of the summary's. */
-static void summary_row(FILE *out, const rb_bundle *bundle, const char *name, int name_w,
-                        const char *cell, int cell_w, double median, size_t wins, size_t n)
-{
-    char won[32] = "", words[128];
-    if (!rb_metric_exact(bundle->metric) && n) /* a column, blank for the geometric mean */
-        snprintf(won, sizeof won, "%zu/%zu", wins, n);
-    rb_gate_words(median, "candidate", "baseline", words, sizeof words);
-    if (rb_metric_exact(bundle->metric))
-        fprintf(out, "  %-*s  %-*s  %s\n", name_w, name, cell_w, cell, words);
-    else
-        fprintf(out, "  %-*s  %-*s  %-5s  %s\n", name_w, name, cell_w, cell, won, words);
-}
-
-/* The summary lines and the gate of a measured pair; returns the status. */
+/* The pair's report (bench/report/report_pair.c) on the terminal, then
+ * the gate's status. */
 static int report_pair(const session_options *o, const rb_bundle *bundle, int status)
 {
-    FILE *out = o->human;
-    const char *la = o->run.labels[0], *lb = o->run.labels[1];
-    rb_buf head = {0};
-    rb_buf_printf(&head,
-                  "pair: speed ratio candidate/baseline (b/a), baseline a = %s, candidate b = %s "
-                  "(above 1: the candidate is faster; %s)",
-                  la, lb,
-                  rb_metric_exact(bundle->metric)
-                      ? "counted: exact"
-                      : "[95% interval] the change this run could detect (~: the interval holds "
-                        "1, within noise), pairs the candidate won");
-    fputs("\n", out);
-    cli_print_wrapped(out, head.data ? head.data : "pair:", 6);
-    rb_buf_free(&head);
-    /* the rows: each scenario both ran, then the geometric mean */
-    typedef struct row {
-        const char *name;
-        char cell[128];
-        double median;
-        size_t wins, n;
-    } row;
-    row rows[65];
-    size_t measured = 0, nrows = 0;
-    int name_w = 14, cell_w = 0;
-    for (size_t i = 0; i < bundle->nscenarios && nrows < 64; i++) {
-        const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);
-        if (!p) continue;
-        row *x = &rows[nrows++];
-        x->name = bundle->scenarios[i].name;
-        rb_console_ratio_cell(bundle, p->r.median, p->r.lo, p->r.hi, p->r.mde, p->r.too_few,
-                              p->r.excludes_one, x->cell, sizeof x->cell);
-        x->median = p->r.median, x->wins = p->r.wins, x->n = p->r.n;
-        measured++;
-    }
-    if (measured > 1 && bundle->ngeomeans == 1) {
-        const rb_geomean_result *g = &bundle->geomeans[0].g;
-        row *x = &rows[nrows++];
-        x->name = "geometric mean";
-        rb_console_ratio_cell(bundle, g->geomean, g->lo, g->hi, g->mde, g->too_few, g->excludes_one,
-                              x->cell, sizeof x->cell);
-        x->median = g->geomean, x->wins = 0, x->n = 0;
-    }
-    for (size_t i = 0; i < nrows; i++) {
-        if ((int)strlen(rows[i].name) > name_w) name_w = (int)strlen(rows[i].name);
-        if ((int)strlen(rows[i].cell) > cell_w) cell_w = (int)strlen(rows[i].cell);
-    }
-    for (size_t i = 0; i < nrows; i++)
-        summary_row(out, bundle, rows[i].name, name_w, rows[i].cell, cell_w, rows[i].median,
-                    rows[i].wins, rows[i].n);
-    if (measured == 0) return cli_error("pair", "no scenario both routers support");
+    rb_buf text = {0};
+    rb_error err;
+    int rc = rb_output_render(rb_output_find("pair"), bundle, &text, &err);
+    if (rc == RB_OK && text.data) fwrite(text.data, 1, text.len, o->human);
+    rb_buf_free(&text);
+    if (rc < 0) return cli_system_error("pair", "%s", err.message);
+    bool measured = false;
+    for (size_t i = 0; i < bundle->nscenarios && !measured; i++)
+        measured =
+            rb_bundle_find_pair(&bundle->scenarios[i], o->run.labels[0], o->run.labels[1]) != NULL;
+    if (!measured) return cli_error("pair", "no scenario both routers support");
     if (!bundle->gate.on) return status;
-    cli_print_wrapped(out, bundle->gate.message, 6);
     int gate_status = rb_gate_exit_status(bundle->gate.outcome);
     return status == CLI_OK ? gate_status : status;
 }

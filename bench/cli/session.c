@@ -7,6 +7,7 @@
 #include "session.h"
 
 #include "cli.h"
+#include "output.h"
 #include "progress.h"
 #include "report_console.h"
 #include "base_internal.h"
@@ -20,11 +21,14 @@
 #include <string.h>
 #include <unistd.h>
 
+static void add_export_options(void);
+
 void session_options_init(session_options *o, const char *cmd)
 {
     memset(o, 0, sizeof *o);
     o->cmd = cmd;
     rb_suite_init(&o->run);
+    add_export_options();
     o->human = stdout;
 }
 
@@ -214,7 +218,10 @@ const cli_option session_option_table[] = {
      .help = "load a plugin library of routers (repeatable); its routers are NAME@LIB"},
     {0}};
 
-const cli_option session_protocol_table[] = {
+/* The fixed rows, then one --export-* row per output of the table that has
+ * an option (bench/report/output.h), added by session_options_init. */
+#define SESSION_PROTOCOL_FIXED 9
+cli_option session_protocol_table[SESSION_PROTOCOL_FIXED + SESSION_MAX_EXPORTS + 1] = {
     SESSION_OPT_TRIALS(S(run.proto.trials),
                        "measured trials per router (the 95% sign-test interval of 9 pairs covers "
                        "96.1%; 15 for a gate; counted metrics need none: one replay decides)"),
@@ -261,19 +268,31 @@ const cli_option session_protocol_table[] = {
      .type = CLI_FLAG,
      .offset = S(verbose),
      .help = "also print each table's fingerprints, checksums and the verdict's paragraph"},
-    {.name = "--export-json",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = S(export_json),
-     .help = "write summary.json's document to FILE"},
-    {.name = "--export-csv",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = S(export_csv),
-     .help = "write trials.csv's rows (one per measured trial) to FILE"},
+};
 
-    {0}};
+/* The --export-* rows from the table of outputs, once. */
+static void add_export_options(void)
+{
+    cli_option *row = &session_protocol_table[SESSION_PROTOCOL_FIXED];
+    if (row->name) return;
+    for (size_t i = 0, k = 0; i < rb_output_count() && k < SESSION_MAX_EXPORTS; i++) {
+        const rb_output *out = rb_output_at(i);
+        if (!out->option) continue;
+        row[k] = (cli_option){.name = out->option,
+                              .type = CLI_STRING,
+                              .metavar = "FILE",
+                              .offset = S(exports) + k * sizeof(const char *),
+                              .help = out->help};
+        k++;
+    }
+}
 #undef S
+
+/* The output written by --export-* row k. */
+static const rb_output *export_output(size_t k)
+{
+    return rb_output_find(session_protocol_table[SESSION_PROTOCOL_FIXED + k].name);
+}
 
 int session_finish_scenarios(session_options *o)
 {
@@ -291,10 +310,10 @@ int session_finish_scenarios(session_options *o)
     /* fail before measuring, not after */
     if (o->out && rb_bundle_prepare_dir(o->out, &err) < 0)
         return cli_error(o->cmd, "--out: %s", err.message);
-    if (o->export_json && cli_check_output_file(o->cmd, "--export-json", o->export_json) != CLI_OK)
-        return CLI_USAGE;
-    if (o->export_csv && cli_check_output_file(o->cmd, "--export-csv", o->export_csv) != CLI_OK)
-        return CLI_USAGE;
+    for (size_t k = 0; k < SESSION_MAX_EXPORTS; k++)
+        if (o->exports[k] &&
+            cli_check_output_file(o->cmd, export_output(k)->option, o->exports[k]) != CLI_OK)
+            return CLI_USAGE;
     return CLI_OK;
 }
 
@@ -634,7 +653,27 @@ static void on_begun(void *ctx, const rb_bundle *b)
                    pg->o->estimate_s);
 }
 
-/* The end on the terminal, then the files: the bundle, --json, --export-*. */
+static bool any_export(const session_options *o)
+{
+    for (size_t k = 0; k < SESSION_MAX_EXPORTS; k++)
+        if (o->exports[k]) return true;
+    return false;
+}
+
+/* Render out of b into path ("-": stdout). */
+static int write_output(const session_options *o, const rb_output *out, const rb_bundle *b,
+                        const char *path)
+{
+    rb_error err;
+    rb_buf text = {0};
+    int rc = rb_output_render(out, b, &text, &err) < 0
+                 ? cli_system_error(o->cmd, "%s", err.message)
+                 : cli_write_output(o->cmd, path, text.data ? text.data : "", text.len);
+    rb_buf_free(&text);
+    return rc;
+}
+
+/* The end on the terminal, then the files: the bundle, --export-*, --json. */
 static int write_outputs(session_options *o, const rb_bundle *b)
 {
     rb_error err;
@@ -648,27 +687,15 @@ static int write_outputs(session_options *o, const rb_bundle *b)
             return cli_system_error(o->cmd, "writing the bundle: %s", err.message);
         fprintf(o->human, "\n");
         cli_print_bundle_files(o->human, o->out, b);
-    } else if (!o->json && !o->export_json && !o->export_csv) {
+    } else if (!o->json && !any_export(o)) {
         fprintf(o->human, "(--out DIR writes the bundle: report.html, report.md, charts, data)\n");
     }
-    if (o->json || o->export_json) {
-        rb_buf j = {0};
-        int rc = rb_bundle_json_write(b, &j, &err) < 0 ? cli_system_error(o->cmd, "%s", err.message)
-                                                       : CLI_OK;
-        if (rc == CLI_OK && o->export_json)
-            rc = cli_write_output(o->cmd, o->export_json, j.data, j.len);
-        if (rc == CLI_OK && o->json) rc = cli_write_output(o->cmd, "-", j.data, j.len);
-        rb_buf_free(&j);
+    for (size_t k = 0; k < SESSION_MAX_EXPORTS; k++) {
+        if (!o->exports[k]) continue;
+        int rc = write_output(o, export_output(k), b, o->exports[k]);
         if (rc != CLI_OK) return rc;
     }
-    if (o->export_csv) {
-        rb_buf c = {0};
-        int rc = rb_bundle_csv_write(b, &c, &err) < 0
-                     ? cli_system_error(o->cmd, "%s", err.message)
-                     : cli_write_output(o->cmd, o->export_csv, c.data, c.len);
-        rb_buf_free(&c);
-        if (rc != CLI_OK) return rc;
-    }
+    if (o->json) return write_output(o, rb_output_find("json"), b, "-");
     return CLI_OK;
 }
 

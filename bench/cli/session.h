@@ -19,16 +19,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* At most this many outputs of bench/report/output.h have an --export-* option. */
+#define SESSION_MAX_EXPORTS 8
+
 typedef struct session_options {
     const char *cmd; /* "run", "pair" or "choose", for messages */
     rb_suite run;    /* what is measured and how (bench/suite/suite.h) */
     const char *out; /* bundle directory, or NULL */
     const char *routes_file, *requests_file;
-    bool json;                            /* --json: summary.json's document on stdout */
-    const char *export_json, *export_csv; /* files for summary.json's and trials.csv's texts */
-    FILE *human;                          /* tables: stdout, or stderr with --json */
-    bool peers_all;                       /* --peers: every built-in peer runner that is built */
-    const char *inputs[2];                /* choose: the tables measured, copied into the bundle */
+    bool json;                                /* --json: summary.json's document on stdout */
+    const char *exports[SESSION_MAX_EXPORTS]; /* --export-* FILE, in the order of their rows */
+    FILE *human;                              /* tables: stdout, or stderr with --json */
+    bool peers_all;        /* --peers: every built-in peer runner that is built */
+    const char *inputs[2]; /* choose: the tables measured, copied into the bundle */
     size_t ninputs;
     bool verbose;          /* -v: fingerprints, checksums, the verdict's paragraph */
     const char *leave_out; /* how to leave linear out, in the command's own options; a
@@ -46,7 +49,7 @@ void session_options_free(session_options *o);
  * plugins), and those of every measuring command, choose too (protocol
  * and outputs), their destinations in session_options. */
 extern const cli_option session_option_table[];
-extern const cli_option session_protocol_table[];
+extern cli_option session_protocol_table[];
 /* Resolve a router spec (NAME or NAME@LIB) and append it, labelled NAME for
  * a built-in router and NAME@LIB otherwise; a router already in the list
  * is not added twice.  Returns CLI_OK or CLI_USAGE (message printed). */

@@ -18,7 +18,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "bundle.h"
 #include "file.h"
-#include "report_html.h"
+#include "output.h"
 
 #include "base_internal.h"
 
@@ -149,16 +149,19 @@ static int put_buf(const rb_dir_staged *s, const char *file, rb_buf *buf, rb_err
     return rc;
 }
 
+/* Is name a file the table of outputs renders into a bundle (output.h)? */
 static bool rendered_file(const char *name)
 {
-    if (strcmp(name, "report.md") == 0 || strcmp(name, "report.html") == 0) return true;
-    for (int c = 0; c < RB_NCHARTS; c++)
-        if (strcmp(name, rb_bundle_chart_file((rb_bundle_chart)c)) == 0) return true;
+    for (size_t i = 0; i < rb_output_count(); i++) {
+        const rb_output *o = rb_output_at(i);
+        if (o->file && !o->data && strcmp(name, o->file) == 0) return true;
+    }
     return false;
 }
 
-/* Parse the two data texts and write report.md and every chart with
- * something to plot into s. */
+/* Parse the two data texts and write every rendered file of the table of
+ * outputs (report.md, report.html, every chart with something to plot)
+ * into s. */
 static int render_into(const rb_dir_staged *s, const char *json, size_t json_len, const char *csv,
                        size_t csv_len, rb_error *err)
 {
@@ -167,14 +170,11 @@ static int render_into(const rb_dir_staged *s, const char *json, size_t json_len
     int rc = rb_bundle_json_read(json, json_len, &b, err);
     if (rc == RB_OK) rc = rb_bundle_csv_read(csv, csv_len, &b, err);
     rb_buf buf = {0};
-    if (rc == RB_OK) rc = rb_bundle_report_md(&b, &buf, err);
-    if (rc == RB_OK) rc = put_buf(s, "report.md", &buf, err);
-    if (rc == RB_OK) rc = rb_bundle_report_html(&b, &buf, err);
-    if (rc == RB_OK) rc = put_buf(s, "report.html", &buf, err);
-    for (int c = 0; rc == RB_OK && c < RB_NCHARTS; c++) {
-        if (!rb_bundle_chart_has_data(&b, (rb_bundle_chart)c)) continue;
-        rc = rb_bundle_chart_render(&b, (rb_bundle_chart)c, &buf, err);
-        if (rc == RB_OK) rc = put_buf(s, rb_bundle_chart_file((rb_bundle_chart)c), &buf, err);
+    for (size_t i = 0; rc == RB_OK && i < rb_output_count(); i++) {
+        const rb_output *o = rb_output_at(i);
+        if (!o->file || o->data || (o->has_data && !o->has_data(&b))) continue;
+        rc = o->render(&b, &buf, err);
+        if (rc == RB_OK) rc = put_buf(s, o->file, &buf, err);
     }
     rb_buf_free(&buf);
     rb_bundle_free(&b);

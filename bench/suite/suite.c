@@ -102,7 +102,6 @@ static int add_libraries(const rb_suite *o, rb_bundle *b, rb_error *err)
     return RB_OK;
 }
 
-
 /* Every answer of every router (route id, every capture span, the 405
  * mask) against EXPECTED and linear's, as verify does (bench/measure/verify.c).
  * A router's disagreements replace the harness's count (EXPECTED only), so
@@ -265,9 +264,9 @@ static void add_peers(rb_suite *o, const rb_scenario *sc, rb_bench_run *run,
 }
 
 /* The conditions, refusals and peers into the scenario just added. */
-static void fill_conditions(const rb_suite *o, rb_bundle_scenario *s,
-                            const rb_bench_run *run, int mode, size_t app, const refusals *ref,
-                            const peer_note *notes, size_t nnotes)
+static void fill_conditions(const rb_suite *o, rb_bundle_scenario *s, const rb_bench_run *run,
+                            int mode, size_t app, const refusals *ref, const peer_note *notes,
+                            size_t nnotes)
 {
     snprintf(s->mode, sizeof s->mode, "%s",
              mode == RB_BENCH_MODE_LATENCY ? "latency" : "throughput");
@@ -296,7 +295,6 @@ static void fill_conditions(const rb_suite *o, rb_bundle_scenario *s,
     }
     (void)o;
 }
-
 
 /* Can the limit be built from this scenario's requests?  Not when a
  * requested path reads as a pattern (err says which): the limit is then
@@ -389,8 +387,8 @@ static int measure_counted(rb_suite *o, rb_scenario *sc, selection *sel, rb_benc
 
 /* Time every router (and peer) in paired rounds under one condition. */
 static int measure_timed(rb_suite *o, const rb_bundle *b, rb_scenario *sc, selection *sel,
-                         rb_bench_run *run, rb_verify_report *reps, const rb_suite_hooks *h, int mode,
-                         size_t app, rb_error *err)
+                         rb_bench_run *run, rb_verify_report *reps, const rb_suite_hooks *h,
+                         int mode, size_t app, rb_error *err)
 {
     /* an explicit hash seed (the run's seed; 0 would mean a random one), so
      * that every run builds the same tables */
@@ -427,7 +425,6 @@ static int record(rb_suite *o, rb_bundle *b, const rb_scenario *sc, const rb_ben
     return RB_OK;
 }
 
-
 /* Measure one scenario under one condition.  Returns a suite status. */
 static int measure_condition(rb_suite *o, rb_bundle *b, rb_scenario *sc, const rb_suite_hooks *h,
                              int mode, size_t app)
@@ -446,8 +443,9 @@ static int measure_condition(rb_suite *o, rb_bundle *b, rb_scenario *sc, const r
     int rc =
         reps ? RB_OK : rb__error(&err, RB_ENOMEM, RB_NO_OFFSET, "out of memory checking answers");
     if (rc == RB_OK)
-        rc = rb_metric_exact(o->metric) ? measure_counted(o, sc, &sel, &run, reps, h, &err)
-                                        : measure_timed(o, b, sc, &sel, &run, reps, h, mode, app, &err);
+        rc = rb_metric_exact(o->metric)
+                 ? measure_counted(o, sc, &sel, &run, reps, h, &err)
+                 : measure_timed(o, b, sc, &sel, &run, reps, h, mode, app, &err);
     if (rc == RB_OK) rc = record(o, b, sc, &run, &sel, mode, app, &err);
     int status = RB_SUITE_OK;
     if (rc < 0) {

@@ -41,7 +41,7 @@ enum {
 };
 
 #define RB_SUITE_MAX_ROUTERS 64
-#define RB_SUITE_MAX_PEERS 24
+#define RB_SUITE_MAX_PEERS   24
 
 /* What a session measures and how: filled by the caller (the command
  * layer's option tables write into it), read by rb_suite_run. */
@@ -49,7 +49,7 @@ typedef struct rb_suite {
     rb_scenario_list scenarios;
     rb_bench_protocol proto;
     uint64_t seed;
-    int cpu;                                          /* < 0: not pinned */
+    int cpu;                                            /* < 0: not pinned */
     const rb_router_ops *routers[RB_SUITE_MAX_ROUTERS]; /* baseline first */
     char labels[RB_SUITE_MAX_ROUTERS][RB_BUNDLE_NAME];  /* names in tables and the bundle */
     size_t nrouters;
