@@ -96,4 +96,3 @@ static int render_pair(const rb_bundle *bundle, rb_buf *out, rb_error *err)
 }
 
 const rb_output rb__output_pair = {"pair", NULL, NULL, NULL, render_pair, NULL, false};
-
