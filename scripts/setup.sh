@@ -16,7 +16,8 @@
 #                              SVG charts in (opt-in: without it that test skips)
 set -euo pipefail
 packages=(cmake ninja-build pkg-config gcc g++ libxxhash-dev libcriterion-dev libcjson-dev
-          libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind strace)
+          libyaml-dev libexpat1-dev libbenchmark-dev libr3-dev clang clang-format valgrind strace
+          libxml2-utils)
 peers=0
 for arg in "$@"; do
   case "$arg" in

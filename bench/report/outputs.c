@@ -29,7 +29,7 @@ static int render_terminal(const rb_bundle *b, rb_buf *out, rb_error *err)
 }
 
 #define CHART(c, id)                                                                               \
-    static int render_##id(const rb_bundle *b, rb_buf *out, rb_error *err)                        \
+    static int render_##id(const rb_bundle *b, rb_buf *out, rb_error *err)                         \
     {                                                                                              \
         return rb_bundle_chart_render(b, (c), out, err);                                           \
     }                                                                                              \
@@ -44,17 +44,17 @@ CHART(RB_CHART_COST, cost)
 #undef CHART
 
 static const rb_output terminal = {"terminal", NULL, NULL, NULL, render_terminal, NULL, false};
-static const rb_output markdown = {"markdown", NULL, "report.md", NULL, rb_bundle_report_md, NULL,
-                                   false};
-static const rb_output html = {"html", NULL, "report.html", NULL, rb_bundle_report_html, NULL,
-                               false};
+static const rb_output markdown = {"markdown",          NULL, "report.md", NULL,
+                                   rb_bundle_report_md, NULL, false};
+static const rb_output html = {"html", NULL, "report.html", NULL, rb_bundle_report_html,
+                               NULL,   false};
 static const rb_output chart_ns = {"chart-ns", NULL, "chart.svg", NULL, render_ns, has_ns, false};
 static const rb_output chart_ratio = {"chart-ratio", NULL,      "ratio.svg", NULL,
                                       render_ratio,  has_ratio, false};
 static const rb_output chart_scaling = {"chart-scaling", NULL,        "scaling.svg", NULL,
                                         render_scaling,  has_scaling, false};
-static const rb_output chart_cost = {"chart-cost", NULL, "cost.svg", NULL, render_cost, has_cost,
-                                     false};
+static const rb_output chart_cost = {"chart-cost", NULL,     "cost.svg", NULL,
+                                     render_cost,  has_cost, false};
 static const rb_output json = {"json",
                                "--export-json",
                                "summary.json",
@@ -72,12 +72,13 @@ static const rb_output csv = {"csv",
 
 /* the formats in files of their own */
 extern const rb_output rb__output_pair;
+extern const rb_output rb__output_junit;
 
 /* ---- the table ----------------------------------------------------------------------------------- */
 
 static const rb_output *const table[] = {
-    &terminal, &markdown, &html, &chart_ns, &chart_ratio, &chart_scaling, &chart_cost, &json, &csv,
-    &rb__output_pair,
+    &terminal,   &markdown, &html, &chart_ns,        &chart_ratio,      &chart_scaling,
+    &chart_cost, &json,     &csv,  &rb__output_pair, &rb__output_junit,
 };
 #define NTABLE (sizeof table / sizeof table[0])
 

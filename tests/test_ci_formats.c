@@ -1,0 +1,172 @@
+/*
+ * test_ci_formats.c — the two formats for CI systems in the table of
+ * outputs (bench/report/output.h), on synthetic bundles whose figures are
+ * known: JUnit XML (report_junit.c) validated against tests/junit.xsd with
+ * xmllint, one testcase per router and scenario, failed where the gate
+ * fails.
+ */
+#include "bundle.h"
+#include "gate.h"
+#include "metric.h"
+#include "output.h"
+#include "router.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TRIALS 9
+
+/* Scenario name: radix 60 ns, hashseg 40 ns, ctrie 90 ns per lookup in
+ * every trial (so every ratio is exact: ctrie/radix 60/90 = 0.667). */
+static void add_scenario(rb_bundle *b, const char *name)
+{
+    static const double ns[] = {60, 40, 90};
+    static const char *const routers[] = {"radix", "hashseg", "ctrie"};
+    size_t si = b->nscenarios;
+    rb_bundle_scenario *s = rb_bundle_add_scenario(b);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->kind, sizeof s->kind, "files");
+    snprintf(s->mode, sizeof s->mode, "throughput");
+    snprintf(s->cache, sizeof s->cache, "warm");
+    s->routes = 100;
+    s->requests = 1000;
+    for (size_t r = 0; r < 3; r++) rb_bundle_add_result(s, routers[r])->memory_bytes = 3000;
+    for (uint32_t t = 0; t < TRIALS; t++)
+        for (size_t r = 0; r < 3; r++) {
+            rb_bundle_trial tr = {.scenario = si,
+                                  .result = r,
+                                  .trial = t + 1,
+                                  .position = (uint32_t)r + 1,
+                                  .lookups = 1000,
+                                  .ns = (uint64_t)(ns[r] * 1000)};
+            cr_assert_eq(rb_bundle_add_trial(b, &tr), RB_OK);
+        }
+    rb_error err;
+    cr_assert_eq(rb_bundle_compute_scenario(b, si, &err), RB_OK, "%s", err.message);
+}
+
+static void make_bundle(rb_bundle *b, const char *const *scenarios, size_t n)
+{
+    rb_bundle_init(b);
+    snprintf(b->baseline, sizeof b->baseline, "radix");
+    b->trials = TRIALS;
+    const char *const routers[] = {"radix", "hashseg", "ctrie"};
+    for (size_t r = 0; r < 3; r++)
+        cr_assert_eq(rb_bundle_add_router(b, routers[r], "a router", RB_FEAT_PARAMS), RB_OK);
+    for (size_t i = 0; i < n; i++) add_scenario(b, scenarios[i]);
+    rb_error err;
+    cr_assert_eq(rb_bundle_compute_geomeans(b, &err), RB_OK, "%s", err.message);
+}
+
+/* The gate on ctrie against radix at threshold R. */
+static void gate(rb_bundle *b, double threshold)
+{
+    b->gate.on = true;
+    b->gate.threshold = threshold;
+    snprintf(b->gate.a, sizeof b->gate.a, "radix");
+    snprintf(b->gate.b, sizeof b->gate.b, "ctrie");
+    rb_error err;
+    cr_assert_eq(rb_bundle_decide_gate(b, &err), RB_OK, "%s", err.message);
+}
+
+static char *render(const char *format, const rb_bundle *b)
+{
+    const rb_output *o = rb_output_find(format);
+    cr_assert(o, "no output %s in the table", format);
+    rb_buf out = {0};
+    rb_error err;
+    cr_assert_eq(rb_output_render(o, b, &out, &err), RB_OK, "%s", err.message);
+    cr_assert(out.data);
+    return out.data;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+/* xmllint --schema tests/junit.xsd on text: its exit status. */
+static int validate(const char *text)
+{
+    char path[] = "/tmp/rb-junit-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "xmllint --noout --schema %s/tests/junit.xsd %s 2>/dev/null",
+             RB_SOURCE_DIR, path);
+    int rc = system(cmd);
+    remove(path);
+    return rc;
+}
+
+Test(junit, a_testcase_per_router_and_scenario_validates_against_the_schema)
+{
+    rb_bundle b;
+    const char *const names[] = {"static-100", "params-100"};
+    make_bundle(&b, names, 2);
+    char *x = render("junit", &b);
+    cr_expect_eq(validate(x), 0, "%s", x);
+    cr_expect_eq(count(x, "<testcase "), 6, "%s", x);
+    cr_expect_eq(count(x, "<testsuite "), 2, "%s", x);
+    cr_expect(strstr(x, "tests=\"6\" failures=\"0\""), "%s", x);
+    cr_expect_eq(count(x, "<failure"), 0, "no gate, no failure: %s", x);
+    cr_expect(strstr(x, "speed ratio ctrie/radix 0.667 [0.667, 0.667]"), "%s", x);
+    free(x);
+    rb_bundle_free(&b);
+}
+
+Test(junit, the_gates_failure_is_on_the_candidates_testcase_with_ratio_and_interval)
+{
+    rb_bundle b;
+    const char *const names[] = {"params-100"};
+    make_bundle(&b, names, 1);
+    gate(&b, 0.97);
+    cr_assert_eq(b.gate.outcome, RB_GATE_FAILED);
+    char *x = render("junit", &b);
+    cr_expect_eq(validate(x), 0, "%s", x);
+    cr_expect_eq(count(x, "<failure type=\"gate\""), 1, "%s", x);
+    const char *fail = strstr(x, "<failure");
+    const char *ctrie = strstr(x, "name=\"ctrie\"");
+    cr_assert(fail && ctrie && ctrie < fail, "the failure belongs to ctrie: %s", x);
+    cr_expect(strstr(fail, "message=\"speed ratio ctrie/radix 0.667 [0.667, 0.667] (95% "
+                           "interval), threshold 0.97: gate failed\""),
+              "%s", x);
+    cr_expect(strstr(x, "tests=\"3\" failures=\"1\""), "%s", x);
+    free(x);
+    rb_bundle_free(&b);
+}
+
+Test(junit, a_gate_on_several_scenarios_fails_the_geometric_mean)
+{
+    rb_bundle b;
+    const char *const names[] = {"static-100", "params-100"};
+    make_bundle(&b, names, 2);
+    gate(&b, 0.97);
+    char *x = render("junit", &b);
+    cr_expect_eq(validate(x), 0, "%s", x);
+    cr_expect_eq(count(x, "<testcase "), 7, "%s", x);
+    cr_expect(strstr(x, "<testsuite name=\"geometric mean\" tests=\"1\" failures=\"1\""), "%s", x);
+    cr_expect(strstr(x, "tests=\"7\" failures=\"1\""), "%s", x);
+    free(x);
+    rb_bundle_free(&b);
+}
+
+Test(junit, names_with_markup_are_escaped_and_still_valid)
+{
+    rb_bundle b;
+    const char *const names[] = {"a<b>&\"c\""};
+    make_bundle(&b, names, 1);
+    char *x = render("junit", &b);
+    cr_expect_eq(validate(x), 0, "%s", x);
+    cr_expect(strstr(x, "name=\"a&lt;b&gt;&amp;&quot;c&quot;\""), "%s", x);
+    free(x);
+    rb_bundle_free(&b);
+}
