@@ -76,9 +76,19 @@ extern const rb_output rb__output_junit;
 
 /* ---- the table ----------------------------------------------------------------------------------- */
 
+/* one row a line (clang-format keeps a list with comments as it is) */
 static const rb_output *const table[] = {
-    &terminal,   &markdown, &html, &chart_ns,        &chart_ratio,      &chart_scaling,
-    &chart_cost, &json,     &csv,  &rb__output_pair, &rb__output_junit,
+    &terminal,         /* the tables and the summary */
+    &markdown,         /* report.md */
+    &html,             /* report.html */
+    &chart_ns,         /* chart.svg */
+    &chart_ratio,      /* ratio.svg */
+    &chart_scaling,    /* scaling.svg */
+    &chart_cost,       /* cost.svg */
+    &json,             /* summary.json, --export-json */
+    &csv,              /* trials.csv, --export-csv */
+    &rb__output_pair,  /* pair's ratios and gate (report_pair.c) */
+    &rb__output_junit, /* --export-junit (report_junit.c) */
 };
 #define NTABLE (sizeof table / sizeof table[0])
 

@@ -37,10 +37,18 @@ static void put_escaped(rb_buf *out, const char *text)
 {
     for (const char *p = text; *p; p++) {
         switch (*p) {
-        case '&': rb_buf_puts(out, "&amp;"); break;
-        case '<': rb_buf_puts(out, "&lt;"); break;
-        case '>': rb_buf_puts(out, "&gt;"); break;
-        case '"': rb_buf_puts(out, "&quot;"); break;
+        case '&':
+            rb_buf_puts(out, "&amp;");
+            break;
+        case '<':
+            rb_buf_puts(out, "&lt;");
+            break;
+        case '>':
+            rb_buf_puts(out, "&gt;");
+            break;
+        case '"':
+            rb_buf_puts(out, "&quot;");
+            break;
         default:
             /* XML 1.0 has no other control characters than tab, CR, LF */
             if ((unsigned char)*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
@@ -118,8 +126,9 @@ static void put_testcase(rb_buf *out, const rb_bundle *b, const rb_bundle_scenar
     int gate = gate_here(b, s->name, r->router);
     if (gate) put_gate(out, b, gate);
     if (wrong(b, r)) {
-        rb_buf_printf(out, "      <failure type=\"wrong-answers\" message=\"%llu answers differ from "
-                           "EXPECTED\"/>\n",
+        rb_buf_printf(out,
+                      "      <failure type=\"wrong-answers\" message=\"%llu answers differ from "
+                      "EXPECTED\"/>\n",
                       (unsigned long long)r->disagreements);
     }
     rb_buf_puts(out, "      <system-out>");
@@ -147,8 +156,8 @@ static void put_suite(rb_buf *out, const rb_bundle *b, const rb_bundle_scenario 
 static void put_geomean_suite(rb_buf *out, const rb_bundle *b)
 {
     const rb_bundle_gate *g = &b->gate;
-    int outcome = g->outcome == RB_GATE_FAILED || g->outcome == RB_GATE_INCONCLUSIVE ? g->outcome
-                                                                                     : 0;
+    int outcome =
+        g->outcome == RB_GATE_FAILED || g->outcome == RB_GATE_INCONCLUSIVE ? g->outcome : 0;
     rb_buf_printf(out,
                   "  <testsuite name=\"geometric mean\" tests=\"1\" failures=\"%d\" errors=\"0\" "
                   "skipped=\"%d\">\n",
