@@ -3,7 +3,9 @@
  * outputs (bench/report/output.h), on synthetic bundles whose figures are
  * known: JUnit XML (report_junit.c) validated against tests/junit.xsd with
  * xmllint, one testcase per router and scenario, failed where the gate
- * fails.
+ * fails; Bencher Metric Format (report_bmf.c) checked against its
+ * published shape (an object of benchmarks, each an object of measures,
+ * each {value, lower_value, upper_value} numbers).
  */
 #include "bundle.h"
 #include "gate.h"
@@ -11,6 +13,7 @@
 #include "output.h"
 #include "router.h"
 
+#include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,5 +171,82 @@ Test(junit, names_with_markup_are_escaped_and_still_valid)
     cr_expect_eq(validate(x), 0, "%s", x);
     cr_expect(strstr(x, "name=\"a&lt;b&gt;&amp;&quot;c&quot;\""), "%s", x);
     free(x);
+    rb_bundle_free(&b);
+}
+
+/* The published shape: {NAME: {MEASURE: {"value": n, "lower_value": n,
+ * "upper_value": n}}}, the bounds optional, lower <= value <= upper. */
+static void expect_bmf_shape(const cJSON *doc)
+{
+    cr_assert(cJSON_IsObject(doc));
+    for (const cJSON *bench = doc->child; bench; bench = bench->next) {
+        cr_expect(cJSON_IsObject(bench) && bench->child, "%s", bench->string);
+        for (const cJSON *m = bench->child; m; m = m->next) {
+            const cJSON *v = cJSON_GetObjectItem(m, "value");
+            const cJSON *lo = cJSON_GetObjectItem(m, "lower_value");
+            const cJSON *hi = cJSON_GetObjectItem(m, "upper_value");
+            cr_assert(cJSON_IsNumber(v), "%s/%s: value", bench->string, m->string);
+            for (const cJSON *k = m->child; k; k = k->next)
+                cr_expect(strcmp(k->string, "value") == 0 ||
+                              strcmp(k->string, "lower_value") == 0 ||
+                              strcmp(k->string, "upper_value") == 0,
+                          "unknown key %s", k->string);
+            if (lo) cr_expect(cJSON_IsNumber(lo) && lo->valuedouble <= v->valuedouble);
+            if (hi) cr_expect(cJSON_IsNumber(hi) && hi->valuedouble >= v->valuedouble);
+        }
+    }
+}
+
+Test(bmf, every_routers_per_lookup_figure_in_the_published_shape)
+{
+    rb_bundle b;
+    const char *const names[] = {"static-100", "params-100"};
+    make_bundle(&b, names, 2);
+    char *text = render("bmf", &b);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert(doc, "not JSON: %s", text);
+    expect_bmf_shape(doc);
+    cr_expect_eq(cJSON_GetArraySize(doc), 6, "%s", text);
+    const cJSON *radix =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "params-100/radix"), "latency");
+    cr_assert(radix, "%s", text);
+    cr_expect_float_eq(cJSON_GetObjectItem(radix, "value")->valuedouble, 60.0, 1e-9);
+    const cJSON *ctrie =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "static-100/ctrie"), "latency");
+    cr_assert(ctrie, "%s", text);
+    cr_expect_float_eq(cJSON_GetObjectItem(ctrie, "value")->valuedouble, 90.0, 1e-9);
+    cJSON_Delete(doc);
+    free(text);
+    rb_bundle_free(&b);
+}
+
+Test(bmf, a_counted_metric_is_the_instructions_measure)
+{
+    rb_bundle b;
+    const char *const names[] = {"static-100"};
+    make_bundle(&b, names, 1);
+    b.metric = RB_METRIC_INSTRUCTIONS;
+    char *text = render("bmf", &b);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert(doc, "not JSON: %s", text);
+    expect_bmf_shape(doc);
+    cr_expect(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "static-100/hashseg"), "instructions"),
+              "%s", text);
+    cJSON_Delete(doc);
+    free(text);
+    rb_bundle_free(&b);
+}
+
+Test(bmf, a_name_with_quotes_stays_json)
+{
+    rb_bundle b;
+    const char *const names[] = {"a\"b\\c"};
+    make_bundle(&b, names, 1);
+    char *text = render("bmf", &b);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert(doc, "not JSON: %s", text);
+    cr_expect(cJSON_GetObjectItem(doc, "a\"b\\c/radix"), "%s", text);
+    cJSON_Delete(doc);
+    free(text);
     rb_bundle_free(&b);
 }

@@ -14,6 +14,7 @@
  *   csv         --export-csv    trials.csv     rb_bundle_csv_write
  *   pair        -               -              pair's speed ratios and gate
  *   junit       --export-junit  -              the gate as JUnit XML
+ *   bmf         --export-bmf    -              Bencher Metric Format
  *
  * Adding a format: one file defining `const rb_output rb__output_NAME`
  * (its render function static beside it) and one row in outputs.c; the

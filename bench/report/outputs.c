@@ -73,6 +73,7 @@ static const rb_output csv = {"csv",
 /* the formats in files of their own */
 extern const rb_output rb__output_pair;
 extern const rb_output rb__output_junit;
+extern const rb_output rb__output_bmf;
 
 /* ---- the table ----------------------------------------------------------------------------------- */
 
@@ -89,6 +90,7 @@ static const rb_output *const table[] = {
     &csv,              /* trials.csv, --export-csv */
     &rb__output_pair,  /* pair's ratios and gate (report_pair.c) */
     &rb__output_junit, /* --export-junit (report_junit.c) */
+    &rb__output_bmf,   /* --export-bmf (report_bmf.c) */
 };
 #define NTABLE (sizeof table / sizeof table[0])
 
