@@ -1,5 +1,5 @@
 /*
- * cli.h — the thin command layer of the `routebench` executable: one
+ * cli.h — the command layer of the `routebench` executable: one
  * function per subcommand (cmd_*.c), each described by an option table
  * (options.h), and the helpers they share for messages and plugins.
  * Commands return the process exit status: 0 success, 1 a check failed
