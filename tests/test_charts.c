@@ -8,6 +8,7 @@
  */
 #include "bundle.h"
 #include "router_impl.h"
+#include "report.h"
 
 #include <criterion/criterion.h>
 #include <expat.h>

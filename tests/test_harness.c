@@ -14,6 +14,7 @@
 #include "rb_test.h"
 #include "scenario.h"
 #include "stats.h"
+#include "report.h"
 
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>

@@ -9,6 +9,7 @@
 #include "report_console.h"
 
 #include "router.h"
+#include "report.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -18,6 +18,7 @@
 #include "bundle.h"
 #include "generate.h"
 #include "scenario.h"
+#include "report.h"
 
 static rb_scenario load(const char *name, uint64_t seed)
 {

@@ -3,14 +3,12 @@
  * it is written to (one job per file):
  *
  *   bundle.c       the model: building it, computing its statistics from
- *                  the raw trials (summary.c's job is done here, with stats.h)
+ *                  the raw trials (with stats.h)
  *   bundle_json.c  summary.json: write and read back (schema below)
  *   bundle_csv.c   trials.csv: one row per measured trial; write and read
- *   report_md.c    report.md: the human explanation
- *   chart_svg.c    the charts: chart.svg (ns/lookup per router and scenario,
- *                  with the spread), ratio.svg (paired speed ratios with
- *                  their intervals), scaling.svg (ns/lookup against route
- *                  count), cost.svg (bytes/route and build time)
+ *
+ * and rendered by bench/report/ (report.h: report.md, report.html, the
+ * charts, the bundle directory; output.h: the table of every output).
  *
  * Every statistic is a function of the trials (ns / lookups of each
  * trial), so a reader can recompute summary.json from trials.csv:
@@ -19,7 +17,7 @@
  * a run renders them the same way, from the files it has just written, so
  * the two are byte-identical.
  *
- * summary.json, schema "routebench-summary" version 1 (RB_BUNDLE_SCHEMA_VERSION;
+ * summary.json, schema "routebench-summary" (version RB_BUNDLE_SCHEMA_VERSION;
  * a field is never removed or changes meaning within a version):
  *   schema, schema_version
  *   tool        {name, version, commit, compiler, flags, build_type,
@@ -144,7 +142,7 @@ typedef struct rb_bundle_scenario {
     char mode[16];      /* "throughput" (back-to-back) or "latency" (each lookup waits) */
     char cache[8];      /* "warm" or "cold" (the application stand-in between lookups) */
     uint64_t app_bytes; /* cold: bytes the stand-in touches between two lookups */
-    double app_ns;      /* cold: the stand-in's own ns per lookup (median), subtracted */
+    double app_ns;      /* cold: the clock's own ns per timed lookup (median), subtracted */
     double app_mad_ns;  /* cold: its MAD over the rounds */
     rb_bundle_refusal refused[RB_BUNDLE_MAX_REFUSED]; /* routers that refused the table */
     size_t nrefused;
@@ -354,66 +352,7 @@ int rb_bundle_csv_write(const rb_bundle *b, rb_buf *out, rb_error *err);
  * error naming its line. */
 int rb_bundle_csv_read(const char *text, size_t len, rb_bundle *b, rb_error *err);
 
-/* report.md text (report_md.c). */
-int rb_bundle_report_md(const rb_bundle *b, rb_buf *out, rb_error *err);
-/* Its parts for counted metrics, the gate and the libraries (report_md_sections.c). */
-void rb_bundle_report_how_counted(const rb_bundle *b, rb_buf *o);
-void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
-/* After a scenario's table (never inside it: a paragraph would end the
- * table), a line per router that disagreed with the expected answers. */
-void rb_bundle_report_disagreements(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
-void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
-void rb_bundle_report_libraries(const rb_bundle *b, rb_buf *o);
-/* An interval cell: "[0.981, 1.012] ±1.4%", "too few pairs" or "exact". */
-void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,
-                             char *buf, size_t cap);
-
-/* The charts (chart_svg.c), in the order report.md shows them. */
-typedef enum rb_bundle_chart {
-    RB_CHART_NS,      /* chart.svg: ns per lookup, every router in every scenario */
-    RB_CHART_RATIO,   /* ratio.svg: paired speed ratios with their intervals */
-    RB_CHART_SCALING, /* scaling.svg: ns per lookup against route count, per shape */
-    RB_CHART_COST,    /* cost.svg: bytes per route and build time */
-    RB_NCHARTS
-} rb_bundle_chart;
-
-/* "chart.svg", ...; the alternative text report.md gives it. */
-const char *rb_bundle_chart_file(rb_bundle_chart c);
-const char *rb_bundle_chart_alt(rb_bundle_chart c);
-/* Does the bundle give chart c anything to plot?  A chart without data is
- * not written (and not linked from report.md). */
-bool rb_bundle_chart_has_data(const rb_bundle *b, rb_bundle_chart c);
-/* Chart c's SVG text into out; RB_EINVAL "nothing to plot" when it has no
- * data, RB_ENOMEM. */
-int rb_bundle_chart_render(const rb_bundle *b, rb_bundle_chart c, rb_buf *out, rb_error *err);
-/* A router's colour, the same in every chart of every bundle ("#d62728"). */
-const char *rb_bundle_router_colour(const char *router);
-
-/* Before a run measures anything: create dir's parents, clean up what a
- * killed writer of dir left (bundle_dir.c), check that dir may be replaced
- * (missing, empty, or a bundle: only .json, .csv, .md, .svg, .html,
- * .routes and .requests files, summary.json among them; never the current
- * directory or one holding it)
- * and that a directory can be made beside it.  RB_EIO naming the reason,
- * RB_EINVAL for a bad name. */
-int rb_bundle_prepare_dir(const char *dir, rb_error *err);
-/* Write the bundle whole: summary.json, trials.csv, a copy of each of the
- * ninputs files (the tables measured, so its fingerprints name files that
- * exist), report.md, report.html and every chart with something to plot
- * (rendered from the two data files' text) into a temporary directory
- * beside dir, which then replaces dir in one step (base/file.h).  On
- * failure dir is as it was. */
-int rb_bundle_write_dir(const rb_bundle *b, const char *dir, const char *const *inputs,
-                        size_t ninputs, rb_error *err);
-/* Read dir/summary.json and dir/trials.csv and replace dir, whole, with a
- * copy holding the same data files (and any other file of dir but the
- * rendered ones), report.md, report.html and every chart with something to
- * plot; a chart with nothing to plot is not written (an old copy of it
- * goes), so report.md links only files that exist.  A regular file that is
- * not a bundle's kind (a user's PNG) is kept as it is and named into kept
- * (comma-separated, "" when none); a subdirectory is refused. */
-int rb_bundle_render_dir(const char *dir, char *kept, size_t kept_cap, rb_error *err);
-/* Read a bundle directory (summary.json + trials.csv) into b. */
-int rb_bundle_read_dir(const char *dir, rb_bundle *b, rb_error *err);
+/* The renderers of a bundle and the bundle directory are declared in
+ * bench/report/report.h. */
 
 #endif

@@ -8,6 +8,7 @@
 #include "bundle.h"
 #include "cli.h"
 #include "file.h"
+#include "report.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The exit status of every command, one table (docs/measurement.md, "Exit
+/* The exit status of every command, one table (docs/cli.md, "Exit
  * status"; tests/test_cli.c checks each from the command line):
  *   CLI_OK            0  done
  *   CLI_FAILED        1  a check failed: the pair gate, wrong answers, a

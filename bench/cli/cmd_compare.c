@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "file.h"
 #include "format.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>

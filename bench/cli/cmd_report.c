@@ -8,6 +8,7 @@
 #include "bundle_check.h"
 #include "cli.h"
 #include "file.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>

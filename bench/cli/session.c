@@ -13,6 +13,7 @@
 #include "base_internal.h"
 #include "machine.h"
 #include "verify.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -190,8 +191,9 @@ const cli_option session_option_table[] = {
      .choices = caches,
      .flags = CLI_SHOW_DEFAULT,
      .help = "cold: between lookups a stand-in for the application touches --app-bytes of "
-             "other memory (evicting the router's lines); its own cost, measured alone in "
-             "every round, is subtracted"},
+             "other memory (evicting the router's lines); each lookup is timed on its own, the "
+             "stand-in outside the intervals, and the clock's own cost, measured alone in every "
+             "round, is subtracted"},
     SESSION_OPT_APP_BYTES(
         S(run.app_bytes),
         "bytes the application stand-in touches between two lookups (--cache cold)"),

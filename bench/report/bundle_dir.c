@@ -21,6 +21,7 @@
 #include "output.h"
 
 #include "base_internal.h"
+#include "report.h"
 
 #include <dirent.h>
 #include <errno.h>

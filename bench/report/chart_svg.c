@@ -36,6 +36,7 @@
 #include "verdict.h"
 
 #include "base_internal.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdint.h>

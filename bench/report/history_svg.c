@@ -9,6 +9,7 @@
 
 #include "base_internal.h"
 #include "metric.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>

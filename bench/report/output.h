@@ -27,6 +27,7 @@
 
 #include "buf.h"
 #include "bundle.h"
+#include "report.h"
 
 #include <stdbool.h>
 #include <stddef.h>

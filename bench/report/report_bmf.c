@@ -52,9 +52,12 @@ static const char *measure_of(int metric)
 {
     switch (metric) {
     case RB_METRIC_INSTRUCTIONS:
-    case RB_METRIC_HW_INSTRUCTIONS: return "instructions";
-    case RB_METRIC_CYCLES_EST: return "estimated-cycles";
-    default: return "latency";
+    case RB_METRIC_HW_INSTRUCTIONS:
+        return "instructions";
+    case RB_METRIC_CYCLES_EST:
+        return "estimated-cycles";
+    default:
+        return "latency";
     }
 }
 

@@ -10,6 +10,7 @@
 #include "verdict.h"
 
 #include "base_internal.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,6 +4,7 @@
  * identity of every plugin library.
  */
 #include "bundle.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdio.h>
