@@ -495,13 +495,18 @@ size_t rb_bundle_fastest_first(const rb_bundle *b, const rb_bundle_scenario *s, 
     return n;
 }
 
+bool rb_bundle_same_tables(const rb_bundle_scenario *x, const rb_bundle_scenario *y)
+{
+    return x->routes_fp == y->routes_fp && x->requests_fp == y->requests_fp;
+}
+
 bool rb_bundle_is_condition(const rb_bundle *b, size_t si)
 {
     if (si >= b->nscenarios) return false;
     const rb_bundle_scenario *s = &b->scenarios[si];
     for (size_t i = 0; i < si; i++) {
         const rb_bundle_scenario *x = &b->scenarios[i];
-        if (x->routes_fp == s->routes_fp && x->requests_fp == s->requests_fp &&
+        if (rb_bundle_same_tables(x, s) &&
             (strcmp(x->mode, s->mode) != 0 || strcmp(x->cache, s->cache) != 0))
             return true;
     }

@@ -268,6 +268,9 @@ size_t rb_bundle_fastest_first(const rb_bundle *b, const rb_bundle_scenario *s, 
  * earlier scenario (choose's cold latency after its warm throughput)?
  * Such a scenario is shown beside its table, never counted as one more. */
 bool rb_bundle_is_condition(const rb_bundle *b, size_t si);
+/* Do x and y measure the same tables (their routes' and requests'
+ * fingerprints), under whatever conditions? */
+bool rb_bundle_same_tables(const rb_bundle_scenario *x, const rb_bundle_scenario *y);
 /* For every router other than the baseline, the geometric mean across the
  * scenarios holding both of the per-scenario median ratio router/baseline
  * (speed of the router relative to the baseline), with its interval; the

@@ -361,8 +361,8 @@ size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode
     const rb_bundle_scenario *s = &b->scenarios[si];
     for (size_t i = 0; i < b->nscenarios; i++) {
         const rb_bundle_scenario *x = &b->scenarios[i];
-        if (x->routes_fp == s->routes_fp && x->requests_fp == s->requests_fp &&
-            strcmp(rb_verdict_mode(x), mode) == 0 && strcmp(rb_verdict_cache(x), cache) == 0)
+        if (rb_bundle_same_tables(x, s) && strcmp(rb_verdict_mode(x), mode) == 0 &&
+            strcmp(rb_verdict_cache(x), cache) == 0)
             return i;
     }
     return SIZE_MAX;

@@ -253,8 +253,7 @@ void rb_console_scenario(const rb_bundle *b, size_t si, const rb_console_opts *o
     if (rb_bundle_is_condition(b, si)) {
         /* the table's first condition, this one beside it */
         for (size_t i = 0; i < si; i++)
-            if (b->scenarios[i].routes_fp == s->routes_fp &&
-                b->scenarios[i].requests_fp == s->requests_fp) {
+            if (rb_bundle_same_tables(&b->scenarios[i], s)) {
                 first = i;
                 break;
             }
