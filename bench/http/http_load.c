@@ -28,6 +28,7 @@
 #include "http.h"
 
 #include "base_internal.h"
+#include "clock.h"
 #include "verify.h"
 
 #include <errno.h>
@@ -48,13 +49,6 @@ typedef struct load_conn {
     size_t len;
     char buf[16384];
 } load_conn;
-
-static uint64_t clock_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 typedef struct load_state {
     const rb_load_config *cfg;
@@ -137,7 +131,7 @@ static void on_readable(load_state *s, load_conn *c, uint64_t *last_done)
         fail_request(s, c);
         return;
     }
-    uint64_t now = clock_ns();
+    uint64_t now = rb__monotonic_ns();
     *last_done = now;
     double lat = (double)(now - due(s, c->k)) / 1e3;
     s->lat_us[s->out->completed++] = lat;
@@ -217,7 +211,7 @@ static int run_schedule(load_state *s, rb_error *err)
     uint64_t last_done = 0, finished = 0;
     int rc = RB_OK;
     while (finished < nc) {
-        uint64_t now = clock_ns(), wake = UINT64_MAX;
+        uint64_t now = rb__monotonic_ns(), wake = UINT64_MAX;
         unsigned np = 0;
         finished = 0;
         for (unsigned j = 0; j < nc; j++) {
@@ -270,7 +264,7 @@ static int run_schedule(load_state *s, rb_error *err)
             }
         }
         if (rc < 0 || finished == nc) break;
-        now = clock_ns();
+        now = rb__monotonic_ns();
         struct timespec ts = {0, 0};
         if (wake != UINT64_MAX && wake > now) {
             uint64_t d = wake - now;
@@ -322,7 +316,7 @@ int rb_load_run(const rb_load_config *cfg, rb_load_result *out, rb_error *err)
     }
     if (rc == RB_OK) {
         prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-        s.t0 = clock_ns() + 1000000u; /* 1 ms from now: the connections are open */
+        s.t0 = rb__monotonic_ns() + 1000000u; /* 1 ms from now: the connections are open */
         rc = run_schedule(&s, err);
         if (old_slack > 0) prctl(PR_SET_TIMERSLACK, (unsigned long)old_slack, 0, 0, 0);
         percentiles(&s);

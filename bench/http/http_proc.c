@@ -10,6 +10,7 @@
 #include "http.h"
 
 #include "base_internal.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,13 +25,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* In the child, between fork and exec: only async-signal-safe calls. */
 static void child_exec(char *const *argv, int cpu, int out_fd, int err_fd, pid_t parent)
@@ -100,11 +94,11 @@ int rb_http_spawn(char *const *argv, int cpu, bool want_stdout, const char *err_
 int rb_http_read_line(rb_http_child *c, const char *prefix, unsigned timeout_ms, char *line,
                       size_t cap, rb_error *err)
 {
-    uint64_t deadline = now_ms() + timeout_ms;
+    uint64_t deadline = (rb__monotonic_ns() / 1000000u) + timeout_ms;
     size_t n = 0, plen = strlen(prefix);
     line[0] = '\0';
     for (;;) {
-        uint64_t now = now_ms();
+        uint64_t now = (rb__monotonic_ns() / 1000000u);
         if (now >= deadline)
             return rb__error(err, RB_EIO, RB_NO_OFFSET, "no '%s' line within %u ms", prefix,
                              timeout_ms);
@@ -152,10 +146,10 @@ bool rb_http_child_exited(rb_http_child *c, int *status)
 
 bool rb_http_child_wait(rb_http_child *c, unsigned timeout_ms, int *status)
 {
-    uint64_t deadline = now_ms() + timeout_ms;
+    uint64_t deadline = (rb__monotonic_ns() / 1000000u) + timeout_ms;
     for (;;) {
         if (rb_http_child_exited(c, status)) return true;
-        if (now_ms() >= deadline) return false;
+        if ((rb__monotonic_ns() / 1000000u) >= deadline) return false;
         struct timespec ts = {0, 2 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }

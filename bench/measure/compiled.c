@@ -6,6 +6,7 @@
 #include "compiled.h"
 
 #include "buf.h"
+#include "clock.h"
 #include "compile.h"
 #include "file.h"
 #include "router_kit.h"
@@ -150,13 +151,6 @@ static void read_log(const char *path, char *out, size_t cap)
         if (out[i] == '\n') out[i] = ' ';
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* How long one compile may take, in seconds: RB_COMPILED_TIMEOUT when it
  * is a whole number from 1 to 86400, else 600 (a 20,000-route table takes
  * about a minute). */
@@ -206,14 +200,14 @@ static int run_compiler(const char *const *cc, size_t ncc, const char *src, cons
                          strerror(rc));
     }
     int status;
-    uint64_t deadline = now_ns() + compile_budget_s() * UINT64_C(1000000000);
+    uint64_t deadline = rb__monotonic_ns() + compile_budget_s() * UINT64_C(1000000000);
     for (;;) { /* the compiler's time budget: a hung compiler is killed */
         pid_t got = waitpid(pid, &status, WNOHANG);
         if (got == pid) break;
         if (got < 0 && errno != EINTR)
             return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: waiting for `%s`: %s", shown,
                              strerror(errno));
-        if (now_ns() > deadline) {
+        if (rb__monotonic_ns() > deadline) {
             kill(-pid, SIGKILL);
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
             }
@@ -288,9 +282,9 @@ static int library_for(const rb_buf *src, char *path, size_t cap, double *compil
         unlink(log);
         return rc;
     }
-    uint64_t t0 = now_ns();
+    uint64_t t0 = rb__monotonic_ns();
     rc = run_compiler(cc, ncc, src_path, tmp_so, log, err);
-    *compiled_ms = (double)(now_ns() - t0) / 1e6;
+    *compiled_ms = (double)(rb__monotonic_ns() - t0) / 1e6;
     if (rc == RB_OK && rename(tmp_so, path) < 0)
         rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: renaming %s: %s", tmp_so,
                        strerror(errno));

@@ -45,6 +45,7 @@
 #include "harness_internal.h"
 
 #include "base_internal.h"
+#include "clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,13 +63,6 @@ static inline uint64_t app_work(unsigned char *a, size_t bytes, uint64_t x)
         a[p] = (unsigned char)sum;
     }
     return sum;
-}
-
-static inline uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t rb__bench_replay_modes(const rb_bench_run *run, const rb_bench_subject *s, uint64_t reps,
@@ -92,10 +86,10 @@ uint64_t rb__bench_replay_modes(const rb_bench_run *run, const rb_bench_subject 
                 acc += dep = rb__bench_fold(&m);
                 continue;
             }
-            uint64_t t0 = now_ns() + (dep & zero);
+            uint64_t t0 = rb__monotonic_ns() + (dep & zero);
             lookup(impl, x->method, x->path, x->len, &m);
             uint64_t f = rb__bench_fold(&m);
-            uint64_t t1 = now_ns() + (f & zero);
+            uint64_t t1 = rb__monotonic_ns() + (f & zero);
             inner += t1 - t0;
             acc += f;
             dep = app_work(app, bytes, f & zero);
@@ -111,8 +105,8 @@ uint64_t rb__bench_app_alone(const rb_bench_run *run, uint64_t iters, uint64_t *
     const uint64_t zero = run->zero;
     uint64_t dep = 0, inner = 0;
     for (uint64_t i = 0; i < iters; i++) {
-        uint64_t t0 = now_ns() + (dep & zero);
-        uint64_t t1 = now_ns() + (t0 & zero);
+        uint64_t t0 = rb__monotonic_ns() + (dep & zero);
+        uint64_t t1 = rb__monotonic_ns() + (t0 & zero);
         inner += t1 - t0;
         dep = app_work(run->app, run->app_bytes, t1 & zero);
     }

@@ -8,6 +8,7 @@
 
 #include "base_internal.h"
 #include "bundle_run.h"
+#include "clock.h"
 #include "compiled.h"
 #include "library_id.h"
 #include "machine.h"
@@ -588,13 +589,6 @@ static int summarise(rb_suite *o, rb_bundle *b, double elapsed_s, rb_error *err)
     return RB_OK;
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 int rb_suite_run(rb_suite *s, const rb_suite_hooks *hooks, rb_bundle *b, rb_error *err)
 {
     static const rb_suite_hooks none = {0};
@@ -602,8 +596,7 @@ int rb_suite_run(rb_suite *s, const rb_suite_hooks *hooks, rb_bundle *b, rb_erro
     int rc = begin(s, b, err);
     if (rc < 0) return status_of(rc);
     if (h->begun) h->begun(h->ctx, b);
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    uint64_t start = rb__monotonic_ns();
     int status = RB_SUITE_OK;
     for (size_t i = 0; i < s->scenarios.n; i++) {
         int st = one_scenario(s, b, i, h);
@@ -613,6 +606,6 @@ int rb_suite_run(rb_suite *s, const rb_suite_hooks *hooks, rb_bundle *b, rb_erro
         }
         if (st > status) status = st;
     }
-    rc = summarise(s, b, seconds_since(&start), err);
+    rc = summarise(s, b, (double)(rb__monotonic_ns() - start) / 1e9, err);
     return rc < 0 ? status_of(rc) : status;
 }
