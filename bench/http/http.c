@@ -11,6 +11,7 @@
 #include "plugins.h"
 #include "base_internal.h"
 #include "machine.h"
+#include "program.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -94,26 +95,6 @@ static void progress(http_run *r, const char *what, size_t router, size_t done, 
 {
     if (r->progress)
         r->progress(r->ctx, what, router < r->o->nspecs ? r->o->specs[router] : NULL, done, total);
-}
-
-/* Find name on PATH (or take it as a path when it has a '/'). */
-static bool find_program(const char *name, char *out, size_t cap)
-{
-    if (strchr(name, '/')) {
-        snprintf(out, cap, "%s", name);
-        return access(out, X_OK) == 0;
-    }
-    const char *path = getenv("PATH");
-    if (!path) path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        const char *e = strchr(path, ':');
-        size_t n = e ? (size_t)(e - path) : strlen(path);
-        if (n && (size_t)snprintf(out, cap, "%.*s/%s", (int)n, path, name) < cap &&
-            access(out, X_OK) == 0)
-            return true;
-        path += n + (e ? 1 : 0);
-    }
-    return false;
 }
 
 static void remove_tmp(http_run *r)
@@ -220,7 +201,7 @@ static int check_programs(http_run *r, rb_error *err)
                          "is found; install the Debian package libmicrohttpd-dev (bash "
                          "scripts/setup.sh --http) and build again",
                          o->server_path);
-    if (!find_program(o->wrk_path, r->wrk, sizeof r->wrk))
+    if (!rb__find_program(o->wrk_path, r->wrk, sizeof r->wrk))
         return rb__error(err, RB_ENOTFOUND, RB_NO_OFFSET,
                          "%s not found%s: install the Debian package wrk (bash scripts/setup.sh "
                          "--http)",

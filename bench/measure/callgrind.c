@@ -7,6 +7,7 @@
 #include "file.h"
 #include "base_internal.h"
 #include "peer.h"
+#include "program.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -300,21 +301,6 @@ int rb_callgrind_measure(rb_callgrind *cg, rb_bench_run *run, bool cache_sim,
 
 /* ---- the parent ------------------------------------------------------------ */
 
-/* The first executable `name` on PATH, into buf. */
-static bool find_on_path(const char *name, char *buf, size_t cap)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
-    for (const char *p = path;;) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        int w = snprintf(buf, cap, "%.*s/%s", (int)n, n ? p : ".", name);
-        if (w > 0 && (size_t)w < cap && access(buf, X_OK) == 0) return true;
-        if (!colon) return false;
-        p = colon + 1;
-    }
-}
-
 /* rm -r of the flat directory dir. */
 static void remove_dir(const char *dir)
 {
@@ -369,7 +355,7 @@ int rb_callgrind_run(int argc, char **argv, bool cache_sim, int *status, rb_erro
                          "(Debian package valgrind; scripts/setup.sh installs it), so it "
                          "cannot count instructions");
     char valgrind[4096], exe[4096];
-    if (!find_on_path("valgrind", valgrind, sizeof valgrind))
+    if (!rb__find_program("valgrind", valgrind, sizeof valgrind))
         return rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET,
                          "valgrind is not installed (Debian package valgrind; "
                          "scripts/setup.sh installs it): counted metrics run under Callgrind");

@@ -24,6 +24,7 @@
 #include "base_internal.h"
 #include "callgrind.h"
 #include "file.h"
+#include "program.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -33,21 +34,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-/* The first executable `name` on PATH, into buf. */
-static bool find_program(const char *name, char *buf, size_t cap)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path) path = "/usr/local/bin:/usr/bin:/bin";
-    for (const char *p = path;;) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        int w = snprintf(buf, cap, "%.*s/%s", (int)n, n ? p : ".", name);
-        if (w > 0 && (size_t)w < cap && access(buf, X_OK) == 0) return true;
-        if (!colon) return false;
-        p = colon + 1;
-    }
-}
 
 /* Quit p and wait for its exit (Callgrind writes its dump then), at most
  * RB_PEER_TIMEOUT_S; then free it.  RB_EIO when it did not exit 0. */
@@ -157,7 +143,7 @@ int rb_peer_count(const rb_peer_spec *spec, const char *routes, const char *requ
                          "Callgrind's count would mix in the compiler's work",
                          spec->name);
     char valgrind[4096];
-    if (!find_program("valgrind", valgrind, sizeof valgrind))
+    if (!rb__find_program("valgrind", valgrind, sizeof valgrind))
         return rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET,
                          "valgrind is not installed (Debian package valgrind; scripts/setup.sh "
                          "installs it): a peer is counted under Callgrind");
