@@ -81,6 +81,17 @@ typedef struct rb_bundle_router {
     bool peer;      /* RB_FEAT_PEER: a third-party router, not held to our semantics */
 } rb_bundle_router;
 
+/* A request a router answered otherwise than EXPECTED (or linear): what
+ * was asked, what the table says, what it got ("200 route 7", "404",
+ * "405"). */
+typedef struct rb_bundle_differ {
+    char method[16];
+    char path[256]; /* printable ASCII: other bytes as '?' */
+    char expected[48], got[96];
+} rb_bundle_differ;
+
+#define RB_BUNDLE_MAX_DIFFERS 3
+
 /* One router on one scenario. */
 typedef struct rb_bundle_result {
     char router[RB_BUNDLE_NAME];
@@ -107,6 +118,9 @@ typedef struct rb_bundle_result {
     int64_t rss_growth_bytes; /* peak RSS growth during build (VmHWM), -1 unknown */
     uint64_t disagree_linear; /* peers: answers that differ from linear's */
     bool peer_process;        /* measured in a peer process (docs/peer-protocol.md) */
+    /* the first requests it answered otherwise (absent in older bundles: none) */
+    rb_bundle_differ differs[RB_BUNDLE_MAX_DIFFERS];
+    size_t ndiffers;
 } rb_bundle_result;
 
 /* A router that refused a scenario's table, and why. */
@@ -363,6 +377,10 @@ void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario
  * table), a line per router that disagreed with the expected answers. */
 void rb_bundle_report_disagreements(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
 void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
+/* The peers' verdict per language, and a scenario's compatibility table
+ * (report_md_compat.c, from ecosystem.h). */
+void rb_bundle_report_ecosystems(const rb_bundle *b, rb_buf *o);
+void rb_bundle_report_compat(const rb_bundle *b, size_t si, rb_buf *o);
 void rb_bundle_report_libraries(const rb_bundle *b, rb_buf *o);
 /* An interval cell: "[0.981, 1.012] ±1.4%", "too few pairs" or "exact". */
 void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,

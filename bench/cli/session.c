@@ -7,6 +7,7 @@
 #include "bundle_run.h"
 #include "cli.h"
 #include "compiled.h"
+#include "ecosystem.h"
 #include "headline.h"
 #include "library_id.h"
 #include "progress.h"
@@ -86,7 +87,11 @@ void session_add_builtin_peers(session_options *o)
     for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
         rb_peer_spec spec;
         rb_error err;
-        if (rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err) < 0) {
+        char lang[16];
+        int rc = rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err);
+        rb_ecosystem_language_of(spec.summary, lang, sizeof lang);
+        if (o->langs && !rb_ecosystem_language_in(lang, o->langs)) continue;
+        if (rc < 0) {
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
             continue;
         }
@@ -226,6 +231,7 @@ const cli_option session_option_table[] = {
      .help = "also run the built-in peer runners that are built (Go, Rust, Node: `routebench "
              "list` names them; "
              "scripts/setup.sh --peers); a missing one is a note, not an error"},
+    SESSION_OPT_LANG(S(langs)),
     {.name = "--peer",
      .type = CLI_CALL,
      .metavar = "NAME=CMD",
@@ -307,7 +313,7 @@ const cli_option session_protocol_table[] = {
 int session_finish_scenarios(session_options *o)
 {
     rb_error err;
-    if (o->peers_all) session_add_builtin_peers(o);
+    if (o->peers_all || o->langs) session_add_builtin_peers(o);
     for (size_t k = 0; k < o->npeers; k++)
         if (session_add_ops(o, &o->peers[k].ops, o->peers[k].name) != CLI_OK) return CLI_USAGE;
     if (o->routes_file &&
@@ -885,6 +891,61 @@ static int record(session_options *o, rb_bundle *b, const rb_scenario *sc, const
     return RB_OK;
 }
 
+/* Request i, answered got, into d: what the compatibility tables show;
+ * want (linear's answer, NULL for a peer's) says what was expected more
+ * fully than EXPECTED. */
+static void set_differ(rb_bundle_differ *d, const rb_request_table *requests, size_t i,
+                       const rb_match *got, const rb_match *want)
+{
+    const rb_request *q = &requests->reqs[i];
+    const char *path = rb_request_path(requests, i);
+    size_t w = 0;
+    for (size_t k = 0; k < q->len && w + 1 < sizeof d->path; k++)
+        d->path[w++] = path[k] >= 0x20 && path[k] < 0x7f ? path[k] : '?';
+    d->path[w] = '\0';
+    snprintf(d->method, sizeof d->method, "%s", rb_method_name(q->method));
+    if (want)
+        rb_match_format(want, d->expected, sizeof d->expected);
+    else if (q->expected >= 0)
+        snprintf(d->expected, sizeof d->expected, "200 route %d", (int)q->expected);
+    else
+        snprintf(d->expected, sizeof d->expected, "%s",
+                 q->expected == RB_EXPECT_NOT_ALLOWED ? "405" : "404");
+    rb_match_format(got, d->got, sizeof d->got);
+    size_t n = strlen(d->got); /* a peer reports no 405 mask: "405 allow " says nothing */
+    if (n >= 6 && strcmp(d->got + n - 6, "allow ") == 0) d->got[n - 7] = '\0';
+}
+
+/* The first requests each router answered otherwise, into the scenario
+ * just recorded: ours from the answer check, a peer's from its answers. */
+static void record_differs(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *run,
+                           const rb_verify_report *reps, const selection *sel)
+{
+    rb_bundle_scenario *s = &b->scenarios[b->nscenarios - 1];
+    for (size_t k = 0; k < run->nsubjects && k < s->nresults; k++) {
+        rb_bundle_result *r = &s->results[k];
+        const rb_bench_subject *sub = &run->subjects[k];
+        if (sub->peer) {
+            for (size_t i = 0; i < sc->requests.count && r->ndiffers < RB_BUNDLE_MAX_DIFFERS; i++) {
+                rb_match got;
+                rb_peer_match(sub->peer, i, &got);
+                if (!rb_match_expected(&got, sc->requests.reqs[i].expected))
+                    set_differ(&r->differs[r->ndiffers++], &sc->requests, i, &got, NULL);
+            }
+        } else if (k < sel->nops) {
+            /* answers against EXPECTED first, then those differing from linear alone */
+            for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < reps[k].nexamples && r->ndiffers < RB_BUNDLE_MAX_DIFFERS;
+                     i++) {
+                    const rb_verify_example *x = &reps[k].examples[i];
+                    if (x->expected_ok == (pass == 0)) continue;
+                    set_differ(&r->differs[r->ndiffers++], &sc->requests, x->request, &x->got,
+                               &x->want);
+                }
+        }
+    }
+}
+
 /* The pass on the terminal (the console renderer), with what only the run
  * knows: the first request a router answered wrong, the peers' agreement.
  * choose shows a table once both its conditions are measured. */
@@ -937,6 +998,7 @@ static int measure_condition(session_options *o, rb_bundle *b, rb_scenario *sc,
                  ? measure_counted(o, sc, &sel, &run, reps, pg, &err)
                  : measure_timed(o, b, sc, &sel, &run, reps, pg, mode, app, &err);
     if (rc == RB_OK) rc = record(o, b, sc, &run, &sel, mode, app, &err);
+    if (rc == RB_OK) record_differs(b, sc, &run, reps, &sel);
     int status = CLI_OK;
     if (rc < 0) {
         progress_clear(&pg->bar);

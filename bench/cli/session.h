@@ -42,6 +42,7 @@ typedef struct session_options {
     size_t app_bytes;       /* --app-bytes: the stand-in's size when cold */
     bool both_conditions;   /* choose: every table warm-throughput, then cold-latency */
     bool peers_all;         /* --peers: every built-in peer runner that is built */
+    const char *langs;      /* --lang go,rust: only the built-in runners of these languages */
     rb_peer_spec peers[24]; /* --peer NAME=CMD, --peers, peer names in --routers */
     size_t npeers;
     bool drop_refusing;        /* choose: a router that refuses the table is left out, with why */
@@ -116,6 +117,13 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         .dmin = 0.001, .dmax = 600000, .flags = CLI_SHOW_DEFAULT,                                  \
         .help = "a trial lasts at least X ms"                                                      \
     }
+/* --lang go,rust: the built-in runners of these languages only (implies --peers). */
+#define SESSION_OPT_LANG(field_offset)                                                             \
+    {                                                                                              \
+        .name = "--lang", .type = CLI_STRING, .metavar = "go,rust,node", .offset = (field_offset), \
+        .help = "with --peers (implied): only the built-in peer runners of these languages"        \
+    }
+
 #define SESSION_OPT_APP_BYTES(field_offset, text)                                                  \
     {                                                                                              \
         .name = "--app-bytes", .type = CLI_SIZE, .metavar = "N", .offset = (field_offset),         \
