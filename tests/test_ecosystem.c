@@ -57,7 +57,8 @@ static void build(rb_bundle *b)
     cr_assert_eq(rb_bundle_add_router(b, "httprouter", GO, RB_FEAT_PARAMS), RB_OK);
     b->routers[b->nrouters - 1].peer = true;
     size_t si = synth_scenario(b, "table", "throughput", "warm", rows, NROWS);
-    synth_refuse(b, si, "httprouter", "refuses 80 routes (first: route 2 httprouter refuses /a/:b)");
+    synth_refuse(b, si, "httprouter",
+                 "refuses 80 routes (first: route 2 httprouter refuses /a/:b)");
 }
 
 Test(ecosystem, a_language_is_ranked_among_itself_with_the_paired_interval)
@@ -175,9 +176,9 @@ Test(ecosystem, every_renderer_carries_the_lines_and_the_compatibility)
               "%s", con.data);
     cr_expect(strstr(con.data, "first: GET /users/ expected 404, got 200 route 3") != NULL, "%s",
               con.data);
-    cr_expect(strstr(md.data, "| httprouter | Go, own process | refuses 80 of 100 routes | "
-                              "refuses 80 routes (first: route 2 httprouter refuses /a/:b) |") !=
-                  NULL,
+    cr_expect(strstr(md.data,
+                     "| httprouter | Go, own process | refuses 80 of 100 routes | "
+                     "refuses 80 routes (first: route 2 httprouter refuses /a/:b) |") != NULL,
               "%s", md.data);
     cr_expect(strstr(md.data, "`GET /users/`: 404, got 200 route 3") != NULL, "%s", md.data);
     cr_expect(strstr(html.data, "<section id=\"languages\">") != NULL);

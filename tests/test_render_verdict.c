@@ -110,8 +110,8 @@ Test(render_verdict, no_clear_winner_is_never_called_the_winner_anywhere)
     render_all(&b, &o);
     expect_nowhere(&o, "the winner");
     expect_nowhere(&o, "measured winner");
-    expect_nowhere(&o, "\"winner\"");   /* summary.json's auto status */
-    expect_nowhere(&o, "  fastest<");   /* a chart's winner mark */
+    expect_nowhere(&o, "\"winner\""); /* summary.json's auto status */
+    expect_nowhere(&o, "  fastest<"); /* a chart's winner mark */
     expect_nowhere(&o, "...");
     cr_expect(strstr(o.console.data, "no clear winner among") != NULL, "%s", o.console.data);
     cr_expect(strstr(o.console.data, "\n  auto picks hashseg, one of the top routers (no clear "

@@ -8,6 +8,7 @@
 #include "format.h"
 #include "verdict.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,7 +58,11 @@ void rb_ecosystem_language_of(const char *summary, char *buf, size_t cap)
     if (strncmp(summary, lead, sizeof lead - 1) != 0) return;
     const char *w = summary + sizeof lead - 1;
     size_t n = strcspn(w, " ,;:");
-    if (n) snprintf(buf, cap, "%.*s", (int)n, w);
+    /* a runner of one's own (--peer NAME=CMD) says its command, not a
+     * language: "other" */
+    bool word = n > 0;
+    for (size_t i = 0; i < n; i++) word = word && (isalnum((unsigned char)w[i]) || w[i] == '#');
+    snprintf(buf, cap, "%.*s", word ? (int)n : 5, word ? w : "other");
 }
 
 void rb_ecosystem_language(const rb_bundle *b, const char *router, char *buf, size_t cap)
@@ -233,8 +238,8 @@ static void rank(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosystem *
     for (size_t i = 1; i < e->nranked; i++) {
         rb_ecosystem_runner *x = &e->ranked[i];
         x->has_speed = rb_verdict_speed(s, fast, e->rows[x->row].router, &x->speed);
-        bool tied = x->has_speed && (exact ? x->speed.median == 1
-                                           : !x->speed.too_few && !x->speed.excludes_one);
+        bool tied = x->has_speed &&
+                    (exact ? x->speed.median == 1 : !x->speed.too_few && !x->speed.excludes_one);
         x->top = tied;
         e->ntop += tied;
     }
@@ -249,7 +254,11 @@ static void put_top(const rb_ecosystem *e, text *t)
     for (size_t i = 0; i < e->nranked; i++) {
         if (!e->ranked[i].top) continue;
         k++;
-        put(t, "%s%s", k == 1 ? "" : k == e->ntop ? " and " : ", ", e->rows[e->ranked[i].row].router);
+        put(t, "%s%s",
+            k == 1         ? ""
+            : k == e->ntop ? " and "
+                           : ", ",
+            e->rows[e->ranked[i].row].router);
     }
 }
 
@@ -299,8 +308,8 @@ static void write_line(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosy
             put(&t, "; %s not ranked: %llu of %zu answers differ from EXPECTED", r->router,
                 (unsigned long long)r->wrong, requests);
         else if (r->state == RB_COMPAT_ACCEPTED && r->wrong_linear)
-            put(&t, "; %s not ranked: %llu of %zu answers differ from linear's captures",
-                r->router, (unsigned long long)r->wrong_linear, requests);
+            put(&t, "; %s not ranked: %llu of %zu answers differ from linear's captures", r->router,
+                (unsigned long long)r->wrong_linear, requests);
         else if (r->state == RB_COMPAT_REFUSED)
             put(&t, "; %s refuses %zu route%s", r->router, r->refused_routes,
                 r->refused_routes == 1 ? "" : "s");

@@ -44,15 +44,15 @@ typedef enum rb_compat_state {
 
 /* One router's compatibility with the table of a scenario. */
 typedef struct rb_compat_row {
-    const char *router;   /* points into the bundle */
-    char language[16];    /* "C" for ours and in-process peers */
-    bool peer;            /* a peer (not one of ours) */
-    bool in_process;      /* measured in routebench's process */
-    int state;            /* rb_compat_state */
+    const char *router;    /* points into the bundle */
+    char language[16];     /* "C" for ours and in-process peers */
+    bool peer;             /* a peer (not one of ours) */
+    bool in_process;       /* measured in routebench's process */
+    int state;             /* rb_compat_state */
     size_t refused_routes; /* RB_COMPAT_REFUSED: how many (0: not said) */
-    const char *reason;   /* refused, failed: the reason as recorded ("" else) */
-    size_t result;        /* accepted: index into the scenario's results, else SIZE_MAX */
-    uint64_t wrong;       /* answers differing from EXPECTED */
+    const char *reason;    /* refused, failed: the reason as recorded ("" else) */
+    size_t result;         /* accepted: index into the scenario's results, else SIZE_MAX */
+    uint64_t wrong;        /* answers differing from EXPECTED */
     uint64_t wrong_linear; /* peers: answers differing from linear's (spans too) */
 } rb_compat_row;
 
@@ -73,12 +73,13 @@ typedef struct rb_ecosystem {
     size_t nrows;
     rb_ecosystem_runner ranked[RB_ECOSYSTEM_RUNNERS]; /* fastest first */
     size_t nranked, ntop;
-    bool significant; /* the fastest's lead over the runner-up excludes 1 */
+    bool significant;             /* the fastest's lead over the runner-up excludes 1 */
     char line[RB_ECOSYSTEM_TEXT]; /* "Go: echo fastest, ..." */
 } rb_ecosystem;
 
 /* The language of a router from its summary: "Go" for "peer process: Go
- * ...", "C" for ours and in-process peers. */
+ * ...", "other" for a runner of one's own ("peer process: ./my-runner"),
+ * "C" for ours and in-process peers. */
 void rb_ecosystem_language(const rb_bundle *b, const char *router, char *buf, size_t cap);
 /* The same from a summary alone. */
 void rb_ecosystem_language_of(const char *summary, char *buf, size_t cap);

@@ -511,6 +511,7 @@ void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap)
     }
     put(&t, ".");
     if (auto_runs)
-        put(&t, " auto's pick was the winner or not significantly slower in %zu of %zu%s%s.",
+        put(&t,
+            " auto picked the fastest router, or one not significantly slower, in %zu of %zu%s%s.",
             auto_good, auto_runs, nl ? "; it lost significantly on " : "", losses);
 }

@@ -49,11 +49,10 @@ void rb_bundle_report_compat(const rb_bundle *b, size_t si, rb_buf *o)
     size_t n = rb_compat_rows(b, si, rows, sizeof rows / sizeof rows[0]);
     if (!rb_compat_worth(rows, n) || rb_bundle_is_condition(b, si)) return;
     const rb_bundle_scenario *s = &b->scenarios[si];
-    rb_buf_printf(o,
-                  "Compatibility with this table (every answer checked against EXPECTED and "
-                  "linear before any timing):\n\n"
-                  "| router | language | routes | first refusal | answers | first differing "
-                  "requests (method path: expected, got) |\n|---|---|---|---|---|---|\n");
+    rb_buf_printf(o, "Compatibility with this table (every answer checked against EXPECTED and "
+                     "linear before any timing):\n\n"
+                     "| router | language | routes | first refusal | answers | first differing "
+                     "requests (method path: expected, got) |\n|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < n; i++) {
         const rb_compat_row *r = &rows[i];
         char routes[96], answers[128];

@@ -17,7 +17,8 @@ void synth_bundle(rb_bundle *b, const synth_row *rows, size_t n)
     b->bootstrap.level = 0.95;
     snprintf(b->command, sizeof b->command, "routebench choose --routes t.routes");
     for (size_t r = 0; r < n; r++)
-        cr_assert_eq(rb_bundle_add_router(b, rows[r].name, rows[r].summary ? rows[r].summary : "a router",
+        cr_assert_eq(rb_bundle_add_router(b, rows[r].name,
+                                          rows[r].summary ? rows[r].summary : "a router",
                                           RB_FEAT_PARAMS),
                      RB_OK);
     for (size_t i = 0; i < b->nrouters; i++)

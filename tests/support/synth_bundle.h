@@ -15,7 +15,7 @@
 
 typedef struct synth_row {
     const char *name;
-    const char *summary; /* "peer process: Go ..." makes a Go peer runner */
+    const char *summary;     /* "peer process: Go ..." makes a Go peer runner */
     double ns[SYNTH_TRIALS]; /* per lookup in each round */
     uint64_t memory;
     uint64_t disagreements;
