@@ -523,6 +523,19 @@ static void fastest_of(const rb_bundle *b, size_t si, char *buf, size_t cap)
         snprintf(buf, cap, "%s", v.fastest);
 }
 
+/* "; a peer process's figure comes from its own process and timing loop"
+ * when the bundle has one (its rows are beside ours, never ranked with
+ * them), else "". */
+static const char *process_note(const rb_bundle *b)
+{
+    for (size_t i = 0; i < b->nscenarios; i++)
+        for (size_t k = 0; k < b->scenarios[i].nresults; k++)
+            if (b->scenarios[i].results[k].peer_process)
+                return "; a peer process's figures come from its own process and timing loop, "
+                       "ours from routebench's";
+    return "";
+}
+
 /* The chart's title: the bundle's answer in a line (headline.h). */
 static void chart_title(const rb_bundle *b, char *buf, size_t cap)
 {
@@ -540,12 +553,12 @@ static void median_label(const rb_bundle *b, double v, bool winner, char *buf, s
 
 static int ns_chart(const rb_bundle *b, rb_buf *o)
 {
-    char title[RB_HEADLINE_TEXT], subtitle[256];
+    char title[RB_HEADLINE_TEXT], subtitle[400];
     chart_title(b, title, sizeof title);
     snprintf(subtitle, sizeof subtitle,
              "%s per lookup, log scale, lower is faster: median bar, min-max line, a dot per "
-             "trial; in-process lookups, not HTTP requests per second",
-             rb_metric_unit(b->metric));
+             "trial; in-process lookups, not HTTP requests per second%s",
+             rb_metric_unit(b->metric), process_note(b));
     double min, max;
     span(b, 0, &min, &max);
     size_t rows = 0, refs = 0;
@@ -935,7 +948,7 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
 {
     ratio_row rows[512];
     size_t n = ratio_rows(b, rows, 512);
-    char title[RB_HEADLINE_TEXT], subtitle[320];
+    char title[RB_HEADLINE_TEXT], subtitle[480];
     chart_title(b, title, sizeof title);
     const char *anchor = common_anchor(b);
     char against[RB_BUNDLE_NAME + 64];
@@ -951,8 +964,8 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
     else
         snprintf(subtitle, sizeof subtitle,
                  "speed against %s, median over the paired trials with its %.0f%% interval; "
-                 "above 1: faster; a hollow dot: no real difference",
-                 against, b->bootstrap.level * 100);
+                 "above 1: faster; a hollow dot: no real difference%s",
+                 against, b->bootstrap.level * 100, process_note(b));
     double left = left_for(b);
     double width = fmax(WIDTH + left - LEFT, heading_width(title, subtitle));
     double min = 1, max = 1, label_w = 0;
