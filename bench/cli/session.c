@@ -84,6 +84,7 @@ int session_add_peer(session_options *o, const rb_peer_spec *spec)
 
 void session_add_builtin_peers(session_options *o)
 {
+    size_t matched = 0;
     for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
         rb_peer_spec spec;
         rb_error err;
@@ -91,6 +92,7 @@ void session_add_builtin_peers(session_options *o)
         int rc = rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err);
         rb_ecosystem_language_of(spec.summary, lang, sizeof lang);
         if (o->langs && !rb_ecosystem_language_in(lang, o->langs)) continue;
+        matched++;
         if (rc < 0) {
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
             continue;
@@ -98,6 +100,11 @@ void session_add_builtin_peers(session_options *o)
         if (add_peer_spec(o, &spec, &err) < 0)
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
     }
+    if (o->langs && !matched)
+        fprintf(stderr,
+                "routebench %s: note: no built-in peer runner is in --lang %s (Go, Rust, "
+                "Node)\n",
+                o->cmd, o->langs);
 }
 
 /* --peer NAME=COMMAND: field is the session (offset 0). */
