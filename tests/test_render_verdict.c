@@ -182,7 +182,7 @@ Test(render_verdict, auto_behind_is_drawn_as_its_pick_and_never_marked_ahead)
  * nothing is cut with "...". */
 Test(render_verdict, long_names_are_never_cut)
 {
-    char n1[RB_BUNDLE_NAME], n2[RB_BUNDLE_NAME], n3[RB_BUNDLE_NAME], scen[200];
+    char n1[RB_BUNDLE_NAME], n2[RB_BUNDLE_NAME], n3[RB_BUNDLE_NAME], scen[256];
     memset(n1, 'a', sizeof n1 - 1), n1[sizeof n1 - 1] = '\0';
     memset(n2, 'b', sizeof n2 - 1), n2[sizeof n2 - 1] = '\0';
     memset(n3, 'c', sizeof n3 - 1), n3[sizeof n3 - 1] = '\0';
