@@ -170,6 +170,12 @@ Test(render_verdict, auto_behind_is_drawn_as_its_pick_and_never_marked_ahead)
             cr_expect(r && a && r < a, "%s: auto's row under radix's",
                       rb_bundle_chart_file((rb_bundle_chart)c));
     }
+    /* the tables too: auto's row under its pick's, named as it */
+    const char *rr = strstr(o.console.data, "\n  radix "),
+               *ar = strstr(o.console.data, "\n  auto (radix) ");
+    cr_expect(rr && ar && rr < ar, "the terminal's table: %s", o.console.data);
+    rr = strstr(o.html.data, "<td>radix</td>"), ar = strstr(o.html.data, "<td>auto (radix)</td>");
+    cr_expect(rr && ar && rr < ar, "report.html's table");
     /* the winner marked in chart.svg is the verdict's */
     const char *mark = strstr(o.charts[RB_CHART_NS].data, "  fastest<");
     cr_expect(mark != NULL, "chart.svg marks the winner");

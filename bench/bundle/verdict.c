@@ -235,6 +235,21 @@ static void put_refusals(const rb_bundle *b, const rb_bundle_scenario *s, text *
     put(t, "%s.", any ? "" : "; no router refused it");
 }
 
+void rb_verdict_auto_under_pick(const rb_bundle_scenario *s, size_t *idx, size_t n)
+{
+    size_t a = SIZE_MAX, c = SIZE_MAX;
+    for (size_t j = 0; j < n; j++) {
+        if (is_auto(s->results[idx[j]].router)) a = j;
+        if (*s->auto_choice && strcmp(s->results[idx[j]].router, s->auto_choice) == 0) c = j;
+    }
+    if (a == SIZE_MAX || c == SIZE_MAX) return;
+    size_t auto_idx = idx[a];
+    memmove(&idx[a], &idx[a + 1], (n - a - 1) * sizeof *idx); /* out */
+    if (c > a) c--;
+    memmove(&idx[c + 2], &idx[c + 1], (n - c - 2) * sizeof *idx); /* in, after its pick */
+    idx[c + 1] = auto_idx;
+}
+
 bool rb_verdict_has_winner(const rb_verdict *v)
 {
     return *v->fastest && v->ntop == 1 && (v->significant || !*v->runner_up);

@@ -77,6 +77,12 @@ bool rb_verdict_has_winner(const rb_verdict *v);
  * did not run. */
 void rb_verdict_auto_line(const rb_bundle *b, const rb_verdict *v, char *buf, size_t cap);
 
+/* idx[0..n) (result indices of s, rb_bundle_fastest_first's order) with
+ * auto's row moved right under the router it picked: auto is that router,
+ * never a rival drawn above it.  Unchanged when auto or its pick is not
+ * among them. */
+void rb_verdict_auto_under_pick(const rb_bundle_scenario *s, size_t *idx, size_t n);
+
 /* The speed of router x over router y on scenario s (> 1: x faster), from
  * the pair of the two in either order (inverted when stored as x/y).
  * false when the scenario has no such pair. */

@@ -476,17 +476,7 @@ static void span(const rb_bundle *b, int what, double *min, double *max)
 static size_t ordered(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx)
 {
     size_t n = rb_bundle_fastest_first(b, s, idx, 256);
-    size_t a = SIZE_MAX, c = SIZE_MAX;
-    for (size_t j = 0; j < n; j++) {
-        if (strcmp(s->results[idx[j]].router, "auto") == 0) a = j;
-        if (*s->auto_choice && strcmp(s->results[idx[j]].router, s->auto_choice) == 0) c = j;
-    }
-    if (a == SIZE_MAX || c == SIZE_MAX) return n;
-    size_t auto_idx = idx[a];
-    memmove(&idx[a], &idx[a + 1], (n - a - 1) * sizeof *idx); /* out */
-    if (c > a) c--;
-    memmove(&idx[c + 2], &idx[c + 1], (n - c - 2) * sizeof *idx); /* in, after its pick */
-    idx[c + 1] = auto_idx;
+    rb_verdict_auto_under_pick(s, idx, n);
     return n;
 }
 

@@ -293,6 +293,7 @@ void rb_console_scenario(const rb_bundle *b, size_t si, const rb_console_opts *o
     header(b, s, cold, o);
     size_t idx[256];
     size_t n = rb_bundle_fastest_first(b, s, idx, 256);
+    rb_verdict_auto_under_pick(s, idx, n);
     for (size_t i = 0; i < n; i++) row(b, s, cold, &s->results[idx[i]], o);
     details(b, first, "", opts, o);
     if (cold) details(b, si, "cold: ", opts, o);

@@ -225,10 +225,13 @@ static void table(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bund
     rb_buf_puts(o, "<th>bytes/route</th><th>build</th></tr>\n");
     size_t idx[256];
     size_t n = rb_bundle_fastest_first(b, s, idx, 256);
+    rb_verdict_auto_under_pick(s, idx, n);
     for (size_t j = 0; j < n; j++) {
         const rb_bundle_result *r = &s->results[idx[j]];
         char name[RB_BUNDLE_NAME + 16], build[32], bpr[32] = "-";
         rb_bundle_label(b, r->router, false, name, sizeof name);
+        if (strcmp(r->router, "auto") == 0 && *s->auto_choice) /* what it is: its pick */
+            snprintf(name, sizeof name, "auto (%s)", s->auto_choice);
         rb_format_duration((double)r->build_ns, build, sizeof build);
         if (!r->peer_process || r->memory_bytes)
             snprintf(bpr, sizeof bpr, "%.1f", r->bytes_per_route);
