@@ -61,7 +61,20 @@ quick=(--trials 7 --min-trial-ms 2)
 [ -f "$out/pair/summary.json" ] || fail "routebench pair: $(tail -3 "$out/pair.log")"
 "$routebench" choose --routes "$src/corpus/data/github.routes" "${quick[@]}" \
   --out "$out/choose" >"$out/choose.log" 2>&1 || fail "routebench choose: $(tail -3 "$out/choose.log")"
-for bundle in run pair choose; do
+# peer runners (two of one's own: the minimal runner, one with a long
+# name) on a table they take and one they refuse (templates): the
+# per-language verdict and the whole compatibility table, on a phone too
+minimal=${RB_PEER_MINIMAL:-$build/routebench-peer-minimal}
+long_peer=a-peer-runner-with-a-rather-long-name-for-a-phone
+"$routebench" run --routers radix,hashseg --peer "mini=$minimal" --peer "$long_peer=$minimal" \
+  --scenarios github,twilio "${quick[@]}" --out "$out/peers" >"$out/peers.log" 2>&1
+if [ ! -f "$out/peers/summary.json" ]; then
+  fail "routebench run with peers: $(tail -3 "$out/peers.log")"
+elif ! grep -q 'id="compatibility"' "$out/peers/report.html" ||
+  ! grep -q 'id="languages"' "$out/peers/report.html"; then
+  fail "the peers bundle's report.html has no per-language verdict or compatibility table"
+fi
+for bundle in run pair choose peers; do
   files=()
   for f in "$out/$bundle"/*.html "$out/$bundle"/*.svg; do
     [ -f "$f" ] && files+=("$f")

@@ -79,6 +79,17 @@ typedef struct rb_bundle_router {
     bool peer;      /* RB_FEAT_PEER: a third-party router, not held to our semantics */
 } rb_bundle_router;
 
+/* A request a router answered otherwise than EXPECTED (or linear): what
+ * was asked, what the table says, what it got ("200 route 7", "404",
+ * "405"). */
+typedef struct rb_bundle_differ {
+    char method[16];
+    char path[256]; /* printable ASCII: other bytes as '?' */
+    char expected[48], got[96];
+} rb_bundle_differ;
+
+#define RB_BUNDLE_MAX_DIFFERS 3
+
 /* One router on one scenario. */
 typedef struct rb_bundle_result {
     char router[RB_BUNDLE_NAME];
@@ -105,6 +116,9 @@ typedef struct rb_bundle_result {
     int64_t rss_growth_bytes; /* peak RSS growth during build (VmHWM), -1 unknown */
     uint64_t disagree_linear; /* peers: answers that differ from linear's */
     bool peer_process;        /* measured in a peer process (docs/peer-protocol.md) */
+    /* the first requests it answered otherwise (absent in older bundles: none) */
+    rb_bundle_differ differs[RB_BUNDLE_MAX_DIFFERS];
+    size_t ndiffers;
 } rb_bundle_result;
 
 /* A router that refused a scenario's table, and why. */

@@ -8,6 +8,7 @@
  * bootstrap seed) are 16-digit hex strings.
  */
 #include "bundle.h"
+#include "ecosystem.h"
 #include "feature_names.h"
 #include "verdict.h"
 
@@ -130,6 +131,13 @@ static const json_field library_fields[] = {
     JF(rb_bundle_library, "commit", J_STR_OR_NULL, commit, 2),
 };
 
+static const json_field differ_fields[] = {
+    JF(rb_bundle_differ, "method", J_STR, method, 2),
+    JF(rb_bundle_differ, "path", J_STR, path, 2),
+    JF(rb_bundle_differ, "expected", J_STR, expected, 2),
+    JF(rb_bundle_differ, "got", J_STR, got, 2),
+};
+
 typedef struct json_table {
     const char *object; /* as docs/measurement.md's schema names it */
     const json_field *rows;
@@ -151,6 +159,7 @@ static const json_table json_tables[] = {
     JF_TABLE("scenarios[].pairs[]", pair_fields),
     JF_TABLE("geomeans[]", geomean_fields),
     JF_TABLE("libraries[]", library_fields),
+    JF_TABLE("scenarios[].results[].differs[]", differ_fields),
 };
 
 size_t rb_bundle_json_tables(void)
@@ -351,6 +360,11 @@ static void write_result(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundle_
         r->rss_growth_bytes >= 0 ? num((double)r->rss_growth_bytes) : cJSON_CreateNull());
     add_bool(w, o, "peer_process", r->peer_process);
     if (r->peer_process) add_num(w, o, "disagree_linear", (double)r->disagree_linear);
+    if (!r->ndiffers) return; /* absent: none recorded */
+    cJSON *d = add(w, o, "differs", cJSON_CreateArray());
+    for (size_t i = 0; d && i < r->ndiffers; i++)
+        write_fields(w, push(w, d, cJSON_CreateObject()), differ_fields, JF_N(differ_fields),
+                     &r->differs[i]);
 }
 
 static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
@@ -383,8 +397,8 @@ static void write_conditions(jw *w, cJSON *o, const rb_bundle_scenario *s)
     add_str(w, a, "why", s->auto_why);
 }
 
-static const char *const auto_status_names[] = {"absent", "winner", "tied",
-                                                "behind", "loses",  "unranked"};
+static const char *const auto_status_names[] = {"absent", "winner",   "tied", "behind",
+                                                "loses",  "unranked", "top"};
 
 static void write_lead(jw *w, cJSON *o, const char *key, const rb_paired_result *p)
 {
@@ -467,6 +481,62 @@ static void write_scenario(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundl
     for (size_t i = 0; pairs && i < s->npairs; i++) write_pair(w, pairs, &s->pairs[i]);
     write_conditions(w, o, s);
     write_verdict(w, o, b, (size_t)(s - b->scenarios));
+}
+
+/* The peers' verdict per language (ecosystem.h): written for readers,
+ * recomputed from the results when read. */
+static void write_ecosystem(jw *w, cJSON *arr, const rb_bundle *b, const rb_ecosystem *e)
+{
+    const rb_bundle_scenario *s = &b->scenarios[e->scenario];
+    cJSON *o = push(w, arr, cJSON_CreateObject());
+    add_str(w, o, "scenario", s->name);
+    add_str(w, o, "language", e->language);
+    add_str(w, o, "line", e->line);
+    add_bool(w, o, "significant", e->significant);
+    cJSON *ranking = add(w, o, "ranking", cJSON_CreateArray());
+    for (size_t i = 0; ranking && i < e->nranked; i++) {
+        const rb_ecosystem_runner *r = &e->ranked[i];
+        cJSON *x = push(w, ranking, cJSON_CreateObject());
+        add_str(w, x, "router", e->rows[r->row].router);
+        add_num(w, x, "median", r->median);
+        add_bool(w, x, "top", r->top);
+        if (r->has_speed)
+            write_lead(w, x, "fastest_speed", &r->speed);
+        else if (x)
+            add(w, x, "fastest_speed", cJSON_CreateNull());
+    }
+    cJSON *refusals = add(w, o, "refusals", cJSON_CreateArray());
+    cJSON *wrong = add(w, o, "disagreements", cJSON_CreateArray());
+    for (size_t i = 0; i < e->nrows; i++) {
+        const rb_compat_row *r = &e->rows[i];
+        if (r->state != RB_COMPAT_ACCEPTED && refusals) {
+            cJSON *x = push(w, refusals, cJSON_CreateObject());
+            add_str(w, x, "router", r->router);
+            add_num(w, x, "routes", (double)r->refused_routes);
+            add_str(w, x, "reason", r->reason);
+        } else if ((r->wrong || r->wrong_linear) && wrong) {
+            const rb_bundle_result *res = &s->results[r->result];
+            cJSON *x = push(w, wrong, cJSON_CreateObject());
+            add_str(w, x, "router", r->router);
+            add_num(w, x, "expected", (double)r->wrong);
+            add_num(w, x, "linear", (double)r->wrong_linear);
+            add_num(w, x, "requests", (double)s->requests);
+            cJSON *first = add(w, x, "first", cJSON_CreateArray());
+            for (size_t k = 0; first && k < res->ndiffers; k++)
+                write_fields(w, push(w, first, cJSON_CreateObject()), differ_fields,
+                             JF_N(differ_fields), &res->differs[k]);
+        }
+    }
+}
+
+static void write_ecosystems(jw *w, cJSON *verdict, const rb_bundle *b)
+{
+    cJSON *arr = add(w, verdict, "ecosystems", cJSON_CreateArray());
+    for (size_t si = 0; arr && si < b->nscenarios; si++) {
+        rb_ecosystem e[RB_ECOSYSTEM_LANGS];
+        size_t n = rb_ecosystems(b, si, e, RB_ECOSYSTEM_LANGS);
+        for (size_t k = 0; k < n; k++) write_ecosystem(w, arr, b, &e[k]);
+    }
 }
 
 static void write_gate(jw *w, cJSON *root, const rb_bundle *b)
@@ -585,6 +655,7 @@ static void write_all(jw *w, cJSON *root, const rb_bundle *b)
     rb_verdict_overall(b, overall, sizeof overall);
     cJSON *verdict = add(w, root, "verdict", cJSON_CreateObject());
     add_str(w, verdict, "text", overall);
+    write_ecosystems(w, verdict, b);
     cJSON *libs = add(w, root, "libraries", cJSON_CreateArray());
     for (size_t i = 0; libs && i < b->nlibraries; i++) {
         const rb_bundle_library *l = &b->libraries[i];
@@ -755,6 +826,18 @@ static void read_fields(jr *r, const cJSON *o, const json_field *fields, size_t 
     }
 }
 
+/* The first requests a router answered otherwise; absent: none. */
+static void read_differs(jr *r, const cJSON *o, rb_bundle_result *x)
+{
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(o, "differs");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, d)
+    {
+        if (x->ndiffers == RB_BUNDLE_MAX_DIFFERS || r->rc != RB_OK) break;
+        read_fields(r, e, differ_fields, JF_N(differ_fields), &x->differs[x->ndiffers++]);
+    }
+}
+
 static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_scenario *s)
 {
     char name[RB_BUNDLE_NAME];
@@ -792,6 +875,7 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
         has(o, "rss_growth_bytes") ? (int64_t)get_num_or(r, o, "rss_growth_bytes", -1) : -1;
     x->peer_process = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "peer_process"));
     x->disagree_linear = has(o, "disagree_linear") ? (uint64_t)get_num(r, o, "disagree_linear") : 0;
+    read_differs(r, o, x);
 }
 
 static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)

@@ -68,6 +68,44 @@ void rb_format_exact_ratio(double r, char *buf, size_t cap)
         snprintf(buf, cap, "%.*f", digits, r);
 }
 
+/* One bound with digits after the point (fewer above 10 and 100, as
+ * rb_format_ratio), then more while its text reads as 1 and it is not. */
+static void bound(double v, int digits, char *buf, size_t cap)
+{
+    if (!isfinite(v)) {
+        snprintf(buf, cap, "-");
+        return;
+    }
+    snprintf(buf, cap, "%.*f", v < 10 ? digits : v < 100 ? 1 : 0, v);
+    for (int d = digits + 1; v != 1.0 && strtod(buf, NULL) == 1.0 && d <= 9; d++)
+        snprintf(buf, cap, "%.*f", d, v);
+}
+
+void rb_format_interval(double lo, double hi, int min_digits, char *lo_buf, char *hi_buf,
+                        size_t cap)
+{
+    bound(lo, min_digits, lo_buf, cap);
+    bound(hi, min_digits, hi_buf, cap);
+}
+
+void rb_format_speed(double median, double lo, double hi, bool too_few, bool exact, char *buf,
+                     size_t cap)
+{
+    char m[32], l[32], h[32];
+    if (exact) {
+        rb_format_exact_ratio(median, m, sizeof m);
+        snprintf(buf, cap, "%sx (exact)", m);
+        return;
+    }
+    snprintf(m, sizeof m, "%.*f", median < 10 ? 2 : 1, median);
+    if (too_few || !(lo > 0) || !(hi > 0)) {
+        snprintf(buf, cap, "%sx (too few pairs)", m);
+        return;
+    }
+    rb_format_interval(lo, hi, 2, l, h, sizeof l);
+    snprintf(buf, cap, "%sx [%s, %s]", m, l, h);
+}
+
 void rb_format_xml(rb_buf *o, const char *s, bool newlines)
 {
     for (; *s; s++) {

@@ -24,6 +24,18 @@ void rb_format_ratio(double r, char *buf, size_t cap);
 /* an exact ratio: as rb_format_ratio, with more digits when needed to
  * tell it from 1 ("1.000" only when exactly 1; "0.99967") */
 void rb_format_exact_ratio(double r, char *buf, size_t cap);
+/* an interval's bounds as rb_format_ratio writes them, with digits at
+ * least min_digits after the point below 10 (the headline: 2; the
+ * tables: 3), and more for a bound that would otherwise read as 1 while
+ * it is not: an interval that excludes 1 never reads as including it
+ * ("[1.0023, 2.25]", not "[1.00, 2.25]"). */
+void rb_format_interval(double lo, double hi, int min_digits, char *lo_buf, char *hi_buf,
+                        size_t cap);
+/* A speed ratio with its interval, as a line says it: "1.46x [1.43, 1.49]"
+ * (rb_format_interval with 2 digits), "1.462x (exact)" when exact, "1.46x
+ * (too few pairs)" when too_few or a bound is not positive. */
+void rb_format_speed(double median, double lo, double hi, bool too_few, bool exact, char *buf,
+                     size_t cap);
 /* s appended to o as XML/HTML text or attribute value: & < > " escaped,
  * other control bytes dropped (a newline kept when newlines). */
 void rb_format_xml(rb_buf *o, const char *s, bool newlines);

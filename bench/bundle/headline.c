@@ -12,21 +12,7 @@
 
 void rb_headline_ratio(const rb_bundle *b, const rb_paired_result *p, char *buf, size_t cap)
 {
-    char m[32];
-    if (rb_metric_exact(b->metric)) {
-        rb_format_exact_ratio(p->median, m, sizeof m);
-        snprintf(buf, cap, "%sx (exact)", m);
-        return;
-    }
-    snprintf(m, sizeof m, "%.*f", p->median < 10 ? 2 : 1, p->median);
-    if (p->too_few || !(p->lo > 0) || !(p->hi > 0)) {
-        snprintf(buf, cap, "%sx (too few pairs)", m);
-        return;
-    }
-    char lo[32], hi[32];
-    snprintf(lo, sizeof lo, "%.*f", p->lo < 10 ? 2 : 1, p->lo);
-    snprintf(hi, sizeof hi, "%.*f", p->hi < 10 ? 2 : 1, p->hi);
-    snprintf(buf, cap, "%sx [%s, %s]", m, lo, hi);
+    rb_format_speed(p->median, p->lo, p->hi, p->too_few, rb_metric_exact(b->metric), buf, cap);
 }
 
 /* "30 B/route", "4.2 B/route" */
@@ -84,16 +70,6 @@ static size_t columns(const char *s)
     return n;
 }
 
-/* Cut buf to RB_HEADLINE_COLUMNS columns, ending in "...". */
-static void fit(char *buf)
-{
-    if (columns(buf) <= RB_HEADLINE_COLUMNS) return;
-    size_t n = 0, i = 0;
-    for (; buf[i] && n < RB_HEADLINE_COLUMNS - 3; i++) n += ((unsigned char)buf[i] & 0xC0) != 0x80;
-    while (buf[i] && ((unsigned char)buf[i] & 0xC0) == 0x80) i++;
-    snprintf(buf + i, 4, "...");
-}
-
 void rb_headline_scenario(const rb_bundle *b, size_t si, char *buf, size_t cap)
 {
     rb_verdict v;
@@ -106,7 +82,6 @@ void rb_headline_scenario(const rb_bundle *b, size_t si, char *buf, size_t cap)
         scenario_claim(b, &v, false, claim, sizeof claim);
         snprintf(buf, cap, "%s: %s", b->scenarios[si].name, claim);
     }
-    fit(buf);
 }
 
 size_t rb_headline_tables(const rb_bundle *b)
@@ -178,12 +153,11 @@ void rb_headline_overall(const rb_bundle *b, char *buf, size_t cap)
              "smallest %s in %zu",
              fast->router, fast->fastest, tables, fast->significant, tail, small->router,
              small->smallest);
-    if (columns(buf) > RB_HEADLINE_COLUMNS) /* the compact form, before a cut */
+    if (columns(buf) > RB_HEADLINE_COLUMNS) /* the compact form */
         snprintf(buf, cap,
                  "Overall: %s fastest in %zu of %zu (%zu significantly)%s; smallest %s in %zu",
                  fast->router, fast->fastest, tables, fast->significant, tail, small->router,
                  small->smallest);
-    fit(buf);
 }
 
 void rb_headline_gate(const rb_bundle *b, char *buf, size_t cap, const char **word)
@@ -205,7 +179,6 @@ void rb_headline_gate(const rb_bundle *b, char *buf, size_t cap, const char **wo
     rb_headline_ratio(b, &p, cell, sizeof cell);
     snprintf(buf, cap, "gate --fail-below %g: %s: %s %s the speed of %s", g->threshold, w, g->b,
              cell, g->a);
-    fit(buf);
 }
 
 void rb_headline_bundle(const rb_bundle *b, char *buf, size_t cap)

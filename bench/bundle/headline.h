@@ -7,6 +7,11 @@
  *   Overall: hashseg fastest in 12 of 12 scenarios (significantly in 8); smallest ctrie in 12
  *   gate --fail-below 0.97: passed: hashseg 1.05x [1.02, 1.08] the speed of ctrie
  *
+ * A line is never cut: past RB_HEADLINE_COLUMNS it drops what it can
+ * spare (the smallest router, long words), then the renderer wraps it (a
+ * terminal between words, HTML and SVG as they lay out text), so no router
+ * name is ever lost.
+ *
  * A pure function of the bundle (verdict.h ranks the routers).  A table
  * measured under two conditions (choose: warm throughput and cold latency)
  * is one table: the overall line counts it once, by its first condition,
@@ -21,12 +26,12 @@
 #include <stddef.h>
 
 #define RB_HEADLINE_COLUMNS 100
-#define RB_HEADLINE_TEXT    512
+#define RB_HEADLINE_TEXT    1536
 
 /* Scenario si: "NAME: WINNER, R [LO, HI] faster than RUNNER-UP; smallest S,
  * N B/route" (a tie, one ranked router, nothing ranked and counted metrics
- * have their own words).  At most RB_HEADLINE_COLUMNS columns: the smallest
- * goes first when it does not fit, then names are shortened. */
+ * have their own words).  Over RB_HEADLINE_COLUMNS columns it goes without
+ * the smallest; never cut. */
 void rb_headline_scenario(const rb_bundle *b, size_t si, char *buf, size_t cap);
 
 /* The tables of the bundle: scenarios that are not another condition of
@@ -35,7 +40,7 @@ size_t rb_headline_tables(const rb_bundle *b);
 
 /* Across the tables: "Overall: W fastest in F of N scenarios (significantly
  * in S); smallest X in M"; over RB_HEADLINE_COLUMNS, "W fastest in F of N
- * (S significantly)" before a cut; "" with fewer than two tables. */
+ * (S significantly)"; "" with fewer than two tables. */
 void rb_headline_overall(const rb_bundle *b, char *buf, size_t cap);
 
 /* The gate's outcome in a line: "gate --fail-below R: passed: ..."; ""

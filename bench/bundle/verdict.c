@@ -5,6 +5,7 @@
 #include "verdict.h"
 
 #include "feature_names.h"
+#include "format.h"
 
 #include "base_internal.h"
 
@@ -106,8 +107,7 @@ static void fmt_speed(const rb_verdict *v, const rb_paired_result *p, char *buf,
         snprintf(buf, cap, "%sx (too few pairs for an interval)", m);
         return;
     }
-    rb_format_ratio(p->lo, lo, sizeof lo);
-    rb_format_ratio(p->hi, hi, sizeof hi);
+    rb_format_interval(p->lo, p->hi, 3, lo, hi, sizeof lo);
     snprintf(buf, cap, "%sx [%s, %s] (%zu/%zu pairs)", m, lo, hi, p->wins, p->n);
 }
 
@@ -180,7 +180,10 @@ static void judge_auto(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
         return;
     }
     if (strcmp(s->auto_choice, v->auto_rival) == 0) {
-        v->auto_status = RB_VERDICT_AUTO_WINNER;
+        /* the fastest by median is a winner only when the verdict says so */
+        v->auto_status = strcmp(v->auto_rival, v->fastest) == 0 && !rb_verdict_has_winner(v)
+                             ? RB_VERDICT_AUTO_TOP
+                             : RB_VERDICT_AUTO_WINNER;
         return;
     }
     if (!rb_verdict_speed(s, v->auto_rival, s->auto_choice, &v->auto_gap)) {
@@ -232,43 +235,85 @@ static void put_refusals(const rb_bundle *b, const rb_bundle_scenario *s, text *
     put(t, "%s.", any ? "" : "; no router refused it");
 }
 
-/* What auto picked, against the measured winner. */
-static void put_auto(const rb_verdict *v, text *t)
+void rb_verdict_auto_under_pick(const rb_bundle_scenario *s, size_t *idx, size_t n)
 {
-    char cell[160];
+    size_t a = SIZE_MAX, c = SIZE_MAX;
+    for (size_t j = 0; j < n; j++) {
+        if (is_auto(s->results[idx[j]].router)) a = j;
+        if (*s->auto_choice && strcmp(s->results[idx[j]].router, s->auto_choice) == 0) c = j;
+    }
+    if (a == SIZE_MAX || c == SIZE_MAX) return;
+    size_t auto_idx = idx[a];
+    memmove(&idx[a], &idx[a + 1], (n - a - 1) * sizeof *idx); /* out */
+    if (c > a) c--;
+    memmove(&idx[c + 2], &idx[c + 1], (n - c - 2) * sizeof *idx); /* in, after its pick */
+    idx[c + 1] = auto_idx;
+}
+
+bool rb_verdict_has_winner(const rb_verdict *v)
+{
+    return *v->fastest && v->ntop == 1 && (v->significant || !*v->runner_up);
+}
+
+/* auto's pick against the verdict, without a prefix; cell formats a gap. */
+static void auto_claim(const rb_verdict *v, const char *cell, text *t)
+{
     switch (v->auto_status) {
     case RB_VERDICT_AUTO_WINNER:
         if (strcmp(v->auto_rival, v->fastest) == 0)
-            put(t, " auto picks %s: the measured winner.", v->auto_choice);
+            put(t, "auto picks %s, the winner", v->auto_choice);
         else
             put(t,
-                " auto picks %s: the fastest of the routers it chooses among (%s is generated "
-                "for this table).",
+                "auto picks %s, the fastest of the routers it chooses among (%s is generated "
+                "for this table)",
                 v->auto_choice, v->fastest);
         break;
+    case RB_VERDICT_AUTO_TOP:
+        put(t, "auto picks %s, one of the top routers (no clear winner)", v->auto_choice);
+        break;
     case RB_VERDICT_AUTO_TIED:
-        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
-        put(t, " auto picks %s: not significantly slower than %s (%s).", v->auto_choice,
+        put(t, "auto picks %s, not significantly slower than %s (%s)", v->auto_choice,
             v->auto_rival, cell);
         break;
     case RB_VERDICT_AUTO_BEHIND:
-        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
-        put(t, " auto picks %s, behind %s by %s, not significantly.", v->auto_choice, v->auto_rival,
+        put(t, "auto picks %s, behind %s by %s, not significantly", v->auto_choice, v->auto_rival,
             cell);
         break;
     case RB_VERDICT_AUTO_LOSES:
-        fmt_speed(v, &v->auto_gap, cell, sizeof cell);
-        put(t,
-            " auto picks %s, which LOSES significantly: %s is %s faster; auto's rule does not "
-            "fit this table.",
-            v->auto_choice, v->auto_rival, cell);
+        put(t, "auto picks %s, which LOSES significantly: %s is %s faster", v->auto_choice,
+            v->auto_rival, cell);
         break;
     case RB_VERDICT_AUTO_UNRANKED:
-        put(t, " auto picks %s, which was not measured beside it.", v->auto_choice);
+        put(t, "auto picks %s, which was not measured beside it", v->auto_choice);
         break;
     default:
         break;
     }
+}
+
+void rb_verdict_auto_line(const rb_bundle *b, const rb_verdict *v, char *buf, size_t cap)
+{
+    text t = {buf, cap, 0};
+    buf[0] = '\0';
+    if (v->auto_status == RB_VERDICT_AUTO_ABSENT || v->scenario >= b->nscenarios) return;
+    if (rb_bundle_is_condition(b, v->scenario))
+        put(&t, "%s: ", rb_verdict_cache(&b->scenarios[v->scenario]));
+    char cell[96];
+    rb_format_speed(v->auto_gap.median, v->auto_gap.lo, v->auto_gap.hi, v->auto_gap.too_few,
+                    v->exact, cell, sizeof cell);
+    auto_claim(v, cell, &t);
+}
+
+/* What auto picked, against the verdict, in the paragraph. */
+static void put_auto(const rb_verdict *v, text *t)
+{
+    char cell[160];
+    if (v->auto_status == RB_VERDICT_AUTO_ABSENT) return;
+    fmt_speed(v, &v->auto_gap, cell, sizeof cell);
+    put(t, " ");
+    auto_claim(v, cell, t);
+    put(t, "%s",
+        v->auto_status == RB_VERDICT_AUTO_LOSES ? "; auto's rule does not fit this table." : ".");
 }
 
 /* Peers: measured beside ours, compared, not ranked. */
@@ -281,7 +326,8 @@ static void put_peers(const rb_bundle *b, const rb_bundle_scenario *s, const rb_
         const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
         if (!r->peer_process && !(info && info->peer)) continue;
         rb_paired_result p;
-        put(t, "%s%s", first ? " Peers (measured, not ranked): " : "; ", r->router);
+        put(t, "%s%s (%s)", first ? " Peers (measured, not ranked against ours): " : "; ",
+            r->router, r->peer_process ? "its own process and timing loop" : "in process");
         first = false;
         if (rb_verdict_speed(s, v->fastest, r->router, &p)) {
             fmt_speed(v, &p, cell, sizeof cell);
@@ -450,7 +496,8 @@ void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap)
         if (y) y->smallest++;
         if (v.auto_status == RB_VERDICT_AUTO_ABSENT) continue;
         auto_runs++;
-        if (v.auto_status == RB_VERDICT_AUTO_WINNER || v.auto_status == RB_VERDICT_AUTO_TIED)
+        if (v.auto_status == RB_VERDICT_AUTO_WINNER || v.auto_status == RB_VERDICT_AUTO_TIED ||
+            v.auto_status == RB_VERDICT_AUTO_TOP)
             auto_good++;
         if (v.auto_status == RB_VERDICT_AUTO_LOSES) {
             int w = snprintf(losses + nl, sizeof losses - nl, "%s%s (%s to %s)", nl ? ", " : "",
@@ -479,6 +526,7 @@ void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap)
     }
     put(&t, ".");
     if (auto_runs)
-        put(&t, " auto's pick was the winner or not significantly slower in %zu of %zu%s%s.",
+        put(&t,
+            " auto picked the fastest router, or one not significantly slower, in %zu of %zu%s%s.",
             auto_good, auto_runs, nl ? "; it lost significantly on " : "", losses);
 }

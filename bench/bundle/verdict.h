@@ -34,6 +34,8 @@ typedef enum rb_verdict_auto {
     RB_VERDICT_AUTO_BEHIND,     /* slower, but the interval includes 1 (cannot happen with ties) */
     RB_VERDICT_AUTO_LOSES,      /* significantly slower than the fastest */
     RB_VERDICT_AUTO_UNRANKED,   /* its choice is not ranked (not measured, or wrong answers) */
+    RB_VERDICT_AUTO_TOP,        /* the fastest by median, but the verdict names no winner: one
+                                   of the top routers, within noise of the others */
 } rb_verdict_auto;
 
 typedef struct rb_verdict {
@@ -61,6 +63,25 @@ typedef struct rb_verdict {
 
 /* The verdict on scenario si of b.  RB_EINVAL when si is out of range. */
 int rb_verdict_scenario(const rb_bundle *b, size_t si, rb_verdict *v);
+
+/* Does the verdict name one winner (a fastest router significantly ahead
+ * of every other ranked one, or the only one ranked)?  Every renderer
+ * says "the winner" only then. */
+bool rb_verdict_has_winner(const rb_verdict *v);
+
+/* auto's pick in a line, as every renderer shows it: "auto picks hashseg,
+ * the winner", "auto picks hashseg, one of the top routers (no clear
+ * winner)", "auto picks radix, not significantly slower than hashseg
+ * (1.04x [0.98, 1.10])"; a table's second condition (choose's cold
+ * latency) prefixed by its cache ("cold: auto picks ...").  "" when auto
+ * did not run. */
+void rb_verdict_auto_line(const rb_bundle *b, const rb_verdict *v, char *buf, size_t cap);
+
+/* idx[0..n) (result indices of s, rb_bundle_fastest_first's order) with
+ * auto's row moved right under the router it picked: auto is that router,
+ * never a rival drawn above it.  Unchanged when auto or its pick is not
+ * among them. */
+void rb_verdict_auto_under_pick(const rb_bundle_scenario *s, size_t *idx, size_t n);
 
 /* The speed of router x over router y on scenario s (> 1: x faster), from
  * the pair of the two in either order (inverted when stored as x/y).

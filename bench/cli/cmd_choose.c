@@ -71,6 +71,7 @@ static const cli_option choose_table[] = {
      .type = CLI_FLAG,
      .offset = S(peers_all),
      .help = "also measure the built-in peer runners that are built (scripts/setup.sh --peers)"},
+    SESSION_OPT_LANG(S(langs)),
     {0}};
 #undef C
 #undef S

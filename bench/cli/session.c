@@ -7,6 +7,7 @@
 #include "session.h"
 
 #include "cli.h"
+#include "ecosystem.h"
 #include "output.h"
 #include "progress.h"
 #include "report_console.h"
@@ -58,16 +59,27 @@ int session_add_peer(session_options *o, const rb_peer_spec *spec)
 
 void session_add_builtin_peers(session_options *o)
 {
+    size_t matched = 0;
     for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
         rb_peer_spec spec;
         rb_error err;
-        if (rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err) < 0) {
+        char lang[16];
+        int rc = rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err);
+        rb_ecosystem_language_of(spec.summary, lang, sizeof lang);
+        if (o->langs && !rb_ecosystem_language_in(lang, o->langs)) continue;
+        matched++;
+        if (rc < 0) {
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
             continue;
         }
         if (rb_suite_add_peer(&o->run, &spec, &err) < 0)
             fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
     }
+    if (o->langs && !matched)
+        fprintf(stderr,
+                "routebench %s: note: no built-in peer runner is in --lang %s (Go, Rust, "
+                "Node)\n",
+                o->cmd, o->langs);
 }
 
 /* --peer NAME=COMMAND: field is the suite; it joins the routers in
@@ -203,6 +215,7 @@ const cli_option session_option_table[] = {
      .help = "also run the built-in peer runners that are built (Go, Rust, Node: `routebench "
              "list` names them; "
              "scripts/setup.sh --peers); a missing one is a note, not an error"},
+    SESSION_OPT_LANG(S(langs)),
     {.name = "--peer",
      .type = CLI_CALL,
      .metavar = "NAME=CMD",
@@ -299,7 +312,7 @@ static const rb_output *export_output(size_t k)
 int session_finish_scenarios(session_options *o)
 {
     rb_error err;
-    if (o->peers_all) session_add_builtin_peers(o);
+    if (o->peers_all || o->langs) session_add_builtin_peers(o);
     for (size_t k = 0; k < o->run.npeers; k++)
         if (session_add_ops(o, &o->run.peers[k].ops, o->run.peers[k].name) != CLI_OK)
             return CLI_USAGE;

@@ -31,6 +31,7 @@ typedef struct session_options {
     const char *exports[SESSION_MAX_EXPORTS]; /* --export-* FILE, in the order of their rows */
     FILE *human;                              /* tables: stdout, or stderr with --json */
     bool peers_all;        /* --peers: every built-in peer runner that is built */
+    const char *langs;     /* --lang go,rust: only the built-in runners of these languages */
     const char *inputs[2]; /* choose: the tables measured, copied into the bundle */
     size_t ninputs;
     bool verbose;          /* -v: fingerprints, checksums, the verdict's paragraph */
@@ -100,6 +101,13 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         .dmin = 0.001, .dmax = 600000, .flags = CLI_SHOW_DEFAULT,                                  \
         .help = "a trial lasts at least X ms"                                                      \
     }
+/* --lang go,rust: the built-in runners of these languages only (implies --peers). */
+#define SESSION_OPT_LANG(field_offset)                                                             \
+    {                                                                                              \
+        .name = "--lang", .type = CLI_STRING, .metavar = "go,rust,node", .offset = (field_offset), \
+        .help = "with --peers (implied): only the built-in peer runners of these languages"        \
+    }
+
 #define SESSION_OPT_APP_BYTES(field_offset, text)                                                  \
     {                                                                                              \
         .name = "--app-bytes", .type = CLI_SIZE, .metavar = "N", .offset = (field_offset),         \

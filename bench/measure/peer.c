@@ -182,6 +182,8 @@ int rb_peer_builtin(const char *name, const char *peers_dir, rb_peer_spec *spec,
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
         const builtin *b = &builtins[i];
         if (strcmp(b->name, name) != 0) continue;
+        snprintf(spec->name, sizeof spec->name, "%s", b->name); /* also when not built */
+        snprintf(spec->summary, sizeof spec->summary, "%s", b->summary);
         char prog[768], cmd[1024];
         snprintf(prog, sizeof prog, "%s/%s", dir, b->program);
         if (b->interpreter && !on_path(b->interpreter))
@@ -197,8 +199,6 @@ int rb_peer_builtin(const char *name, const char *peers_dir, rb_peer_spec *spec,
                              "peer %s is not built (%s%s missing): scripts/setup.sh --peers "
                              "installs %s and builds it",
                              name, b->module ? "its modules or " : "", prog, b->needs);
-        snprintf(spec->name, sizeof spec->name, "%s", b->name);
-        snprintf(spec->summary, sizeof spec->summary, "%s", b->summary);
         /* a JIT runtime's lookups are machine code made at run time: no
          * function of the runner's to count (docs/peer-protocol.md) */
         spec->jit = b->interpreter != NULL;

@@ -56,7 +56,8 @@ typedef struct rb_peer_spec {
  * peers_dir (ROUTEBENCH_PEERS or the source tree's peers/ when NULL).
  * RB_ENOTFOUND when there is no such runner; RB_EUNSUPPORTED when it is
  * known but not built or its toolchain is missing (err says what to
- * install: scripts/setup.sh --peers). */
+ * install: scripts/setup.sh --peers); spec's name and summary are set
+ * then too. */
 int rb_peer_builtin(const char *name, const char *peers_dir, rb_peer_spec *spec, rb_error *err);
 /* The names of the built-in runners, comma-separated. */
 const char *rb_peer_builtin_names(void);

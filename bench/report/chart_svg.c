@@ -116,67 +116,114 @@ static double text_width(const char *s, double size, bool bold)
     return (double)strlen(s) * size * (bold ? 0.66 : 0.6);
 }
 
-/* name into out, shortened in its middle ("radix@bu...ters.so") to fit
- * room pixels at font size; whole characters of UTF-8 are kept.  Returns
- * whether it was shortened. */
-static bool fit_name(const char *name, double room, double size, char *out, size_t cap)
-{
-    size_t len = strlen(name), keep = (size_t)(room / (size * 0.6));
-    if (text_width(name, size, false) <= room || keep < 5 || cap < keep + 1) {
-        snprintf(out, cap, "%s", name);
-        return false;
-    }
-    size_t head = (keep - 3) / 2, tail = keep - 3 - head;
-    while (head && ((unsigned char)name[head] & 0xC0) == 0x80) head--;
-    size_t from = len - tail;
-    while (from < len && ((unsigned char)name[from] & 0xC0) == 0x80) from++;
-    snprintf(out, cap, "%.*s...%s", (int)head, name, name + from);
-    return true;
-}
-
 #define TITLE_SIZE 14.0
 #define FONT_SIZE  11.0
 #define MARGIN     12.0
 
-/* A router's name as text(), shortened in its middle to fit room pixels
- * (bold when extra says so), the whole name as its tooltip then. */
-static void name_text(rb_buf *o, double x, double y, const char *anchor, const char *extra,
-                      const char *name, double room)
+/* Lines of s wrapped between words to room pixels at size (a wider word
+ * stays whole on its own line), drawn from (x, y) down by step when o is
+ * not NULL.  Returns how many lines. */
+static size_t wrap_lines(rb_buf *o, const char *s, double room, double size, bool bold, double x,
+                         double y, double step, const char *extra)
 {
-    char shown[RB_BUNDLE_NAME + 32];
-    bool bold = extra && strstr(extra, "bold");
-    if (!fit_name(name, room, bold ? FONT_SIZE * 1.1 : FONT_SIZE, shown, sizeof shown)) {
-        text(o, x, y, anchor, extra, name);
-        return;
+    char line[RB_HEADLINE_TEXT] = "";
+    size_t n = 0, len = 0;
+    for (const char *p = s;;) {
+        while (*p == ' ') p++;
+        size_t w = strcspn(p, " ");
+        if (!w) break;
+        if (len && (text_width(line, size, bold) + text_width(" ", size, bold) +
+                        (double)w * size * (bold ? 0.66 : 0.6) >
+                    room)) {
+            if (o) text(o, x, y + (double)n * step, "start", extra, line);
+            n++;
+            len = 0;
+            line[0] = '\0';
+        }
+        if (len + w + 2 < sizeof line) {
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%.*s", len ? " " : "", (int)w,
+                                    p);
+        }
+        p += w;
     }
-    rb_buf_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s><title>", x, y, anchor,
-                  extra ? " " : "", extra ? extra : "");
-    text_escaped(o, name);
-    rb_buf_puts(o, "</title>");
-    text_escaped(o, shown);
-    rb_buf_puts(o, "</text>\n");
+    if (len) {
+        if (o) text(o, x, y + (double)n * step, "start", extra, line);
+        n++;
+    }
+    return n ? n : 1;
 }
 
-/* The width a chart needs for its title and subtitle. */
+/* A router's name as text(), whole: a name wider than room pixels goes
+ * on as many lines as it needs (whole UTF-8 characters), never shortened.
+ * Returns how many lines. */
+static size_t name_text(rb_buf *o, double x, double y, const char *anchor, const char *extra,
+                        const char *name, double room)
+{
+    bool bold = extra && strstr(extra, "bold");
+    double size = bold ? FONT_SIZE * 1.1 : FONT_SIZE;
+    size_t len = strlen(name), keep = (size_t)(room / (size * (bold ? 0.66 : 0.6)));
+    if (text_width(name, size, bold) <= room || keep < 8) {
+        text(o, x, y, anchor, extra, name);
+        return 1;
+    }
+    char part[RB_BUNDLE_NAME * 2 + 8];
+    size_t k = 0;
+    for (size_t from = 0; from < len; k++) {
+        size_t n = len - from < keep ? len - from : keep;
+        while (from + n < len && n > 1 && ((unsigned char)name[from + n] & 0xC0) == 0x80) n--;
+        if (n >= sizeof part) n = sizeof part - 1;
+        snprintf(part, sizeof part, "%.*s", (int)n, name + from);
+        text(o, x, y + (double)k * (size + 1), anchor, extra, part);
+        from += n;
+    }
+    return k;
+}
+
+#define TITLE_STEP 18.0
+#define SUB_STEP   14.0
+
+/* The width a chart needs for its title and subtitle: their longest word
+ * (they wrap to the chart's width). */
 static double heading_width(const char *title, const char *subtitle)
 {
-    double w = text_width(title, TITLE_SIZE, true);
-    double s = text_width(subtitle, FONT_SIZE, false);
-    return 2 * MARGIN + (w > s ? w : s);
+    double w = 0;
+    for (int k = 0; k < 2; k++)
+        for (const char *p = k ? subtitle : title; *p;) {
+            size_t n = strcspn(p, " ");
+            w = fmax(w, (double)n * (k ? FONT_SIZE * 0.6 : TITLE_SIZE * 0.66));
+            p += n;
+            while (*p == ' ') p++;
+        }
+    return 2 * MARGIN + w;
 }
 
+/* The chart's frame and heading: the title and the subtitle wrapped to
+ * its width; what follows is drawn as if each took one line (a group
+ * moves it down by the extra lines), until svg_close. */
 static void svg_open(rb_buf *o, double w, double h, const char *title, const char *subtitle)
 {
+    double room = w - 2 * MARGIN;
+    size_t nt = wrap_lines(NULL, title, room, TITLE_SIZE, true, 0, 0, 0, NULL);
+    size_t ns = wrap_lines(NULL, subtitle, room, FONT_SIZE, false, 0, 0, 0, NULL);
+    double extra = (double)(nt - 1) * TITLE_STEP + (double)(ns - 1) * SUB_STEP;
     rb_buf_printf(o,
                   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                   "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
-                  w, h, w, h);
+                  w, h + extra, w, h + extra);
     rb_buf_puts(o, "<title>");
     text_escaped(o, title);
     rb_buf_puts(o, "</title>\n");
-    rb_buf_printf(o, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", w, h);
-    text(o, MARGIN, 20, "start", "class=\"title\" font-size=\"14\" font-weight=\"bold\"", title);
-    text(o, MARGIN, 36, "start", "class=\"subtitle\" fill=\"#555\"", subtitle);
+    rb_buf_printf(o, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", w, h + extra);
+    wrap_lines(o, title, room, TITLE_SIZE, true, MARGIN, 20, TITLE_STEP,
+               "class=\"title\" font-size=\"14\" font-weight=\"bold\"");
+    wrap_lines(o, subtitle, room, FONT_SIZE, false, MARGIN, 36 + (double)(nt - 1) * TITLE_STEP,
+               SUB_STEP, "class=\"subtitle\" fill=\"#555\"");
+    rb_buf_printf(o, "<g transform=\"translate(0,%.0f)\">\n", extra);
+}
+
+static void svg_close(rb_buf *o)
+{
+    rb_buf_puts(o, "</g>\n</svg>\n");
 }
 
 /* The legend: a swatch and a name per router, in rows from (x, y) within
@@ -425,18 +472,59 @@ static void span(const rb_bundle *b, int what, double *min, double *max)
     if (what == 0 && isfinite(fastest)) *min = fmax(*min, fastest / 10);
 }
 
-/* Results of scenario s in drawing order (rb_bundle_fastest_first). */
+/* Results of scenario s in drawing order (rb_bundle_fastest_first), auto
+ * right under the router it picked: it is that router, not a rival. */
 static size_t ordered(const rb_bundle *b, const rb_bundle_scenario *s, size_t *idx)
 {
-    return rb_bundle_fastest_first(b, s, idx, 256);
+    size_t n = rb_bundle_fastest_first(b, s, idx, 256);
+    rb_verdict_auto_under_pick(s, idx, n);
+    return n;
 }
 
-/* The router the verdict names fastest in scenario si, "" when none. */
+/* A row's name: its label; auto as what it is, "auto (hashseg)". */
+static void row_name(const rb_bundle *b, const rb_bundle_scenario *s, const char *router, char *buf,
+                     size_t cap)
+{
+    rb_bundle_label(b, router, false, buf, cap);
+    if (s && strcmp(router, "auto") == 0 && *s->auto_choice)
+        snprintf(buf, cap, "auto (%s)", s->auto_choice);
+}
+
+/* The left column's right edge: room for the widest row name (bold), at
+ * least LEFT, so no router name is ever shortened. */
+static double left_for(const rb_bundle *b)
+{
+    double w = 0;
+    for (size_t i = 0; i < b->nscenarios; i++)
+        for (size_t k = 0; k < b->scenarios[i].nresults; k++) {
+            char name[RB_BUNDLE_NAME * 2 + 16];
+            row_name(b, &b->scenarios[i], b->scenarios[i].results[k].router, name, sizeof name);
+            w = fmax(w, text_width(name, FONT_SIZE * 1.1, true));
+        }
+    return fmax(LEFT, w + MARGIN + 12);
+}
+
+/* The router the verdict names the winner of scenario si, "" when it
+ * names none (verdict.h). */
 static void fastest_of(const rb_bundle *b, size_t si, char *buf, size_t cap)
 {
     rb_verdict v;
     buf[0] = '\0';
-    if (rb_verdict_scenario(b, si, &v) == 0 && v.ntop == 1) snprintf(buf, cap, "%s", v.fastest);
+    if (rb_verdict_scenario(b, si, &v) == 0 && rb_verdict_has_winner(&v))
+        snprintf(buf, cap, "%s", v.fastest);
+}
+
+/* "; a peer process's figure comes from its own process and timing loop"
+ * when the bundle has one (its rows are beside ours, never ranked with
+ * them), else "". */
+static const char *process_note(const rb_bundle *b)
+{
+    for (size_t i = 0; i < b->nscenarios; i++)
+        for (size_t k = 0; k < b->scenarios[i].nresults; k++)
+            if (b->scenarios[i].results[k].peer_process)
+                return "; a peer process's figures come from its own process and timing loop, "
+                       "ours from routebench's";
+    return "";
 }
 
 /* The chart's title: the bundle's answer in a line (headline.h). */
@@ -456,12 +544,12 @@ static void median_label(const rb_bundle *b, double v, bool winner, char *buf, s
 
 static int ns_chart(const rb_bundle *b, rb_buf *o)
 {
-    char title[RB_HEADLINE_TEXT], subtitle[256];
+    char title[RB_HEADLINE_TEXT], subtitle[400];
     chart_title(b, title, sizeof title);
     snprintf(subtitle, sizeof subtitle,
              "%s per lookup, log scale, lower is faster: median bar, min-max line, a dot per "
-             "trial; in-process lookups, not HTTP requests per second",
-             rb_metric_unit(b->metric));
+             "trial; in-process lookups, not HTTP requests per second%s",
+             rb_metric_unit(b->metric), process_note(b));
     double min, max;
     span(b, 0, &min, &max);
     size_t rows = 0, refs = 0;
@@ -477,7 +565,8 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
         }
     const char *rs[64] = {0};
     size_t nr = routers_in_results(b, rs, 64, true);
-    double width = fmax(WIDTH, heading_width(title, subtitle));
+    double left = left_for(b);
+    double width = fmax(WIDTH + left - LEFT, heading_width(title, subtitle));
     double legend_h = legend_height(b, rs, nr, width - 2 * MARGIN);
     double top = 50 + legend_h + 6;
     double bottom = 46;
@@ -486,7 +575,7 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
     svg_open(o, width, height, title, subtitle);
     legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
     /* room on the right for the slowest median's label */
-    log_axis a = axis_for(min, max, LEFT, width - MARGIN - label_w - 8);
+    log_axis a = axis_for(min, max, left, width - MARGIN - label_w - 8);
     char axis_label[128];
     snprintf(axis_label, sizeof axis_label, "%s per lookup (log scale)", rb_metric_unit(b->metric));
     grid(o, &a, true, top, height - bottom, height - bottom + 14, axis_label, height - bottom + 32);
@@ -505,19 +594,19 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
             const rb_bundle_result *r = &s->results[k];
             bool ref = rb_bundle_is_aside(b, r), win = strcmp(r->router, winner) == 0;
             if (ref && !sep) {
-                line(o, LEFT - 200, y + 3, a.p1, y + 3, "#cccccc", 1, "3 3");
+                line(o, left - 200, y + 3, a.p1, y + 3, "#cccccc", 1, "3 3");
                 y += 6;
                 sep = true;
             }
             style st = router_style(r->router);
             double cy = y + ROW_H / 2;
-            char name[RB_BUNDLE_NAME + 16];
-            rb_bundle_label(b, r->router, false, name, sizeof name);
-            name_text(o, LEFT - 8, cy + 4, "end",
+            char name[RB_BUNDLE_NAME * 2 + 16];
+            row_name(b, s, r->router, name, sizeof name);
+            name_text(o, left - 8, cy + 4, "end",
                       win   ? "font-weight=\"bold\""
                       : ref ? "fill=\"#555\""
                             : NULL,
-                      name, LEFT - 8 - MARGIN);
+                      name, left - 8 - MARGIN);
             double lo = fmax(r->min_ns, a.lo), hi = fmin(r->max_ns, a.hi);
             if (r->min_ns > 0 && hi >= lo)
                 line(o, axis_at(&a, lo), cy, axis_at(&a, hi), cy, st.colour, 1.5, NULL);
@@ -549,7 +638,8 @@ static int ns_chart(const rb_bundle *b, rb_buf *o)
             y += ROW_H;
         }
     }
-    rb_buf_puts(o, "</g>\n</svg>\n");
+    rb_buf_puts(o, "</g>\n");
+    svg_close(o);
     return RB_OK;
 }
 
@@ -661,8 +751,9 @@ static void panel(const rb_bundle *b, rb_buf *o, const char *shape, size_t index
             rb_bundle_label(b, router, true, name, sizeof name);
             if (clipped) snprintf(name + strlen(name), sizeof name - strlen(name), " ^");
             line(o, r + 10, legend_y, r + 28, legend_y, st.colour, 2.5, st.dash);
-            name_text(o, r + 32, legend_y + 4, "start", NULL, name, PANEL_PAD_R - 36);
-            legend_y += 15;
+            size_t lines =
+                name_text(o, r + 32, legend_y + 4, "start", NULL, name, PANEL_PAD_R - 36);
+            legend_y += 15 + (double)(lines - 1) * (FONT_SIZE + 1);
         }
         rb_buf_free(&points);
     }
@@ -691,14 +782,16 @@ static int scaling_chart(const rb_bundle *b, rb_buf *o)
     size_t n = scaling_shapes(b, shapes, 16);
     size_t cols = n < 2 ? 1 : 2, nrows = (n + cols - 1) / cols;
     double sub_w = heading_width(title, subtitle);
-    double w = fmax((double)cols * PANEL_W + 20, sub_w), h = 70 + (double)nrows * PANEL_H;
+    /* as wide as the other charts, so a page scales them alike */
+    double w = fmax(fmax((double)cols * PANEL_W + 20, WIDTH), sub_w),
+           h = 70 + (double)nrows * PANEL_H;
     svg_open(o, w, h, title, subtitle);
     text(o, MARGIN, 52, "start", "fill=\"#555\" font-size=\"10\"",
          "reference lines (dashed) leave the plot when they are off its scale (^ in the legend)");
     for (size_t i = 0; i < n; i++)
         panel(b, o, shapes[i], i, 10 + (double)(i % cols) * PANEL_W,
               64 + (double)(i / cols) * PANEL_H);
-    rb_buf_puts(o, "</svg>\n");
+    svg_close(o);
     return RB_OK;
 }
 
@@ -710,6 +803,7 @@ typedef struct ratio_row {
     double median, lo, hi;
     bool real, winner;
     size_t wins, n;
+    const rb_bundle_scenario *s; /* NULL: a geometric mean */
 } ratio_row;
 
 /* rows[from..n) fastest first (the highest speed ratio). */
@@ -721,6 +815,39 @@ static void sort_rows(ratio_row *rows, size_t from, size_t n)
         for (; j > from && rows[j - 1].median < r.median; j--) rows[j] = rows[j - 1];
         rows[j] = r;
     }
+}
+
+/* rows[from..n) of scenario s: auto's row moved right under the row of
+ * the router it picked (it is that router, not a rival), never marked. */
+static void auto_under_pick(ratio_row *rows, size_t from, size_t n, const rb_bundle_scenario *s)
+{
+    size_t a = SIZE_MAX, c = SIZE_MAX;
+    for (size_t i = from; i < n; i++) {
+        if (strcmp(rows[i].router, "auto") == 0) a = i;
+        if (*s->auto_choice && strcmp(rows[i].router, s->auto_choice) == 0) c = i;
+    }
+    if (a == SIZE_MAX) return;
+    rows[a].winner = false;
+    if (c == SIZE_MAX) return;
+    ratio_row r = rows[a];
+    memmove(&rows[a], &rows[a + 1], (n - a - 1) * sizeof *rows);
+    if (c > a) c--;
+    memmove(&rows[c + 2], &rows[c + 1], (n - c - 2) * sizeof *rows);
+    rows[c + 1] = r;
+}
+
+/* The router every scenario's ratios are against, or NULL when they
+ * differ (each block's heading names its own). */
+static const char *common_anchor(const rb_bundle *b)
+{
+    const char *anchor = NULL;
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        if (!b->scenarios[i].nresults) continue;
+        const char *a = b->scenarios[i].results[0].router;
+        if (anchor && strcmp(anchor, a) != 0) return NULL;
+        anchor = a;
+    }
+    return anchor;
 }
 
 /* Every router's ratio against its scenario's first router, fastest
@@ -749,18 +876,20 @@ static size_t ratio_rows(const rb_bundle *b, ratio_row *rows, size_t cap)
                             rb_metric_exact(b->metric) ? p->r.median != 1 : p->r.excludes_one,
                             strcmp(p->b, winner) == 0,
                             p->r.wins,
-                            p->r.n};
+                            p->r.n,
+                            s};
         }
         sort_rows(rows, first, n);
+        auto_under_pick(rows, first, n, s);
     }
     if (rb_headline_tables(b) < 2) return n;
     size_t first = n;
     for (size_t i = 0; i < b->ngeomeans && n < cap; i++) {
         const rb_bundle_geomean *g = &b->geomeans[i];
         if (is_reference(b, g->router) || !(g->g.geomean > 0)) continue;
-        rows[n++] = (ratio_row){NULL,    g->router,     g->baseline,       g->g.geomean,
-                                g->g.lo, g->g.hi,       g->g.excludes_one, false,
-                                0,       g->g.scenarios};
+        rows[n++] = (ratio_row){
+            NULL,  g->router, g->baseline,    g->g.geomean, g->g.lo, g->g.hi, g->g.excludes_one,
+            false, 0,         g->g.scenarios, NULL};
     }
     sort_rows(rows, first, n);
     return n;
@@ -776,8 +905,7 @@ static void ratio_label(const rb_bundle *b, const ratio_row *r, char *buf, size_
         return;
     }
     rb_format_ratio(r->median, m, sizeof m);
-    rb_format_ratio(r->lo, lo, sizeof lo);
-    rb_format_ratio(r->hi, hi, sizeof hi);
+    rb_format_interval(r->lo, r->hi, 3, lo, hi, sizeof lo);
     if (r->scenario)
         snprintf(buf, cap, "%s [%s, %s] %zu/%zu%s", m, lo, hi, r->wins, r->n,
                  r->winner ? "  fastest" : "");
@@ -811,19 +939,26 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
 {
     ratio_row rows[512];
     size_t n = ratio_rows(b, rows, 512);
-    char title[RB_HEADLINE_TEXT], subtitle[320];
+    char title[RB_HEADLINE_TEXT], subtitle[480];
     chart_title(b, title, sizeof title);
+    const char *anchor = common_anchor(b);
+    char against[RB_BUNDLE_NAME + 64];
+    if (anchor)
+        snprintf(against, sizeof against, "%s", anchor);
+    else
+        snprintf(against, sizeof against, "the router each block's heading names");
     if (rb_metric_exact(b->metric))
         snprintf(subtitle, sizeof subtitle,
-                 "speed against the scenario's first router: (its %s) / (the router's), exact "
-                 "(counted by Callgrind); above 1: faster; references left out",
-                 rb_metric_unit(b->metric));
+                 "speed against %s: (its %s) / (the router's), exact (counted by Callgrind); "
+                 "above 1: faster; references left out",
+                 against, rb_metric_unit(b->metric));
     else
         snprintf(subtitle, sizeof subtitle,
-                 "speed against the scenario's first router, median over the paired trials with "
-                 "its %.0f%% interval; above 1: faster; a hollow dot: no real difference",
-                 b->bootstrap.level * 100);
-    double width = fmax(WIDTH, heading_width(title, subtitle));
+                 "speed against %s, median over the paired trials with its %.0f%% interval; "
+                 "above 1: faster; a hollow dot: no real difference%s",
+                 against, b->bootstrap.level * 100, process_note(b));
+    double left = left_for(b);
+    double width = fmax(WIDTH + left - LEFT, heading_width(title, subtitle));
     double min = 1, max = 1, label_w = 0;
     if (b->gate.on && b->gate.threshold > 0) min = max = b->gate.threshold;
     min = fmin(min, 1), max = fmax(max, 1);
@@ -848,9 +983,9 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
     double height = top + bottom + (double)heads * HEAD_H + (double)n * ROW_H;
     svg_open(o, width, height, title, subtitle);
     legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
-    log_axis a = ratio_axis(min, max, LEFT, width - MARGIN - label_w - 8);
-    char xl[160];
-    snprintf(xl, sizeof xl, "speed relative to the scenario's first router (log scale)");
+    log_axis a = ratio_axis(min, max, left, width - MARGIN - label_w - 8);
+    char xl[RB_BUNDLE_NAME + 96];
+    snprintf(xl, sizeof xl, "speed relative to %s (log scale)", against);
     grid(o, &a, true, top, height - bottom, height - bottom + 14, xl, height - bottom + 32);
     line(o, axis_at(&a, 1), top, axis_at(&a, 1), height - bottom, "#333333", 1.2, NULL);
     gate_line(o, b, &a, top, height - bottom);
@@ -869,8 +1004,10 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
         }
         style st = router_style(r->router);
         double cy = y + ROW_H / 2;
-        name_text(o, LEFT - 8, cy + 4, "end", r->winner ? "font-weight=\"bold\"" : NULL, r->router,
-                  LEFT - 8 - MARGIN);
+        char name[RB_BUNDLE_NAME * 2 + 16];
+        row_name(b, r->s, r->router, name, sizeof name);
+        name_text(o, left - 8, cy + 4, "end", r->winner ? "font-weight=\"bold\"" : NULL, name,
+                  left - 8 - MARGIN);
         bool interval = !rb_metric_exact(b->metric) && r->lo > 0 && r->hi > 0;
         if (interval) line(o, axis_at(&a, r->lo), cy, axis_at(&a, r->hi), cy, st.colour, 2, NULL);
         double x = axis_at(&a, r->median);
@@ -886,7 +1023,8 @@ static int ratio_chart(const rb_bundle *b, rb_buf *o)
              label);
         y += ROW_H;
     }
-    rb_buf_puts(o, "</g>\n</svg>\n");
+    rb_buf_puts(o, "</g>\n");
+    svg_close(o);
     return RB_OK;
 }
 
@@ -913,7 +1051,8 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
     static const char subtitle[] = "log scales, lower is cheaper: memory() after build divided by "
                                    "the routes; build = create + add every route + build, timed "
                                    "once; rows fastest first, as in chart.svg";
-    double width = fmax(WIDTH + 200, heading_width(title, subtitle));
+    double left = left_for(b);
+    double width = fmax(WIDTH + 200 + left - LEFT, heading_width(title, subtitle));
     double bmin, bmax, tmin, tmax;
     span(b, 1, &bmin, &bmax);
     span(b, 2, &tmin, &tmax);
@@ -926,10 +1065,12 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
     double height = top + bottom + (double)b->nscenarios * HEAD_H + (double)rows * ROW_H;
     svg_open(o, width, height, title, subtitle);
     legend(o, b, rs, nr, MARGIN, 56, width - 2 * MARGIN);
-    double gap = 40, panel_w = (width - LEFT - RIGHT - gap) / 2;
+    double gap = 40, panel_w = (width - left - RIGHT - gap) / 2;
     /* room after each panel for its longest label ("1234.5", "999 ms") */
-    log_axis ab = axis_for(bmin, bmax, LEFT, LEFT + panel_w - 16);
-    log_axis at = axis_for(tmin, tmax, LEFT + panel_w + gap, width - RIGHT - 16);
+    /* the axis starts well below the smallest value: the smallest router
+     * shows as a bar, not a sliver at the axis's edge */
+    log_axis ab = axis_for(bmin / 2, bmax, left, left + panel_w - 16);
+    log_axis at = axis_for(tmin, tmax, left + panel_w + gap, width - RIGHT - 16);
     grid(o, &ab, true, top, height - bottom, height - bottom + 14, "bytes per route (log scale)",
          height - bottom + 32);
     grid(o, &at, true, top, height - bottom, height - bottom + 14, "build time, ms (log scale)",
@@ -945,9 +1086,9 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
             const rb_bundle_result *r = &s->results[idx[j]];
             style st = router_style(r->router);
             double cy = y + ROW_H / 2;
-            char name[RB_BUNDLE_NAME + 16], v[48];
-            rb_bundle_label(b, r->router, false, name, sizeof name);
-            name_text(o, LEFT - 8, cy + 4, "end", NULL, name, LEFT - 8 - MARGIN);
+            char name[RB_BUNDLE_NAME * 2 + 16], v[48];
+            row_name(b, s, r->router, name, sizeof name);
+            name_text(o, left - 8, cy + 4, "end", NULL, name, left - 8 - MARGIN);
             const struct {
                 const log_axis *a;
                 double v;
@@ -971,7 +1112,8 @@ static int cost_chart(const rb_bundle *b, rb_buf *o)
             y += ROW_H;
         }
     }
-    rb_buf_puts(o, "</g>\n</svg>\n");
+    rb_buf_puts(o, "</g>\n");
+    svg_close(o);
     return RB_OK;
 }
 
@@ -986,8 +1128,9 @@ static const struct {
                      "with every trial and the min-max range",
                      ns_chart},
     [RB_CHART_RATIO] = {"ratio.svg",
-                        "paired speed ratio of each router against the scenario's first router, "
-                        "fastest first, with its interval (exact when counted)",
+                        "paired speed ratio of each router against the scenario's first router "
+                        "(named in the chart), fastest first, with its interval (exact when "
+                        "counted)",
                         ratio_chart},
     [RB_CHART_SCALING] = {"scaling.svg",
                           "cost per lookup against route count, one line per router and shape",

@@ -23,6 +23,10 @@ void rb_bundle_report_counted_table(const rb_bundle *b, const rb_bundle_scenario
  * table), a line per router that disagreed with the expected answers. */
 void rb_bundle_report_disagreements(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o);
 void rb_bundle_report_gate(const rb_bundle *b, rb_buf *o);
+/* The peers' verdict per language, and a scenario's compatibility table
+ * (report_md_compat.c, from ecosystem.h). */
+void rb_bundle_report_ecosystems(const rb_bundle *b, rb_buf *o);
+void rb_bundle_report_compat(const rb_bundle *b, size_t si, rb_buf *o);
 void rb_bundle_report_libraries(const rb_bundle *b, rb_buf *o);
 /* An interval cell: "[0.981, 1.012] ±1.4%", "too few pairs" or "exact". */
 void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,

@@ -4,6 +4,7 @@
  */
 #include "report_console.h"
 
+#include "ecosystem.h"
 #include "headline.h"
 #include "format.h"
 #include "verdict.h"
@@ -27,8 +28,7 @@ void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double 
         snprintf(buf, cap, "%s (too few pairs)", m);
         return;
     }
-    rb_format_ratio(lo, l, sizeof l);
-    rb_format_ratio(hi, h, sizeof h);
+    rb_format_interval(lo, hi, 3, l, h, sizeof l);
     rb_gate_fmt_mde(mde, false, d, sizeof d);
     snprintf(buf, cap, "%s%s [%s, %s] %s", m, excludes_one ? "" : "~", l, h, d);
 }
@@ -117,6 +117,8 @@ static void row(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bundle
     char name[RB_BUNDLE_NAME + 16], build[32], bpr[32] = "-", med[32], speed[128];
     size_t wins, n;
     rb_bundle_label(b, r->router, true, name, sizeof name);
+    if (strcmp(r->router, "auto") == 0 && *s->auto_choice) /* what it is: the router it picked */
+        snprintf(name, sizeof name, "auto (%s)", s->auto_choice);
     rb_format_duration((double)r->build_ns, build, sizeof build);
     /* a peer that reports no memory (find-my-way; a Go heap that shrank): "-", not 0 */
     if (!r->peer_process || r->memory_bytes) snprintf(bpr, sizeof bpr, "%.1f", r->bytes_per_route);
@@ -148,34 +150,12 @@ static void row(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bundle
 
 /* ---- the details under a table -------------------------------------------------------------- */
 
-static void auto_line(const rb_bundle *b, const rb_verdict *v, const char *cond, rb_buf *o)
+/* auto's pick as the verdict says it (verdict.h), whatever the condition. */
+static void auto_line(const rb_bundle *b, const rb_verdict *v, rb_buf *o)
 {
-    char cell[96];
-    switch (v->auto_status) {
-    case RB_VERDICT_AUTO_WINNER:
-        if (strcmp(v->auto_rival, v->fastest) == 0)
-            rb_buf_printf(o, "  %sauto picks %s, the winner\n", cond, v->auto_choice);
-        else /* the winner is generated for the table: not a router auto picks */
-            rb_buf_printf(o, "  %sauto picks %s, the fastest it chooses among\n", cond,
-                          v->auto_choice);
-        break;
-    case RB_VERDICT_AUTO_TIED:
-    case RB_VERDICT_AUTO_BEHIND:
-        rb_headline_ratio(b, &v->auto_gap, cell, sizeof cell);
-        rb_buf_printf(o, "  auto picks %s, not significantly slower than %s (%s)\n", v->auto_choice,
-                      v->auto_rival, cell);
-        break;
-    case RB_VERDICT_AUTO_LOSES:
-        rb_headline_ratio(b, &v->auto_gap, cell, sizeof cell);
-        rb_buf_printf(o, "  %sauto picks %s, which LOSES: %s is %s faster\n", cond, v->auto_choice,
-                      v->auto_rival, cell);
-        break;
-    case RB_VERDICT_AUTO_UNRANKED:
-        rb_buf_printf(o, "  %sauto picks %s, not measured beside it\n", cond, v->auto_choice);
-        break;
-    default:
-        break;
-    }
+    char line[RB_VERDICT_TEXT];
+    rb_verdict_auto_line(b, v, line, sizeof line);
+    if (*line) wrapped(o, 4, "  %s", line);
 }
 
 /* head, then the items of list ("a 1.2x, b 3.4x"), a line broken only
@@ -199,6 +179,16 @@ static void list_line(rb_buf *o, const char *head, const char *list)
     rb_buf_puts(o, "\n");
 }
 
+/* The peers' verdict per language (ecosystem.h), one line each. */
+static void ecosystems(const rb_bundle *b, size_t si, rb_buf *o)
+{
+    rb_ecosystem e[RB_ECOSYSTEM_LANGS];
+    size_t n = rb_ecosystems(b, si, e, RB_ECOSYSTEM_LANGS);
+    if (!n) return;
+    wrapped(o, 4, "  %s:", rb_ecosystem_heading);
+    for (size_t k = 0; k < n; k++) wrapped(o, 6, "    %s", e[k].line);
+}
+
 /* Under the table of scenario si; a second condition (cond: "cold: ")
  * adds only what differs: auto's pick. */
 static void details(const rb_bundle *b, size_t si, const char *cond, const rb_console_opts *opts,
@@ -208,8 +198,8 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
     rb_verdict v;
     if (rb_verdict_scenario(b, si, &v) < 0) return;
     if (*cond) {
-        auto_line(b, &v, cond, o);
-        if (opts->verbose) rb_buf_printf(o, "  %s\n", v.text);
+        auto_line(b, &v, o);
+        if (opts->verbose) wrapped(o, 4, "  %s", v.text);
         return;
     }
     if (*s->skipped) rb_buf_printf(o, "  not run (a route feature they lack): %s\n", s->skipped);
@@ -220,11 +210,17 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
         if (!r->disagreements) continue;
         char name[RB_BUNDLE_NAME + 16];
         rb_bundle_label(b, r->router, true, name, sizeof name);
-        wrapped(o, 4, "  ** %s disagreed with EXPECTED or linear on %llu of %zu requests%s **",
+        char first[512] = "";
+        if (r->ndiffers)
+            snprintf(first, sizeof first, "; first: %s %s expected %s, got %s",
+                     r->differs[0].method, r->differs[0].path, r->differs[0].expected,
+                     r->differs[0].got);
+        wrapped(o, 4, "  ** %s disagreed with EXPECTED or linear on %llu of %zu requests%s%s **",
                 name, (unsigned long long)r->disagreements, s->requests,
-                rb_bundle_is_aside(b, r) ? " (a peer: not held to our semantics)" : "");
+                rb_bundle_is_aside(b, r) ? " (a peer: not held to our semantics)" : "", first);
     }
-    auto_line(b, &v, "", o);
+    ecosystems(b, si, o);
+    auto_line(b, &v, o);
     if (*v.fastest) {
         char build[32];
         rb_format_duration((double)v.fastest_build_ns, build, sizeof build);
@@ -242,7 +238,29 @@ static void details(const rb_bundle *b, size_t si, const char *cond, const rb_co
     for (size_t i = 0; i < s->nresults; i++)
         rb_buf_printf(o, "  checksum %016llx %s\n", (unsigned long long)s->results[i].checksum,
                       s->results[i].router);
-    rb_buf_printf(o, "  %s\n", v.text);
+    wrapped(o, 4, "  %s", v.text);
+}
+
+/* Columns of a UTF-8 string (bytes that do not continue a character). */
+static size_t columns_of(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* A scenario's line, wrapped between words; a long file name as the
+ * scenario's name (before its first ": ") is shortened to its last path
+ * component first: the terminal may shorten a file name, never a router's. */
+static void headline(rb_buf *o, const char *before, const char *line)
+{
+    const char *colon = strstr(line, ": ");
+    const char *name_end = colon ? colon : line;
+    const char *slash = NULL;
+    for (const char *p = line; p < name_end; p++)
+        if (*p == '/') slash = p;
+    if (slash && columns_of(line) > RB_HEADLINE_COLUMNS) line = slash + 1;
+    wrapped(o, 2, "%s%s", before, line);
 }
 
 void rb_console_scenario(const rb_bundle *b, size_t si, const rb_console_opts *opts, rb_buf *o)
@@ -262,10 +280,10 @@ void rb_console_scenario(const rb_bundle *b, size_t si, const rb_console_opts *o
     }
     char line[RB_HEADLINE_TEXT];
     rb_headline_scenario(b, first, line, sizeof line);
-    rb_buf_printf(o, "\n%s\n", line);
+    headline(o, "\n", line);
     if (cold) {
         rb_headline_scenario(b, si, line, sizeof line);
-        rb_buf_printf(o, "%s\n", line);
+        headline(o, "", line);
     }
     if (!s->nresults) {
         details(b, first, "", opts, o);
@@ -274,6 +292,7 @@ void rb_console_scenario(const rb_bundle *b, size_t si, const rb_console_opts *o
     header(b, s, cold, o);
     size_t idx[256];
     size_t n = rb_bundle_fastest_first(b, s, idx, 256);
+    rb_verdict_auto_under_pick(s, idx, n);
     for (size_t i = 0; i < n; i++) row(b, s, cold, &s->results[idx[i]], o);
     details(b, first, "", opts, o);
     if (cold) details(b, si, "cold: ", opts, o);
@@ -296,7 +315,7 @@ void rb_console_summary(const rb_bundle *b, const rb_console_opts *opts, rb_buf 
     }
     char line[RB_HEADLINE_TEXT];
     rb_headline_overall(b, line, sizeof line);
-    if (*line) rb_buf_printf(o, "\n%s\n", line);
+    if (*line) headline(o, "\n", line);
     for (size_t i = 0; i < b->nwarnings; i++) {
         bool seen = false;
         for (size_t k = 0; k < i && !seen; k++) seen = strcmp(b->warnings[k], b->warnings[i]) == 0;

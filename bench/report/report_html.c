@@ -14,6 +14,7 @@
  */
 #include "report_html.h"
 
+#include "ecosystem.h"
 #include "feature_names.h"
 #include "headline.h"
 #include "format.h"
@@ -69,6 +70,7 @@ static const char style[] =
     "th:first-child,td:first-child{text-align:left}\n"
     "th{font-weight:600;background:#f6f6f6}\n"
     "tr.best td{font-weight:600}\n"
+    "td.w{white-space:normal;overflow-wrap:anywhere;text-align:left;min-width:12rem}\n"
     ".note{color:var(--mute);font-size:.9rem}\n"
     "dl{display:grid;grid-template-columns:minmax(8rem,max-content) 1fr;gap:.2rem 1rem;"
     "margin:0}\n"
@@ -224,10 +226,13 @@ static void table(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bund
     rb_buf_puts(o, "<th>bytes/route</th><th>build</th></tr>\n");
     size_t idx[256];
     size_t n = rb_bundle_fastest_first(b, s, idx, 256);
+    rb_verdict_auto_under_pick(s, idx, n);
     for (size_t j = 0; j < n; j++) {
         const rb_bundle_result *r = &s->results[idx[j]];
         char name[RB_BUNDLE_NAME + 16], build[32], bpr[32] = "-";
         rb_bundle_label(b, r->router, false, name, sizeof name);
+        if (strcmp(r->router, "auto") == 0 && *s->auto_choice) /* what it is: its pick */
+            snprintf(name, sizeof name, "auto (%s)", s->auto_choice);
         rb_format_duration((double)r->build_ns, build, sizeof build);
         if (!r->peer_process || r->memory_bytes)
             snprintf(bpr, sizeof bpr, "%.1f", r->bytes_per_route);
@@ -281,6 +286,86 @@ static void scenarios(const rb_bundle *b, rb_buf *o)
         rb_buf_puts(o, "</details>\n");
     }
     rb_buf_puts(o, "</section>\n");
+}
+
+/* The peers' verdict per language (ecosystem.h), under the answer. */
+static void ecosystems(const rb_bundle *b, rb_buf *o)
+{
+    bool any = false;
+    for (size_t i = 0; i < b->nscenarios; i++) {
+        rb_ecosystem e[RB_ECOSYSTEM_LANGS];
+        size_t n = rb_ecosystems(b, i, e, RB_ECOSYSTEM_LANGS);
+        if (!n) continue;
+        if (!any) {
+            rb_buf_puts(o, "<section id=\"languages\">\n<h2>Per language</h2>\n");
+            elem(o, "p", "class=\"note\"", rb_ecosystem_heading);
+        }
+        any = true;
+        if (rb_headline_tables(b) > 1) elem(o, "h3", NULL, b->scenarios[i].name);
+        rb_buf_puts(o, "<ul class=\"lines\">\n");
+        for (size_t k = 0; k < n; k++) elem(o, "li", NULL, e[k].line);
+        rb_buf_puts(o, "</ul>\n");
+    }
+    if (any) rb_buf_puts(o, "</section>\n");
+}
+
+/* Every router's compatibility with each table, whole (ecosystem.h). */
+static void compatibility(const rb_bundle *b, rb_buf *o)
+{
+    bool any = false;
+    for (size_t si = 0; si < b->nscenarios; si++) {
+        if (rb_bundle_is_condition(b, si)) continue;
+        const rb_bundle_scenario *s = &b->scenarios[si];
+        rb_compat_row rows[RB_ECOSYSTEM_LANGS * RB_ECOSYSTEM_RUNNERS];
+        size_t n = rb_compat_rows(b, si, rows, sizeof rows / sizeof rows[0]);
+        if (!rb_compat_worth(rows, n)) continue;
+        if (!any)
+            rb_buf_puts(o, "<section id=\"compatibility\">\n<h2>Compatibility with the table</h2>\n"
+                           "<p class=\"note\">Every router's answers were checked against "
+                           "EXPECTED and linear before any timing; a router that refuses a "
+                           "route or answers a request otherwise is never ranked.</p>\n");
+        any = true;
+        if (rb_headline_tables(b) > 1) elem(o, "h3", NULL, s->name);
+        rb_buf_puts(o, "<div class=\"scroll\"><table class=\"compat\">\n<tr><th>router</th>"
+                       "<th>language</th><th>routes</th><th>first refusal</th><th>answers</th>"
+                       "<th>first differing requests</th></tr>\n");
+        for (size_t i = 0; i < n; i++) {
+            const rb_compat_row *r = &rows[i];
+            char routes[96], answers[128], lang[48];
+            rb_compat_routes_text(b, si, r, routes, sizeof routes);
+            rb_compat_answers_text(b, si, r, answers, sizeof answers);
+            snprintf(lang, sizeof lang, "%s%s", r->language,
+                     r->peer ? (r->in_process ? ", in process" : ", own process") : "");
+            rb_buf_puts(o, "<tr><td>");
+            esc(o, r->router);
+            rb_buf_puts(o, "</td><td>");
+            esc(o, lang);
+            rb_buf_puts(o, "</td><td>");
+            esc(o, routes);
+            rb_buf_puts(o, "</td><td class=\"w\">");
+            esc(o, *r->reason ? r->reason : "-");
+            rb_buf_puts(o, "</td><td class=\"w\">");
+            esc(o, answers);
+            rb_buf_puts(o, "</td><td class=\"w\">");
+            const rb_bundle_result *x = r->result == SIZE_MAX ? NULL : &s->results[r->result];
+            if (!x || !x->ndiffers) rb_buf_puts(o, "-");
+            for (size_t k = 0; x && k < x->ndiffers; k++) {
+                const rb_bundle_differ *d = &x->differs[k];
+                rb_buf_puts(o, k ? "<br>" : "");
+                rb_buf_puts(o, "<code>");
+                esc(o, d->method);
+                rb_buf_puts(o, " ");
+                esc(o, d->path);
+                rb_buf_puts(o, "</code>: ");
+                esc(o, d->expected);
+                rb_buf_puts(o, ", got ");
+                esc(o, d->got);
+            }
+            rb_buf_puts(o, "</td></tr>\n");
+        }
+        rb_buf_puts(o, "</table></div>\n");
+    }
+    if (any) rb_buf_puts(o, "</section>\n");
 }
 
 static void method(const rb_bundle *b, rb_buf *o)
@@ -364,9 +449,11 @@ int rb_bundle_report_html(const rb_bundle *b, rb_buf *o, rb_error *err)
     head(b, o, headline);
     answer(b, o, headline);
     gate(b, o);
+    ecosystems(b, o);
     int rc = charts(b, o, err);
     if (rc < 0) return rc;
     scenarios(b, o);
+    compatibility(b, o);
     method(b, o);
     environment(b, o);
     limits(b, o);

@@ -240,6 +240,7 @@ static void scenario(const rb_bundle *b, const rb_bundle_scenario *s, rb_buf *o)
     }
     rb_buf_puts(o, "\n");
     rb_bundle_report_disagreements(b, s, o);
+    rb_bundle_report_compat(b, (size_t)(s - b->scenarios), o);
     limit_line(b, s, o);
     checksums(s, o);
     rb_buf_puts(o, "\n");
@@ -278,6 +279,7 @@ static void verdict(const rb_bundle *b, rb_buf *o)
         rb_verdict_conditions(b, i, cold, line, sizeof line);
         rb_buf_printf(o, "**%s**, %s\n\n", s->name, line);
     }
+    rb_bundle_report_ecosystems(b, o);
     if (rb_headline_tables(b) > 1) {
         char overall[RB_VERDICT_TEXT];
         rb_verdict_overall(b, overall, sizeof overall);

@@ -22,8 +22,7 @@ void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double md
         return;
     }
     char l[32], h[32], m[32];
-    rb_format_ratio(lo, l, sizeof l);
-    rb_format_ratio(hi, h, sizeof h);
+    rb_format_interval(lo, hi, 3, l, h, sizeof l);
     rb_gate_fmt_mde(mde, false, m, sizeof m);
     snprintf(buf, cap, "[%s, %s] %s", l, h, m);
 }

@@ -426,6 +426,61 @@ static int record(rb_suite *o, rb_bundle *b, const rb_scenario *sc, const rb_ben
     return RB_OK;
 }
 
+/* Request i, answered got, into d: what the compatibility tables show;
+ * want (linear's answer, NULL for a peer's) says what was expected more
+ * fully than EXPECTED. */
+static void set_differ(rb_bundle_differ *d, const rb_request_table *requests, size_t i,
+                       const rb_match *got, const rb_match *want)
+{
+    const rb_request *q = &requests->reqs[i];
+    const char *path = rb_request_path(requests, i);
+    size_t w = 0;
+    for (size_t k = 0; k < q->len && w + 1 < sizeof d->path; k++)
+        d->path[w++] = path[k] >= 0x20 && path[k] < 0x7f ? path[k] : '?';
+    d->path[w] = '\0';
+    snprintf(d->method, sizeof d->method, "%s", rb_method_name(q->method));
+    if (want)
+        rb_match_format(want, d->expected, sizeof d->expected);
+    else if (q->expected >= 0)
+        snprintf(d->expected, sizeof d->expected, "200 route %d", (int)q->expected);
+    else
+        snprintf(d->expected, sizeof d->expected, "%s",
+                 q->expected == RB_EXPECT_NOT_ALLOWED ? "405" : "404");
+    rb_match_format(got, d->got, sizeof d->got);
+    size_t n = strlen(d->got); /* a peer reports no 405 mask: "405 allow " says nothing */
+    if (n >= 6 && strcmp(d->got + n - 6, "allow ") == 0) d->got[n - 7] = '\0';
+}
+
+/* The first requests each router answered otherwise, into the scenario
+ * just recorded: ours from the answer check, a peer's from its answers. */
+static void record_differs(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *run,
+                           const rb_verify_report *reps, const selection *sel)
+{
+    rb_bundle_scenario *s = &b->scenarios[b->nscenarios - 1];
+    for (size_t k = 0; k < run->nsubjects && k < s->nresults; k++) {
+        rb_bundle_result *r = &s->results[k];
+        const rb_bench_subject *sub = &run->subjects[k];
+        if (sub->peer) {
+            for (size_t i = 0; i < sc->requests.count && r->ndiffers < RB_BUNDLE_MAX_DIFFERS; i++) {
+                rb_match got;
+                rb_peer_match(sub->peer, i, &got);
+                if (!rb_match_expected(&got, sc->requests.reqs[i].expected))
+                    set_differ(&r->differs[r->ndiffers++], &sc->requests, i, &got, NULL);
+            }
+        } else if (k < sel->nops) {
+            /* answers against EXPECTED first, then those differing from linear alone */
+            for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < reps[k].nexamples && r->ndiffers < RB_BUNDLE_MAX_DIFFERS;
+                     i++) {
+                    const rb_verify_example *x = &reps[k].examples[i];
+                    if (x->expected_ok == (pass == 0)) continue;
+                    set_differ(&r->differs[r->ndiffers++], &sc->requests, x->request, &x->got,
+                               &x->want);
+                }
+        }
+    }
+}
+
 /* Measure one scenario under one condition.  Returns a suite status. */
 static int measure_condition(rb_suite *o, rb_bundle *b, rb_scenario *sc, const rb_suite_hooks *h,
                              int mode, size_t app)
@@ -448,6 +503,7 @@ static int measure_condition(rb_suite *o, rb_bundle *b, rb_scenario *sc, const r
                  ? measure_counted(o, sc, &sel, &run, reps, h, &err)
                  : measure_timed(o, b, sc, &sel, &run, reps, h, mode, app, &err);
     if (rc == RB_OK) rc = record(o, b, sc, &run, &sel, mode, app, &err);
+    if (rc == RB_OK) record_differs(b, sc, &run, reps, &sel);
     int status = RB_SUITE_OK;
     if (rc < 0) {
         if (h->failed) h->failed(h->ctx, sc->spec.name, &err);
