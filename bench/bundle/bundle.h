@@ -107,6 +107,9 @@ typedef struct rb_bundle_result {
     int64_t rss_growth_bytes; /* peak RSS growth during build (VmHWM), -1 unknown */
     uint64_t disagree_linear; /* peers: answers that differ from linear's */
     bool peer_process;        /* measured in a peer process (docs/peer-protocol.md) */
+    /* counted metrics: the A/A spread of the count (a Go peer's: two
+     * independent counts differ); 0 when the count is exact */
+    double count_spread;
 } rb_bundle_result;
 
 /* A router that refused a scenario's table, and why. */

@@ -14,8 +14,10 @@ void rb_headline_ratio(const rb_bundle *b, const rb_paired_result *p, char *buf,
 {
     char m[32];
     if (rb_metric_exact(b->metric)) {
+        char within[40];
         rb_format_exact_ratio(p->median, m, sizeof m);
-        snprintf(buf, cap, "%sx (exact)", m);
+        rb_gate_fmt_spread(p->mde, within, sizeof within);
+        snprintf(buf, cap, "%sx (%s)", m, within);
         return;
     }
     snprintf(m, sizeof m, "%.*f", p->median < 10 ? 2 : 1, p->median);

@@ -85,6 +85,7 @@ typedef struct rb_peer_counts {
     uint64_t ir;        /* instructions */
     uint64_t data_refs; /* Dr + Dw (with the cache simulation) */
     uint64_t l1_misses, ll_misses;
+    double spread; /* A/A: |ir - ir'| / min of two independent counts; 0: exact */
 } rb_peer_counts;
 
 typedef struct rb_peer {
