@@ -7,6 +7,7 @@
 #include "bundle_run.h"
 #include "cli.h"
 #include "compiled.h"
+#include "estimate.h"
 #include "headline.h"
 #include "library_id.h"
 #include "progress.h"
@@ -522,7 +523,14 @@ static double pass_model(const session_options *o, size_t i, bool cold, double s
                          progress_parts *parts)
 {
     progress_pass_shape sh = pass_shape(o, &o->scenarios.v[i], cold);
-    return progress_model(&sh, share, parts);
+    rb_estimate_shape e = {
+        sh.routes, sh.requests,    sh.routers,   sh.measured, sh.generated,
+        sh.linear, sh.cold,        sh.app_bytes, sh.counted,  sh.rounds - sh.trials,
+        sh.trials, sh.min_trial_s, sh.cpu_clock};
+    rb_estimate_parts x;
+    double s = rb_estimate_pass(&e, share, &x);
+    if (parts) *parts = (progress_parts){x.prep_s, x.measure_s, x.remeasure_s};
+    return s;
 }
 
 /* The whole session's estimate, said before the work starts; returns it. */
