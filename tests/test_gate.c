@@ -16,6 +16,7 @@
 #include "gate.h"
 #include "harness.h"
 #include "headline.h"
+#include "report_console.h"
 #include "rb_test.h"
 
 #include <criterion/criterion.h>
@@ -141,8 +142,13 @@ Test(gate, regression_a_count_with_an_aa_spread_says_within_and_gates_with_it)
         char what[64];
         cr_assert_eq(rb_bundle_gate_evidence(&b, "a", "b", &ev, what, sizeof what, &err), RB_OK);
         rb_gate_verdict v = rb_gate_decide(0.999, &ev);
-        char line[64];
-        rb_headline_ratio(&b, &b.scenarios[0].pairs[0].r, line, sizeof line);
+        char line[64], cell[64];
+        const rb_paired_result *pr = &b.scenarios[0].pairs[0].r;
+        rb_headline_ratio(&b, pr, line, sizeof line);
+        /* the terminal's ratio cell (pair's summary and tables) */
+        rb_console_ratio_cell(&b, pr->median, pr->lo, pr->hi, pr->mde, pr->too_few != 0,
+                              pr->excludes_one != 0, cell, sizeof cell);
+        cr_expect(strstr(cell, spread ? "within ±0.3%" : "exact") != NULL, "%s", cell);
         if (spread) {
             cr_expect(fabs(ev.mde - 0.003) < 1e-12, "the two spreads add: %g", ev.mde);
             cr_expect_eq(v.outcome, RB_GATE_INCONCLUSIVE);
