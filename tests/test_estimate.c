@@ -70,6 +70,16 @@ Test(estimate, a_cpu_clock_stretches_trials_on_a_busy_machine_the_wall_clock_doe
               busy.measure_s, quiet.measure_s);
 }
 
+/* A peer runner's start is in the estimate: 0.1 s of CPU each, so five
+ * Node runners at half a core add a second. */
+Test(estimate, every_peer_runner_started_adds_its_start)
+{
+    rb_estimate_shape sh = small(0.1, 9);
+    double without = rb_estimate_pass(&sh, 0.5, NULL);
+    sh.peers = 5;
+    cr_expect_float_eq(rb_estimate_pass(&sh, 0.5, NULL) - without, 1.0, 1e-9);
+}
+
 Test(estimate, a_counted_pass_does_not_depend_on_the_trial_length)
 {
     rb_estimate_shape a = small(0.1, 9), b = small(0.02, 5);

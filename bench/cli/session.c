@@ -523,10 +523,20 @@ static double pass_model(const session_options *o, size_t i, bool cold, double s
                          progress_parts *parts)
 {
     progress_pass_shape sh = pass_shape(o, &o->scenarios.v[i], cold);
-    rb_estimate_shape e = {
-        sh.routes, sh.requests,    sh.routers,   sh.measured, sh.generated,
-        sh.linear, sh.cold,        sh.app_bytes, sh.counted,  sh.rounds - sh.trials,
-        sh.trials, sh.min_trial_s, sh.cpu_clock};
+    rb_estimate_shape e = {sh.routes,
+                           sh.requests,
+                           sh.routers,
+                           sh.measured,
+                           o->npeers,
+                           sh.generated,
+                           sh.linear,
+                           sh.cold,
+                           sh.app_bytes,
+                           sh.counted,
+                           sh.rounds - sh.trials,
+                           sh.trials,
+                           sh.min_trial_s,
+                           sh.cpu_clock};
     rb_estimate_parts x;
     double s = rb_estimate_pass(&e, share, &x);
     if (parts) *parts = (progress_parts){x.prep_s, x.measure_s, x.remeasure_s};
@@ -545,7 +555,7 @@ static double print_estimate(const session_options *o, double share)
     progress_fmt_seconds(total, t, sizeof t);
     fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t,
             passes_of(o), passes_of(o) == 1 ? "" : "es", o->nrouters, o->nrouters == 1 ? "" : "s",
-            share < 0.8 ? " (a busy machine: short trials will be measured again)" : "");
+            share < 0.8 ? " (a busy machine: trials may run short and be measured again)" : "");
     return total;
 }
 

@@ -15,6 +15,9 @@
 #define BUILD_S_PER_ROUTE  2.5e-6 /* one router: create, add, build */
 #define LINEAR_S_PER_ROUTE 1.6e-9 /* one linear lookup, per route of the table */
 #define LOOKUP_S           3e-7   /* one lookup of any other router, checked */
+/* a peer runner's start to "ready" on GitHub's table: Node 0.10-0.15 s of
+ * CPU (its modules, the answers), Go and Rust 0.01 s */
+#define PEER_START_S 0.1
 /* the cold stand-in: it touches one byte per 64-byte line of app_bytes */
 #define APP_S_PER_LINE     1e-9
 #define CALLGRIND_SLOWDOWN 60.0 /* a lookup under Callgrind */
@@ -44,10 +47,13 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
                   q * (sh->linear ? LINEAR_S_PER_ROUTE * n : 0) +
                   q * (double)sh->routers * LOOKUP_S;
     if (sh->generated) prep += GEN_S_PER_ROUTE * n + GEN_S_PER_REQUEST * q;
+    prep += (double)sh->peers * PEER_START_S;
     double subjects = (double)sh->measured;
     if (sh->counted) {
         /* one uncounted and one counted replay per subject, under Callgrind */
         x.prep_s = CALLGRIND_START_S + prep * CALLGRIND_SLOWDOWN / 4 / cpu_share;
+        /* a peer is counted in four processes of its own (peer_count.c) */
+        x.prep_s += 4.0 * (double)sh->peers * CALLGRIND_START_S;
         x.measure_s = 2.0 * subjects * q * lookup * CALLGRIND_SLOWDOWN / cpu_share;
     } else {
         double app = sh->cold ? APP_S_PER_LINE * (double)sh->app_bytes / 64 : 0;

@@ -5,8 +5,9 @@
  *
  * A pass is one scenario under one condition.  Its seconds, in three parts:
  *
- *   prep       generating the tables, building every router, checking
- *              every answer (CPU-bound: divided by the share of a core)
+ *   prep       generating the tables, building every router, starting
+ *              every peer runner, checking every answer (CPU-bound:
+ *              divided by the share of a core)
  *   measure    per subject timed: the first calibration (replays doubling
  *              up to min_trial/8), the warm-up rounds, the warm calibration
  *              (RB_BENCH_CALIBRATION_TRIALS trials of a quarter length),
@@ -39,6 +40,7 @@ typedef struct rb_estimate_shape {
     size_t routes, requests;
     size_t routers;     /* routers built and checked */
     size_t measured;    /* subjects timed (routers, peers) */
+    size_t peers;       /* of which peer processes (started, loaded, checked) */
     bool generated;     /* the tables are generated first */
     bool linear;        /* linear is among them (its lookups grow with the table) */
     bool cold;          /* the application stand-in runs between lookups */
@@ -56,8 +58,7 @@ typedef struct rb_estimate_parts {
 
 /* The model's seconds for one pass where the process gets cpu_share
  * (0..1] of a core; its parts into parts when not NULL. */
-double rb_estimate_pass(const rb_estimate_shape *shape, double cpu_share,
-                        rb_estimate_parts *parts);
+double rb_estimate_pass(const rb_estimate_shape *shape, double cpu_share, rb_estimate_parts *parts);
 
 /* The seconds of one trial of a subject whose replay of the request table
  * takes replay_s: RB_BENCH_CALIBRATION_MARGIN x min_trial_s plus half a
