@@ -70,6 +70,25 @@ Test(estimate, a_cpu_clock_stretches_trials_on_a_busy_machine_the_wall_clock_doe
               busy.measure_s, quiet.measure_s);
 }
 
+/* A replay longer than the trial is the trial, and skips the warm
+ * calibration (it cannot change one replay a trial): 20 ms trials of a
+ * 0.2 s cold replay cost the first calibration's replay, 6 rounds of one
+ * replay and the stand-in alone twice a round, about 1.47 s. */
+Test(estimate, a_replay_longer_than_the_trial_is_the_trial)
+{
+    rb_estimate_shape sh = small(0.02, 5);
+    sh.requests = 1000;
+    sh.routers = sh.measured = 1;
+    sh.cold = true;
+    sh.app_bytes = 64 * 1000 * 200; /* 200 us of stand-in a lookup: 0.2 s a replay */
+    rb_estimate_parts p;
+    rb_estimate_pass(&sh, 1.0, &p);
+    double replay = 1000 * (3e-7 + 200e-6);
+    /* the stand-in alone: (rounds + 1) x 0.5 x min */
+    double want = replay + 6 * replay + 7 * 0.5 * 0.02;
+    cr_expect(fabs(p.measure_s - want) < 1e-6, "measure %g s, want %g", p.measure_s, want);
+}
+
 /* A peer runner's start is in the estimate: 0.1 s of CPU each, so five
  * Node runners at half a core add a second. */
 Test(estimate, every_peer_runner_started_adds_its_start)

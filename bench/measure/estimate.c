@@ -66,7 +66,10 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
         if (sh->cpu_clock) min /= cpu_share; /* CPU time: the wall clock stretches */
         double trial = rb_estimate_trial_s(min, replay);
         double first = fmax(FIRST_CALIBRATION * min, replay);
-        double warm = RB_BENCH_CALIBRATION_TRIALS * fmax(trial / 4, replay);
+        /* none when one replay outlasts the trial (harness.c) */
+        double warm = replay >= RB_BENCH_CALIBRATION_MARGIN * min
+                          ? 0
+                          : RB_BENCH_CALIBRATION_TRIALS * fmax(trial / 4, replay);
         double rounds = (double)sh->warmup + (double)sh->trials;
         x.prep_s = prep / cpu_share;
         x.measure_s = subjects * (first + warm + rounds * trial);

@@ -327,7 +327,9 @@ static int calibrate(const rb_bench_run *run, rb_bench_subject *s, double min_tr
  * the fastest replay of each router sets its reps.  The fastest, because a
  * trial can only be slowed by the machine: sized on the fastest, the
  * measured trials fall short only when the machine runs faster than it
- * ever did in calibration. */
+ * ever did in calibration.  A router whose one replay already outlasts
+ * the trial (reps 1: a cold pass of a big table) is left as it is: its
+ * trials are one replay whatever calibration says. */
 static int calibrate_warm(rb_bench_run *run, double min_trial_ns, rb_bench_progress_fn progress,
                           void *ctx, rb_error *err)
 {
@@ -341,6 +343,7 @@ static int calibrate_warm(rb_bench_run *run, double min_trial_ns, rb_bench_progr
     for (unsigned c = 0; rc == RB_OK && c < RB_BENCH_CALIBRATION_TRIALS; c++) {
         for (size_t p = 0; rc == RB_OK && p < nr; p++) {
             size_t k = (c + p) % nr;
+            if (run->subjects[k].reps == 1) continue;
             if (progress) progress(ctx, "calibrate", &run->subjects[k], 0, 0);
             rb_bench_trial t;
             rc = timed(run, &run->subjects[k], reps[k], &t, err);
@@ -349,7 +352,9 @@ static int calibrate_warm(rb_bench_run *run, double min_trial_ns, rb_bench_progr
         }
     }
     for (size_t k = 0; rc == RB_OK && k < nr; k++)
-        run->subjects[k].reps = reps_for(RB_BENCH_CALIBRATION_MARGIN * min_trial_ns, fastest[k]);
+        if (fastest[k] > 0)
+            run->subjects[k].reps =
+                reps_for(RB_BENCH_CALIBRATION_MARGIN * min_trial_ns, fastest[k]);
     free(fastest);
     free(reps);
     return rc;
@@ -469,14 +474,19 @@ static int measure_rounds(rb_bench_run *run, const rb_bench_protocol *proto, con
     return RB_OK;
 }
 
-/* Count each subject's trials shorter than min_ns; the total. */
+bool rb_bench_trial_short(double duration_ns, double min_trial_ns)
+{
+    return duration_ns < RB_BENCH_SHORT_SHARE * min_trial_ns;
+}
+
+/* Count each subject's short trials (rb_bench_trial_short); the total. */
 static size_t count_short(rb_bench_run *run, double min_ns)
 {
     size_t total = 0;
     for (size_t k = 0; k < run->nsubjects; k++) run->subjects[k].short_trials = 0;
     for (size_t i = 0; i < run->ntrials; i++) {
         const rb_bench_trial *t = &run->trials[i];
-        if ((double)duration_ns(run, t) >= min_ns) continue;
+        if (!rb_bench_trial_short((double)duration_ns(run, t), min_ns)) continue;
         run->subjects[t->subject].short_trials++;
         total++;
     }
@@ -559,12 +569,12 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
     rb_bench_round_orders(proto->order_seed, proto->trials, nr, order);
     if (rc == RB_OK)
         rc = measure_rounds(run, proto, order, "trial", progress, ctx, &done, total, err);
-    if (rc == RB_OK && count_short(run, RB_BENCH_SHORT_SHARE * min_ns) > 0) {
+    if (rc == RB_OK && count_short(run, min_ns) > 0) {
         recalibrate(run, min_ns);
         size_t again = 0;
         rc = measure_rounds(run, proto, order, "re-measure", progress, ctx, &again,
                             (size_t)proto->trials * nr, err);
-        if (rc == RB_OK) count_short(run, RB_BENCH_SHORT_SHARE * min_ns);
+        if (rc == RB_OK) count_short(run, min_ns);
     }
     free(order);
     return rc;

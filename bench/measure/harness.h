@@ -16,7 +16,8 @@
  *   calibrate again, warm: RB_BENCH_CALIBRATION_TRIALS rounds of every
  *             router, each trial a quarter of that length, discarded; the
  *             fastest of them per router sets its reps (the margin above
- *             min_trial again).  Every measured trial of that router does
+ *             min_trial again).  Not for a router whose one replay
+ *             already outlasts that: its trials are one replay.  Every measured trial of that router does
  *             exactly reps replays, so its lookup count is fixed.
  *   trials    `trials` rounds.  Each round runs every router once, in one of
  *             the 2R balanced orders of R routers: forward rotation r
@@ -150,6 +151,11 @@ typedef struct rb_bench_trial {
 #define RB_BENCH_DISTURBED_SHARE 0.9
 
 bool rb_bench_trial_disturbed(const rb_bench_trial *t);
+
+/* Is a trial that lasted duration_ns (on the protocol's clock) short for
+ * a minimum of min_trial_ns: under RB_BENCH_SHORT_SHARE of it?  Short
+ * trials make the scenario be measured again (once), then are counted. */
+bool rb_bench_trial_short(double duration_ns, double min_trial_ns);
 
 /* The request table in the form the timed loop reads. */
 typedef struct rb_bench_query {
