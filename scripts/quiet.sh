@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # quiet.sh: publish only what a quiet machine measured (sourced by
 # scripts/results.sh and scripts/field.sh).  A results page is refused when
 # the load average at the start or the end of its run exceeds 1.5 per 2
