@@ -177,9 +177,14 @@ Test(peer, a_runner_may_fold_its_own_checksum_and_old_runners_keep_working)
     cr_expect_eq(p->checksum, 17u);
     rb_peer_close(p);
     /* a malformed fold is a protocol error naming the line */
-    fold_runner(script, "echo 'fold x'", 3);
-    cr_expect_eq(rb_peer_start(&spec, rp, qp, 3, &p, &err), RB_EIO);
-    cr_expect(strstr(err.message, "\"fold x\"") != NULL, "%s", err.message);
+    const char *bad[] = {"fold x", "fold -3", "fold 3 4", "fold"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "echo '%s'", bad[i]);
+        fold_runner(script, line, 3);
+        cr_expect_eq(rb_peer_start(&spec, rp, qp, 3, &p, &err), RB_EIO, "%s", bad[i]);
+        cr_expect(strstr(err.message, bad[i]) != NULL, "%s", err.message);
+    }
     rbt_remove_tree(dir);
     free(dir);
 }

@@ -416,7 +416,8 @@ static int handshake(rb_peer *p, size_t nrequests, rb_error *err)
      * sum to R times it instead of R times the answers' sum) */
     unsigned long long fold;
     int end = 0;
-    if (sscanf(line, "fold %llu%n", &fold, &end) == 1 && line[end] == '\0') {
+    if (strncmp(line, "fold ", 5) == 0 && line[5] >= '0' && line[5] <= '9' &&
+        sscanf(line, "fold %llu%n", &fold, &end) == 1 && line[end] == '\0') {
         p->checksum = fold;
         if ((rc = read_line(p, line, sizeof line, deadline, err)) < 0) return rc;
     }
