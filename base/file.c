@@ -479,15 +479,16 @@ int rb_dir_commit(rb_dir_staged *s, rb_error *err)
     int rc = fsync_dir(s->tmp, err);
     char *old = NULL;
     struct stat st;
-    /* the rename is tried first, not after a look at dir: another writer
-     * may put its directory there between the look and the rename */
     if (rc == RB_OK) {
-        if (rename(s->tmp, s->dir) == 0) {
+        bool missing = lstat(s->dir, &st) != 0;
+        if (missing && errno == ENOENT && rename(s->tmp, s->dir) == 0) {
             free(s->tmp);
             s->tmp = NULL;
-        } else if (errno != ENOTEMPTY && errno != EEXIST && errno != ENOTDIR) {
+        } else if (missing && errno != ENOTEMPTY && errno != EEXIST) {
+            /* ENOTEMPTY, EEXIST: another writer put its directory there
+             * between the lstat and the rename; it is replaced below */
             rc = io_error(err, "cannot create", s->dir);
-        } else if (lstat(s->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        } else if (!missing && !S_ISDIR(st.st_mode)) {
             rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "%s exists and is not a directory", s->dir);
         } else {
             rc = replace_existing(s, &old, err);

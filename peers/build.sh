@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Build the peer runners (docs/peer-protocol.md) that their toolchains allow:
-#   peers/bin/{httprouter,chi,gin,echo,gorilla-mux}
+#   peers/bin/{httprouter,chi,gin,echo,gorilla-mux,nop-go}
 #                               Go, offline: GOPATH mode against the Debian
 #                               packages in /usr/share/gocode
-#   peers/bin/matchit           Rust (cargo): matchit =0.9.1 from crates.io, or,
+#   peers/bin/matchit, nop-rust Rust (cargo): matchit =0.9.1 from crates.io, or,
 #                               when the registry cannot be reached, from the
 #                               vendored copy in ../shared/vendor (next to the
 #                               checkout; ROUTEBENCH_VENDOR names another)
@@ -18,7 +18,7 @@ status=0
 mkdir -p bin
 if command -v go >/dev/null; then
   # runner name and its package (a Go package name has no '-')
-  for r in httprouter:httprouter chi:chi gin:gin echo:echo gorilla-mux:gorillamux; do
+  for r in httprouter:httprouter chi:chi gin:gin echo:echo gorilla-mux:gorillamux nop-go:nop; do
     name=${r%%:*} pkg=${r#*:}
     if GO111MODULE=off GOFLAGS= GOPATH="$PWD/go:/usr/share/gocode" \
        GOCACHE="${GOCACHE:-$PWD/go/.cache}" go build -o "bin/$name" "routebench/$pkg"; then
@@ -73,8 +73,9 @@ elif command -v cargo >/dev/null; then
     fi
   fi
   if [ ${#cargo_args[@]} -gt 0 ]; then
-    if cargo "${cargo_args[@]}" && cp matchit/target/release/matchit bin/matchit; then
-      echo "peers: built peers/bin/matchit"
+    if cargo "${cargo_args[@]}" && cp matchit/target/release/matchit bin/matchit &&
+       cp matchit/target/release/nop bin/nop-rust; then
+      echo "peers: built peers/bin/matchit and peers/bin/nop-rust"
     else
       echo "peers: matchit did not build (cargo build in peers/matchit)" >&2
       status=1

@@ -15,7 +15,7 @@ def agree($n): (.disagree_linear // .disagreements // 0) as $k |
   if $k == 0 then "✓ \($n)/\($n)"
   else "**\($n - $k)/\($n)**" end;
 def bpr: if (.memory_bytes // 0) <= 0 then "?" else (.bytes_per_route | round | tostring) end;
-def name($d): .name + (if .peer then " (peer)" else "" end);
+def name($d): .name + (if .peer and .reference then " (peer, reference: the loop alone)" elif .peer then " (peer)" else "" end);
 def header: "| router | " + (scen | join(" | ")) + " |\n|---|" + (scen | map("---:") | join("|")) + "|";
 . as $d
 | [.routers[] | select(.name as $n | $d.scenarios | any(.results // [] | any(.router == $n))

@@ -131,6 +131,64 @@ Test(peer, a_runner_that_breaks_the_protocol_is_an_error_naming_the_line)
     free(dir);
 }
 
+/* Writes a runner answering 3 requests (ids 5, -1, 7), with fold_line
+ * before "ready" when not empty, whose trials sum to R times per_replay. */
+static void fold_runner(const char *script, const char *fold_line, unsigned per_replay)
+{
+    FILE *f = fopen(script, "w");
+    cr_assert(f);
+    fprintf(f,
+            "#!/bin/sh\necho 'routebench-peer 1 folded'\necho 'loaded 3 0 -1'\n"
+            "echo 'a 5'\necho 'a -1'\necho 'a 7'\n%s%secho ready\n"
+            "while read cmd r; do [ \"$cmd\" = run ] || exit 0; echo \"ok 1000 $((r * %u))\"; "
+            "done\n",
+            fold_line, *fold_line ? "\n" : "", per_replay);
+    fclose(f);
+    chmod(script, 0755);
+}
+
+/* Rule: a runner may say "fold CHECKSUM" before "ready": its timed loop
+ * then folds something cheaper than the route id (the answers are checked
+ * from the "a" lines) and its trials must sum to R times that.  A runner
+ * that does not say it is held to the answers' sum, as before. */
+Test(peer, a_runner_may_fold_its_own_checksum_and_old_runners_keep_working)
+{
+    char *dir = rbt_tmpdir();
+    char script[4096], text[4200], rp[4096], qp[4096];
+    snprintf(script, sizeof script, "%s/folded.sh", dir);
+    snprintf(text, sizeof text, "folded=%s", script);
+    paths("github", rp, qp, sizeof rp);
+    rb_peer_spec spec;
+    rb_error err;
+    cr_assert_eq(rb_peer_spec_parse(text, &spec, &err), RB_OK, "%s", err.message);
+    rb_peer *p;
+    uint64_t ns, sum;
+    /* the fold: 3 per replay (one per request, say), whatever the ids */
+    fold_runner(script, "echo 'fold 3'", 3);
+    cr_assert_eq(rb_peer_start(&spec, rp, qp, 3, &p, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(p->checksum, 3u);
+    cr_expect_eq(p->answers[0].id, 5);
+    cr_assert_eq(rb_peer_trial(p, 4, &ns, &sum, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(sum, 4 * p->checksum);
+    rb_peer_close(p);
+    /* protocol 1 without a fold: the sum of (id + 2) = 7 + 1 + 9 */
+    fold_runner(script, "", 17);
+    cr_assert_eq(rb_peer_start(&spec, rp, qp, 3, &p, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(p->checksum, 17u);
+    rb_peer_close(p);
+    /* a malformed fold is a protocol error naming the line */
+    const char *bad[] = {"fold x", "fold -3", "fold 3 4", "fold"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "echo '%s'", bad[i]);
+        fold_runner(script, line, 3);
+        cr_expect_eq(rb_peer_start(&spec, rp, qp, 3, &p, &err), RB_EIO, "%s", bad[i]);
+        cr_expect(strstr(err.message, bad[i]) != NULL, "%s", err.message);
+    }
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
 Test(peer, specs_are_checked)
 {
     rb_peer_spec spec;

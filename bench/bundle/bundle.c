@@ -352,8 +352,11 @@ static int raw_counts(rb_bundle *b, size_t si, size_t ri, double *xs, size_t n, 
 }
 
 /* A counted metric: the exact ratio of the medians (one trial each when
- * measured by routebench); no interval, no noise. */
-static int exact_pair(const double *ta, const double *tb, size_t n, double level,
+ * measured by routebench); no interval, no noise, unless a count has an
+ * A/A spread (tol, the sum of the two counts' spreads): then the ratio is
+ * known within ±tol, its interval [ratio / (1 + tol), ratio x (1 + tol)]
+ * and its MDE tol (bench/bundle/gate.h). */
+static int exact_pair(const double *ta, const double *tb, size_t n, double level, double tol,
                       rb_paired_result *out)
 {
     double *work = malloc(2 * n * sizeof *work);
@@ -369,10 +372,14 @@ static int exact_pair(const double *ta, const double *tb, size_t n, double level
     r.median = r.lo = r.hi = ratio;
     r.level = level;
     r.coverage = 1.0;
-    r.mde = 0.0;
-    r.wins = ratio > 1.0 ? n : 0;
-    r.losses = ratio < 1.0 ? n : 0;
-    r.excludes_one = ratio != 1.0;
+    r.mde = tol > 0 ? tol : 0.0;
+    if (tol > 0) {
+        r.lo = ratio / (1 + tol);
+        r.hi = ratio * (1 + tol);
+    }
+    r.wins = r.lo > 1.0 ? n : 0;
+    r.losses = r.hi < 1.0 ? n : 0;
+    r.excludes_one = r.lo > 1.0 || r.hi < 1.0;
     *out = r;
     return 0;
 }
@@ -415,9 +422,11 @@ int rb_bundle_compute_scenario(rb_bundle *b, size_t si, rb_error *err)
             rb_bundle_pair *p = &pairs[np++];
             copy_text(p->a, sizeof p->a, s->results[a].router);
             copy_text(p->b, sizeof p->b, s->results[c].router);
-            int src = rb_metric_exact(b->metric)
-                          ? exact_pair(times + a * n, times + c * n, n, b->bootstrap.level, &p->r)
-                          : rb_stats_paired(times + a * n, times + c * n, n, &b->bootstrap, &p->r);
+            int src =
+                rb_metric_exact(b->metric)
+                    ? exact_pair(times + a * n, times + c * n, n, b->bootstrap.level,
+                                 s->results[a].count_spread + s->results[c].count_spread, &p->r)
+                    : rb_stats_paired(times + a * n, times + c * n, n, &b->bootstrap, &p->r);
             if (src < 0) rc = stats_error(err, src, "a pair");
         }
     }

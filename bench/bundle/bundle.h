@@ -119,6 +119,9 @@ typedef struct rb_bundle_result {
     /* the first requests it answered otherwise (absent in older bundles: none) */
     rb_bundle_differ differs[RB_BUNDLE_MAX_DIFFERS];
     size_t ndiffers;
+    /* counted metrics: the A/A spread of the count (a Go peer's: two
+     * independent counts differ); 0 when the count is exact */
+    double count_spread;
 } rb_bundle_result;
 
 /* A router that refused a scenario's table, and why. */

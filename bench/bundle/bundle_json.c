@@ -360,6 +360,7 @@ static void write_result(jw *w, cJSON *arr, const rb_bundle *b, const rb_bundle_
         r->rss_growth_bytes >= 0 ? num((double)r->rss_growth_bytes) : cJSON_CreateNull());
     add_bool(w, o, "peer_process", r->peer_process);
     if (r->peer_process) add_num(w, o, "disagree_linear", (double)r->disagree_linear);
+    if (r->count_spread > 0) add_num(w, o, "count_spread", r->count_spread);
     if (!r->ndiffers) return; /* absent: none recorded */
     cJSON *d = add(w, o, "differs", cJSON_CreateArray());
     for (size_t i = 0; d && i < r->ndiffers; i++)
@@ -876,6 +877,7 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
     x->peer_process = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "peer_process"));
     x->disagree_linear = has(o, "disagree_linear") ? (uint64_t)get_num(r, o, "disagree_linear") : 0;
     read_differs(r, o, x);
+    x->count_spread = has(o, "count_spread") ? get_num(r, o, "count_spread") : 0;
 }
 
 static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)

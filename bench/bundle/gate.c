@@ -34,6 +34,18 @@ rb_gate_verdict rb_gate_decide(double threshold, const rb_gate_evidence *e)
 {
     rb_gate_verdict v = {RB_GATE_PASSED, threshold, 0, ""};
     double dist_log = fabs(log(threshold));
+    if (e->exact && e->mde > 0) { /* a count with an A/A spread: its interval */
+        if (e->hi < threshold) {
+            v.outcome = RB_GATE_FAILED;
+            v.reason = "the ratio is below the threshold by more than the counts' A/A spread";
+        } else if (e->lo >= threshold) {
+            v.reason = "the ratio is not below the threshold by the counts' A/A spread";
+        } else {
+            v.outcome = RB_GATE_INCONCLUSIVE;
+            v.reason = "the threshold lies within the counts' A/A spread";
+        }
+        return v;
+    }
     if (e->exact) {
         bool below = e->median < threshold;
         v.outcome = below ? RB_GATE_FAILED : RB_GATE_PASSED;
@@ -86,12 +98,22 @@ void rb_gate_words(double ratio, const char *who, const char *than, char *buf, s
 
 void rb_gate_fmt_mde(double mde, bool exact, char *buf, size_t cap)
 {
-    if (exact)
+    if (exact && mde > 0)
+        rb_gate_fmt_spread(mde, buf, cap);
+    else if (exact)
         snprintf(buf, cap, "exact");
     else if (!(mde < INFINITY))
         snprintf(buf, cap, "-");
     else
         snprintf(buf, cap, "±%.1f%%", 100 * mde);
+}
+
+void rb_gate_fmt_spread(double spread, char *buf, size_t cap)
+{
+    if (!(spread > 0))
+        snprintf(buf, cap, "exact");
+    else /* enough digits to show it: 0.15%, 0.0042% */
+        snprintf(buf, cap, "within ±%.2g%%", 100 * spread);
 }
 
 void rb_gate_message(const rb_gate_verdict *v, const rb_gate_evidence *e, const char *what,
@@ -100,6 +122,15 @@ void rb_gate_message(const rb_gate_verdict *v, const rb_gate_evidence *e, const 
     static const char *const shout[] = {"NONE", "passed", "FAILED", "INCONCLUSIVE"};
     double d = expm1(fabs(log(v->threshold)));
     rb_buf_printf(out, "gate --fail-below %g: %s: ", v->threshold, shout[v->outcome]);
+    if (e->exact && e->mde > 0) {
+        char within[40];
+        rb_gate_fmt_spread(e->mde, within, sizeof within);
+        rb_buf_printf(out, "%s: counted ratio %.5f, %s (the counts' A/A spread): [%.5f, %.5f]; %s",
+                      what, e->median, within, e->lo, e->hi, v->reason);
+        if (v->outcome == RB_GATE_INCONCLUSIVE)
+            rb_buf_printf(out, " (the gate needs a threshold outside ±%.2g%%)", 100 * e->mde);
+        return;
+    }
     if (e->exact) {
         rb_buf_printf(out, "%s: exact ratio %.5f %s %g (%s)", what, e->median,
                       e->median < v->threshold ? "<" : ">=", v->threshold, v->reason);

@@ -13,6 +13,12 @@
  *   exact metrics (instructions, cycles-est: a deterministic count)
  *     failed         ratio < R
  *     passed         otherwise
+ *   counted metrics with an A/A spread s (mde = s: a Go peer's count
+ *   varies by up to 0.15% between two runs of one binary), on the interval
+ *   [ratio / (1 + s), ratio x (1 + s)]:
+ *     failed         hi < R
+ *     passed         lo >= R
+ *     inconclusive   otherwise: R lies within the spread
  *   noisy metrics (time, hw-instructions), in this order:
  *     inconclusive   fewer than RB_STATS_MIN_PAIRS pairs: no interval
  *     failed         hi < R: the whole interval lies below the threshold
@@ -63,7 +69,8 @@ typedef struct rb_gate_evidence {
     double median;   /* the speed ratio b/a */
     double lo, hi;   /* its interval (= median when exact) */
     double coverage; /* of the interval (1 when exact) */
-    double mde;      /* relative (0.021: changes of 2.1%); 0 when exact */
+    double mde;      /* relative (0.021: changes of 2.1%); 0 when exact; a count's
+                        A/A spread (its tolerance) when exact with a spread */
 } rb_gate_evidence;
 
 typedef struct rb_gate_verdict {
@@ -99,7 +106,12 @@ void rb_gate_message(const rb_gate_verdict *v, const rb_gate_evidence *e, const 
  * THAN" (exactly 1, or within 0.005%). */
 void rb_gate_words(double ratio, const char *who, const char *than, char *buf, size_t cap);
 
-/* The MDE as text: "±2.1%", "exact", or "-" (infinite). */
+/* The MDE as text: "±2.1%", "exact", or "-" (infinite); a count with an
+ * A/A spread (exact, mde > 0) as rb_gate_fmt_spread. */
 void rb_gate_fmt_mde(double mde, bool exact, char *buf, size_t cap);
+
+/* A count's A/A spread as text: "exact" when 0, else "within ±0.15%" (two
+ * significant digits, so that a spread never reads as zero). */
+void rb_gate_fmt_spread(double spread, char *buf, size_t cap);
 
 #endif

@@ -12,7 +12,14 @@
 
 void rb_headline_ratio(const rb_bundle *b, const rb_paired_result *p, char *buf, size_t cap)
 {
-    rb_format_speed(p->median, p->lo, p->hi, p->too_few, rb_metric_exact(b->metric), buf, cap);
+    if (rb_metric_exact(b->metric)) {
+        char m[32], within[40];
+        rb_format_exact_ratio(p->median, m, sizeof m);
+        rb_gate_fmt_spread(p->mde, within, sizeof within);
+        snprintf(buf, cap, "%sx (%s)", m, within);
+        return;
+    }
+    rb_format_speed(p->median, p->lo, p->hi, p->too_few, false, buf, cap);
 }
 
 /* "30 B/route", "4.2 B/route" */

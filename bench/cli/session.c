@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "ecosystem.h"
+#include "estimate.h"
 #include "output.h"
 #include "progress.h"
 #include "report_console.h"
@@ -511,7 +512,14 @@ static double pass_model(const session_options *o, size_t i, bool cold, double s
                          progress_parts *parts)
 {
     progress_pass_shape sh = pass_shape(o, &o->run.scenarios.v[i], cold);
-    return progress_model(&sh, share, parts);
+    rb_estimate_shape e = {
+        sh.routes,      sh.requests, sh.routers,   sh.measured, o->run.npeers,         sh.generated,
+        sh.linear,      sh.cold,     sh.app_bytes, sh.counted,  sh.rounds - sh.trials, sh.trials,
+        sh.min_trial_s, sh.cpu_clock};
+    rb_estimate_parts x;
+    double s = rb_estimate_pass(&e, share, &x);
+    if (parts) *parts = (progress_parts){x.prep_s, x.measure_s, x.remeasure_s};
+    return s;
 }
 
 /* The whole session's estimate, said before the work starts; returns it. */
@@ -527,7 +535,7 @@ static double print_estimate(const session_options *o, double share)
     fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t,
             passes_of(o), passes_of(o) == 1 ? "" : "es", o->run.nrouters,
             o->run.nrouters == 1 ? "" : "s",
-            share < 0.8 ? " (a busy machine: short trials will be measured again)" : "");
+            share < 0.8 ? " (a busy machine: trials may run short and be measured again)" : "");
     return total;
 }
 

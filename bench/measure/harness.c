@@ -322,6 +322,44 @@ static int calibrate(const rb_bench_run *run, rb_bench_subject *s, double min_tr
     return RB_OK;
 }
 
+/* Calibrate again, warm (after the warm-up): RB_BENCH_CALIBRATION_TRIALS
+ * rounds of every router, each trial about a quarter of a measured one;
+ * the fastest replay of each router sets its reps.  The fastest, because a
+ * trial can only be slowed by the machine: sized on the fastest, the
+ * measured trials fall short only when the machine runs faster than it
+ * ever did in calibration.  A router whose one replay already outlasts
+ * the trial (reps 1: a cold pass of a big table) is left as it is: its
+ * trials are one replay whatever calibration says. */
+static int calibrate_warm(rb_bench_run *run, double min_trial_ns, rb_bench_progress_fn progress,
+                          void *ctx, rb_error *err)
+{
+    size_t nr = run->nsubjects;
+    double *fastest = calloc(nr, sizeof *fastest);
+    uint64_t *reps = calloc(nr, sizeof *reps);
+    int rc = fastest && reps ? RB_OK
+                             : rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory calibrating");
+    for (size_t k = 0; rc == RB_OK && k < nr; k++)
+        reps[k] = run->subjects[k].reps / 4 ? run->subjects[k].reps / 4 : 1;
+    for (unsigned c = 0; rc == RB_OK && c < RB_BENCH_CALIBRATION_TRIALS; c++) {
+        for (size_t p = 0; rc == RB_OK && p < nr; p++) {
+            size_t k = (c + p) % nr;
+            if (run->subjects[k].reps == 1) continue;
+            if (progress) progress(ctx, "calibrate", &run->subjects[k], 0, 0);
+            rb_bench_trial t;
+            rc = timed(run, &run->subjects[k], reps[k], &t, err);
+            double per = (double)duration_ns(run, &t) / (double)reps[k];
+            if (rc == RB_OK && (fastest[k] == 0 || per < fastest[k])) fastest[k] = per;
+        }
+    }
+    for (size_t k = 0; rc == RB_OK && k < nr; k++)
+        if (fastest[k] > 0)
+            run->subjects[k].reps =
+                reps_for(RB_BENCH_CALIBRATION_MARGIN * min_trial_ns, fastest[k]);
+    free(fastest);
+    free(reps);
+    return rc;
+}
+
 /* ---- round orders -------------------------------------------------------- */
 
 size_t rb_bench_order_router(uint32_t order, size_t position, size_t nrouters)
@@ -436,14 +474,19 @@ static int measure_rounds(rb_bench_run *run, const rb_bench_protocol *proto, con
     return RB_OK;
 }
 
-/* Count each subject's trials shorter than min_ns; the total. */
+bool rb_bench_trial_short(double duration_ns, double min_trial_ns)
+{
+    return duration_ns < RB_BENCH_SHORT_SHARE * min_trial_ns;
+}
+
+/* Count each subject's short trials (rb_bench_trial_short); the total. */
 static size_t count_short(rb_bench_run *run, double min_ns)
 {
     size_t total = 0;
     for (size_t k = 0; k < run->nsubjects; k++) run->subjects[k].short_trials = 0;
     for (size_t i = 0; i < run->ntrials; i++) {
         const rb_bench_trial *t = &run->trials[i];
-        if ((double)duration_ns(run, t) >= min_ns) continue;
+        if (!rb_bench_trial_short((double)duration_ns(run, t), min_ns)) continue;
         run->subjects[t->subject].short_trials++;
         total++;
     }
@@ -522,6 +565,7 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
             done++;
         }
     }
+    if (rc == RB_OK) rc = calibrate_warm(run, min_ns, progress, ctx, err);
     rb_bench_round_orders(proto->order_seed, proto->trials, nr, order);
     if (rc == RB_OK)
         rc = measure_rounds(run, proto, order, "trial", progress, ctx, &done, total, err);

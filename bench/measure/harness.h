@@ -12,9 +12,13 @@
  *   calibrate per router: replay the table 1, 2, 4, ... times until a run
  *             lasts min_trial/8, then set reps so that one trial lasts about
  *             RB_BENCH_CALIBRATION_MARGIN x min_trial (at least one replay).
- *             Every trial of that router does exactly reps replays, so its
- *             lookup count is fixed.
  *   warm-up   `warmup` rounds of every router, discarded.
+ *   calibrate again, warm: RB_BENCH_CALIBRATION_TRIALS rounds of every
+ *             router, each trial a quarter of that length, discarded; the
+ *             fastest of them per router sets its reps (the margin above
+ *             min_trial again).  Not for a router whose one replay
+ *             already outlasts that: its trials are one replay.  Every measured trial of that router does
+ *             exactly reps replays, so its lookup count is fixed.
  *   trials    `trials` rounds.  Each round runs every router once, in one of
  *             the 2R balanced orders of R routers: forward rotation r
  *             (position p runs router (r + p) mod R) or backward rotation r
@@ -27,9 +31,10 @@
  *             rounds as BA rounds, in random order.  Trial t of every router
  *             is one pair; a slow spell of the machine hits a round, and the
  *             pair ratio cancels much of it.
- *   check     after the rounds, every trial is checked against min_trial on
- *             the protocol's clock.  If any ran shorter (calibration drift:
- *             the machine ran faster than while calibrating), the routers
+ *   check     after the rounds, every trial is checked against
+ *             RB_BENCH_SHORT_SHARE x min_trial on the protocol's clock.  If
+ *             any ran shorter (the machine ran more than 20% faster than in
+ *             the fastest calibration trial), the routers
  *             with short trials are recalibrated from their fastest trial
  *             (aiming at RB_BENCH_RECALIBRATION_MARGIN x min_trial) and
  *             every round is measured again, once.  Trials still short after
@@ -71,6 +76,12 @@
 /* Calibration aims this far above the minimum, so that a machine up to 9%
  * faster during the trials than during calibration still meets it. */
 #define RB_BENCH_CALIBRATION_MARGIN 1.1
+/* Warm calibration trials per router, after the warm-up: the fastest sets
+ * the trial length (docs/measurement.md, "Calibration"). */
+#define RB_BENCH_CALIBRATION_TRIALS 3u
+/* A trial of at least this share of min_trial is long enough: only trials
+ * shorter than that are short (re-measured, then counted). */
+#define RB_BENCH_SHORT_SHARE 0.9
 /* A recalibration (after short trials) aims this far above, from the
  * fastest trial seen. */
 #define RB_BENCH_RECALIBRATION_MARGIN 1.25
@@ -110,7 +121,7 @@ typedef struct rb_bench_subject {
     size_t first_disagree; /* index of the first such request */
     uint64_t reps;         /* table replays per trial (after calibration) */
     bool recalibrated;     /* its trials ran short once and were measured again */
-    size_t short_trials;   /* measured trials still shorter than min_trial */
+    size_t short_trials;   /* measured trials still shorter than RB_BENCH_SHORT_SHARE x min */
     /* what the timed loop calls: the router's own lookup, or a slowed copy */
     int (*lookup)(const void *impl, int method, const char *path, size_t len, rb_match *m);
     const void *lookup_impl;
@@ -140,6 +151,11 @@ typedef struct rb_bench_trial {
 #define RB_BENCH_DISTURBED_SHARE 0.9
 
 bool rb_bench_trial_disturbed(const rb_bench_trial *t);
+
+/* Is a trial that lasted duration_ns (on the protocol's clock) short for
+ * a minimum of min_trial_ns: under RB_BENCH_SHORT_SHARE of it?  Short
+ * trials make the scenario be measured again (once), then are counted. */
+bool rb_bench_trial_short(double duration_ns, double min_trial_ns);
 
 /* The request table in the form the timed loop reads. */
 typedef struct rb_bench_query {

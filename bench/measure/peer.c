@@ -119,13 +119,18 @@ static const builtin builtins[] = {
      NULL, NULL, NULL, GO_NEEDS("golang-github-labstack-echo-dev")},
     {"gorilla-mux", "peer process: Go github.com/gorilla/mux, Router.Match (peers/go)",
      "bin/gorilla-mux", NULL, NULL, NULL, GO_NEEDS("golang-github-gorilla-mux-dev")},
+    {"nop-go", "reference, not a router: Go runners' loop, constant lookup (peers/go)",
+     "bin/nop-go", NULL, NULL, NULL, "golang-go"},
     {"matchit", "peer process: Rust matchit 0.9.1, axum's layout (peers/matchit)", "bin/matchit",
      NULL, NULL, NULL, "cargo (Rust 1.66 or newer)"},
     {"matchit-per-method", "peer process: Rust matchit 0.9.1, one tree per method (peers/matchit)",
      "bin/matchit", "per-method", NULL, NULL, "cargo (Rust 1.66 or newer)"},
-    {"find-my-way", "peer process: Node find-my-way, find + 405 (peers/find-my-way)",
+    {"nop-rust", "reference, not a router: Rust runner's loop, constant lookup (peers/matchit)",
+     "bin/nop-rust", NULL, NULL, NULL, "cargo (Rust 1.66 or newer)"},
+    {"find-my-way", "peer process: Node find-my-way 9.10.2, find (peers/find-my-way)",
      "find-my-way/runner.js", NULL, "node", NODE_FMW, NODE_NEEDS},
-    {"find-my-way-find", "peer process: Node find-my-way, find alone (peers/find-my-way)",
+    {"find-my-way-find",
+     "peer process: Node find-my-way 9.10.2, find, 404 for 405 (peers/find-my-way)",
      "find-my-way/runner.js", "find", "node", NODE_FMW, NODE_NEEDS},
     {"hono", "peer process: Node hono SmartRouter (peers/js)", "js/hono.mjs", "smart", "node",
      NODE_JS, NODE_NEEDS},
@@ -137,6 +142,8 @@ static const builtin builtins[] = {
      NODE_NEEDS},
     {"memoirist", "peer process: Node memoirist (peers/js)", "js/memoirist.mjs", NULL, "node",
      NODE_JS, NODE_NEEDS},
+    {"nop-node", "reference, not a router: Node runners' loop, constant lookup (peers/js)",
+     "js/nop.mjs", NULL, "node", NULL, "nodejs"},
 };
 
 size_t rb_peer_builtin_count(void)
@@ -405,8 +412,18 @@ static int handshake(rb_peer *p, size_t nrequests, rb_error *err)
         p->nanswers++;
     }
     if ((rc = read_line(p, line, sizeof line, deadline, err)) < 0) return rc;
+    /* optional: the timed loop's own fold of one replay (its trials must
+     * sum to R times it instead of R times the answers' sum) */
+    unsigned long long fold;
+    int end = 0;
+    if (strncmp(line, "fold ", 5) == 0 && line[5] >= '0' && line[5] <= '9' &&
+        sscanf(line, "fold %llu%n", &fold, &end) == 1 && line[end] == '\0') {
+        p->checksum = fold;
+        if ((rc = read_line(p, line, sizeof line, deadline, err)) < 0) return rc;
+    }
     if (strcmp(line, "ready") != 0)
-        return protocol_error(p, line, "\"ready\" after one answer per request", err);
+        return protocol_error(p, line,
+                              "\"fold CHECKSUM\" or \"ready\" after one answer per request", err);
     return RB_OK;
 }
 

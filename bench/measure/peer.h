@@ -13,6 +13,10 @@
  *                                     id, -1 (404) or -2 (405); after '=' the capture
  *                                     spans (byte offset + length in the path), when
  *                                     the runner can report them
+ *     fold CHECKSUM                   optional: one replay's checksum in the timed
+ *                                     loop's own fold (when it folds something
+ *                                     cheaper than the route id: the answers are
+ *                                     checked above, the loop stays bare)
  *     ready
  *
  * then reads commands on stdin:
@@ -20,7 +24,8 @@
  *     run R      ->  ok NS CHECKSUM   R replays of every request in its own loop:
  *                                     NS nanoseconds they took (its monotonic clock),
  *                                     CHECKSUM the sum over every answer of (id + 2),
- *                                     decimal, modulo 2^64
+ *                                     or of the runner's own fold when it said
+ *                                     "fold", decimal, modulo 2^64
  *     quit       ->  (exits 0; so does end of input)
  *
  * and may answer any line with "error MESSAGE".  Every read has a deadline
@@ -86,6 +91,7 @@ typedef struct rb_peer_counts {
     uint64_t ir;        /* instructions */
     uint64_t data_refs; /* Dr + Dw (with the cache simulation) */
     uint64_t l1_misses, ll_misses;
+    double spread; /* A/A: |ir - ir'| / min of two independent counts; 0: exact */
 } rb_peer_counts;
 
 typedef struct rb_peer {
@@ -102,7 +108,7 @@ typedef struct rb_peer {
     size_t nanswers;
     rb_span *spans;
     size_t nspans, spans_cap;
-    uint64_t checksum; /* of one replay: sum of (id + 2) */
+    uint64_t checksum; /* of one replay: sum of (id + 2), or the runner's "fold" */
     bool counted;      /* counts holds its rb_peer_count (the counted metrics) */
     rb_peer_counts counts;
 } rb_peer;

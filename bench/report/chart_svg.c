@@ -899,9 +899,11 @@ static size_t ratio_rows(const rb_bundle *b, ratio_row *rows, size_t cap)
 static void ratio_label(const rb_bundle *b, const ratio_row *r, char *buf, size_t cap)
 {
     char m[32], lo[32], hi[32];
-    if (rb_metric_exact(b->metric)) {
+    if (rb_metric_exact(b->metric)) { /* "exact", or a count's A/A spread (hi = median x (1 + s)) */
+        char within[40];
         rb_format_exact_ratio(r->median, m, sizeof m);
-        snprintf(buf, cap, "%s exact%s", m, r->winner ? "  fastest" : "");
+        rb_gate_fmt_spread(r->median > 0 ? r->hi / r->median - 1 : 0, within, sizeof within);
+        snprintf(buf, cap, "%s %s%s", m, within, r->winner ? "  fastest" : "");
         return;
     }
     rb_format_ratio(r->median, m, sizeof m);

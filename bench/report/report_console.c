@@ -18,9 +18,10 @@ void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double 
                            bool too_few, bool excludes_one, char *buf, size_t cap)
 {
     char m[32], l[32], h[32], d[32];
-    if (rb_metric_exact(b->metric)) {
+    if (rb_metric_exact(b->metric)) { /* "exact", or "within ±0.3%" (a count's A/A spread) */
         rb_format_exact_ratio(median, m, sizeof m);
-        snprintf(buf, cap, "%s exact", m);
+        rb_gate_fmt_spread(mde, d, sizeof d);
+        snprintf(buf, cap, "%s %s", m, d);
         return;
     }
     rb_format_ratio(median, m, sizeof m);

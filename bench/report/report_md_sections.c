@@ -13,8 +13,8 @@
 void rb_bundle_interval_cell(const rb_bundle *b, double lo, double hi, double mde, int too_few,
                              char *buf, size_t cap)
 {
-    if (rb_metric_exact(b->metric)) {
-        snprintf(buf, cap, "exact");
+    if (rb_metric_exact(b->metric)) { /* "exact", or a count's A/A spread */
+        rb_gate_fmt_spread(mde, buf, cap);
         return;
     }
     if (too_few) {

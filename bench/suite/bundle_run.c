@@ -6,6 +6,7 @@
 #include "bundle_run.h"
 
 #include "base_internal.h"
+#include "peer.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -60,6 +61,7 @@ int rb_bundle_add_run(rb_bundle *b, const rb_scenario *sc, const rb_bench_run *r
         r->disagreements = sub->disagree;
         r->short_trials = sub->short_trials;
         r->recalibrated = sub->recalibrated;
+        if (sub->peer && sub->peer->counted) r->count_spread = sub->peer->counts.spread;
     }
     bool counted = rb_metric_exact(b->metric);
     for (size_t t = 0; t < run->ntrials; t++) {

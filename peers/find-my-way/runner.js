@@ -1,14 +1,23 @@
 'use strict'
 // runner.js — the routebench peer runner of Node's find-my-way
-// (docs/peer-protocol.md):  node runner.js [find] ROUTES_FILE REQUESTS_FILE
+// (docs/peer-protocol.md):  node runner.js [find|plain] ROUTES_FILE REQUESTS_FILE
 //
-// Timed through find-my-way's own lookup, find(method, path).  find
-// answers only "no route": to give routebench's answer (405 when the path
-// is known under another method) the runner finds the path under each
-// other method after a miss, and that is in the figure.  With "find" the
-// runner (named find-my-way-find) times find alone and answers 404 where
-// the answer is 405: the cost of find-my-way's own call, for a slightly
-// different answer (the agreement count shows how many).
+// With "plain" there is no protocol: find-my-way's plain loop, in the
+// style of its own benchmarks (find in a for loop over the requests, hits
+// counted), timed after a warm-up, five runs of about 200 ms, printed as
+// "plain find-my-way NS... checksum N" (scripts/peers_fair.sh).
+//
+// Timed through find-my-way's own lookup, find(method, path), alone, in a
+// loop that folds whether it found a route, as a plain benchmark loop of
+// find-my-way does.  find answers only "no route": to give routebench's
+// answer (405 when the path is known under another method) the runner
+// finds the path under each other method after a miss, in the check pass
+// that answers every request (not timed).  With "find" the runner (named
+// find-my-way-find) answers 404 where the answer is 405 (the agreement
+// count shows how many); both time the same loop.  The request strings
+// are flattened (copied out of the file's text), as a server's are: V8
+// keeps a slice of a long string as a reference into it, which every
+// character read pays for.
 //
 // Translation: a param becomes :pN (N its segment index), a catch-all
 // find-my-way's '*', a template segment ("{from}-{to}", "{id}.json")
@@ -26,6 +35,11 @@ const FindMyWay = require('find-my-way')
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+// A flat copy of s (not a slice of the file's text).
+function flat (s) {
+  return Buffer.from(s, 'latin1').toString('latin1')
+}
 
 function lines (path) {
   return fs.readFileSync(path, 'latin1').split('\n')
@@ -83,7 +97,8 @@ function translate (pattern) {
 function main () {
   const argv = process.argv.slice(2)
   const findOnly = argv.length === 3 && argv[0] === 'find'
-  if (findOnly) argv.shift()
+  const plain = argv.length === 3 && argv[0] === 'plain'
+  if (findOnly || plain) argv.shift()
   if (argv.length !== 2) {
     process.stderr.write('usage: node runner.js [find] ROUTES_FILE REQUESTS_FILE\n')
     process.exit(2)
@@ -93,7 +108,7 @@ function main () {
   const reqs = lines(argv[1]).map((l) => {
     const a = l.indexOf(' ')
     const b = l.lastIndexOf(' ')
-    return [l.slice(0, a), l.slice(a + 1, b)]
+    return [flat(l.slice(0, a)), flat(l.slice(a + 1, b))]
   })
   out.push('routebench-peer 1 ' + (findOnly ? 'find-my-way-find' : 'find-my-way'))
   const router = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false })
@@ -111,6 +126,7 @@ function main () {
     }
   })
   const build = process.hrtime.bigint() - t0
+  if (plain) return plainRuns(router, reqs)
   out.push('loaded ' + taken + ' ' + build + ' -1')
   const lookup = (method, path) => {
     const r = router.find(method, path)
@@ -122,6 +138,10 @@ function main () {
     return -1
   }
   for (const [m, p] of reqs) out.push('a ' + lookup(m, p))
+  const bare = (method, path) => router.find(method, path) === null ? 0 : 1
+  let fold = 0
+  for (const [m, p] of reqs) fold += bare(m, p)
+  out.push('fold ' + fold)
   out.push('ready')
   process.stdout.write(out.join('\n') + '\n')
   const rl = readline.createInterface({ input: process.stdin })
@@ -133,11 +153,45 @@ function main () {
     let sum = 0
     const start = process.hrtime.bigint()
     for (let r = 0; r < reps; r++) {
-      for (let i = 0; i < reqs.length; i++) sum += lookup(reqs[i][0], reqs[i][1]) + 2
+      for (let i = 0; i < reqs.length; i++) sum += bare(reqs[i][0], reqs[i][1])
     }
     const ns = process.hrtime.bigint() - start
     process.stdout.write('ok ' + ns + ' ' + sum + '\n')
   })
+}
+
+// find-my-way's plain loop: find on every request, the hits counted.
+function plainLoop (router, methods, paths, reps) {
+  let sum = 0
+  for (let r = 0; r < reps; r++) {
+    for (let i = 0; i < paths.length; i++) {
+      if (router.find(methods[i], paths[i]) !== null) sum++
+    }
+  }
+  return sum
+}
+
+function plainRuns (router, reqs) {
+  const methods = reqs.map((q) => q[0])
+  const paths = reqs.map((q) => q[1])
+  const one = plainLoop(router, methods, paths, 1)
+  let reps = 1
+  for (;;) { // warm-up and calibration: until a run lasts 50 ms
+    const t = process.hrtime.bigint()
+    plainLoop(router, methods, paths, reps)
+    const ns = Number(process.hrtime.bigint() - t)
+    if (ns >= 50e6) { reps = Math.max(1, Math.floor(reps * 200e6 / ns)); break }
+    reps *= 2
+  }
+  const out = ['plain find-my-way']
+  for (let k = 0; k < 5; k++) {
+    const t = process.hrtime.bigint()
+    const sum = plainLoop(router, methods, paths, reps)
+    const ns = Number(process.hrtime.bigint() - t)
+    if (sum !== reps * one) throw new Error('checksum ' + sum + ', not ' + reps * one)
+    out.push((ns / (reps * paths.length)).toFixed(1))
+  }
+  process.stdout.write(out.join(' ') + ' checksum ' + one + '\n')
 }
 
 main()

@@ -116,18 +116,29 @@ export function spansOf (route, path, params) {
   return out
 }
 
-// routebench_peer_loop: reps replays of every request, the sum of (id + 2).
-function routebench_peer_loop (lookup, reqs, reps) { // eslint-disable-line camelcase
+// routebench_peer_loop: reps replays of every request, the sum of what
+// fold returns (the runner's bare lookup, or id + 2).
+function routebench_peer_loop (fold, reqs, reps) { // eslint-disable-line camelcase
   let sum = 0
   for (let r = 0; r < reps; r++) {
-    for (let i = 0; i < reqs.length; i++) sum += lookup(reqs[i][0], reqs[i][1]) + 2
+    for (let i = 0; i < reqs.length; i++) sum += fold(reqs[i][0], reqs[i][1])
   }
   return sum
 }
 
+// A flat copy of s: V8 keeps a slice of a long string as a reference into
+// it, which every character read pays for; a server's strings are flat.
+function flat (s) {
+  return Buffer.from(s, 'latin1').toString('latin1')
+}
+
 // Run the protocol.  runner: {name, add(route), build(), lookup(method,
 // path) -> id, answer(method, path) -> {id, params} (optional: spans),
-// ordered (add in priority order)}.  route: {id, method, pattern, segs}.
+// bare(method, path) -> a number (optional: the timed loop calls it instead
+// of lookup, folding its result, said in the "fold" line: the router's own
+// call alone), requests(reqs) (optional: given [method, path, expected]
+// before the answers), ordered (add in priority order)}.  route: {id,
+// method, pattern, segs}.
 export function main (runner, argv) {
   if (argv.length !== 2) {
     process.stderr.write('usage: node RUNNER [ARG] ROUTES_FILE REQUESTS_FILE\n')
@@ -139,7 +150,9 @@ export function main (runner, argv) {
     const pattern = line.slice(sp + 1)
     return { id, method: line.slice(0, sp), pattern, segs: pattern.slice(1).split('/').map(parseSeg) }
   })
-  const reqs = lines(argv[1]).map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1, l.lastIndexOf(' '))])
+  const reqs = lines(argv[1]).map((l) => [flat(l.slice(0, l.indexOf(' '))),
+    flat(l.slice(l.indexOf(' ') + 1, l.lastIndexOf(' '))), Number(l.slice(l.lastIndexOf(' ') + 1))])
+  if (runner.requests) runner.requests(reqs)
   const order = runner.ordered ? priorityOrder(routes) : routes.map((r) => r.id)
   const refused = new Map()
   const t0 = process.hrtime.bigint()
@@ -160,6 +173,13 @@ export function main (runner, argv) {
     const spans = a.id >= 0 ? spansOf(routes[a.id], p, a.params || {}) : []
     out.push('a ' + a.id + (spans ? ' =' + spans.map((v, i) => (i % 2 ? '+' : ' ') + v).join('') : ''))
   }
+  let fold = (m, p) => runner.lookup(m, p) + 2
+  if (runner.bare) {
+    fold = runner.bare
+    let sum = 0
+    for (const [m, p] of reqs) sum += fold(m, p)
+    out.push('fold ' + sum)
+  }
   out.push('ready')
   process.stdout.write(out.join('\n') + '\n')
   const rl = readline.createInterface({ input: process.stdin })
@@ -168,7 +188,7 @@ export function main (runner, argv) {
     const m = /^run (\d+)$/.exec(cmd)
     if (!m) { process.stdout.write('error unknown command\n'); return }
     const start = process.hrtime.bigint()
-    const sum = routebench_peer_loop(runner.lookup, reqs, Number(m[1]))
+    const sum = routebench_peer_loop(fold, reqs, Number(m[1]))
     const ns = process.hrtime.bigint() - start
     process.stdout.write('ok ' + ns + ' ' + sum + '\n')
   })

@@ -1,7 +1,13 @@
 //! The routebench peer runner of Rust's matchit, the router of axum
 //! (docs/peer-protocol.md):
 //!
-//!     matchit [per-method] ROUTES_FILE REQUESTS_FILE
+//!     matchit [per-method|plain] ROUTES_FILE REQUESTS_FILE
+//!
+//! With `plain` there is no protocol: matchit's plain loop in the style of
+//! its own benchmarks (`Router::at` on every path of axum's tree, the hits
+//! and their params counted), timed after a warm-up, five runs of about
+//! 200 ms, printed as `plain matchit NS... checksum N`
+//! (scripts/peers_fair.sh).
 //!
 //! Two ways to use matchit, both measured:
 //!
@@ -284,11 +290,13 @@ fn add(
 }
 
 fn run(args: &[String], out: &mut impl Write) -> Result<(), String> {
+    let plain = matches!(args, [m, _, _] if m == "plain");
     let (per_method, files) = match args {
         [m, r, q] if m == "per-method" => (true, (r, q)),
+        [m, r, q] if m == "plain" => (false, (r, q)),
         [r, q] => (false, (r, q)),
         _ => {
-            eprintln!("usage: matchit [per-method] ROUTES_FILE REQUESTS_FILE");
+            eprintln!("usage: matchit [per-method|plain] ROUTES_FILE REQUESTS_FILE");
             std::process::exit(2);
         }
     };
@@ -309,7 +317,9 @@ fn run(args: &[String], out: &mut impl Write) -> Result<(), String> {
     } else {
         "matchit"
     };
-    writeln!(out, "routebench-peer 1 {name}").map_err(|e| e.to_string())?;
+    if !plain {
+        writeln!(out, "routebench-peer 1 {name}").map_err(|e| e.to_string())?;
+    }
     let held0 = HELD.load(Ordering::Relaxed);
     let t0 = Instant::now();
     let mut runner = if per_method {
@@ -347,6 +357,12 @@ fn run(args: &[String], out: &mut impl Write) -> Result<(), String> {
     }
     let build_ns = t0.elapsed().as_nanos();
     drop(paths);
+    if plain {
+        if let Runner::Axum { router, .. } = &runner {
+            plain_runs(router, &reqs);
+        }
+        return Ok(());
+    }
     let memory = HELD.load(Ordering::Relaxed) - held0;
     refusals.sort();
     for (id, why) in &refusals {
@@ -383,6 +399,45 @@ fn run(args: &[String], out: &mut impl Write) -> Result<(), String> {
         out.flush().map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// matchit's plain loop: `at` on every path, the hits and their params
+/// counted.
+#[inline(never)]
+fn plain_loop(router: &matchit::Router<usize>, reqs: &[Request], reps: u64) -> u64 {
+    let mut sum: u64 = 0;
+    for _ in 0..reps {
+        for q in std::hint::black_box(reqs) {
+            if let Ok(m) = router.at(&q.path) {
+                sum += 1 + m.params.len() as u64;
+            }
+        }
+    }
+    sum
+}
+
+fn plain_runs(router: &matchit::Router<usize>, reqs: &[Request]) {
+    let one = plain_loop(router, reqs, 1);
+    let mut reps: u64 = 1;
+    loop {
+        let t = Instant::now();
+        plain_loop(router, reqs, reps);
+        let ns = t.elapsed().as_nanos() as f64;
+        if ns >= 50e6 {
+            reps = ((reps as f64 * 200e6 / ns) as u64).max(1);
+            break;
+        }
+        reps *= 2;
+    }
+    print!("plain matchit");
+    for _ in 0..5 {
+        let t = Instant::now();
+        let sum = plain_loop(router, reqs, reps);
+        let ns = t.elapsed().as_nanos() as f64;
+        assert_eq!(sum, reps * one, "checksum");
+        print!(" {:.1}", ns / (reps as f64 * reqs.len() as f64));
+    }
+    println!(" checksum {one}");
 }
 
 fn main() {

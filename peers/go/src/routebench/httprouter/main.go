@@ -109,5 +109,32 @@ func main() {
 		}
 		return current, spans
 	}
-	peer.Main(peer.Runner{Name: "httprouter", Add: add, Build: func() {}, Lookup: lookup, Spans: true})
+	// timed: Lookup alone, as httprouter's own benchmarks call it; the
+	// handler, the 405 lookups and the spans are the check pass's
+	bare := func(method, path string) uint64 {
+		h, ps, _ := router.Lookup(method, path)
+		if h == nil {
+			return 0
+		}
+		return 1 + uint64(len(ps))
+	}
+	runner := peer.Runner{Name: "httprouter", Add: add, Build: func() {}, Lookup: lookup, Spans: true,
+		Bare: bare}
+	if len(peer.Args()) == 1 && peer.Args()[0] == "plain" {
+		// httprouter's own benchmarks: Lookup in a for loop
+		peer.Plain(runner, func(reqs []peer.Request, reps int) uint64 {
+			var sum uint64
+			for i := 0; i < reps; i++ {
+				for j := range reqs {
+					h, ps, _ := router.Lookup(reqs[j].Method, reqs[j].Path)
+					if h != nil {
+						sum += 1 + uint64(len(ps))
+					}
+				}
+			}
+			return sum
+		})
+		return
+	}
+	peer.Main(runner)
 }

@@ -45,6 +45,7 @@ type Route struct {
 // Request is one line of the requests file.
 type Request struct {
 	Method, Path string
+	Expected     string // the line's EXPECTED column (a route id, -1 or -2)
 }
 
 // Methods are the methods routebench knows, for "*" routes.
@@ -229,7 +230,7 @@ func loadRequests(path string) ([]Request, error) {
 		if a < 0 || b <= a {
 			return nil, fmt.Errorf("malformed request line %q", l)
 		}
-		reqs = append(reqs, Request{l[:a], l[a+1 : b]})
+		reqs = append(reqs, Request{l[:a], l[a+1 : b], l[b+1:]})
 	}
 	return reqs, nil
 }
@@ -264,6 +265,17 @@ type Runner struct {
 	// route id is compared alone.
 	Lookup func(method, path string, spans []int) (int, []int)
 	Spans  bool // Lookup reports spans
+	// Bare, when set, is what the timed loop calls instead of Lookup: the
+	// router's own lookup call alone, its answer folded into a number that
+	// needs no translation to a route id (1 + the params' count for a hit,
+	// 0 for a miss, say), as a plain benchmark loop of the router does.
+	// The answers are checked from Lookup beforehand; the runner says
+	// "fold" with one replay's sum of Bare, and every trial must sum to R
+	// times it.  Without Bare the loop folds Lookup's id + 2.
+	Bare func(method, path string) uint64
+	// Requests, when set, is given the requests before they are answered
+	// (the nop runner answers from their EXPECTED column).
+	Requests func(reqs []Request)
 	// Ordered: Add is called in PriorityOrder rather than file order
 	// (for routers that take the first route that matches).
 	Ordered bool
@@ -283,13 +295,11 @@ func Args() []string {
 // (docs/peer-protocol.md).
 //
 //go:noinline
-func routebench_peer_loop(lookup func(method, path string, spans []int) (int, []int),
-	reqs []Request, reps int) uint64 {
+func routebench_peer_loop(bare func(method, path string) uint64, reqs []Request, reps int) uint64 {
 	var sum uint64
 	for i := 0; i < reps; i++ {
-		for _, q := range reqs {
-			id, _ := lookup(q.Method, q.Path, nil)
-			sum += uint64(int64(id) + 2)
+		for j := range reqs {
+			sum += bare(reqs[j].Method, reqs[j].Path)
 		}
 	}
 	return sum
@@ -299,6 +309,67 @@ func fail(out *bufio.Writer, err error) {
 	fmt.Fprintf(out, "error %v\n", err)
 	out.Flush()
 	os.Exit(1)
+}
+
+// Plain is the plain loop of a router, in its own benchmarks' style
+// (scripts/peers_fair.sh): the routes are added as Main adds them, then
+// loop (the router's lookup called directly on every request, folded into
+// a checksum) is timed, reps sized for about 200 ms, after one untimed
+// run; it prints "plain NAME NS ..." with the ns per lookup of each of
+// five runs and the checksum of one replay.  No protocol: this is the
+// reference the runner's figure is held to.
+func Plain(r Runner, loop func(reqs []Request, reps int) uint64) {
+	routes, err := loadRoutes(os.Args[len(os.Args)-2])
+	if err == nil {
+		var reqs []Request
+		reqs, err = loadRequests(os.Args[len(os.Args)-1])
+		if err == nil {
+			order := make([]int, len(routes))
+			for i := range order {
+				order[i] = i
+			}
+			if r.Ordered {
+				order = PriorityOrder(routes)
+			}
+			for _, id := range order {
+				r.Add(id, routes[id]) // a refused route is left out, as in Main
+			}
+			r.Build()
+			plainRuns(r.Name, reqs, loop)
+			return
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%s: %v\n", r.Name, err)
+	os.Exit(1)
+}
+
+func plainRuns(name string, reqs []Request, loop func(reqs []Request, reps int) uint64) {
+	one := loop(reqs, 1)
+	reps := 1
+	for {
+		start := time.Now()
+		loop(reqs, reps)
+		if time.Since(start) >= 50*time.Millisecond {
+			reps = int(float64(reps) * 200e6 / float64(time.Since(start).Nanoseconds()))
+			break
+		}
+		reps *= 2
+	}
+	if reps < 1 {
+		reps = 1
+	}
+	fmt.Printf("plain %s", name)
+	for k := 0; k < 5; k++ {
+		start := time.Now()
+		sum := loop(reqs, reps)
+		ns := time.Since(start).Nanoseconds()
+		if sum != uint64(reps)*one {
+			fmt.Fprintf(os.Stderr, "%s: checksum %d, not %d\n", name, sum, uint64(reps)*one)
+			os.Exit(1)
+		}
+		fmt.Printf(" %.1f", float64(ns)/float64(reps*len(reqs)))
+	}
+	fmt.Printf(" checksum %d\n", one)
 }
 
 // Main runs the protocol with the last two arguments as the routes and
@@ -348,6 +419,9 @@ func Main(r Runner) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	fmt.Fprintf(out, "loaded %d %d %d\n", taken, build.Nanoseconds(), int64(after.HeapAlloc)-int64(before.HeapAlloc))
+	if r.Requests != nil {
+		r.Requests(reqs)
+	}
 	spans := make([]int, 0, 64)
 	for _, q := range reqs {
 		id, sp := r.Lookup(q.Method, q.Path, spans[:0])
@@ -360,6 +434,19 @@ func Main(r Runner) {
 			}
 		}
 		out.WriteByte('\n')
+	}
+	bare := r.Bare
+	if bare == nil {
+		bare = func(method, path string) uint64 {
+			id, _ := r.Lookup(method, path, nil)
+			return uint64(int64(id) + 2)
+		}
+	} else {
+		var fold uint64
+		for _, q := range reqs {
+			fold += bare(q.Method, q.Path)
+		}
+		fmt.Fprintf(out, "fold %d\n", fold)
 	}
 	out.WriteString("ready\n")
 	out.Flush()
@@ -376,7 +463,7 @@ func Main(r Runner) {
 			continue
 		}
 		start := time.Now()
-		sum := routebench_peer_loop(r.Lookup, reqs, reps)
+		sum := routebench_peer_loop(bare, reqs, reps)
 		ns := time.Since(start).Nanoseconds()
 		fmt.Fprintf(out, "ok %d %d\n", ns, sum)
 		out.Flush()

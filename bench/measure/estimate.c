@@ -1,0 +1,82 @@
+/*
+ * estimate.c — the model of a pass's seconds (estimate.h).
+ */
+#include "estimate.h"
+
+#include "harness.h"
+
+#include <math.h>
+
+/* Costs on one core of the machine this was fitted on (a 2-core AMD EPYC
+ * VM, the default job and choose on the shipped OpenAPI documents): CPU
+ * seconds per unit of work. */
+#define GEN_S_PER_ROUTE    4e-6   /* generating a route and checking it */
+#define GEN_S_PER_REQUEST  2e-6   /* generating a request and its EXPECTED answer */
+#define BUILD_S_PER_ROUTE  2.5e-6 /* one router: create, add, build */
+#define LINEAR_S_PER_ROUTE 1.6e-9 /* one linear lookup, per route of the table */
+#define LOOKUP_S           3e-7   /* one lookup of any other router, checked */
+/* a peer runner's start to "ready" on GitHub's table: Node 0.10-0.15 s of
+ * CPU (its modules, the answers), Go and Rust 0.01 s */
+#define PEER_START_S 0.1
+/* the cold stand-in: it touches one byte per 64-byte line of app_bytes */
+#define APP_S_PER_LINE     1e-9
+#define CALLGRIND_SLOWDOWN 60.0 /* a lookup under Callgrind */
+#define CALLGRIND_START_S  2.0  /* Valgrind's own start */
+/* The first calibration: replays doubling until one run lasts min/8, so
+ * the runs add up to between min/8 and min/2 (a third of min on average). */
+#define FIRST_CALIBRATION 0.33
+/* The cold condition's stand-in alone: twice a round, a quarter of min. */
+#define APP_ALONE_TRIALS 0.5
+/* On a busy machine: the share of passes expected to be measured again. */
+#define BUSY_REMEASURED 0.25
+
+double rb_estimate_trial_s(double min_trial_s, double replay_s)
+{
+    double want = RB_BENCH_CALIBRATION_MARGIN * min_trial_s;
+    return replay_s >= want ? replay_s : want + replay_s / 2;
+}
+
+double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estimate_parts *parts)
+{
+    rb_estimate_parts x = {0, 0, 0};
+    if (!(cpu_share > 0.02)) cpu_share = 0.02;
+    if (cpu_share > 1) cpu_share = 1;
+    double n = (double)sh->routes, q = (double)sh->requests;
+    double lookup = LOOKUP_S + (sh->linear ? LINEAR_S_PER_ROUTE * n : 0);
+    double prep = (double)sh->routers * BUILD_S_PER_ROUTE * n +
+                  q * (sh->linear ? LINEAR_S_PER_ROUTE * n : 0) +
+                  q * (double)sh->routers * LOOKUP_S;
+    if (sh->generated) prep += GEN_S_PER_ROUTE * n + GEN_S_PER_REQUEST * q;
+    prep += (double)sh->peers * PEER_START_S;
+    double subjects = (double)sh->measured;
+    if (sh->counted) {
+        /* one uncounted and one counted replay per subject, under Callgrind */
+        x.prep_s = CALLGRIND_START_S + prep * CALLGRIND_SLOWDOWN / 4 / cpu_share;
+        /* a peer is counted in four processes of its own (peer_count.c) */
+        x.prep_s += 4.0 * (double)sh->peers * CALLGRIND_START_S;
+        x.measure_s = 2.0 * subjects * q * lookup * CALLGRIND_SLOWDOWN / cpu_share;
+    } else {
+        double app = sh->cold ? APP_S_PER_LINE * (double)sh->app_bytes / 64 : 0;
+        /* a replay is CPU work: on a busy machine it takes longer, if less
+         * than the share of a core says (the share probe is brief and
+         * pessimistic: a choose at load 9.5 on 2 cores probed 0.15 and got
+         * 0.31 of a core over its run; the square root fits) */
+        double replay = q * (lookup + app) / sqrt(cpu_share);
+        double min = sh->min_trial_s;
+        if (sh->cpu_clock) min /= cpu_share; /* CPU time: the wall clock stretches */
+        double trial = rb_estimate_trial_s(min, replay);
+        double first = fmax(FIRST_CALIBRATION * min, replay);
+        /* none when one replay outlasts the trial (harness.c) */
+        double warm = replay >= RB_BENCH_CALIBRATION_MARGIN * min
+                          ? 0
+                          : RB_BENCH_CALIBRATION_TRIALS * fmax(trial / 4, replay);
+        double rounds = (double)sh->warmup + (double)sh->trials;
+        x.prep_s = prep / cpu_share;
+        x.measure_s = subjects * (first + warm + rounds * trial);
+        if (sh->cold) x.measure_s += (rounds + 1) * APP_ALONE_TRIALS * min;
+        if (cpu_share < RB_ESTIMATE_BUSY_SHARE)
+            x.remeasure_s = BUSY_REMEASURED * subjects * (double)sh->trials * trial;
+    }
+    if (parts) *parts = x;
+    return x.prep_s + x.measure_s + x.remeasure_s;
+}

@@ -1,0 +1,107 @@
+/*
+ * test_estimate.c — the model of a pass's seconds (bench/measure/estimate.h)
+ * on synthetic shapes: it models what the harness runs (calibration,
+ * warm-up, warm calibration, rounds), for short and long trials alike.
+ * The expected seconds are worked out by hand from the protocol, not from
+ * the model's code.
+ */
+#include "estimate.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+
+/* A small table whose replay is negligible next to the trial. */
+static rb_estimate_shape small(double min_trial_s, unsigned trials)
+{
+    return (rb_estimate_shape){.routes = 10,
+                               .requests = 10,
+                               .routers = 4,
+                               .measured = 4,
+                               .warmup = 1,
+                               .trials = trials,
+                               .min_trial_s = min_trial_s};
+}
+
+Test(estimate, a_trial_is_the_margin_above_the_minimum_or_one_whole_replay)
+{
+    /* 1.1 x 100 ms, plus half a replay of rounding */
+    cr_expect_float_eq(rb_estimate_trial_s(0.1, 0.002), 0.111, 1e-12);
+    /* a replay longer than the trial: one replay is the trial */
+    cr_expect_float_eq(rb_estimate_trial_s(0.02, 0.5), 0.5, 1e-12);
+}
+
+/* Per subject, on a quiet machine: the first calibration (a third of the
+ * minimum), three warm calibration trials of a quarter trial, and
+ * warm-up + trials rounds of 1.1 x min: for 100 ms and 9 trials
+ * 0.033 + 3 x 0.0275 + 10 x 0.11 = 1.2155 s; four subjects 4.862 s. */
+Test(estimate, long_trials_count_every_round_and_both_calibrations)
+{
+    rb_estimate_shape sh = small(0.1, 9);
+    rb_estimate_parts p;
+    double s = rb_estimate_pass(&sh, 1.0, &p);
+    cr_expect(fabs(p.measure_s - 4.862) < 0.01, "measure %g s", p.measure_s);
+    cr_expect_float_eq(p.remeasure_s, 0.0, 1e-12, "a quiet machine re-measures nothing");
+    cr_expect(s >= p.measure_s && s - p.measure_s < 0.01, "prep of a tiny table: %g", s);
+}
+
+/* Short trials: 20 ms and 5 trials, the same four subjects:
+ * 4 x (0.0066 + 3 x 0.0055 + 6 x 0.022) = 0.6204 s, about a fifth of the
+ * 100 ms job's rounds, not the same. */
+Test(estimate, short_trials_scale_down_with_the_minimum)
+{
+    rb_estimate_shape sh = small(0.02, 5);
+    rb_estimate_parts p;
+    rb_estimate_pass(&sh, 1.0, &p);
+    cr_expect(fabs(p.measure_s - 0.6204) < 0.005, "measure %g s", p.measure_s);
+}
+
+Test(estimate, a_cpu_clock_stretches_trials_on_a_busy_machine_the_wall_clock_does_not)
+{
+    rb_estimate_shape sh = small(0.1, 9);
+    rb_estimate_parts quiet, busy;
+    rb_estimate_pass(&sh, 1.0, &quiet);
+    rb_estimate_pass(&sh, 0.5, &busy);
+    cr_expect(fabs(busy.measure_s - quiet.measure_s) < 0.01, "wall: %g vs %g", busy.measure_s,
+              quiet.measure_s);
+    cr_expect(busy.remeasure_s > 0, "a busy machine may re-measure");
+    sh.cpu_clock = true;
+    rb_estimate_pass(&sh, 0.5, &busy);
+    cr_expect(fabs(busy.measure_s - 2 * quiet.measure_s) < 0.02, "cpu: %g vs 2 x %g",
+              busy.measure_s, quiet.measure_s);
+}
+
+/* A replay longer than the trial is the trial, and skips the warm
+ * calibration (it cannot change one replay a trial): 20 ms trials of a
+ * 0.2 s cold replay cost the first calibration's replay, 6 rounds of one
+ * replay and the stand-in alone twice a round, about 1.47 s. */
+Test(estimate, a_replay_longer_than_the_trial_is_the_trial)
+{
+    rb_estimate_shape sh = small(0.02, 5);
+    sh.requests = 1000;
+    sh.routers = sh.measured = 1;
+    sh.cold = true;
+    sh.app_bytes = 64 * 1000 * 200; /* 200 us of stand-in a lookup: 0.2 s a replay */
+    rb_estimate_parts p;
+    rb_estimate_pass(&sh, 1.0, &p);
+    double replay = 1000 * (3e-7 + 200e-6);
+    /* the stand-in alone: (rounds + 1) x 0.5 x min */
+    double want = replay + 6 * replay + 7 * 0.5 * 0.02;
+    cr_expect(fabs(p.measure_s - want) < 1e-6, "measure %g s, want %g", p.measure_s, want);
+}
+
+/* A peer runner's start is in the estimate: 0.1 s of CPU each, so five
+ * Node runners at half a core add a second. */
+Test(estimate, every_peer_runner_started_adds_its_start)
+{
+    rb_estimate_shape sh = small(0.1, 9);
+    double without = rb_estimate_pass(&sh, 0.5, NULL);
+    sh.peers = 5;
+    cr_expect_float_eq(rb_estimate_pass(&sh, 0.5, NULL) - without, 1.0, 1e-9);
+}
+
+Test(estimate, a_counted_pass_does_not_depend_on_the_trial_length)
+{
+    rb_estimate_shape a = small(0.1, 9), b = small(0.02, 5);
+    a.counted = b.counted = true;
+    cr_expect_float_eq(rb_estimate_pass(&a, 1.0, NULL), rb_estimate_pass(&b, 1.0, NULL), 1e-12);
+}
