@@ -600,3 +600,60 @@ Test(compile, regression_ten_thousand_siblings_compile_within_the_budget)
     rbt_remove_tree(dir);
     free(dir);
 }
+
+/* A cache entry that does not load (a truncated .so: every later build
+ * failed with "file too short" until it was deleted by hand) is compiled
+ * again, once. */
+Test(compile, regression_a_truncated_cache_entry_is_compiled_again)
+{
+    char *dir = rbt_tmpdir();
+    setenv("RB_COMPILED_CACHE", dir, 1);
+    for (int round = 0; round < 2; round++) {
+        rb_router *r;
+        rb_error err;
+        cr_assert_eq(rb_router_create_ops(&rb_bench_compiled_ops, NULL, &r, &err), RB_OK);
+        cr_assert_eq(rb_router_add(r, RB_GET, "/trunc/:k", 9, 0, &err), RB_OK);
+        cr_assert_eq(rb_router_build(r, &err), RB_OK, "round %d: %s", round, err.message);
+        cr_expect(strstr(rb_router_describe(r), "compiled in"), "%s", rb_router_describe(r));
+        rb_match m;
+        cr_expect_eq(rb_router_lookup(r, RB_GET, "/trunc/x", 8, &m), RB_FOUND);
+        rb_router_destroy(r);
+        if (round == 0) {
+            rbt_shell s = rbt_shell_run(dir, "for f in *.so; do head -c 100 \"$f\" > t && mv t "
+                                             "\"$f\"; done; ls *.so | wc -l");
+            cr_assert_eq(s.status, 0, "%s", s.err);
+            cr_assert(strstr(s.out, "1") != NULL, "%s", s.out);
+            rbt_shell_free(&s);
+        }
+    }
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+/* A library that still does not load after compiling is reported, not
+ * compiled again in a loop. */
+Test(compile, a_library_that_does_not_load_is_reported)
+{
+    char *dir = rbt_tmpdir();
+    char cc[1200];
+    snprintf(cc, sizeof cc, "%s/cc", dir);
+    FILE *f = fopen(cc, "w");
+    cr_assert_not_null(f);
+    /* writes 10 bytes to the file after -o */
+    fputs("#!/bin/sh\nwhile [ $# -gt 0 ]; do if [ \"$1\" = -o ]; then printf 0123456789 > \"$2\";"
+          " fi; shift; done\n",
+          f);
+    fclose(f);
+    cr_assert_eq(chmod(cc, 0755), 0);
+    setenv("RB_COMPILED_CACHE", dir, 1);
+    setenv("CC", cc, 1);
+    rb_router *r;
+    rb_error err;
+    cr_assert_eq(rb_router_create_ops(&rb_bench_compiled_ops, NULL, &r, &err), RB_OK);
+    cr_assert_eq(rb_router_add(r, RB_GET, "/junk/:x", 8, 0, &err), RB_OK);
+    cr_expect_eq(rb_router_build(r, &err), RB_EIO);
+    cr_expect(strstr(err.message, "cannot load") != NULL, "%s", err.message);
+    rb_router_destroy(r);
+    rbt_remove_tree(dir);
+    free(dir);
+}
