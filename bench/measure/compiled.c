@@ -335,7 +335,7 @@ static int compiled_build(void *impl, rb_error *err)
     compiled_router *c = impl;
     if (c->count > RB_COMPILED_MAX_ROUTES)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                         "compiled: %zu routes; compiling more than %u takes minutes "
+                         "compiled: %zu routes; the benchmark compiles at most %u "
                          "(routebench compile has no such limit)",
                          c->count, RB_COMPILED_MAX_ROUTES);
     rb_route *routes = malloc((c->count ? c->count : 1) * sizeof *routes);
