@@ -878,6 +878,12 @@ static bool has_term(const cnode *nd)
     return false;
 }
 
+static int minprio_compare(const compiler *c, uint32_t a, uint32_t b)
+{
+    uint32_t x = c->nodes[a].minprio, y = c->nodes[b].minprio;
+    return x < y ? -1 : x > y;
+}
+
 /* The trie as tables (nodes, static slots, param and template children,
  * terminals, strings).  pool gets the strings; the routes' patterns and
  * shapes are added to it by the caller first. */
@@ -923,7 +929,9 @@ static int put_tables(compiler *c, rb_buf *pool)
     rb_buf_printf(c->out, "static const %s_rank1 %s_rank1s[] = {\n", P, P);
     uint32_t nrank1 = 0, *group = malloc((c->nnodes ? c->nnodes : 1) * sizeof *group);
     uint32_t *first = calloc(c->nnodes ? c->nnodes : 1, sizeof *first);
-    if (!group || !first) {
+    uint32_t *tmp = malloc((c->nnodes ? c->nnodes : 1) * sizeof *tmp);
+    if (!group || !first || !tmp) {
+        free(tmp);
         free(group);
         free(first);
         free(text);
@@ -934,13 +942,15 @@ static int put_tables(compiler *c, rb_buf *pool)
         uint32_t ngroup = 0;
         for (uint32_t ch = c->nodes[i].child; ch; ch = c->nodes[ch].sibling)
             if (c->nodes[ch].order == 1 || c->nodes[ch].order == 2) group[ngroup++] = ch;
-        for (uint32_t a = 1; a < ngroup; a++)
-            for (uint32_t b = a;
-                 b > 0 && c->nodes[group[b]].minprio < c->nodes[group[b - 1]].minprio; b--) {
-                uint32_t t = group[b];
-                group[b] = group[b - 1];
-                group[b - 1] = t;
-            }
+        if (ngroup > UINT16_MAX) { /* @_node.nrank1 is 16 bits */
+            free(tmp);
+            free(group);
+            free(first);
+            free(text);
+            phf_free(&f);
+            return RB_ELIMIT;
+        }
+        merge_sort(c, group, tmp, ngroup, minprio_compare); /* stable: ties keep their order */
         first[i] = nrank1;
         for (uint32_t g = 0; g < ngroup; g++) {
             const cnode *ch = &c->nodes[group[g]];
@@ -991,6 +1001,7 @@ static int put_tables(compiler *c, rb_buf *pool)
     rb_buf_printf(c->out, "};\n\nstatic const uint32_t %s_disp[%u] = {", P, f.nb);
     for (uint32_t b = 0; b < f.nb; b++) rb_buf_printf(c->out, "%s%u", sep(b), f.disp[b]);
     rb_buf_puts(c->out, "\n};\n\n");
+    free(tmp);
     free(group);
     free(first);
     free(text);
@@ -1054,7 +1065,8 @@ static const char lookup_text[] =
     "{\n"
     "    int r = -1;\n"
     "    m->allowed = 0;\n"
-    "    if (method >= 0 && method < @_METHODS && len > 0 && path[0] == '/') {\n"
+    "    if (method >= 0 && method < @_METHODS && len > 0 && (uint64_t)len <= 0xffffffffu && "
+    "path[0] == '/') {\n"
     "        @_ctx cx;\n"
     "        @_ctx_init(&cx, method, path, len, m);\n"
     "        r = @_walk(&cx, 1, 0);\n"
@@ -1161,7 +1173,7 @@ static const char plugin_text[] =
     "    const @_plugin *pl = impl;\n"
     "    int r = -1;\n"
     "    m->allowed = 0;\n"
-    "    if (len > 0 && path[0] == '/') {\n"
+    "    if (len > 0 && (uint64_t)len <= 0xffffffffu && path[0] == '/') {\n"
     "        @_ctx cx;\n"
     "        @_ctx_init(&cx, method, path, len, m);\n"
     "        r = @_walk(&cx, 1, 0);\n"
@@ -1299,7 +1311,9 @@ done:
     free(shape);
     if (rc == RB_ELIMIT)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                         "the table is too large to compile (its strings or its hash)");
+                         "the table is too large to compile: over 2 GiB of strings, over "
+                         "65,535 param and template children at one node, or no perfect "
+                         "hash found for its static segments");
     if (rc == RB_ENOMEM || c->out->failed)
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory compiling the table");
     return rc;

@@ -657,3 +657,23 @@ Test(compile, a_library_that_does_not_load_is_reported)
     rbt_remove_tree(dir);
     free(dir);
 }
+
+/* A node's param and template children are counted in 16 bits in the
+ * generated tables: more than 65,535 at one node are refused (RB_ELIMIT),
+ * never wrapped into another count (which would skip children). */
+Test(compile, more_than_65535_templates_at_one_node_are_refused)
+{
+    rb_buf text = {0};
+    for (int i = 0; i < 65536; i++) rb_buf_printf(&text, "GET /t/{x}.e%d\n", i);
+    cr_assert(!text.failed);
+    rb_route_table routes;
+    rb_error err;
+    cr_assert_eq(rb_route_table_parse("t.routes", text.data, text.len, &routes, &err), RB_OK, "%s",
+                 err.message);
+    rb_buf src = {0};
+    cr_expect_eq(rb_compile_table(&routes, "t.routes", NULL, &src, &err), RB_ELIMIT);
+    cr_expect(strstr(err.message, "65,535") != NULL, "%s", err.message);
+    rb_buf_free(&src);
+    rb_buf_free(&text);
+    rb_route_table_free(&routes);
+}
