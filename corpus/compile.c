@@ -2,21 +2,29 @@
  * compile.c — C source for a router specialised to one route table (the
  * contract: compile.h; the user's side: docs/compile.md).
  *
- * The table becomes a segment trie, and each trie node becomes a function
- * that reads one path segment and tries the node's children in the order
- * of the priority rule (docs/design.md, "Route semantics"), backtracking
- * when a subtree has no route for the request:
+ * The table becomes a segment trie held in constant tables, walked by one
+ * small loop that is the same for every table (walker_text): code stays a
+ * few hundred bytes whatever the table, and a compiler turns even 20,000
+ * routes into an object in seconds, in time and memory linear in the
+ * table.  Per path segment the walk tries the node's children in the
+ * order of the priority rule (docs/design.md, "Route semantics"),
+ * backtracking when a subtree has no route for the request:
  *
  *     GET /users, GET /users/:id, GET /users/me, POST /users/:id/posts,
  *     GET /static/{*path}
  *
- *     n0 (root)    segment "users"  -> n1      (switch on the length, then
- *                  segment "static" -> n4       the bytes against constants)
- *     n1 "users"   end of path: GET -> route 0, else 405 {GET}
- *                  segment "me"  -> end: GET -> route 2          (static)
- *                  segment 1+ bytes -> n2, capture 0             (param)
- *     n2 ":id"     end: GET -> route 1; segment "posts" -> end: POST -> 3
- *     n4 "static"  1+ bytes to the end: capture 0, GET -> route 4 (catch-all)
+ *     nodes[]   lens (static children's lengths, bit n % 64), term, catch-all,
+ *               rank1 (first param/template child), caps
+ *     n0 (root)    static "users" -> n1, "static" -> n4     (in slots[])
+ *     n1 "users"   term: GET -> route 0 (else 405 {GET})
+ *                  static "me" -> n3; rank1: param -> n2, capture 0
+ *     n2 ":id"     term: GET -> route 1; static "posts" -> n5 (POST -> 3)
+ *     n4 "static"  catch-all: 1+ bytes to the end, capture 0, GET -> route 4
+ *
+ *     slots[]  (parent + 1, length, bytes [0, 16)) -> child: a perfect hash,
+ *              one slot per key, found by hash and displace (CHD):
+ *              slot = (h + disp[bucket(h)] * g(h)) & mask; one compare of
+ *              the stored key confirms it (and memcmp past 16 bytes)
  *
  * Why the first answer found is linear's.  Every route under a node has
  * the same segments above it, hence the same ranks there; at the node a
@@ -33,21 +41,16 @@
  * When no route fits the method, every matching route has been visited,
  * and their methods make the 405 mask.
  *
- * Static children of one node are found by testing for a '/' (or the
- * path's end) after each of their lengths, when they have at most
- * RB_COMPILE_PROBED_LENGTHS lengths, else by finding the segment's end and
- * switching on its length; then, when there are more than a few of one
- * length, on the 8 bytes (or
- * the whole segment when shorter) at the offset that tells most of them
- * apart, read with one load and compared in a switch with constants for
- * the host's byte order; then the whole segment is compared (memcmp of a
- * constant length, which compilers turn into a few word compares).  No
- * hashing, no probe loop.
- *
  * Cost: generation O(N log N + total pattern bytes) time and output
- * bytes; the emitted lookup does per path segment at most one scan for
- * '/', one switch and one compare of the segment, plus the backtracking
- * the rule needs (bounded by the trie's size).
+ * bytes (the perfect hash's search: expected linear); the emitted lookup
+ * does per path segment one scan for '/', at most one hash and one slot
+ * compare for the static child, the param and template tests, plus the
+ * backtracking the rule needs (bounded by the trie's size).  It recurses
+ * only at a node where another child may be tried after the one taken,
+ * so a chain of single children costs no stack.  Every string (patterns,
+ * shapes, static segments) is one array of numbers (the pool): C11 asks a
+ * compiler for no string literal over 4,095 bytes, and a pattern can be
+ * longer.
  */
 #include "compile.h"
 
@@ -63,10 +66,7 @@ typedef struct seg_key {
 } seg_key;
 
 #define NO_ROUTE UINT32_MAX
-/* Static children of at most this many lengths are found by testing for a
- * '/' after each length; more, by scanning for the segment's end first. */
-#define RB_COMPILE_PROBED_LENGTHS 6
-#define TERMS                     (RB_METHOD_COUNT + 1) /* the methods, then `*` */
+#define TERMS    (RB_METHOD_COUNT + 1) /* the methods, then `*` */
 
 typedef struct cnode {
     uint8_t order;        /* of the segment that leads here (seg_key.order) */
@@ -77,9 +77,9 @@ typedef struct cnode {
     uint32_t sibling;     /* next child of the parent, or 0 */
     uint32_t last;        /* last child, or 0 */
     uint32_t term[TERMS]; /* route of each method ending here, or NO_ROUTE */
-    bool fn;              /* emitted as a function (else inline in the parent) */
+    uint32_t parent;      /* its parent (the root: UINT32_MAX) */
     uint32_t minprio;     /* the smallest priority place of a route in its subtree */
-    uint64_t window;      /* scratch of put_static_group: bytes of a window, as a number */
+    uint64_t window;      /* scratch of put_tables: 1 + its terminal's index, or 0 */
 } cnode;
 
 typedef struct compiler {
@@ -91,7 +91,6 @@ typedef struct compiler {
     cnode *nodes;
     size_t nnodes, cap;
     uint32_t *prio; /* prio[i]: route i's place in the priority order */
-    bool need_prio;
     rb_buf *out;
     size_t refused; /* the route make_keys refused */
 } compiler;
@@ -243,6 +242,7 @@ static int new_node(compiler *c, uint32_t parent, const seg_key *k, uint32_t cap
         nd->len = k->len;
     }
     nd->caps = caps;
+    nd->parent = parent;
     if (parent != UINT32_MAX) {
         cnode *pa = &c->nodes[parent];
         if (pa->last)
@@ -320,26 +320,155 @@ static void put(compiler *c, const char *text)
     }
 }
 
-/* A C string literal of bytes[0, n). */
-static void put_literal(compiler *c, const char *bytes, size_t n)
-{
-    rb_buf_puts(c->out, "\"");
-    for (size_t i = 0; i < n; i++) {
-        unsigned char b = (unsigned char)bytes[i];
-        if (b == '"' || b == '\\' || b == '?')
-            rb_buf_printf(c->out, "\\%c", b);
-        else if (b >= 0x20 && b < 0x7f)
-            rb_buf_append(c->out, (const char *)&b, 1);
-        else
-            rb_buf_printf(c->out, "\\%03o", b);
-    }
-    rb_buf_puts(c->out, "\"");
-}
-
 /* The separator before element i of a table: 16 a line. */
 static const char *sep(size_t i)
 {
     return i == 0 ? "\n    " : i % 16 ? ", " : ",\n    ";
+}
+
+/* ---- the static children's perfect hash --------------------------------
+ * The key of a static child is (its parent's index, its bytes).  Both the
+ * generator (static_hash, hash_bucket, hash_place) and the emitted walk
+ * (@_walk) hash it the same way: change them together.  The first 16
+ * bytes are two little-endian words, zero-padded, each multiplied by a
+ * constant (the second with the parent and length), longer segments'
+ * further words folded in; the seed enters before a multiply and an
+ * addition, so that another seed separates any two keys. */
+
+#define HASH_K1 UINT64_C(0x9e3779b97f4a7c15)
+#define HASH_K2 UINT64_C(0xc2b2ae3d27d4eb4f)
+
+/* Bytes [at, min(at + 8, n)) of s as a little-endian number (0 past n). */
+static uint64_t word_at(const char *s, size_t n, size_t at)
+{
+    uint64_t v = 0;
+    for (size_t i = 0; at + i < n && i < 8; i++) v |= (uint64_t)(unsigned char)s[at + i] << (8 * i);
+    return v;
+}
+
+static uint64_t key_of(uint32_t parent, uint32_t len)
+{
+    return ((uint64_t)(parent + 1) << 32) | len;
+}
+
+static uint64_t static_hash(uint64_t seed, uint32_t parent, const char *s, uint32_t n)
+{
+    uint64_t h = ((word_at(s, n, 0) ^ seed) * HASH_K1) ^
+                 (((word_at(s, n, 8) + seed) ^ key_of(parent, n)) * HASH_K2);
+    for (size_t at = 16; at < n; at += 8) h = (h ^ word_at(s, n, at)) * HASH_K1;
+    return h ^ (h >> 32);
+}
+
+/* A hash's bucket among nb, and its slot for displacement d in a table
+ * of mask + 1 slots (as @_bucket and @_place compute them). */
+static uint32_t hash_bucket(uint64_t h, uint32_t nb)
+{
+    return (uint32_t)(((h >> 32) * nb) >> 32);
+}
+
+static uint32_t hash_place(uint64_t h, uint32_t d, uint32_t mask)
+{
+    return ((uint32_t)h + d * ((uint32_t)(h >> 17) | 1u)) & mask;
+}
+
+typedef struct phf {
+    uint64_t seed;
+    uint32_t nb, mask;
+    uint32_t *disp; /* [nb] */
+    uint32_t *slot; /* [mask + 1]: node + 1, or 0 for an empty slot */
+    uint32_t *keys; /* the static nodes */
+    uint64_t *hash; /* [node]: its hash (static nodes only) */
+    size_t nkeys;
+} phf;
+
+static void phf_free(phf *f)
+{
+    free(f->disp);
+    free(f->slot);
+    free(f->keys);
+    free(f->hash);
+}
+
+/* Hash and displace (CHD): buckets of about four keys, the largest
+ * first; each gets the smallest displacement that puts all its keys in
+ * free slots.  Another seed when one finds none (never seen: a bucket's
+ * two keys would need equal f and g). */
+static int phf_build(compiler *c, phf *f)
+{
+    f->hash = calloc(c->nnodes, sizeof *f->hash);
+    f->keys = malloc((c->nnodes ? c->nnodes : 1) * sizeof *f->keys);
+    if (!f->hash || !f->keys) return RB_ENOMEM;
+    for (size_t i = 1; i < c->nnodes; i++)
+        if (c->nodes[i].order == 0) f->keys[f->nkeys++] = (uint32_t)i;
+    uint32_t size = 1;
+    while (size < f->nkeys + f->nkeys / 4 + 1) size *= 2;
+    f->mask = size - 1;
+    f->nb = (uint32_t)(f->nkeys / 4 + 1);
+    f->disp = calloc(f->nb, sizeof *f->disp);
+    f->slot = calloc(size, sizeof *f->slot);
+    uint32_t *count = calloc((size_t)f->nb + 1, sizeof *count);
+    uint32_t *order = malloc((f->nkeys ? f->nkeys : 1) * sizeof *order);
+    uint32_t *first = calloc((size_t)f->nb + 1, sizeof *first);
+    uint32_t *bysize = malloc((size_t)f->nb * sizeof *bysize);
+    uint32_t *sizes = calloc(f->nkeys + 2, sizeof *sizes);
+    int rc = RB_OK;
+    if (!f->disp || !f->slot || !count || !order || !first || !bysize || !sizes) {
+        rc = RB_ENOMEM;
+        goto done;
+    }
+    for (f->seed = 0;; f->seed++) {
+        if (f->seed == 64) {
+            rc = RB_ELIMIT;
+            goto done;
+        }
+        memset(count, 0, ((size_t)f->nb + 1) * sizeof *count);
+        memset(f->slot, 0, (size_t)size * sizeof *f->slot);
+        for (size_t k = 0; k < f->nkeys; k++) {
+            const cnode *nd = &c->nodes[f->keys[k]];
+            f->hash[f->keys[k]] = static_hash(f->seed, nd->parent, nd->text, nd->len);
+            count[hash_bucket(f->hash[f->keys[k]], f->nb) + 1]++;
+        }
+        /* keys grouped by bucket (a counting sort) */
+        for (uint32_t b = 0; b < f->nb; b++) first[b + 1] = first[b] + count[b + 1];
+        memcpy(count, first, ((size_t)f->nb + 1) * sizeof *count);
+        for (size_t k = 0; k < f->nkeys; k++)
+            order[count[hash_bucket(f->hash[f->keys[k]], f->nb)]++] = f->keys[k];
+        /* buckets by size, the largest first (a counting sort again) */
+        memset(sizes, 0, (f->nkeys + 2) * sizeof *sizes);
+        for (uint32_t b = 0; b < f->nb; b++) sizes[f->nkeys - (first[b + 1] - first[b]) + 1]++;
+        for (size_t s = 1; s <= f->nkeys + 1; s++) sizes[s] += sizes[s - 1];
+        for (uint32_t b = 0; b < f->nb; b++)
+            bysize[sizes[f->nkeys - (first[b + 1] - first[b])]++] = b;
+        bool ok = true;
+        for (uint32_t i = 0; i < f->nb && ok; i++) {
+            uint32_t b = bysize[i], lo = first[b], hi = first[b + 1];
+            if (lo == hi) break; /* the rest are empty */
+            uint32_t d = 0;
+            for (;; d++) {
+                if (d == (1u << 22)) {
+                    ok = false;
+                    break;
+                }
+                uint32_t j = lo;
+                for (; j < hi; j++) {
+                    uint32_t s = hash_place(f->hash[order[j]], d, f->mask);
+                    if (f->slot[s]) break;
+                    f->slot[s] = order[j] + 1; /* taken for now */
+                }
+                if (j == hi) break;
+                while (j-- > lo) f->slot[hash_place(f->hash[order[j]], d, f->mask)] = 0;
+            }
+            f->disp[b] = d;
+        }
+        if (ok) break;
+    }
+done:
+    free(count);
+    free(order);
+    free(first);
+    free(bysize);
+    free(sizes);
+    return rc;
 }
 
 static const char preamble[] =
@@ -377,18 +506,77 @@ static const char preamble[] =
     "/* Look up method + path[0, len): the outcome (also in m->outcome). */\n"
     "int @_lookup(int method, const char *path, size_t len, @_match *m);\n"
     "\n"
-    "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
-    "#define @_K(le, be) (be)\n"
-    "#else\n"
-    "#define @_K(le, be) (le)\n"
-    "#endif\n"
+    "/* The tables (filled in below).  A trie node: */\n"
+    "typedef struct @_node {\n"
+    "    uint64_t lens;     /* bit n % 64 set: a static child of n bytes (0: none) */\n"
+    "    uint32_t term;     /* 1 + the terminal of the routes ending here, or 0 */\n"
+    "    uint32_t catchall; /* 1 + the terminal of its catch-all child, or 0 */\n"
+    "    uint32_t rank1;    /* its param and template children: @_rank1s[rank1, +nrank1) */\n"
+    "    uint16_t caps;     /* captures up to and including it */\n"
+    "    uint16_t nrank1;\n"
+    "} @_node;\n"
+    "/* A static child, in the slot its key (parent, bytes) hashes to. */\n"
+    "typedef struct @_slot {\n"
+    "    uint64_t key;    /* (parent + 1) << 32 | length; 0: an empty slot */\n"
+    "    uint64_t w0, w1; /* its bytes [0, 8) and [8, 16), zero-padded */\n"
+    "    uint32_t node;   /* the child */\n"
+    "    uint32_t text;   /* its bytes in @_pool */\n"
+    "} @_slot;\n"
+    "/* A param (kind 1) or template child (2: one param, 3: more). */\n"
+    "typedef struct @_rank1 {\n"
+    "    uint32_t node, minprio; /* the child; the best priority place below it */\n"
+    "    uint32_t text;          /* its template shape in @_pool */\n"
+    "    uint16_t len, head, tail, kind; /* the shape's bytes, before and after {} */\n"
+    "} @_rank1;\n"
+    "/* The routes ending at one node, by method (then `*`); @_NONE: none. */\n"
+    "typedef struct @_term {\n"
+    "    uint32_t route[@_METHODS + 1];\n"
+    "    uint32_t allowed; /* their methods, for the 405 mask */\n"
+    "} @_term;\n"
+    "#define @_NONE 0xffffffffu\n"
     "\n"
-    "/* w (1..8) bytes at s as one integer, in the host's byte order. */\n"
-    "static inline uint64_t @_word(const char *s, size_t w)\n"
+    "static inline uint64_t @_load(const char *s)\n"
     "{\n"
-    "    uint64_t v = 0;\n"
-    "    memcpy(&v, s, w);\n"
+    "    uint64_t v;\n"
+    "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n"
+    "    memcpy(&v, s, 8);\n"
+    "#else\n"
+    "    unsigned i;\n"
+    "    for (v = 0, i = 0; i < 8; i++) v |= (uint64_t)(unsigned char)s[i] << (8 * i);\n"
+    "#endif\n"
     "    return v;\n"
+    "}\n"
+    "\n"
+    "/* Bytes [at, min(at + 8, end)) of p as a little-endian number, zero past\n"
+    " * end (0 when at >= end); never reads outside [0, len). */\n"
+    "static inline uint64_t @_part(const char *p, size_t len, size_t at, size_t end)\n"
+    "{\n"
+    "    uint64_t w;\n"
+    "    size_t k;\n"
+    "    if (at >= end) return 0;\n"
+    "    k = end - at;\n"
+    "    if (at + 8 <= len)\n"
+    "        w = @_load(p + at);\n"
+    "    else if (len >= 8)\n"
+    "        w = @_load(p + len - 8) >> (8 * (at + 8 - len));\n"
+    "    else {\n"
+    "        size_t i;\n"
+    "        for (w = 0, i = 0; at + i < len; i++) w |= (uint64_t)(unsigned char)p[at + i] << (8 * "
+    "i);\n"
+    "    }\n"
+    "    return k >= 8 ? w : w & ((UINT64_C(1) << (8 * k)) - 1);\n"
+    "}\n"
+    "\n"
+    "/* The index of z's lowest set bit (z != 0). */\n"
+    "static inline unsigned @_ctz(uint64_t z)\n"
+    "{\n"
+    "#if defined(__GNUC__)\n"
+    "    return (unsigned)__builtin_ctzll(z);\n"
+    "#else\n"
+    "    unsigned i = 0;\n"
+    "    while (!(z & 1)) z >>= 1, i++;\n"
+    "    return i;\n"
+    "#endif\n"
     "}\n"
     "\n"
     "/* The end of the path segment at pos: the next '/' or len.  Eight bytes\n"
@@ -454,334 +642,378 @@ static const char preamble[] =
     "}\n"
     "\n";
 
-/* The routes of node nd: return the one that fits method; else add their
- * methods to the 405 mask and go on. */
-static void put_terminal(compiler *c, const cnode *nd, const char *indent)
+/* The walk: the same for every table, driven by the tables above it. */
+static const char walker_text[] =
+    "/* The route that fits method among terminal t's (t = 1 + index; 0: none);\n"
+    " * else their methods go to the 405 mask. */\n"
+    "static inline int @_end(uint32_t t, int method, @_match *m)\n"
+    "{\n"
+    "    const @_term *tm;\n"
+    "    if (!t) return -1;\n"
+    "    tm = &@_terms[t - 1];\n"
+    "    if (tm->route[method] != @_NONE) return (int)tm->route[method];\n"
+    "    if (tm->route[@_METHODS] != @_NONE) return (int)tm->route[@_METHODS];\n"
+    "    m->allowed |= tm->allowed;\n"
+    "    return -1;\n"
+    "}\n"
+    "\n"
+    "/* Does param or template child r take the segment s[0, n) (at pos)? */\n"
+    "static inline int @_takes(const @_rank1 *r, const char *s, size_t pos, size_t n, @_span "
+    "*cap)\n"
+    "{\n"
+    "    const char *t = @_pool + r->text;\n"
+    "    if (r->kind == 1) {\n"
+    "        if (n == 0) return 0;\n"
+    "        cap->offset = (uint32_t)pos;\n"
+    "        cap->len = (uint32_t)n;\n"
+    "        return 1;\n"
+    "    }\n"
+    "    if (r->kind == 3) return @_template(t, r->len, s, n, pos, cap);\n"
+    "    size_t i;\n"
+    "    if (n < (size_t)r->head + r->tail + 1u) return 0;\n"
+    "    for (i = 0; i < r->head; i++) /* a few bytes: a loop, not a call */\n"
+    "        if (s[i] != t[i]) return 0;\n"
+    "    for (i = 0; i < r->tail; i++)\n"
+    "        if (s[n - r->tail + i] != t[r->head + 2 + i]) return 0;\n"
+    "    cap->offset = (uint32_t)(pos + r->head);\n"
+    "    cap->len = (uint32_t)(n - r->head - r->tail);\n"
+    "    return 1;\n"
+    "}\n"
+    "\n"
+    "/* One lookup's request, and the path's last 16 bytes (all of it when\n"
+    " * shorter) followed by zeros, from which a segment near the end is read\n"
+    " * as whole words without reading past the path. */\n"
+    "typedef struct @_ctx {\n"
+    "    const char *p;\n"
+    "    size_t len, base; /* tail[i] is p[base + i] */\n"
+    "    int method;\n"
+    "    @_match *m;\n"
+    "    unsigned char tail[32];\n"
+    "} @_ctx;\n"
+    "\n"
+    "static void @_ctx_init(@_ctx *cx, int method, const char *path, size_t len, @_match *m)\n"
+    "{\n"
+    "    cx->p = path;\n"
+    "    cx->len = len;\n"
+    "    cx->method = method;\n"
+    "    cx->m = m;\n"
+    "    memset(cx->tail + 16, 0, 16);\n"
+    "    if (len >= 16) { /* the common case: a fixed copy, no call */\n"
+    "        cx->base = len - 16;\n"
+    "        memcpy(cx->tail, path + cx->base, 16);\n"
+    "    } else {\n"
+    "        cx->base = 0;\n"
+    "        memset(cx->tail, 0, 16);\n"
+    "        memcpy(cx->tail, path, len);\n"
+    "    }\n"
+    "    m->allowed = 0;\n"
+    "}\n"
+    "\n"
+    "static int @_walk(const @_ctx *cx, size_t pos, uint32_t id);\n"
+    "\n"
+    "/* Equal ranks at node nd (a param and templates, or several templates):\n"
+    " * search every child that takes the segment [pos, pos + n), in the order\n"
+    " * of the best route below each, and keep the best route.  Apart from the\n"
+    " * walk, whose frame it would make large. */\n"
+    "#if defined(__GNUC__)\n"
+    "__attribute__((noinline))\n"
+    "#endif\n"
+    "static int @_group(const @_ctx *cx, size_t pos, size_t n, const @_node *nd)\n"
+    "{\n"
+    "    @_match *m = cx->m;\n"
+    "    int best = -1, r;\n"
+    "    @_span keep[32];\n"
+    "    uint32_t i, k;\n"
+    "    for (i = 0; i < nd->nrank1; i++) {\n"
+    "        const @_rank1 *c = &@_rank1s[nd->rank1 + i];\n"
+    "        if (best >= 0 && @_prio[best] <= c->minprio) break;\n"
+    "        if (!@_takes(c, cx->p + pos, pos, n, m->params + nd->caps)) continue;\n"
+    "        r = @_walk(cx, pos + n + 1, c->node);\n"
+    "        if (r >= 0 && (best < 0 || @_prio[r] < @_prio[best])) {\n"
+    "            best = r;\n"
+    "            for (k = 0; k < @_ncaps[r]; k++) keep[k] = m->params[k];\n"
+    "        }\n"
+    "    }\n"
+    "    if (best >= 0)\n"
+    "        for (k = 0; k < @_ncaps[best]; k++) m->params[k] = keep[k];\n"
+    "    return best;\n"
+    "}\n"
+    "\n"
+    "/* The route for the path from pos below node id: its static child, then\n"
+    " * its param and template children, then its catch-all (the priority\n"
+    " * rule's order); -1 when none fits. */\n"
+    "static int @_walk(const @_ctx *cx, size_t pos, uint32_t id)\n"
+    "{\n"
+    "    const char *p = cx->p;\n"
+    "    size_t len = cx->len;\n"
+    "    for (;;) {\n"
+    "        const @_node *nd = &@_nodes[id];\n"
+    "        size_t n;\n"
+    "        uint64_t w0, w1, x, z0, z1;\n"
+    "        int r;\n"
+    "        if (pos > len) return @_end(nd->term, cx->method, cx->m);\n"
+    "        {\n"
+    "            /* the segment's first 16 bytes as two words, from the path or\n"
+    "             * near its end from the zero-padded tail; then its end */\n"
+    "            const char *q = pos + 16 <= len ? p + pos : (const char *)cx->tail + (pos - "
+    "cx->base);\n"
+    "            w0 = @_load(q);\n"
+    "            w1 = @_load(q + 8);\n"
+    "        }\n"
+    "        x = w0 ^ UINT64_C(0x2f2f2f2f2f2f2f2f);\n"
+    "        z0 = (x - UINT64_C(0x0101010101010101)) & ~x & UINT64_C(0x8080808080808080);\n"
+    "        x = w1 ^ UINT64_C(0x2f2f2f2f2f2f2f2f);\n"
+    "        z1 = (x - UINT64_C(0x0101010101010101)) & ~x & UINT64_C(0x8080808080808080);\n"
+    "        if (z0) {\n"
+    "            n = (size_t)@_ctz(z0) >> 3;\n"
+    "            w0 &= (z0 ^ (z0 - 1)) >> 8; /* the bytes before the '/' */\n"
+    "            w1 = 0;\n"
+    "        } else if (z1) {\n"
+    "            n = 8 + ((size_t)@_ctz(z1) >> 3);\n"
+    "            w1 &= (z1 ^ (z1 - 1)) >> 8;\n"
+    "        } else if (pos + 16 >= len) {\n"
+    "            n = len - pos; /* zeros past the end */\n"
+    "        } else {\n"
+    "            n = @_segment_end(p, len, pos + 16) - pos;\n"
+    "        }\n"
+    "        if ((nd->lens >> (n & 63)) & 1) {\n"
+    "            uint64_t key = ((uint64_t)(id + 1) << 32) | n;\n"
+    "            uint64_t h = ((w0 ^ @_SEED) * UINT64_C(0x9e3779b97f4a7c15)) ^\n"
+    "                         (((w1 + @_SEED) ^ key) * UINT64_C(0xc2b2ae3d27d4eb4f));\n"
+    "            const @_slot *sl;\n"
+    "            size_t at;\n"
+    "            for (at = 16; at < n; at += 8)\n"
+    "                h = (h ^ @_part(p, len, pos + at, pos + n)) * UINT64_C(0x9e3779b97f4a7c15);\n"
+    "            h ^= h >> 32;\n"
+    "            sl = &@_slots[((uint32_t)h + @_disp[((h >> 32) * @_NBUCKETS) >> 32] *\n"
+    "                                             ((uint32_t)(h >> 17) | 1u)) &\n"
+    "                          @_MASK];\n"
+    "            if (((sl->key ^ key) | (sl->w0 ^ w0) | (sl->w1 ^ w1)) == 0 &&\n"
+    "                (n <= 16 || memcmp(@_pool + sl->text + 16, p + pos + 16, n - 16) == 0)) {\n"
+    "                if (!nd->nrank1 && !nd->catchall) { /* nothing to come back for */\n"
+    "                    id = sl->node;\n"
+    "                    pos += n + 1;\n"
+    "                    continue;\n"
+    "                }\n"
+    "                r = @_walk(cx, pos + n + 1, sl->node);\n"
+    "                if (r >= 0) return r;\n"
+    "            }\n"
+    "        }\n"
+    "        if (nd->nrank1 == 1) {\n"
+    "            const @_rank1 *c = &@_rank1s[nd->rank1];\n"
+    "            int ok;\n"
+    "            if (c->kind == 1) { /* a param: 1+ bytes */\n"
+    "                cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
+    "                cx->m->params[nd->caps].len = (uint32_t)n;\n"
+    "                ok = n > 0;\n"
+    "            } else\n"
+    "                ok = @_takes(c, p + pos, pos, n, cx->m->params + nd->caps);\n"
+    "            if (ok) {\n"
+    "                if (!nd->catchall) {\n"
+    "                    id = c->node;\n"
+    "                    pos += n + 1;\n"
+    "                    continue;\n"
+    "                }\n"
+    "                r = @_walk(cx, pos + n + 1, c->node);\n"
+    "                if (r >= 0) return r;\n"
+    "            }\n"
+    "        } else if (nd->nrank1 > 1) {\n"
+    "            r = @_group(cx, pos, n, nd);\n"
+    "            if (r >= 0) return r;\n"
+    "        }\n"
+    "        if (nd->catchall && pos < len) {\n"
+    "            cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
+    "            cx->m->params[nd->caps].len = (uint32_t)(len - pos);\n"
+    "            return @_end(nd->catchall, cx->method, cx->m);\n"
+    "        }\n"
+    "        return -1;\n"
+    "    }\n"
+    "}\n"
+    "\n";
+
+/* Bytes [0, n) into the pool (NUL after them): their offset. */
+static uint32_t pool_add(rb_buf *pool, const char *s, size_t n)
 {
-    uint32_t mask = 0;
-    bool any_specific = false;
-    for (int t = 0; t < RB_METHOD_COUNT; t++)
-        if (nd->term[t] != NO_ROUTE) {
-            mask |= 1u << t;
-            any_specific = true;
-        }
-    if (any_specific) {
-        rb_buf_printf(c->out, "%sswitch (method) {\n", indent);
-        for (int t = 0; t < RB_METHOD_COUNT; t++)
-            if (nd->term[t] != NO_ROUTE)
-                rb_buf_printf(c->out, "%scase %d: return %u;\n", indent, t, nd->term[t]);
-        rb_buf_printf(c->out, "%sdefault: break;\n%s}\n", indent, indent);
+    uint32_t at = (uint32_t)pool->len;
+    rb_buf_append(pool, s, n);
+    rb_buf_append(pool, "", 1);
+    return at;
+}
+
+/* The table's strings, as numbers: a C11 compiler needs to take no string
+ * literal longer than 4,095 bytes, and a pattern can be 64 KiB. */
+static void put_pool(compiler *c, const rb_buf *pool)
+{
+    rb_buf_printf(c->out, "static const char %s_pool[%zu] = {", c->prefix,
+                  pool->len ? pool->len : 1);
+    for (size_t i = 0; i < pool->len; i++)
+        rb_buf_printf(c->out, "%s%d",
+                      i == 0   ? "\n"
+                      : i % 24 ? ","
+                               : ",\n",
+                      (int)(signed char)pool->data[i]);
+    if (!pool->len) rb_buf_puts(c->out, "0");
+    rb_buf_puts(c->out, "\n};\n\n");
+}
+
+/* A terminal's routes, as @_term: "{{r0, ..., r9}, allowed}". */
+static void put_term(compiler *c, const uint32_t *term)
+{
+    uint32_t allowed = 0;
+    rb_buf_puts(c->out, "{{");
+    for (int t = 0; t < TERMS; t++) {
+        if (term[t] != NO_ROUTE && t < RB_METHOD_COUNT) allowed |= 1u << t;
+        if (term[t] == NO_ROUTE)
+            rb_buf_printf(c->out, "%s%s_NONE", t ? "," : "", c->prefix);
+        else
+            rb_buf_printf(c->out, "%s%u", t ? "," : "", term[t]);
     }
-    if (nd->term[RB_METHOD_COUNT] != NO_ROUTE)
-        rb_buf_printf(c->out, "%sreturn %u;\n", indent, nd->term[RB_METHOD_COUNT]);
-    else if (mask)
-        rb_buf_printf(c->out, "%sm->allowed |= 0x%xu;\n", indent, mask);
+    rb_buf_printf(c->out, "},%uu}", allowed);
 }
 
-/* Enter child ch after its segment [pos, e) matched. */
-static void put_enter(compiler *c, uint32_t ch, const char *indent)
+static bool has_term(const cnode *nd)
 {
-    const cnode *nd = &c->nodes[ch];
-    if (nd->fn) {
-        put(c, indent);
-        rb_buf_printf(c->out, "r = %s_n%u(p, len, e + 1, method, m);\n", c->prefix, ch);
-        rb_buf_printf(c->out, "%sif (r >= 0) return r;\n", indent);
-        return;
+    for (int t = 0; t < TERMS; t++)
+        if (nd->term[t] != NO_ROUTE) return true;
+    return false;
+}
+
+static int minprio_compare(const compiler *c, uint32_t a, uint32_t b)
+{
+    uint32_t x = c->nodes[a].minprio, y = c->nodes[b].minprio;
+    return x < y ? -1 : x > y;
+}
+
+/* The trie as tables (nodes, static slots, param and template children,
+ * terminals, strings).  pool gets the strings; the routes' patterns and
+ * shapes are added to it by the caller first. */
+static int put_tables(compiler *c, rb_buf *pool)
+{
+    phf f = {0};
+    int rc = phf_build(c, &f);
+    uint32_t *text = calloc(c->nnodes ? c->nnodes : 1, sizeof *text);
+    if (rc < 0 || !text) {
+        phf_free(&f);
+        free(text);
+        return rc < 0 ? rc : RB_ENOMEM;
     }
-    rb_buf_printf(c->out, "%sif (e == len) {\n", indent);
-    char deeper[64];
-    snprintf(deeper, sizeof deeper, "%s    ", indent);
-    put_terminal(c, nd, deeper);
-    rb_buf_printf(c->out, "%s}\n", indent);
-}
-
-static uint64_t le_value(const char *s, size_t w)
-{
-    uint64_t v = 0;
-    for (size_t i = 0; i < w; i++) v |= (uint64_t)(unsigned char)s[i] << (8 * i);
-    return v;
-}
-
-static uint64_t be_value(const char *s, size_t w)
-{
-    uint64_t v = 0;
-    for (size_t i = 0; i < w; i++) v |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
-    return v;
-}
-
-static int window_compare(const compiler *c, uint32_t a, uint32_t b)
-{
-    const cnode *x = &c->nodes[a], *y = &c->nodes[b];
-    return x->window < y->window ? -1 : x->window > y->window;
-}
-
-/* "if the segment is node id's L bytes, enter it", at indent outer, its
- * body at inner. */
-static void put_compare_enter(compiler *c, uint32_t id, uint32_t L, const char *outer,
-                              const char *inner)
-{
-    const cnode *nd = &c->nodes[id];
-    rb_buf_printf(c->out, "%sif (memcmp(s, ", outer);
-    put_literal(c, nd->text, nd->len);
-    rb_buf_printf(c->out, ", %u) == 0) {\n", L);
-    put_enter(c, id, inner);
-    rb_buf_printf(c->out, "%sgoto rank1;\n%s}\n", inner, outer);
-}
-
-/* The static children ids[0, k) of one length L. */
-static int put_static_group(compiler *c, uint32_t *ids, size_t k, uint32_t L)
-{
-    if (k <= 3 || L == 0) {
-        for (size_t j = 0; j < k; j++) {
-            if (L == 0)
-                put_enter(c, ids[j], "        ");
-            else
-                put_compare_enter(c, ids[j], L, "        ", "            ");
-        }
-        rb_buf_puts(c->out, "        goto rank1;\n");
-        return RB_OK;
-    }
-    size_t w = L < 8 ? L : 8;
-    uint32_t *tmp_ids = malloc(k * sizeof *tmp_ids);
-    if (!tmp_ids) return RB_ENOMEM;
-    cnode *nodes = c->nodes;
-    size_t best_off = 0, best_distinct = 0;
-    for (size_t off = 0; off + w <= L; off++) {
-        for (size_t j = 0; j < k; j++) nodes[ids[j]].window = le_value(nodes[ids[j]].text + off, w);
-        merge_sort(c, ids, tmp_ids, k, window_compare);
-        size_t distinct = 1;
-        for (size_t j = 1; j < k; j++) distinct += nodes[ids[j]].window != nodes[ids[j - 1]].window;
-        if (distinct > best_distinct) {
-            best_distinct = distinct;
-            best_off = off;
-        }
-        if (distinct == k) break;
-    }
-    for (size_t j = 0; j < k; j++)
-        nodes[ids[j]].window = le_value(nodes[ids[j]].text + best_off, w);
-    merge_sort(c, ids, tmp_ids, k, window_compare);
-    rb_buf_printf(c->out, "        switch (%s_word(s + %zu, %zu)) {\n", c->prefix, best_off, w);
-    for (size_t j = 0; j < k; j++) {
-        const cnode *nd = &c->nodes[ids[j]];
-        if (j == 0 || nd->window != nodes[ids[j - 1]].window)
-            rb_buf_printf(c->out, "        case %s_K(UINT64_C(0x%016llx), UINT64_C(0x%016llx)):\n",
-                          c->prefix, (unsigned long long)nd->window,
-                          (unsigned long long)be_value(nd->text + best_off, w));
-        if (w == L) {
-            rb_buf_puts(c->out, "        {\n");
-            put_enter(c, ids[j], "            ");
-            rb_buf_puts(c->out, "            goto rank1;\n        }\n");
-        } else {
-            put_compare_enter(c, ids[j], L, "            ", "                ");
-        }
-        if (j + 1 == k || nodes[ids[j + 1]].window != nd->window)
-            rb_buf_puts(c->out, "            goto rank1;\n");
-    }
-    rb_buf_puts(c->out, "        default: goto rank1;\n        }\n");
-    free(tmp_ids);
-    return RB_OK;
-}
-
-static int len_compare(const compiler *c, uint32_t a, uint32_t b)
-{
-    const cnode *x = &c->nodes[a], *y = &c->nodes[b];
-    return x->len < y->len ? -1 : x->len > y->len;
-}
-
-/* Match child ch (a param or template) on [pos, e): its captures go to
- * m->params from the node's capture index d. */
-static void put_rank1_test(compiler *c, const cnode *ch, uint32_t d)
-{
-    if (ch->order == 1) {
-        rb_buf_printf(c->out,
-                      "    if (n > 0) {\n"
-                      "        m->params[%u].offset = (uint32_t)pos;\n"
-                      "        m->params[%u].len = (uint32_t)n;\n",
-                      d, d);
-    } else {
-        const char *open = memchr(ch->text, '{', ch->len);
-        size_t head = (size_t)(open - ch->text), tail = ch->len - head - 2;
-        if (!memchr(open + 2, '{', tail)) {
-            /* one param: a prefix and a suffix to compare, the rest is the param */
-            rb_buf_printf(c->out, "    if (n >= %zu", head + tail + 1);
-            if (head) {
-                rb_buf_puts(c->out, " && memcmp(s, ");
-                put_literal(c, ch->text, head);
-                rb_buf_printf(c->out, ", %zu) == 0", head);
-            }
-            if (tail) {
-                rb_buf_printf(c->out, " && memcmp(s + n - %zu, ", tail);
-                put_literal(c, open + 2, tail);
-                rb_buf_printf(c->out, ", %zu) == 0", tail);
-            }
-            rb_buf_printf(c->out,
-                          ") {\n"
-                          "        m->params[%u].offset = (uint32_t)(pos + %zu);\n"
-                          "        m->params[%u].len = (uint32_t)(n - %zu);\n",
-                          d, head, d, head + tail);
-            return;
-        }
-        rb_buf_printf(c->out, "    if (%s_template(", c->prefix);
-        put_literal(c, ch->text, ch->len);
-        rb_buf_printf(c->out, ", %u, s, n, pos, m->params + %u)) {\n", ch->len, d);
-    }
-}
-
-static int put_node(compiler *c, uint32_t id)
-{
-    const cnode *nd = &c->nodes[id];
     const char *P = c->prefix;
-    uint32_t d = nd->caps;
+    for (size_t i = 1; i < c->nnodes; i++)
+        if (c->nodes[i].order == 0 || c->nodes[i].order == 2)
+            text[i] = pool_add(pool, c->nodes[i].text, c->nodes[i].len);
     rb_buf_printf(c->out,
-                  "static int %s_n%u(const char *p, size_t len, size_t pos, int method, %s_match "
-                  "*m)\n{\n",
-                  P, id, P);
-    rb_buf_puts(c->out, "    (void)p;\n    (void)method;\n    if (pos > len) {\n");
-    put_terminal(c, nd, "        ");
-    rb_buf_puts(c->out, "        return -1;\n    }\n");
-    size_t nstatic = 0, nrank1 = 0;
-    uint32_t catchall = 0;
-    for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling) {
-        if (c->nodes[ch].order == 0) nstatic++;
-        if (c->nodes[ch].order == 1 || c->nodes[ch].order == 2) nrank1++;
-        if (c->nodes[ch].order == 3) catchall = ch;
+                  "#define %s_SEED UINT64_C(%llu)\n#define %s_NBUCKETS %uu\n"
+                  "#define %s_MASK %uu\n\n",
+                  P, (unsigned long long)f.seed, P, f.nb, P, f.mask);
+    /* terminals: a node's own, then its catch-all child's */
+    rb_buf_printf(c->out, "static const %s_term %s_terms[] = {\n", P, P);
+    uint32_t nterms = 0;
+    for (size_t i = 0; i < c->nnodes; i++) {
+        if (!has_term(&c->nodes[i]) || c->nodes[i].order == 3) continue;
+        rb_buf_puts(c->out, "    ");
+        put_term(c, c->nodes[i].term);
+        rb_buf_puts(c->out, ",\n");
+        c->nodes[i].window = ++nterms;
     }
-    if (nstatic + nrank1 > 0)
-        rb_buf_puts(c->out, "    const char *s = p + pos;\n"
-                            "    size_t e = 0, n = 0;\n"
-                            "    int r;\n"
-                            "    (void)r;\n"
-                            "    (void)s;\n"
-                            "    (void)e;\n"
-                            "    (void)n;\n");
-    static const char scan[] = "    e = @_segment_end(p, len, pos);\n    n = e - pos;\n";
-    if (nstatic) {
-        uint32_t *ids = malloc(nstatic * sizeof *ids), *tmp = malloc(nstatic * sizeof *tmp);
-        if (!ids || !tmp) {
-            free(ids);
-            free(tmp);
-            return RB_ENOMEM;
-        }
-        size_t k = 0, lengths = 0;
-        for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling)
-            if (c->nodes[ch].order == 0) ids[k++] = ch;
-        merge_sort(c, ids, tmp, k, len_compare);
-        for (size_t j = 0; j < k; j++)
-            lengths += j == 0 || c->nodes[ids[j]].len != c->nodes[ids[j - 1]].len;
-        /* few lengths: test for a '/' (or the end) after each length, no
-         * scan; many: find the segment's end, then switch on its length */
-        bool scan_first = lengths > RB_COMPILE_PROBED_LENGTHS;
-        if (scan_first) {
-            put(c, scan);
-            rb_buf_puts(c->out, "    switch (n) {\n");
-        }
-        for (size_t j = 0; j < k;) {
-            size_t g = j;
-            uint32_t L = c->nodes[ids[j]].len;
-            while (g < k && c->nodes[ids[g]].len == L) g++;
-            if (scan_first)
-                rb_buf_printf(c->out, "    case %u:\n", L);
-            else
-                rb_buf_printf(c->out,
-                              "    if (len - pos == %u || (len - pos > %u && s[%u] == '/')) {\n"
-                              "        e = pos + %u;\n"
-                              "        n = %u;\n",
-                              L, L, L, L, L);
-            if (put_static_group(c, ids + j, g - j, L) < 0) {
-                free(ids);
-                free(tmp);
-                return RB_ENOMEM;
-            }
-            if (!scan_first) rb_buf_puts(c->out, "    }\n");
-            j = g;
-        }
-        if (scan_first) rb_buf_puts(c->out, "    default: break;\n    }\n");
-        rb_buf_puts(c->out, "rank1:\n");
-        if (!scan_first && nrank1) put(c, scan);
-        free(ids);
+    for (size_t i = 0; i < c->nnodes; i++) {
+        if (!has_term(&c->nodes[i]) || c->nodes[i].order != 3) continue;
+        rb_buf_puts(c->out, "    ");
+        put_term(c, c->nodes[i].term);
+        rb_buf_puts(c->out, ",\n");
+        c->nodes[i].window = ++nterms;
+    }
+    if (!nterms) put(c, "    {{@_NONE},0u},\n");
+    rb_buf_puts(c->out, "};\n\n");
+    /* param and template children, each node's in the order of the best
+     * route below them */
+    rb_buf_printf(c->out, "static const %s_rank1 %s_rank1s[] = {\n", P, P);
+    uint32_t nrank1 = 0, *group = malloc((c->nnodes ? c->nnodes : 1) * sizeof *group);
+    uint32_t *first = calloc(c->nnodes ? c->nnodes : 1, sizeof *first);
+    uint32_t *tmp = malloc((c->nnodes ? c->nnodes : 1) * sizeof *tmp);
+    if (!group || !first || !tmp) {
         free(tmp);
-    } else if (nrank1) {
-        put(c, scan);
-    }
-    if (nrank1 == 1) {
-        for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling) {
-            if (c->nodes[ch].order != 1 && c->nodes[ch].order != 2) continue;
-            put_rank1_test(c, &c->nodes[ch], d);
-            put_enter(c, ch, "        ");
-            rb_buf_puts(c->out, "    }\n");
-        }
-    } else if (nrank1 > 1) {
-        /* equal ranks here: search every matching child, keep the smallest key */
-        c->need_prio = true;
-        /* in the order of the best route each subtree holds: a subtree
-         * whose best is behind the route found cannot give a better one */
-        uint32_t *group = malloc(nrank1 * sizeof *group), ngroup = 0;
-        if (!group) return RB_ENOMEM;
-        for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling)
-            if (c->nodes[ch].order == 1 || c->nodes[ch].order == 2) group[ngroup++] = ch;
-        for (uint32_t i = 1; i < ngroup; i++)
-            for (uint32_t j = i;
-                 j > 0 && c->nodes[group[j]].minprio < c->nodes[group[j - 1]].minprio; j--) {
-                uint32_t t = group[j];
-                group[j] = group[j - 1];
-                group[j - 1] = t;
-            }
-        rb_buf_printf(c->out, "    {\n    int best = -1;\n    %s_span keep[32];\n", P);
-        for (uint32_t gi = 0; gi < ngroup; gi++) {
-            uint32_t ch = group[gi];
-            if (gi > 0)
-                rb_buf_printf(c->out, "    if (best < 0 || %s_prio[best] > %u) {\n", P,
-                              c->nodes[ch].minprio);
-            put_rank1_test(c, &c->nodes[ch], d);
-            rb_buf_printf(c->out,
-                          "        r = %s_n%u(p, len, e + 1, method, m);\n"
-                          "        if (r >= 0 && (best < 0 || %s_prio[r] < %s_prio[best])) {\n"
-                          "            best = r;\n"
-                          "            memcpy(keep, m->params, %s_ncaps[r] * sizeof keep[0]);\n"
-                          "        }\n"
-                          "    }\n",
-                          P, ch, P, P, P);
-            if (gi > 0) rb_buf_puts(c->out, "    }\n");
-        }
         free(group);
-        rb_buf_printf(c->out,
-                      "    if (best >= 0) {\n"
-                      "        memcpy(m->params, keep, %s_ncaps[best] * sizeof keep[0]);\n"
-                      "        return best;\n"
-                      "    }\n"
-                      "    }\n",
-                      P);
+        free(first);
+        free(text);
+        phf_free(&f);
+        return RB_ENOMEM;
     }
-    if (catchall) {
-        rb_buf_printf(c->out,
-                      "    if (pos < len) {\n"
-                      "        m->params[%u].offset = (uint32_t)pos;\n"
-                      "        m->params[%u].len = (uint32_t)(len - pos);\n",
-                      d, d);
-        put_terminal(c, &c->nodes[catchall], "        ");
-        rb_buf_puts(c->out, "    }\n");
+    for (size_t i = 0; i < c->nnodes; i++) {
+        uint32_t ngroup = 0;
+        for (uint32_t ch = c->nodes[i].child; ch; ch = c->nodes[ch].sibling)
+            if (c->nodes[ch].order == 1 || c->nodes[ch].order == 2) group[ngroup++] = ch;
+        if (ngroup > UINT16_MAX) { /* @_node.nrank1 is 16 bits */
+            free(tmp);
+            free(group);
+            free(first);
+            free(text);
+            phf_free(&f);
+            return RB_ELIMIT;
+        }
+        merge_sort(c, group, tmp, ngroup, minprio_compare); /* stable: ties keep their order */
+        first[i] = nrank1;
+        for (uint32_t g = 0; g < ngroup; g++) {
+            const cnode *ch = &c->nodes[group[g]];
+            size_t head = 0, tail = 0, kind = 1;
+            if (ch->order == 2) {
+                const char *open = memchr(ch->text, '{', ch->len);
+                head = (size_t)(open - ch->text);
+                tail = ch->len - head - 2;
+                kind = memchr(open + 2, '{', tail) ? 3 : 2;
+            }
+            rb_buf_printf(c->out, "    {%u,%u,%u,%u,%zu,%zu,%zu},\n", group[g], ch->minprio,
+                          text[group[g]], ch->len, head, tail, kind);
+            nrank1++;
+        }
     }
-    rb_buf_puts(c->out, "    return -1;\n}\n\n");
+    if (!nrank1) rb_buf_puts(c->out, "    {0,0,0,0,0,0,0},\n");
+    rb_buf_puts(c->out, "};\n\n");
+    /* nodes */
+    rb_buf_printf(c->out, "static const %s_node %s_nodes[%zu] = {\n", P, P, c->nnodes);
+    for (size_t i = 0; i < c->nnodes; i++) {
+        const cnode *nd = &c->nodes[i];
+        uint64_t lens = 0;
+        uint32_t catchall = 0, n1 = 0;
+        for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling) {
+            const cnode *x = &c->nodes[ch];
+            if (x->order == 0) lens |= UINT64_C(1) << (x->len & 63);
+            if (x->order == 1 || x->order == 2) n1++;
+            if (x->order == 3) catchall = (uint32_t)x->window;
+        }
+        rb_buf_printf(c->out, "    {0x%llxu,%u,%u,%u,%u,%u},\n", (unsigned long long)lens,
+                      nd->order == 3 ? 0 : (uint32_t)nd->window, catchall, first[i], nd->caps, n1);
+    }
+    rb_buf_puts(c->out, "};\n\n");
+    /* static children, in their slots */
+    rb_buf_printf(c->out, "static const %s_slot %s_slots[%u] = {\n", P, P, f.mask + 1);
+    bool any = false;
+    for (uint32_t s = 0; s <= f.mask; s++) {
+        if (!f.slot[s]) continue;
+        uint32_t id = f.slot[s] - 1;
+        const cnode *nd = &c->nodes[id];
+        rb_buf_printf(c->out, "    [%u] = {0x%llxu,0x%llxu,0x%llxu,%u,%u},\n", s,
+                      (unsigned long long)key_of(nd->parent, nd->len),
+                      (unsigned long long)word_at(nd->text, nd->len, 0),
+                      (unsigned long long)word_at(nd->text, nd->len, 8), id, text[id]);
+        any = true;
+    }
+    if (!any) rb_buf_puts(c->out, "    {0,0,0,0,0},\n");
+    rb_buf_printf(c->out, "};\n\nstatic const uint32_t %s_disp[%u] = {", P, f.nb);
+    for (uint32_t b = 0; b < f.nb; b++) rb_buf_printf(c->out, "%s%u", sep(b), f.disp[b]);
+    rb_buf_puts(c->out, "\n};\n\n");
+    free(tmp);
+    free(group);
+    free(first);
+    free(text);
+    phf_free(&f);
     return RB_OK;
 }
 
-/* Which nodes are functions: the root, every node with children, and the
- * members of a group of equal ranks (searched one after the other). */
-static void mark_functions(compiler *c)
-{
-    for (size_t i = 0; i < c->nnodes; i++) {
-        cnode *nd = &c->nodes[i];
-        if (i == 0 || nd->child) nd->fn = true;
-        size_t nrank1 = 0;
-        for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling)
-            nrank1 += c->nodes[ch].order == 1 || c->nodes[ch].order == 2;
-        if (nrank1 > 1)
-            for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling)
-                if (c->nodes[ch].order == 1 || c->nodes[ch].order == 2) c->nodes[ch].fn = true;
-    }
-}
-
-static void put_routes_table(compiler *c, const uint32_t *by_shape, const uint32_t *by_id)
+/* The routes: ids, methods, patterns and captures (by index in the file),
+ * each route's place in the priority order, and the plugin's tables.
+ * pattern[i] and shape[i]: route i's strings in the pool. */
+static void put_routes_table(compiler *c, const uint32_t *by_shape, const uint32_t *by_id,
+                             const uint32_t *pattern, const uint32_t *shape)
 {
     const char *P = c->prefix;
     put(c, "/* The compiled table: route i (in the file's order) has id @_route_id[i]. */\n");
@@ -791,24 +1023,23 @@ static void put_routes_table(compiler *c, const uint32_t *by_shape, const uint32
     for (size_t i = 0; i < c->n; i++) rb_buf_printf(c->out, "%s%u", sep(i), c->routes[i].id);
     rb_buf_printf(c->out, "\n};\nconst unsigned char %s_route_method[%zu] = {", P, c->n);
     for (size_t i = 0; i < c->n; i++) rb_buf_printf(c->out, "%s%d", sep(i), c->routes[i].method);
-    rb_buf_printf(c->out, "\n};\nconst char *const %s_route_pattern[%zu] = {\n", P, c->n);
-    for (size_t i = 0; i < c->n; i++) {
-        rb_buf_puts(c->out, "    ");
-        put_literal(c, c->routes[i].pattern->text, c->routes[i].pattern->len);
-        rb_buf_puts(c->out, ",\n");
-    }
-    rb_buf_printf(c->out, "};\nstatic const unsigned char %s_ncaps[%zu] = {", P, c->n);
+    rb_buf_printf(c->out, "\n};\nconst char *const %s_route_pattern[%zu] = {", P, c->n);
+    for (size_t i = 0; i < c->n; i++)
+        rb_buf_printf(c->out, "%s%s_pool + %u",
+                      i == 0  ? "\n    "
+                      : i % 6 ? ", "
+                              : ",\n    ",
+                      P, pattern[i]);
+    rb_buf_printf(c->out, "\n};\nstatic const unsigned char %s_ncaps[%zu] = {", P, c->n);
     for (size_t i = 0; i < c->n; i++)
         rb_buf_printf(c->out, "%s%u", sep(i), c->routes[i].pattern->ncaptures);
+    rb_buf_printf(c->out,
+                  "\n};\n\n"
+                  "/* Each route's place in the priority order (for equal ranks). */\n"
+                  "static const uint32_t %s_prio[%zu] = {",
+                  P, c->n);
+    for (size_t i = 0; i < c->n; i++) rb_buf_printf(c->out, "%s%u", sep(i), c->prio[i]);
     rb_buf_puts(c->out, "\n};\n\n");
-    if (c->need_prio) {
-        rb_buf_printf(c->out,
-                      "/* Each route's place in the priority order (for equal ranks). */\n"
-                      "static const uint32_t %s_prio[%zu] = {",
-                      P, c->n);
-        for (size_t i = 0; i < c->n; i++) rb_buf_printf(c->out, "%s%u", sep(i), c->prio[i]);
-        rb_buf_puts(c->out, "\n};\n\n");
-    }
     /* the plugin's tables: shapes in search order, routes in id order */
     rb_buf_printf(c->out,
                   "#ifdef RB_COMPILED_PLUGIN\n"
@@ -821,9 +1052,8 @@ static void put_routes_table(compiler *c, const uint32_t *by_shape, const uint32
                   P, c->n);
     for (size_t k = 0; k < c->n; k++) {
         const rb_route *r = &c->routes[by_shape[k]];
-        rb_buf_puts(c->out, "    {");
-        put_literal(c, r->pattern->shape, r->pattern->shape_len);
-        rb_buf_printf(c->out, ", %zu, %d, %u},\n", r->pattern->shape_len, r->method, by_shape[k]);
+        rb_buf_printf(c->out, "    {%s_pool + %u, %zu, %d, %u},\n", P, shape[by_shape[k]],
+                      r->pattern->shape_len, r->method, by_shape[k]);
     }
     rb_buf_printf(c->out, "};\nstatic const uint32_t %s_by_id[%zu] = {", P, c->n);
     for (size_t k = 0; k < c->n; k++) rb_buf_printf(c->out, "%s%u", sep(k), by_id[k]);
@@ -835,8 +1065,12 @@ static const char lookup_text[] =
     "{\n"
     "    int r = -1;\n"
     "    m->allowed = 0;\n"
-    "    if (method >= 0 && method < @_METHODS && len > 0 && path[0] == '/')\n"
-    "        r = @_n0(path, len, 1, method, m);\n"
+    "    if (method >= 0 && method < @_METHODS && len > 0 && (uint64_t)len <= 0xffffffffu && "
+    "path[0] == '/') {\n"
+    "        @_ctx cx;\n"
+    "        @_ctx_init(&cx, method, path, len, m);\n"
+    "        r = @_walk(&cx, 1, 0);\n"
+    "    }\n"
     "    if (r >= 0) {\n"
     "        m->outcome = 200;\n"
     "        m->route_id = @_route_id[r];\n"
@@ -939,7 +1173,11 @@ static const char plugin_text[] =
     "    const @_plugin *pl = impl;\n"
     "    int r = -1;\n"
     "    m->allowed = 0;\n"
-    "    if (len > 0 && path[0] == '/') r = @_n0(path, len, 1, method, m);\n"
+    "    if (len > 0 && (uint64_t)len <= 0xffffffffu && path[0] == '/') {\n"
+    "        @_ctx cx;\n"
+    "        @_ctx_init(&cx, method, path, len, m);\n"
+    "        r = @_walk(&cx, 1, 0);\n"
+    "    }\n"
     "    if (r >= 0) {\n"
     "        m->outcome = RB_FOUND;\n"
     "        m->route_id = pl->ids[r];\n"
@@ -1002,9 +1240,11 @@ static bool prefix_ok(const char *p)
 static int emit(compiler *c, rb_error *err)
 {
     uint32_t *by_shape = malloc(c->n * sizeof *by_shape), *by_id = malloc(c->n * sizeof *by_id),
-             *order = malloc(c->n * sizeof *order), *tmp = malloc(c->n * sizeof *tmp);
+             *order = malloc(c->n * sizeof *order), *tmp = malloc(c->n * sizeof *tmp),
+             *pattern = malloc(c->n * sizeof *pattern), *shape = malloc(c->n * sizeof *shape);
+    rb_buf pool = {0}, body = {0};
     int rc = RB_OK;
-    if (!by_shape || !by_id || !order || !tmp) {
+    if (!by_shape || !by_id || !order || !tmp || !pattern || !shape) {
         rc = RB_ENOMEM;
         goto done;
     }
@@ -1029,6 +1269,21 @@ static int emit(compiler *c, rb_error *err)
         for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling)
             if (c->nodes[ch].minprio < nd->minprio) nd->minprio = c->nodes[ch].minprio;
     }
+    for (size_t i = 0; i < c->n; i++) {
+        const rb_pattern *p = c->routes[i].pattern;
+        pattern[i] = pool_add(&pool, p->text, p->len);
+        shape[i] = pool_add(&pool, p->shape, p->shape_len);
+    }
+    /* the tables first (they add to the pool), then the pool before them */
+    rb_buf *saved = c->out;
+    c->out = &body;
+    rc = put_tables(c, &pool);
+    c->out = saved;
+    if (rc < 0) goto done;
+    if (pool.len >= UINT32_MAX / 2) {
+        rc = RB_ELIMIT;
+        goto done;
+    }
     rb_buf_printf(c->out,
                   "/* A router for one fixed table of %zu routes, generated by `routebench "
                   "compile`\n"
@@ -1038,34 +1293,27 @@ static int emit(compiler *c, rb_error *err)
                   " * -DRB_COMPILED_PLUGIN it is also a routebench plugin for this table. */\n",
                   c->n, c->prefix, c->prefix);
     put(c, preamble);
-    mark_functions(c);
-    for (size_t i = 0; i < c->nnodes; i++)
-        if (c->nodes[i].fn)
-            rb_buf_printf(c->out,
-                          "static int %s_n%zu(const char *p, size_t len, size_t pos, int method, "
-                          "%s_match *m);\n",
-                          c->prefix, i, c->prefix);
-    rb_buf_puts(c->out, "\n");
-    /* the nodes first (they decide need_prio), then the tables before them */
-    rb_buf body = {0};
-    rb_buf *saved = c->out;
-    c->out = &body;
-    for (size_t i = 0; i < c->nnodes && rc == RB_OK; i++)
-        if (c->nodes[i].fn) rc = put_node(c, (uint32_t)i);
-    c->out = saved;
-    if (rc == RB_OK) {
-        put_routes_table(c, by_shape, by_id);
-        rb_buf_append(c->out, body.data ? body.data : "", body.len);
-        if (body.failed) c->out->failed = 1;
-        put(c, lookup_text);
-        put(c, plugin_text);
-    }
-    rb_buf_free(&body);
+    put_pool(c, &pool);
+    put_routes_table(c, by_shape, by_id, pattern, shape);
+    rb_buf_append(c->out, body.data ? body.data : "", body.len);
+    if (body.failed || pool.failed) c->out->failed = 1;
+    put(c, walker_text);
+    put(c, lookup_text);
+    put(c, plugin_text);
 done:
+    rb_buf_free(&body);
+    rb_buf_free(&pool);
     free(by_shape);
     free(by_id);
     free(order);
     free(tmp);
+    free(pattern);
+    free(shape);
+    if (rc == RB_ELIMIT)
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                         "the table is too large to compile: over 2 GiB of strings, over "
+                         "65,535 param and template children at one node, or no perfect "
+                         "hash found for its static segments");
     if (rc == RB_ENOMEM || c->out->failed)
         return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory compiling the table");
     return rc;

@@ -2,8 +2,8 @@
 # Regenerate docs/results/RESULTS.md: the performance report, from one paired run
 # of every router except linear (too slow at 100,000 routes and beyond to be
 # worth the minutes), the compiled router (docs/compile.md: it refuses tables
-# over 20,000 routes; each 10k table compiles once, 30-60 s, then comes from
-# its cache), the floor, the limit and the r3 peer, against radix as
+# over 20,000 routes; each 10k table compiles once, a few seconds, then comes
+# from its cache), the floor, the limit and the r3 peer, against radix as
 # of commit 3ec0efc (the baseline of the round-2 targets, built here from
 # that commit), on: the GitHub, Discord and Twilio tables, the table like
 # PagerDuty's (corpus/data/pagerduty-like), static at 100,
@@ -16,7 +16,8 @@
 # reads them from the run's summary.json), then the lookup targets again
 # from a second run with --metric instructions (Callgrind: deterministic)
 # of the baseline, hashseg, ctrie, radix, compiled, floor and the limit on the
-# targets' scenarios (bundle in build/results-instructions/).
+# targets' scenarios (bundle in build/results-instructions/), and the
+# generated router's compile cost for 1k/10k/20k tables (scripts/compile-cost.sh).
 #   scripts/results.sh [--force] [extra routebench run options, e.g. --clock cpu]
 #   scripts/results.sh [--force] --render-only   (the report again from the bundles, by this build)
 # Only a quiet machine's run is published (scripts/quiet.sh): the script
@@ -62,6 +63,7 @@ routers=$(./build/routebench list --json |
 ./build/routebench run --routers "$baseline,hashseg,ctrie,radix,compiled,floor,limit" --baseline "$baseline" \
   --scenarios github,discord,twilio,pagerduty-like,static-100,static-1000,static-10000,mixed-10000,mixed-nc-10000,params-10000,mixed-nc-100,mixed-nc-100000 \
   --metric instructions --out build/results-instructions
+  bash scripts/compile-cost.sh build/results-compile > build/results-compile.md
 else
   # the bundles as they are, their report.md and charts rendered again by
   # this build (report checks them against their trials first)
@@ -77,6 +79,7 @@ stamp=$(quiet_after results "$force" build/results/summary.json) || exit 1
   jq -r --arg base "$baseline" -f scripts/targets.jq build/results/summary.json
   jq -r --arg base "$baseline" --arg metric instructions -f scripts/targets.jq \
     build/results-instructions/summary.json
+  if [ -f build/results-compile.md ]; then cat build/results-compile.md; fi
   echo "For each target not met: the Callgrind profile of a lookup (instructions, branches,"
   echo "mispredictions, cache misses) and what was tried, in [profile.md](profile.md)."
 } > docs/results/RESULTS.md.tmp

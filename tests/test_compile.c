@@ -513,3 +513,167 @@ Test(compile, regression_182_a_hung_compiler_is_killed_at_its_time_budget)
     rbt_remove_tree(dir);
     free(dir);
 }
+
+/* ---- the generated C's limits ------------------------------------------- */
+
+/* Write the C of the routes file text to dir/router.c. */
+static void write_table_source(const char *dir, const char *text, size_t len)
+{
+    rb_route_table routes;
+    rb_error err;
+    char out[1200];
+    cr_assert_eq(rb_route_table_parse("t.routes", text, len, &routes, &err), RB_OK, "%s",
+                 err.message);
+    rb_buf src = {0};
+    cr_assert_eq(rb_compile_table(&routes, "t.routes", "t", &src, &err), RB_OK, "%s", err.message);
+    snprintf(out, sizeof out, "%s/router.c", dir);
+    cr_assert_eq(rb_file_write_atomic(out, src.data, src.len, &err), RB_OK, "%s", err.message);
+    rb_buf_free(&src);
+    rb_route_table_free(&routes);
+}
+
+/* A pattern of 4,096 bytes or more was one string literal, over C11's
+ * portable 4,095 (-pedantic: overlength-strings); the strings are now
+ * arrays of numbers.  The long route is still found. */
+Test(compile, regression_a_4096_byte_pattern_compiles_under_pedantic)
+{
+    char *dir = rbt_tmpdir();
+    size_t n = 4 + 1 + 4200 + 1 + 13;
+    char *text = malloc(n + 1);
+    cr_assert_not_null(text);
+    memcpy(text, "GET /", 5);
+    memset(text + 5, 'a', 4200);
+    memcpy(text + 5 + 4200, "\nGET /b/:id\n", 13);
+    write_table_source(dir, text, strlen(text));
+    free(text);
+    rbt_shell r = rbt_shell_run(
+        dir, "printf '#include \"router.c\"\\n#include <stdio.h>\\n#include <stdlib.h>\\n"
+             "int main(void)\\n{\\n    t_match m;\\n    char *p = malloc(4201);\\n"
+             "    int rc;\\n    p[0] = 47;\\n    memset(p + 1, 97, 4200);\\n"
+             "    rc = t_lookup(t_GET, p, 4201, &m);\\n"
+             "    printf(\"%%d %%u %%d\\\\n\", rc, rc == 200 ? m.route_id : 99u,"
+             " (int)strlen(t_route_pattern[0]));\\n    free(p);\\n    return 0;\\n}\\n' > main.c"
+             " && " RB_TEST_CC " -std=c11 -Wall -Wextra -Werror -pedantic -O1 -o main main.c"
+             " && ./main");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "200 0 4201") != NULL, "%s", r.out);
+    rbt_shell_free(&r);
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+/* The code of the generated file is the same whatever the table: only its
+ * tables grow.  On the router of one function per trie node, 10,000
+ * siblings with children were 10,000 functions (332 s and 2.96 GB of
+ * compiler at -O0); now the file has as many functions as for one route,
+ * and compiles at -O0 within 1 GB of address space. */
+Test(compile, regression_ten_thousand_siblings_compile_within_the_budget)
+{
+    char *dir = rbt_tmpdir();
+    rb_buf text = {0};
+    for (int i = 0; i < 10000; i++) rb_buf_printf(&text, "GET /s/seg%d\nGET /s/seg%d/:x\n", i, i);
+    cr_assert(!text.failed);
+    write_table_source(dir, text.data, text.len);
+    rb_buf_free(&text);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/router.c", dir);
+    size_t big_len = 0, small_len = 0;
+    char *big = NULL, *small = NULL;
+    cr_assert_eq(rb_file_read(path, &big, &big_len, NULL), RB_OK);
+    write_table_source(dir, "GET /s\n", 7);
+    cr_assert_eq(rb_file_read(path, &small, &small_len, NULL), RB_OK);
+    size_t fns_big = 0, fns_small = 0;
+    for (const char *s = big; (s = strstr(s, ")\n{\n")) != NULL; s++) fns_big++;
+    for (const char *s = small; (s = strstr(s, ")\n{\n")) != NULL; s++) fns_small++;
+    cr_expect_eq(fns_big, fns_small, "%zu functions for 20,000 routes, %zu for one", fns_big,
+                 fns_small);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fwrite(big, 1, big_len, f);
+    fclose(f);
+    free(big);
+    free(small);
+    rbt_shell r = rbt_shell_run(dir, "ulimit -v 1000000 && ulimit -t 300 && " RB_TEST_CC
+                                     " -std=c11 -Wall -Wextra -Werror -pedantic -O0 -c router.c");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    rbt_shell_free(&r);
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+/* A cache entry that does not load (a truncated .so: every later build
+ * failed with "file too short" until it was deleted by hand) is compiled
+ * again, once. */
+Test(compile, regression_a_truncated_cache_entry_is_compiled_again)
+{
+    char *dir = rbt_tmpdir();
+    setenv("RB_COMPILED_CACHE", dir, 1);
+    for (int round = 0; round < 2; round++) {
+        rb_router *r;
+        rb_error err;
+        cr_assert_eq(rb_router_create_ops(&rb_bench_compiled_ops, NULL, &r, &err), RB_OK);
+        cr_assert_eq(rb_router_add(r, RB_GET, "/trunc/:k", 9, 0, &err), RB_OK);
+        cr_assert_eq(rb_router_build(r, &err), RB_OK, "round %d: %s", round, err.message);
+        cr_expect(strstr(rb_router_describe(r), "compiled in"), "%s", rb_router_describe(r));
+        rb_match m;
+        cr_expect_eq(rb_router_lookup(r, RB_GET, "/trunc/x", 8, &m), RB_FOUND);
+        rb_router_destroy(r);
+        if (round == 0) {
+            rbt_shell s = rbt_shell_run(dir, "for f in *.so; do head -c 100 \"$f\" > t && mv t "
+                                             "\"$f\"; done; ls *.so | wc -l");
+            cr_assert_eq(s.status, 0, "%s", s.err);
+            cr_assert(strstr(s.out, "1") != NULL, "%s", s.out);
+            rbt_shell_free(&s);
+        }
+    }
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+/* A library that still does not load after compiling is reported, not
+ * compiled again in a loop. */
+Test(compile, a_library_that_does_not_load_is_reported)
+{
+    char *dir = rbt_tmpdir();
+    char cc[1200];
+    snprintf(cc, sizeof cc, "%s/cc", dir);
+    FILE *f = fopen(cc, "w");
+    cr_assert_not_null(f);
+    /* writes 10 bytes to the file after -o */
+    fputs("#!/bin/sh\nwhile [ $# -gt 0 ]; do if [ \"$1\" = -o ]; then printf 0123456789 > \"$2\";"
+          " fi; shift; done\n",
+          f);
+    fclose(f);
+    cr_assert_eq(chmod(cc, 0755), 0);
+    setenv("RB_COMPILED_CACHE", dir, 1);
+    setenv("CC", cc, 1);
+    rb_router *r;
+    rb_error err;
+    cr_assert_eq(rb_router_create_ops(&rb_bench_compiled_ops, NULL, &r, &err), RB_OK);
+    cr_assert_eq(rb_router_add(r, RB_GET, "/junk/:x", 8, 0, &err), RB_OK);
+    cr_expect_eq(rb_router_build(r, &err), RB_EIO);
+    cr_expect(strstr(err.message, "cannot load") != NULL, "%s", err.message);
+    rb_router_destroy(r);
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+/* A node's param and template children are counted in 16 bits in the
+ * generated tables: more than 65,535 at one node are refused (RB_ELIMIT),
+ * never wrapped into another count (which would skip children). */
+Test(compile, more_than_65535_templates_at_one_node_are_refused)
+{
+    rb_buf text = {0};
+    for (int i = 0; i < 65536; i++) rb_buf_printf(&text, "GET /t/{x}.e%d\n", i);
+    cr_assert(!text.failed);
+    rb_route_table routes;
+    rb_error err;
+    cr_assert_eq(rb_route_table_parse("t.routes", text.data, text.len, &routes, &err), RB_OK, "%s",
+                 err.message);
+    rb_buf src = {0};
+    cr_expect_eq(rb_compile_table(&routes, "t.routes", NULL, &src, &err), RB_ELIMIT);
+    cr_expect(strstr(err.message, "65,535") != NULL, "%s", err.message);
+    rb_buf_free(&src);
+    rb_buf_free(&text);
+    rb_route_table_free(&routes);
+}
