@@ -1,11 +1,12 @@
 /*
  * test_special_files.c — the one rule for special files (base/file.h),
- * bounded readers, the values a saved result may hold, and lost output,
- * each checked from the command line.
+ * bounded readers, the values a saved result may hold, lost output, and
+ * file names in the Markdown reports, each checked from the command line.
  *
  * Every command runs under `timeout`, so a reader that would block on a
  * FIFO fails its test instead of hanging the suite.
  */
+#include "format.h"
 #include "rb_test.h"
 
 #include <criterion/criterion.h>
@@ -225,4 +226,38 @@ Test(special_files, regression_235_lost_output_exits_4_in_every_command)
         cr_expect_eq(r.status, 4, "%s: exit %d, expected 4: %s", c, r.status, r.err);
         rbt_shell_free(&r);
     }
+}
+
+static void expect_md(const char *in, const char *want)
+{
+    rb_buf b = {0};
+    rb_format_md(&b, in, strlen(in));
+    cr_assert(!b.failed);
+    cr_expect_str_eq(b.data ? b.data : "", want, "rb_format_md(%s)", in);
+    rb_buf_free(&b);
+}
+
+/* report.md and http.md carried file names as raw inline HTML: a routes
+ * file named r<img src=x onerror=...>.routes put an <img> tag in every
+ * Markdown viewer.  A '<' outside a code span is written "\\<". */
+Test(special_files, regression_238_a_file_name_cannot_open_html_in_report_md)
+{
+    expect_md("### r<img src=x>\n", "### r\\<img src=x>\n");
+    expect_md("From `r<img>.routes`.", "From `r<img>.routes`.");
+    expect_md("``a`<b>``, `x` <c", "``a`<b>``, `x` \\<c");
+    expect_md("a ` b <c", "a ` b \\<c");     /* a lone backtick opens nothing */
+    expect_md("`a\n<b>` c", "`a\n\\<b>` c"); /* a span ends with its line here */
+    expect_md("> quote, x >= 1", "> quote, x >= 1");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "D='%s/corpus/data/github'; n='r<img src=x onerror=alert(1)>'; "
+             "cp \"$D\".routes \"$n.routes\" && cp \"$D\".requests \"$n.requests\" && "
+             "\"$RB\" run --routers hashseg --routes \"$n.routes\" --requests \"$n.requests\" "
+             "--trials 3 --min-trial-ms 1 --out b >/dev/null && "
+             "sed 's/`[^`]*`//g' b/report.md | grep -c '[^\\\\]<img'",
+             RB_SOURCE_DIR);
+    rbt_shell r = sh(cmd);
+    cr_expect_str_eq(r.out, "0\n", "raw <img> outside code spans in report.md: %s %s", r.out,
+                     r.err);
+    rbt_shell_free(&r);
 }

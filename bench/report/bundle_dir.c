@@ -18,6 +18,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "bundle.h"
 #include "file.h"
+#include "format.h"
 #include "report_html.h"
 
 #include "base_internal.h"
@@ -166,8 +167,10 @@ static int render_into(const rb_dir_staged *s, const char *json, size_t json_len
     rb_bundle_init(&b);
     int rc = rb_bundle_json_read(json, json_len, &b, err);
     if (rc == RB_OK) rc = rb_bundle_csv_read(csv, csv_len, &b, err);
-    rb_buf buf = {0};
-    if (rc == RB_OK) rc = rb_bundle_report_md(&b, &buf, err);
+    rb_buf buf = {0}, md = {0};
+    if (rc == RB_OK) rc = rb_bundle_report_md(&b, &md, err);
+    if (rc == RB_OK) rb_format_md(&buf, md.data ? md.data : "", md.len);
+    rb_buf_free(&md);
     if (rc == RB_OK) rc = put_buf(s, "report.md", &buf, err);
     if (rc == RB_OK) rc = rb_bundle_report_html(&b, &buf, err);
     if (rc == RB_OK) rc = put_buf(s, "report.html", &buf, err);
