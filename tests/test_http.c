@@ -780,7 +780,8 @@ Test(http_faults, regression_236_help_tells_what_happens_over_the_connection_lim
      * answered once the first is closed for idleness */
     snprintf(cmd, sizeof cmd,
              "'%s' --router radix --routes '%s' --max-connections 1 --idle-timeout 1 >srv.txt & "
-             "srv=$!; for i in $(seq 50); do grep -q listening srv.txt && break; sleep 0.1; done; "
+             "srv=$!; trap 'kill $srv 2>/dev/null' EXIT; for i in $(seq 50); do grep -q listening "
+             "srv.txt && break; sleep 0.1; done; "
              "port=$(sed -n 's/.*127.0.0.1:\\([0-9]*\\).*/\\1/p' srv.txt); "
              "exec 3<>/dev/tcp/127.0.0.1/$port; sleep 0.3; exec 4<>/dev/tcp/127.0.0.1/$port; "
              "printf 'GET /a HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&4; "
