@@ -29,34 +29,122 @@ static int oom(rb_error *err, const char *path)
     return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory writing %s", path);
 }
 
+/* /dev/fd/N, /proc/self/fd/N or /dev/stdin: a descriptor the user handed
+ * over on purpose (bash's <(...) names a pipe this way). */
+static bool names_descriptor(const char *path)
+{
+    const char *p;
+    if (strcmp(path, "/dev/stdin") == 0) return true;
+    if (strncmp(path, "/dev/fd/", 8) == 0)
+        p = path + 8;
+    else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+        p = path + 14;
+    else
+        return false;
+    if (!*p) return false;
+    for (; *p; p++)
+        if (*p < '0' || *p > '9') return false;
+    return true;
+}
+
+static const char *kind_of(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+/* May a reader take a file of this mode at path? */
+static int check_input(const char *path, mode_t mode, rb_error *err)
+{
+    if (S_ISREG(mode) || (S_ISFIFO(mode) && names_descriptor(path))) return RB_OK;
+    return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot read %s: it is %s, not a regular file%s",
+                     path, kind_of(mode),
+                     S_ISFIFO(mode) ? " (a pipe is read only as /dev/fd/N, as <(...) names it)"
+                                    : "");
+}
+
+static int over_cap(rb_error *err, const char *path, size_t max)
+{
+    if (max >= (size_t)1 << 20)
+        return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                         "cannot read %s: larger than %zu MiB, the most routebench reads of "
+                         "such a file (docs/cli.md, \"Input caps\")",
+                         path, max >> 20);
+    return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                     "cannot read %s: larger than %zu bytes, the most routebench reads of such "
+                     "a file (docs/cli.md, \"Input caps\")",
+                     path, max);
+}
+
 int rb_file_read(const char *path, char **data, size_t *len, rb_error *err)
+{
+    return rb_file_read_max(path, RB_FILE_READ_MAX, data, len, err);
+}
+
+int rb_file_read_max(const char *path, size_t max, char **data, size_t *len, rb_error *err)
 {
     *data = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return io_error(err, "cannot open", path);
+    struct stat st;
+    /* refused before it is opened: opening a device can have effects */
+    if (stat(path, &st) != 0) return io_error(err, "cannot open", path);
+    int rc = check_input(path, st.st_mode, err);
+    if (rc < 0) return rc;
+    /* O_NONBLOCK: a FIFO put in the file's place meanwhile cannot block
+     * the open; fstat then refuses it */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return io_error(err, "cannot open", path);
+    if (fstat(fd, &st) != 0 || (rc = check_input(path, st.st_mode, err)) < 0 ||
+        (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max) ||
+        (S_ISFIFO(st.st_mode) && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        if (rc < 0) return rc;
+        if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max)
+            return over_cap(err, path, max);
+        return io_error(err, "cannot read", path);
+    }
     size_t cap = 0, n = 0;
     char *buf = NULL;
-    int nomem;
-    /* read until a read leaves room: then the file has ended (or failed) */
-    while (!(nomem = rb_grow(NULL, &buf, &cap, n + 2, 1, 1 << 16))) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1) break;
+    int nomem = 0, failed = 0;
+    /* read until the end, or one byte past the cap (then it is over) */
+    for (;;) {
+        if (n + 2 > cap && (nomem = rb_grow(NULL, &buf, &cap, n + 2, 1, 1 << 16)) != 0) break;
+        size_t want = cap - n - 1;
+        if (want > max + 1 - n) want = max + 1 - n;
+        ssize_t r = read(fd, buf + n, want);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            failed = errno;
+            break;
+        }
+        if (r == 0) break;
+        n += (size_t)r;
+        if (n > max) break;
     }
-    int failed = ferror(f);
-    fclose(f);
-    if (nomem) {
+    close(fd);
+    if (nomem || failed || n > max) {
         free(buf);
-        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory reading %s", path);
-    }
-    if (failed) {
-        free(buf);
+        if (nomem) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory reading %s", path);
+        if (n > max) return over_cap(err, path, max);
+        errno = failed;
         return io_error(err, "cannot read", path);
     }
     buf[n] = '\0';
     *data = buf;
     *len = n;
     return RB_OK;
+}
+
+bool rb_file_is_stream(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
 }
 
 /* ---- names beside a path ------------------------------------------------ */
@@ -241,7 +329,7 @@ int rb_file_check_link(const char *path, rb_error *err)
 
 /* ---- files ---------------------------------------------------------------- */
 
-static int write_all(int fd, const char *data, size_t len)
+static int write_fd(int fd, const char *data, size_t len)
 {
     size_t done = 0;
     while (done < len) {
@@ -252,7 +340,38 @@ static int write_all(int fd, const char *data, size_t len)
         }
         done += (size_t)w;
     }
-    return fsync(fd);
+    return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+    return write_fd(fd, data, len) == 0 ? fsync(fd) : -1;
+}
+
+/* An output that is a FIFO or a character device (a terminal, /dev/null)
+ * is written into: renaming a file over it would replace the device node.
+ * A block device or a socket is refused.  *done is set when target was
+ * such a file (written, or refused with the error returned). */
+static int write_special(const char *target, const char *data, size_t len, bool *done,
+                         rb_error *err)
+{
+    struct stat st;
+    *done = false;
+    if (stat(target, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) return RB_OK;
+    *done = true;
+    if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot write %s: it is %s", target,
+                         kind_of(st.st_mode));
+    int fd = open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) return io_error(err, "cannot open", target);
+    int ok = write_fd(fd, data, len) == 0;
+    int saved = errno;
+    if (close(fd) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    errno = saved;
+    return ok ? RB_OK : io_error(err, "cannot write", target);
 }
 
 void rb_file_discard(rb_file_staged *s)
@@ -270,8 +389,14 @@ int rb_file_stage(const char *path, const char *data, size_t len, rb_file_staged
     int rc = resolve_link(path, &real, err);
     if (rc < 0) return rc;
     const char *target = real ? real : path;
-    rc = clean_leftovers(target, 0, err);
-    if (rc < 0) {
+    bool special;
+    rc = write_special(target, data, len, &special, err);
+    if (rc == RB_OK && special) {
+        s->path = with_suffix(target, strlen(target), "");
+        if (!s->path) rc = oom(err, path);
+    }
+    if (rc == RB_OK && !special) rc = clean_leftovers(target, 0, err);
+    if (rc < 0 || special) {
         free(real);
         return rc;
     }
@@ -304,6 +429,10 @@ int rb_file_stage(const char *path, const char *data, size_t len, rb_file_staged
 
 int rb_file_commit(rb_file_staged *s, rb_error *err)
 {
+    if (!s->tmp) { /* a stream, written in place by rb_file_stage */
+        rb_file_discard(s);
+        return RB_OK;
+    }
     if (rename(s->tmp, s->path) != 0) {
         int rc = io_error(err, "cannot write", s->path);
         rb_file_discard(s);

@@ -25,15 +25,44 @@
  *
  * An output named by a symbolic link is written where the link points; a
  * link to nothing is refused (RB_EIO) before anything is written.
+ *
+ * Special files, one rule for every reader and writer:
+ *   - an output that is a FIFO or a character device (a terminal,
+ *     /dev/null) is written into directly, never renamed over: a device
+ *     node stays a device node.  A block device or a socket is refused.
+ *   - an input must be a regular file, or a pipe handed over on purpose as
+ *     /dev/fd/N or /proc/self/fd/N (what bash's <(...) names).  A directory,
+ *     a device and a named FIFO are refused with what they are, so a FIFO
+ *     left in a results directory cannot block a reader.  Every read is
+ *     capped at what its format can need (RB_FILE_READ_MAX, RB_FILE_RESULT_MAX;
+ *     docs/cli.md, "Input caps"): a file over the cap is refused (RB_EIO)
+ *     naming the cap, before more than the cap is read.
  */
 #ifndef RB_BASE_FILE_H
 #define RB_BASE_FILE_H
 
 #include "base.h"
 
-/* Read the whole file; *data is malloc'ed with a NUL after *len bytes.
- * RB_EIO (the message names the path and the reason) or RB_ENOMEM. */
+#include <stdbool.h>
+
+/* The most a read takes: the largest input a format needs (an OpenAPI
+ * document, a route or requests table of a million lines). */
+#define RB_FILE_READ_MAX ((size_t)256 << 20)
+/* The most a saved result's file takes (summary.json, trials.csv, a
+ * history entry, http.json). */
+#define RB_FILE_RESULT_MAX ((size_t)64 << 20)
+
+/* Read the whole file, at most RB_FILE_READ_MAX bytes; *data is malloc'ed
+ * with a NUL after *len bytes.  RB_EIO (the message names the path and the
+ * reason: missing, not a regular file or a /dev/fd pipe, over the cap) or
+ * RB_ENOMEM. */
 int rb_file_read(const char *path, char **data, size_t *len, rb_error *err);
+/* rb_file_read with the cap max (bytes) instead of RB_FILE_READ_MAX. */
+int rb_file_read_max(const char *path, size_t max, char **data, size_t *len, rb_error *err);
+
+/* Is path (or what its link names) a FIFO or a character device, an
+ * output written into in place? */
+bool rb_file_is_stream(const char *path);
 
 /* Replace path with data[0, len) atomically (mode 0644), removing what
  * killed writers of path left first.  RB_EIO naming the path; on failure
@@ -48,12 +77,15 @@ int rb_file_check_link(const char *path, rb_error *err);
 
 typedef struct rb_file_staged {
     char *path; /* the destination */
-    char *tmp;  /* the complete temporary file beside it; NULL once committed or discarded */
+    char *tmp;  /* the complete temporary file beside it; NULL once committed or discarded,
+                 * or when path was a stream written in place */
 } rb_file_staged;
 
 /* Write data[0, len) to a temporary file beside path and fsync it (after
  * removing what killed writers of path left).  *s is set up here; commit
- * or discard it.  RB_EIO naming the path, RB_ENOMEM. */
+ * or discard it.  RB_EIO naming the path, RB_ENOMEM.  A path that is a
+ * FIFO or a character device is written here, in place (s->tmp stays
+ * NULL, the commit has nothing left to do). */
 int rb_file_stage(const char *path, const char *data, size_t len, rb_file_staged *s, rb_error *err);
 /* Rename the staged file over its path and fsync the directory; s is
  * released (discarded on failure). */

@@ -26,10 +26,14 @@
 # Builds are incremental, so a second run is quick.  The gate counts
 # instructions under Callgrind (--metric instructions): noise cannot move it.
 #
+# BASE_REF is checked before anything is built or fetched: empty (an unset
+# variable), starting with '-' (also after origin/), or neither a hex SHA
+# nor a name `git check-ref-format` accepts is a usage error (exit 2).
+#
 # Exit status: the worst over the routers: 0 every gate passed; 1 a gate
 # failed; 2 usage or input error (a results file of another identity
-# included: the message names what differs); 3 inconclusive; 4 the builds
-# or git failed.
+# included: the message names what differs; a base that is no commit
+# name); 3 inconclusive; 4 the builds or git failed.
 set -euo pipefail
 
 usage() {
@@ -57,6 +61,29 @@ if [ -n "$record" ] && [ -n "$saved" ]; then
   echo "ci-gate: --record and --saved exclude each other" >&2
   exit 2
 fi
+
+# A base that git could take for an option (a branch name such as
+# '--upload-pack=CMD' reaches here in CI) or for nothing (an unset
+# variable: git would fetch origin's HEAD and pass every patch) is refused.
+check_base() {
+  local ref=$1 name=${1#origin/}
+  if [ -z "$ref" ] || [ -z "$name" ]; then
+    echo "ci-gate: the base is empty (an unset variable?): name a commit SHA, a branch or a tag" >&2
+    exit 2
+  fi
+  case $ref/$name in
+  -* | */-*)
+    echo "ci-gate: the base '$ref' starts with '-': a commit SHA, a branch or a tag, not an option" >&2
+    exit 2
+    ;;
+  esac
+  if [[ $ref =~ ^[0-9a-fA-F]{7,64}$ ]]; then return 0; fi
+  if ! git check-ref-format --allow-onelevel "$ref"; then
+    echo "ci-gate: the base '$ref' is not a commit SHA nor a valid branch or tag name (git check-ref-format)" >&2
+    exit 2
+  fi
+}
+if [ -z "$record" ] && [ -z "$saved" ]; then check_base "$base_ref"; fi
 
 root=$(git rev-parse --show-toplevel 2>/dev/null) || {
   echo "ci-gate: not inside a git checkout" >&2
@@ -88,13 +115,13 @@ build() {
 # The commit BASE_REF names, fetching just that commit when it is missing.
 resolve_base() {
   local ref=$1 sha
-  if sha=$(git rev-parse -q --verify "$ref^{commit}" 2>/dev/null); then
+  if sha=$(git rev-parse -q --verify --end-of-options "$ref^{commit}" 2>/dev/null); then
     echo "$sha"
     return 0
   fi
   local remote_ref=${ref#origin/}
   say "fetching $remote_ref from origin (depth 1)"
-  git fetch -q --depth=1 origin "$remote_ref" >&2 || {
+  git fetch -q --depth=1 --end-of-options origin "$remote_ref" >&2 || {
     say "cannot fetch $remote_ref from origin (a SHA, a branch or a tag of origin)"
     return 1
   }
@@ -111,7 +138,7 @@ checkout_base() {
     git worktree remove --force "$src" >/dev/null 2>&1 || rm -rf "$src"
     git worktree prune
   fi
-  git worktree add -q --detach "$src" "$sha" >&2
+  git worktree add -q --detach --end-of-options "$src" "$sha" >&2
 }
 
 status_rank() { # severity: I/O 4 > usage 2 > failed 1 > inconclusive 3 > passed 0

@@ -11,12 +11,16 @@
 #      with compare: fails too (exit 1), without building the base again;
 #   4. a base that cannot be fetched: exit 4 with a message; a threshold of
 #      97: exit 2, suggesting 0.97.
+#   0. first, hostile bases as a pull request's branch name or an unset
+#      variable would give them: each exits 2 with its reason before
+#      anything is built or fetched, and no command hidden in one runs
+#      (--bases-only stops after these: quick, no Valgrind needed).
 # Skipped (77) outside a git checkout or without Valgrind.
-#   tests/ci_gate_test.sh SOURCE_DIR
+#   tests/ci_gate_test.sh SOURCE_DIR [--bases-only]
 set -euo pipefail
 src=$(cd "${1:?source dir}" && pwd)
+bases_only=${2:-}
 git -C "$src" rev-parse HEAD >/dev/null 2>&1 || { echo "not a git checkout: skipped"; exit 77; }
-command -v valgrind >/dev/null || { echo "no valgrind: skipped"; exit 77; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rb-ci-gate.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -32,6 +36,27 @@ echo "head $head, base $base"
 
 git clone -q --depth 1 "file://$src" "$tmp/clone"
 cd "$tmp/clone"
+
+# 0. hostile bases: exit 2 with the reason, nothing built, nothing run
+pwned=$tmp/pwned
+hostile=("origin/--upload-pack=touch $pwned" "--upload-pack=touch $pwned" "" "-q" "origin/"
+  "origin/-q" "main..HEAD" "a b" "HEAD~1:x" "refs/heads/.lock" "bad\\name")
+reasons=("starts with '-'" "unknown option" "empty" "starts with '-'" "empty" "starts with '-'"
+  "not a commit SHA" "not a commit SHA" "not a commit SHA" "not a commit SHA" "not a commit SHA")
+for i in "${!hostile[@]}"; do
+  set +e
+  bash scripts/ci-gate.sh "${hostile[$i]}" >"$tmp/hostile.out" 2>&1
+  rc=$?
+  set -e
+  [ $rc -eq 2 ] || fail "base '${hostile[$i]}': exit $rc, expected 2: $(cat "$tmp/hostile.out")"
+  grep -q -- "${reasons[$i]}" "$tmp/hostile.out" ||
+    fail "base '${hostile[$i]}': no '${reasons[$i]}' in: $(cat "$tmp/hostile.out")"
+  [ ! -e "$pwned" ] || fail "base '${hostile[$i]}' ran a command"
+  [ ! -e build-ci/head ] || fail "base '${hostile[$i]}': something was built before the base was checked"
+done
+echo "hostile bases: each refused with exit 2"
+if [ "$bases_only" = --bases-only ]; then exit 0; fi
+command -v valgrind >/dev/null || { echo "no valgrind: skipped"; exit 77; }
 [ "$(git rev-parse --is-shallow-repository)" = true ] || fail "the clone is not shallow"
 if [ "$base" != "$head" ] && git rev-parse -q --verify "$base^{commit}" >/dev/null; then
   fail "the base is already in the clone: nothing would be fetched"

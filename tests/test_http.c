@@ -761,3 +761,44 @@ Test(http_smoke, whole_pipeline_two_routers, .timeout = 300)
     }
     rmdir(dir);
 }
+
+/* The server's --help said connections over --max-connections were
+ * "closed at once"; they wait, unanswered, until an open one closes (an
+ * idle one after --idle-timeout) and are then served: --help says that. */
+Test(http_faults, regression_236_help_tells_what_happens_over_the_connection_limit, .timeout = 60)
+{
+    NEED_SERVER();
+    char *dir = rbt_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' --help", RB_HTTP_SERVER);
+    rbt_shell h = rbt_shell_run(dir, cmd);
+    char *help = rbt_unwrapped(h.out);
+    cr_assert(help);
+    cr_expect(!strstr(help, "closed at once"), "--help: %s", h.out);
+    cr_expect(strstr(help, "more wait, unanswered, until one closes"), "--help: %s", h.out);
+    /* one idle connection holds the only slot; a second's request is
+     * answered once the first is closed for idleness */
+    snprintf(cmd, sizeof cmd,
+             "'%s' --router radix --routes '%s' --max-connections 1 --idle-timeout 1 >srv.txt & "
+             "srv=$!; trap 'kill $srv 2>/dev/null' EXIT; for i in $(seq 50); do grep -q listening "
+             "srv.txt && break; sleep 0.1; done; "
+             "port=$(sed -n 's/.*127.0.0.1:\\([0-9]*\\).*/\\1/p' srv.txt); "
+             "exec 3<>/dev/tcp/127.0.0.1/$port; sleep 0.3; exec 4<>/dev/tcp/127.0.0.1/$port; "
+             "printf 'GET /a HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' >&4; "
+             "timeout 20 head -c 12 <&4; kill $srv; wait $srv",
+             RB_HTTP_SERVER, FAULTS_ROUTES);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/t.sh", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(cmd, f);
+    fclose(f);
+    rbt_shell r = rbt_shell_run(dir, "bash t.sh");
+    cr_expect(strncmp(r.out, "HTTP/1.1 ", 9) == 0, "over the limit: no answer: '%s' %s", r.out,
+              r.err);
+    free(help);
+    rbt_shell_free(&h);
+    rbt_shell_free(&r);
+    rbt_remove_tree(dir);
+    free(dir);
+}

@@ -339,6 +339,25 @@ Test(plugins, regression_154_a_router_name_with_control_bytes_is_refused_at_load
     cr_expect(strchr(out, 0x1b) == NULL, "list printed the raw name: %s", out);
 }
 
+/* A plugin router's summary was not checked as its name is: a newline,
+ * an ESC and a '|' went raw into `list` and broke report.md's router
+ * table.  Its library is refused at load, naming the byte and offset. */
+Test(plugins, regression_237_a_summary_with_control_bytes_is_refused_at_load)
+{
+    rb_plugins p;
+    rb_plugins_init(&p);
+    rb_error err;
+    cr_expect_eq(rb_plugins_load(&p, RB_BADSUMMARY_PLUGIN, &err), RB_EABI);
+    cr_expect(strstr(err.message, "0x0a at offset 8") != NULL, "%s", err.message);
+    cr_expect(strchr(err.message, '\n') == NULL && strchr(err.message, 0x1b) == NULL,
+              "the message carries the raw bytes: %s", err.message);
+    cr_expect_eq(rb_plugins_count(&p), 0u);
+    rb_plugins_close(&p);
+    char out[16384];
+    cr_expect_eq(run("list --router-lib " RB_BADSUMMARY_PLUGIN, out, sizeof out), 2, "%s", out);
+    cr_expect(strchr(out, 0x1b) == NULL, "list printed the raw summary: %s", out);
+}
+
 /* Regression 155: a plugin router named like a built-in (radix) shadowed
  * nothing and got no warning: the plain name silently meant the built-in.
  * Loading it warns and names the spec that reaches it. */

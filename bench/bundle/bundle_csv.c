@@ -21,6 +21,7 @@
 
 #include "base_internal.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,8 +129,9 @@ static bool parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
     if (!*s || *s < '0' || *s > '9') return false;
     char *e;
+    errno = 0;
     unsigned long long v = strtoull(s, &e, 10);
-    if (*e || v > max) return false;
+    if (*e || errno == ERANGE || v > max) return false;
     *out = v;
     return true;
 }

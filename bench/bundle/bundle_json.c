@@ -16,6 +16,7 @@
 
 #include <cJSON.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -699,10 +700,19 @@ static const cJSON *field(jr *r, const cJSON *o, const char *key)
     return v;
 }
 
+/* The range of a value per lookup (ns, instructions or cycles) that a
+ * reader accepts: what a lookup can cost (docs/cli.md, "Input caps"). */
+#define VALUE_MIN 1e-3
+#define VALUE_MAX 1e12
+
 static double get_num(jr *r, const cJSON *o, const char *key)
 {
     const cJSON *v = field(r, o, key);
-    if (v && cJSON_IsNumber(v)) return v->valuedouble;
+    /* a number too large for a double (1e400) parses as infinity */
+    if (v && cJSON_IsNumber(v) && !isfinite(v->valuedouble) && r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is not a finite number", r->where, key);
+    if (v && cJSON_IsNumber(v)) return isfinite(v->valuedouble) ? v->valuedouble : 0;
     if (v && r->rc == RB_OK)
         r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
                           "summary.json: %s: \"%s\" is not a number", r->where, key);
@@ -714,6 +724,31 @@ static double get_num_or(jr *r, const cJSON *o, const char *key, double absent)
     const cJSON *v = field(r, o, key);
     if (v && cJSON_IsNull(v)) return absent;
     return get_num(r, o, key);
+}
+
+/* A number from lo to hi (what the field can mean), else the error names
+ * the field and the range. */
+static double get_in(jr *r, const cJSON *o, const char *key, double lo, double hi)
+{
+    double v = get_num(r, o, key);
+    if (r->rc == RB_OK && !(v >= lo && v <= hi))
+        r->rc =
+            rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                      "summary.json: %s: \"%s\" is %g, outside %g to %g", r->where, key, v, lo, hi);
+    return v;
+}
+
+/* A number >= 0, or null (read: absent). */
+static double get_nonneg_or(jr *r, const cJSON *o, const char *key, double absent)
+{
+    const cJSON *v = field(r, o, key);
+    if (v && cJSON_IsNull(v)) return absent;
+    double d = get_num(r, o, key);
+    if (r->rc == RB_OK && d < 0)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is %g: negative (null when unknown)", r->where,
+                          key, d);
+    return d;
 }
 
 static uint64_t get_u64(jr *r, const cJSON *o, const char *key)
@@ -802,7 +837,7 @@ static void read_fields(jr *r, const cJSON *o, const json_field *fields, size_t 
             memcpy(p, &d, sizeof d);
             break;
         case J_DOUBLE_OR_NULL:
-            d = get_num_or(r, o, f->key, -1);
+            d = get_nonneg_or(r, o, f->key, -1);
             memcpy(p, &d, sizeof d);
             break;
         case J_DOUBLE_INF_NULL:
@@ -810,7 +845,8 @@ static void read_fields(jr *r, const cJSON *o, const json_field *fields, size_t 
             memcpy(p, &d, sizeof d);
             break;
         case J_INT_OR_NULL: {
-            int v = (int)get_num_or(r, o, f->key, -1);
+            double x = get_nonneg_or(r, o, f->key, -1);
+            int v = x <= INT_MAX ? (int)x : -1;
             memcpy(p, &v, sizeof v);
             break;
         }
@@ -850,12 +886,19 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
     }
     char key[64];
     x->trials = (size_t)get_u64(r, o, "trials");
-    x->median_ns = get_num(r, o, value_key(b, "median", key, sizeof key));
-    x->min_ns = get_num(r, o, value_key(b, "min", key, sizeof key));
-    x->max_ns = get_num(r, o, value_key(b, "max", key, sizeof key));
-    x->mad_ns = get_num(r, o, value_key(b, "mad", key, sizeof key));
+    /* the value per lookup is a cost: positive when measured, 0 without trials */
+    char where[sizeof s->name + sizeof x->router + 4];
+    snprintf(where, sizeof where, "%s, %s", s->name, x->router);
+    r->where = where;
+    double lo = x->trials ? VALUE_MIN : 0;
+    x->median_ns = get_in(r, o, value_key(b, "median", key, sizeof key), lo, VALUE_MAX);
+    x->min_ns = get_in(r, o, value_key(b, "min", key, sizeof key), 0, VALUE_MAX);
+    x->max_ns = get_in(r, o, value_key(b, "max", key, sizeof key), 0, VALUE_MAX);
+    x->mad_ns = get_in(r, o, value_key(b, "mad", key, sizeof key), 0, VALUE_MAX);
     x->lookups_per_s = get_num_or(r, o, "lookups_per_s", 0);
-    if (rb_metric_exact(b->metric)) x->ir_per_lookup = get_num(r, o, "instructions_per_lookup");
+    if (rb_metric_exact(b->metric))
+        x->ir_per_lookup = get_in(r, o, "instructions_per_lookup", 0, VALUE_MAX);
+    r->where = s->name;
     if (b->metric == RB_METRIC_CYCLES_EST) {
         x->data_refs_per_lookup = get_num(r, o, "data_refs_per_lookup");
         x->l1_misses_per_lookup = get_num(r, o, "l1_misses_per_lookup");
@@ -982,7 +1025,7 @@ static void read_gate(jr *r, const cJSON *o, rb_bundle *b)
     g->on = true;
     get_str(r, o, "a", g->a, sizeof g->a);
     get_str(r, o, "b", g->b, sizeof g->b);
-    g->threshold = get_num(r, o, "threshold");
+    g->threshold = get_in(r, o, "threshold", 0.5, 1);
     char outcome[32];
     get_str(r, o, "outcome", outcome, sizeof outcome);
     g->outcome = rb_gate_outcome_parse(outcome);
@@ -1092,7 +1135,8 @@ static void read_all(jr *r, const cJSON *root, rb_bundle *b)
     r->where = "machine";
     read_fields(r, m, machine_fields, JF_N(machine_fields), b);
     const cJSON *dur = cJSON_GetObjectItemCaseSensitive(root, "duration_s"); /* optional */
-    b->duration_s = cJSON_IsNumber(dur) ? dur->valuedouble : -1;
+    r->where = "the top level";
+    b->duration_s = cJSON_IsNumber(dur) ? get_in(r, root, "duration_s", 0, 1e9) : -1;
 
     r->where = "the top level";
     get_str(r, root, "date", b->date, sizeof b->date);

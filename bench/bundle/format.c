@@ -127,3 +127,40 @@ void rb_format_xml(rb_buf *o, const char *s, bool newlines)
         }
     }
 }
+
+/* The length of the run of backticks at p (p < end). */
+static size_t ticks(const char *p, const char *end)
+{
+    size_t n = 0;
+    while (p + n < end && p[n] == '`') n++;
+    return n;
+}
+
+void rb_format_md(rb_buf *o, const char *md, size_t len)
+{
+    const char *p = md, *end = md + len;
+    while (p < end) {
+        if (*p == '<') {
+            rb_buf_puts(o, "\\<");
+            p++;
+            continue;
+        }
+        if (*p != '`') {
+            rb_buf_append(o, p, 1);
+            p++;
+            continue;
+        }
+        /* a code span: the run of n backticks, to the next run of n on the
+         * same line; without one the backticks are text */
+        size_t n = ticks(p, end);
+        const char *q = p + n, *close = NULL;
+        while (q < end && *q != '\n' && !close) {
+            size_t m = *q == '`' ? ticks(q, end) : 0;
+            if (m == n) close = q;
+            q += m ? m : 1;
+        }
+        const char *stop = close ? close + n : p + n;
+        rb_buf_append(o, p, (size_t)(stop - p));
+        p = stop;
+    }
+}

@@ -39,5 +39,9 @@ void rb_format_speed(double median, double lo, double hi, bool too_few, bool exa
 /* s appended to o as XML/HTML text or attribute value: & < > " escaped,
  * other control bytes dropped (a newline kept when newlines). */
 void rb_format_xml(rb_buf *o, const char *s, bool newlines);
+/* Markdown md[0, len) appended to o with every '<' outside a code span
+ * written "\\<": a name taken from a file name ("r<img src=x
+ * onerror=...>") cannot open raw HTML where the Markdown is shown. */
+void rb_format_md(rb_buf *o, const char *md, size_t len);
 
 #endif

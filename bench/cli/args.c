@@ -141,6 +141,11 @@ int cli_check_output_file(const char *cmd, const char *what, const char *path)
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return cli_error(cmd, "%s %s is a directory, not a file", what, path);
+    if (rb_file_is_stream(path)) { /* written in place (file.h) */
+        if (access(path, W_OK) != 0)
+            return cli_error(cmd, "%s %s: %s", what, path, strerror(errno));
+        return CLI_OK;
+    }
     char dir[4096];
     const char *slash = strrchr(path, '/');
     if (!slash)

@@ -81,7 +81,7 @@ static int read_result(const char *path, rb_bundle *b, rb_error *err)
     char *text = NULL;
     size_t len = 0;
     rb_bundle_init(b);
-    int rc = rb_file_read(path, &text, &len, err);
+    int rc = rb_file_read_max(path, RB_FILE_RESULT_MAX, &text, &len, err);
     if (rc == RB_OK) rc = rb_bundle_json_read(text, len, b, err);
     free(text);
     return rc;

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "sysinfo.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,7 +74,18 @@ static int help(int argc, char **argv)
     return c->run(argc > 2 ? 3 : 2, args);
 }
 
-int main(int argc, char **argv)
+/* Output that could not be written is an error of every command: stdout
+ * is flushed here, and a failure (a full disk, /dev/full, a closed pipe)
+ * turns status into CLI_SYSTEM. */
+static int lost_output(const char *cmd, int status)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+    int saved = errno;
+    if (status == CLI_SYSTEM) return status; /* the command said why already */
+    return cli_system_error(cmd, "writing to stdout: %s", strerror(saved ? saved : EIO));
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -88,4 +100,10 @@ int main(int argc, char **argv)
     const command *c = find(argv[1]);
     if (c) return c->run(argc - 1, argv + 1);
     return cli_error("", "unknown command '%s' (routebench --help lists them)", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+    int status = dispatch(argc, argv);
+    return lost_output(argc > 1 && find(argv[1]) ? argv[1] : "", status);
 }

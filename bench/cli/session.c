@@ -22,6 +22,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void add_export_options(void);
@@ -467,9 +468,13 @@ static void warn_linear(const session_options *o)
             n && o->leave_out && o->leave_out[strlen(o->leave_out) - 1] == ' ' ? others : "");
 }
 
-/* A file's lines (the routes or requests of a table), for the estimate. */
+/* A file's lines (the routes or requests of a table), for the estimate;
+ * 0 for what is no regular file (a <(...) pipe read here would be empty
+ * for the reader, /dev/zero would never end: the reader refuses it). */
 static size_t count_lines(const char *path)
 {
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
     FILE *f = fopen(path, "r");
     if (!f) return 0;
     size_t n = 0;

@@ -29,6 +29,7 @@
 #include "bundle.h"
 #include "base_internal.h"
 #include "file.h"
+#include "format.h"
 #include "sysinfo.h"
 
 #include <cjson/cJSON.h>
@@ -597,9 +598,12 @@ int rb_http_write_bundle(const rb_http_options *o, const rb_http_result *res, co
     }
     rb_buf_free(&b);
     if (rc == RB_OK) {
-        rb_http_report(o, res, command, true, &b);
-        rc = b.failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory")
-                      : rb_dir_put(&s, "http.md", b.data, b.len, err);
+        rb_buf md = {0};
+        rb_http_report(o, res, command, true, &md);
+        rb_format_md(&b, md.data ? md.data : "", md.len);
+        rc = b.failed || md.failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory")
+                                   : rb_dir_put(&s, "http.md", b.data, b.len, err);
+        rb_buf_free(&md);
     }
     rb_buf_free(&b);
     struct stat st;

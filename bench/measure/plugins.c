@@ -88,16 +88,41 @@ static int check_name(const char *path, size_t i, const char *name, rb_error *er
                      path, i, shown, (unsigned char)name[bad], bad);
 }
 
+/* A summary goes into `list` and report.md's tables on one line: no byte
+ * below 0x20 (a newline, ESC) nor 0x7f, no '|' (a table's separator), at
+ * most RB_PLUGIN_SUMMARY_MAX bytes.  The message shows the first bad byte
+ * by its code, never raw. */
+static int check_summary(const char *path, size_t i, const char *name, const char *summary,
+                         rb_error *err)
+{
+    if (!summary) return RB_OK;
+    size_t n = strnlen(summary, RB_PLUGIN_SUMMARY_MAX + 1);
+    if (n > RB_PLUGIN_SUMMARY_MAX)
+        return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                         "%s: router %zu (%s): its summary is longer than %d bytes", path, i, name,
+                         RB_PLUGIN_SUMMARY_MAX);
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)summary[k];
+        if (c < 0x20 || c == 0x7f || c == '|')
+            return rb__error(err, RB_EABI, RB_NO_OFFSET,
+                             "%s: router %zu (%s): its summary has byte 0x%02x at offset %zu: a "
+                             "summary is one line of printable text without '|'",
+                             path, i, name, c, k);
+    }
+    return RB_OK;
+}
+
 /* Why ops (router i of the library at path) cannot be used, or RB_OK: the
  * front end's rule (ABI version, required functions), then a name that a
- * router spec can name. */
+ * router spec can name and a summary that prints on one line. */
 static int check_ops(const char *path, size_t i, const rb_router_ops *ops, rb_error *err)
 {
     if (!ops) return rb__error(err, RB_EABI, RB_NO_OFFSET, "%s: router %zu is NULL", path, i);
     rb_error why;
     if (rb__ops_validate(ops, &why) < 0)
         return rb__error(err, RB_EABI, RB_NO_OFFSET, "%s: %s", path, why.message);
-    return check_name(path, i, ops->name, err);
+    int rc = check_name(path, i, ops->name, err);
+    return rc < 0 ? rc : check_summary(path, i, ops->name, ops->summary, err);
 }
 
 /* Copy dlerror()'s text (or a fallback) into a bounded string. */

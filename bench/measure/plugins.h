@@ -73,6 +73,9 @@ size_t rb_plugins_lib_of(const rb_plugins *p, const rb_router_ops *ops);
 /* The longest router name a plugin may give; a name is letters, digits
  * and _ . + - only (a library with any other name is refused, RB_EABI). */
 #define RB_PLUGIN_NAME_MAX 63
+/* The longest summary a plugin router may give: one line of printable
+ * text without '|' (else its library is refused, RB_EABI). */
+#define RB_PLUGIN_SUMMARY_MAX 200
 
 /* What plugin router i's plain NAME already means ("a built-in router",
  * "a router loaded before it"), or NULL when NAME reaches it: a shadowed

@@ -258,9 +258,9 @@ int rb_bundle_render_dir(const char *dir, char *kept, size_t kept_cap, rb_error 
     int rc = rb_dir_clean_leftovers(dir, err);
     if (rc == RB_OK) rc = check_replaceable(dir, true, kept, kept_cap, err);
     if (rc == RB_OK) rc = join(path, sizeof path, dir, "summary.json", err);
-    if (rc == RB_OK) rc = rb_file_read(path, &json, &json_len, err);
+    if (rc == RB_OK) rc = rb_file_read_max(path, RB_FILE_RESULT_MAX, &json, &json_len, err);
     if (rc == RB_OK) rc = join(path, sizeof path, dir, "trials.csv", err);
-    if (rc == RB_OK) rc = rb_file_read(path, &csv, &csv_len, err);
+    if (rc == RB_OK) rc = rb_file_read_max(path, RB_FILE_RESULT_MAX, &csv, &csv_len, err);
     rb_dir_staged s = {0};
     if (rc == RB_OK) rc = rb_dir_stage(dir, &s, err);
     if (rc == RB_OK) rc = copy_data(dir, &s, err);
@@ -281,12 +281,12 @@ int rb_bundle_read_dir(const char *dir, rb_bundle *b, rb_error *err)
     size_t len = 0;
     rb_bundle_init(b);
     int rc = join(path, sizeof path, dir, "summary.json", err);
-    if (rc == RB_OK) rc = rb_file_read(path, &text, &len, err);
+    if (rc == RB_OK) rc = rb_file_read_max(path, RB_FILE_RESULT_MAX, &text, &len, err);
     if (rc == RB_OK) rc = rb_bundle_json_read(text, len, b, err);
     free(text);
     text = NULL;
     if (rc == RB_OK) rc = join(path, sizeof path, dir, "trials.csv", err);
-    if (rc == RB_OK) rc = rb_file_read(path, &text, &len, err);
+    if (rc == RB_OK) rc = rb_file_read_max(path, RB_FILE_RESULT_MAX, &text, &len, err);
     if (rc == RB_OK) rc = rb_bundle_csv_read(text, len, b, err);
     free(text);
     if (rc < 0) rb_bundle_free(b);

@@ -54,12 +54,9 @@ static int load_one(const char *dir, const char *name, rb_history_result *r, rb_
             return rb__error(err, RB_EIO, RB_NO_OFFSET, "%s: a directory without summary.json",
                              path);
     }
-    if ((uint64_t)st.st_size > RB_HISTORY_MAX_BYTES)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "%s: %lld bytes, above the limit of %u",
-                         path, (long long)st.st_size, RB_HISTORY_MAX_BYTES);
     char *text = NULL;
     size_t len = 0;
-    int rc = rb_file_read(path, &text, &len, err);
+    int rc = rb_file_read_max(path, RB_FILE_RESULT_MAX, &text, &len, err);
     if (rc == RB_OK) {
         rc = rb_bundle_json_read(text, len, &r->b, err);
         if (rc < 0) {

@@ -23,7 +23,7 @@
  * segments on its two sides.
  *
  * Reading is bounded: at most RB_HISTORY_MAX_RESULTS results of at most
- * RB_HISTORY_MAX_BYTES each.
+ * RB_FILE_RESULT_MAX bytes each (file.h).
  */
 #ifndef RB_BENCH_HISTORY_H
 #define RB_BENCH_HISTORY_H
@@ -35,7 +35,6 @@
 #include <stddef.h>
 
 #define RB_HISTORY_MAX_RESULTS 4096
-#define RB_HISTORY_MAX_BYTES   (64u << 20)
 
 typedef struct rb_history_result {
     char name[256];              /* the entry's name in DIR */

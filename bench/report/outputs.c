@@ -7,6 +7,7 @@
 #include "output.h"
 
 #include "base_internal.h"
+#include "format.h"
 #include "report_console.h"
 #include "report_html.h"
 
@@ -28,6 +29,18 @@ static int render_terminal(const rb_bundle *b, rb_buf *out, rb_error *err)
     return RB_OK;
 }
 
+/* report.md, a '<' outside a code span escaped: a file or router name
+ * is never read as inline HTML. */
+static int render_markdown(const rb_bundle *b, rb_buf *out, rb_error *err)
+{
+    rb_buf md = {0};
+    int rc = rb_bundle_report_md(b, &md, err);
+    if (rc == RB_OK) rb_format_md(out, md.data ? md.data : "", md.len);
+    if (md.failed) out->failed = true;
+    rb_buf_free(&md);
+    return rc;
+}
+
 #define CHART(c, id)                                                                               \
     static int render_##id(const rb_bundle *b, rb_buf *out, rb_error *err)                         \
     {                                                                                              \
@@ -44,8 +57,8 @@ CHART(RB_CHART_COST, cost)
 #undef CHART
 
 static const rb_output terminal = {"terminal", NULL, NULL, NULL, render_terminal, NULL, false};
-static const rb_output markdown = {"markdown",          NULL, "report.md", NULL,
-                                   rb_bundle_report_md, NULL, false};
+static const rb_output markdown = {"markdown",      NULL, "report.md", NULL,
+                                   render_markdown, NULL, false};
 static const rb_output html = {"html", NULL, "report.html", NULL, rb_bundle_report_html,
                                NULL,   false};
 static const rb_output chart_ns = {"chart-ns", NULL, "chart.svg", NULL, render_ns, has_ns, false};

@@ -38,8 +38,9 @@
  *
  * Hostile clients: a connection idle for --idle-timeout seconds (default
  * 10) is closed, and at most --max-connections (default 10000) are open at
- * once; beyond that a new connection is closed at once rather than left
- * waiting.  (libmicrohttpd's own limit is FD_SETSIZE - 4, about 1,020, past
+ * once; beyond that a new connection waits in the kernel's accept queue,
+ * unanswered, until an open one closes (an idle one after --idle-timeout),
+ * and is then served.  (libmicrohttpd's own limit is FD_SETSIZE - 4, about 1,020, past
  * which it stops accepting: 1,100 idle clients kept every new request
  * waiting.)  The open-file limit is raised to fit the connection limit.
  */
@@ -78,8 +79,8 @@ static const char usage_text[] =
     "  --port N            TCP port on 127.0.0.1 (default 0: a free port the kernel picks)\n"
     "  --cpu N             pin the server (all its threads) to CPU N\n"
     "  --idle-timeout S    close a connection idle for S seconds (default 10; 0: never)\n"
-    "  --max-connections N at most N connections at once (default 10000); more are closed\n"
-    "                      at once\n"
+    "  --max-connections N at most N connections at once (default 10000); more wait,\n"
+    "                      unanswered, until one closes (an idle one after --idle-timeout)\n"
     "\n"
     "exit status: 0 stopped by SIGTERM/SIGINT, 1 runtime error, 2 usage/input error,\n"
     "             3 the port is in use\n";
