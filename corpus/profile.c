@@ -73,6 +73,28 @@ bool rb_profile_is_version(const char *w, size_t len)
     return true;
 }
 
+/* File suffixes beyond ext_names: a segment ends in a file extension only
+ * when its suffix is one of these or of ext_names (a dotted method name,
+ * chat.postMessage or users.info, is a word). */
+static const char *const file_suffixes[] = {
+    "htm",  "xhtml", "jpeg",  "yml", "tar",  "tgz",   "bz2", "xz",   "7z",  "rar",  "mp3",  "wav",
+    "ogg",  "webm",  "avi",   "mov", "woff", "woff2", "eot", "otf",  "bmp", "tif",  "tiff", "doc",
+    "docx", "xls",   "xlsx",  "ppt", "pptx", "odt",   "rtf", "epub", "rss", "atom", "ics",  "vcf",
+    "php",  "asp",   "aspx",  "jsp", "cgi",  "pl",    "py",  "rb",   "sh",  "bash", "go",   "c",
+    "h",    "cpp",   "java",  "bin", "exe",  "dmg",   "deb", "rpm",  "apk", "iso",  "img",  "dat",
+    "bak",  "out",   "sig",   "asc", "pem",  "crt",   "der", "mjs",  "cjs", "wsdl", "xsd",  "sql",
+    "tsv",  "diff",  "patch", "kml", "gpx",  "m3u8"};
+
+static bool is_file_suffix(const char *x, size_t n)
+{
+    char low[8];
+    for (size_t i = 0; i < n; i++) low[i] = (char)(x[i] >= 'A' && x[i] <= 'Z' ? x[i] + 32 : x[i]);
+    if (rb_profile_ext_index(low, n) < RB_PROFILE_EXT_NAMES - 1) return true;
+    for (size_t i = 0; i < sizeof file_suffixes / sizeof file_suffixes[0]; i++)
+        if (strlen(file_suffixes[i]) == n && memcmp(file_suffixes[i], low, n) == 0) return true;
+    return false;
+}
+
 bool rb_profile_extension_of(const char *w, size_t len, size_t *at, size_t *n)
 {
     size_t dot = len;
@@ -85,9 +107,10 @@ bool rb_profile_extension_of(const char *w, size_t len, size_t *at, size_t *n)
         if (!is_digit(w[i]) && !is_alpha(w[i])) return false;
         letter = letter || is_alpha(w[i]);
     }
+    if (!letter || !is_file_suffix(w + dot, k)) return false;
     *at = dot;
     *n = k;
-    return letter;
+    return true;
 }
 
 bool rb_profile_has_extension(const char *w, size_t len)

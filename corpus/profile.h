@@ -162,13 +162,14 @@ int rb_profile_fanout_bucket(uint64_t children);
 const char *rb_profile_ext_name(int i);
 int rb_profile_ext_index(const char *ext, size_t len);
 /* The extension a segment's text ends in: its offset after the '.' and
- * length (1-5 letters or digits, at least one letter, after 1+ bytes), or
+ * length (1-5 letters or digits, at least one letter, after 1+ bytes, and
+ * a file suffix: one of rb_profile_ext_name's or another known one, such
+ * as htm, docx, sh; a dotted method name, users.info, is a word), or
  * false. */
 bool rb_profile_extension_of(const char *w, size_t len, size_t *at, size_t *n);
 
 /* Is w a version word (v2, V1, 1, 1.1, 2010-04-01, v1beta1)?  Does it end
- * in a file extension (a '.' after 1+ bytes, then 1-5 letters or digits, at
- * least one a letter)? */
+ * in a file extension (rb_profile_extension_of)? */
 bool rb_profile_is_version(const char *w, size_t len);
 bool rb_profile_has_extension(const char *w, size_t len);
 
