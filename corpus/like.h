@@ -147,13 +147,6 @@ int rb_corpus_generate_like(const rb_profile *p, const rb_like_config *cfg, rb_r
 int rb_corpus_generate_like_table(const rb_route_table *src, const rb_like_config *cfg,
                                   rb_route_table *out, rb_like_report *rep, rb_error *err);
 
-/* The shared prefix of a table's shape tree: the deepest node reached from
- * the root by static words each holding at least 90% of the routes, and
- * having a static child (resources to grow beside); RB_ST_ROOT when the
- * first word does not.  *below (may be NULL): routes strictly below it. */
-struct rb_shape_tree;
-uint32_t rb_like_shared_prefix(const struct rb_shape_tree *st, uint64_t *below);
-
 /* like.c's words, for like_tree.c: the consonant-vowel words of len
  * letters, and the ordinal-th of them under a salt (distinct ordinals below
  * the space give distinct words). */

@@ -14,7 +14,7 @@
  *                                     GET /2.0/rikafe/{id}       (copy 1)
  *                                     ...                         (copy 2)
  *
- *   - The shared prefix (rb_st_shared_prefix: the first static words
+ *   - The shared prefix (rb_st_shared_prefix, shape_tree.h: the first static words
  *     nearly every route sits below, such as /2.0, /api/v10 or
  *     /2010-04-01) is written as it is, words and all.
  *   - The resources are the static children of the prefix (and of the
@@ -80,11 +80,11 @@ typedef struct tgen {
     tnode *t;
     char *words; /* renamed texts */
     size_t nwords, words_cap;
-    hset given;  /* (parent, kind, text) of every renamed word and kept sibling */
+    hset given; /* (parent, kind, text) of every renamed word and kept sibling */
     uint64_t seed, budget;
-    uint32_t prefix;   /* the shared prefix's node */
-    uint32_t copy;     /* the copy being written */
-    uint32_t unit;     /* the resource being written (a node) */
+    uint32_t prefix; /* the shared prefix's node */
+    uint32_t copy;   /* the copy being written */
+    uint32_t unit;   /* the resource being written (a node) */
     char unit_word[WORD_BYTES + 8];
     size_t unit_len;
     rb_route_table *out;
@@ -245,8 +245,10 @@ static size_t segment(tgen *g, uint32_t x, const char *seg, size_t n, uint32_t *
     case RB_SEG_PARAM:
         (*caps)++;
         if (seg[0] == ':')
-            return (size_t)(*caps == 1 ? snprintf(out, 64, ":id") : snprintf(out, 64, ":id%u", *caps));
-        return (size_t)(*caps == 1 ? snprintf(out, 64, "{id}") : snprintf(out, 64, "{id%u}", *caps));
+            return (size_t)(*caps == 1 ? snprintf(out, 64, ":id")
+                                       : snprintf(out, 64, ":id%u", *caps));
+        return (size_t)(*caps == 1 ? snprintf(out, 64, "{id}")
+                                   : snprintf(out, 64, "{id%u}", *caps));
     case RB_SEG_CATCHALL:
         if (seg[0] == '*') return (size_t)snprintf(out, 64, "*path");
         return (size_t)snprintf(out, 64, "{*path}");
@@ -265,7 +267,8 @@ static void write_route(tgen *g, uint32_t r)
     const char *p = rb_route_pattern(src, r);
     size_t len = src->routes[r].len;
     uint32_t chain[MAX_PATH / 2], depth = 0, caps = 0;
-    for (uint32_t x = g->st->route_node[r]; x != RB_ST_ROOT && depth < sizeof chain / sizeof chain[0];
+    for (uint32_t x = g->st->route_node[r];
+         x != RB_ST_ROOT && depth < sizeof chain / sizeof chain[0];
          x = rb_st_node_at(g->st, x)->parent)
         chain[depth++] = x;
     size_t w = 0, i = 0;
@@ -300,49 +303,6 @@ static void write_subtree(tgen *g, uint32_t x, bool skip_units)
     for (uint32_t c = g->t[x].first_child; c != RB_ST_NONE && g->budget > 0 && g->rc == RB_OK;
          c = g->t[c].next_sibling)
         if (!(skip_units && g->t[c].unit)) write_subtree(g, c, skip_units);
-}
-
-/* Routes at x and below (duplicates excluded). */
-static uint64_t *subtree_routes(const rb_shape_tree *st)
-{
-    uint64_t *sub = calloc(st->nnodes ? st->nnodes : 1, sizeof *sub);
-    if (!sub) return NULL;
-    for (size_t n = st->nnodes; n-- > 0;) {
-        sub[n] += st->nodes[n].routes_count;
-        if (n != RB_ST_ROOT) sub[st->nodes[n].parent] += sub[n];
-    }
-    return sub;
-}
-
-uint32_t rb_like_shared_prefix(const rb_shape_tree *st, uint64_t *below)
-{
-    uint64_t *sub = subtree_routes(st);
-    uint32_t at = RB_ST_ROOT;
-    if (!sub) {
-        if (below) *below = 0;
-        return at;
-    }
-    uint64_t total = sub[RB_ST_ROOT];
-    for (;;) {
-        /* the static child holding the most routes, and whether it has a
-         * static child itself (resources to grow beside) */
-        uint32_t best = RB_ST_NONE;
-        for (size_t n = 1; n < st->nnodes; n++) {
-            const rb_st_node *x = &st->nodes[n];
-            if (x->parent == at && x->kind == RB_SEG_STATIC && x->text_len > 0 &&
-                (best == RB_ST_NONE || sub[n] > sub[best]))
-                best = (uint32_t)n;
-        }
-        if (best == RB_ST_NONE || sub[best] * 10 < total * 9) break;
-        bool grows = false;
-        for (size_t n = best + 1; n < st->nnodes && !grows; n++)
-            grows = st->nodes[n].parent == best && st->nodes[n].kind == RB_SEG_STATIC;
-        if (!grows) break;
-        at = best;
-    }
-    if (below) *below = sub[at] - st->nodes[at].routes_count;
-    free(sub);
-    return at;
 }
 
 /* Children lists, flags, and the renamed words of every node below the
@@ -389,7 +349,8 @@ static void plan(tgen *g)
     for (size_t n = 1; n < st->nnodes && g->rc == RB_OK; n++) {
         const rb_st_node *x = &st->nodes[n];
         tnode *t = &g->t[n];
-        bool text = x->kind == RB_SEG_STATIC || x->kind == RB_SEG_GLOB || x->kind == RB_SEG_TEMPLATE;
+        bool text =
+            x->kind == RB_SEG_STATIC || x->kind == RB_SEG_GLOB || x->kind == RB_SEG_TEMPLATE;
         if (!text || t->keep) continue;
         if (g->nwords + WORD_BYTES + 8 > g->words_cap) {
             size_t ncap = 2 * g->words_cap + 4096;
@@ -445,17 +406,21 @@ int rb_corpus_generate_like_table(const rb_route_table *src, const rb_like_confi
         rb_shape_tree_free(&st);
         return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "the table has no routes");
     }
-    tgen g = {.st = &st, .seed = cfg->seed, .out = out, .rc = RB_OK, .budget = cfg->routes,
+    tgen g = {.st = &st,
+              .seed = cfg->seed,
+              .out = out,
+              .rc = RB_OK,
+              .budget = cfg->routes,
               .unit = RB_ST_NONE};
     uint64_t total = src->count - st.nduplicates, below = 0, unit_routes = 0;
     g.t = malloc(st.nnodes * sizeof *g.t);
     uint32_t *units = malloc(st.nnodes * sizeof *units), nunits = 0, copies = 0;
-    uint64_t *sub = subtree_routes(&st);
+    uint64_t *sub = rb_st_subtree_routes(&st);
     if (!g.t || !units || !sub) {
         rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
         goto done;
     }
-    g.prefix = rb_like_shared_prefix(&st, &below);
+    g.prefix = rb_st_shared_prefix(&st, &below);
     plan(&g);
     for (uint32_t n = 1; n < st.nnodes; n++)
         if (g.t[n].unit) {

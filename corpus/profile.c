@@ -245,6 +245,20 @@ int rb_profile_fit(const rb_route_table *t, rb_profile *out, rb_error *err)
             rb_profile_extension_of(w, x->text_len, &at, &en))
             out->ext_names[rb_profile_ext_index(w + at, en)]++;
         count_param_syntax(rb_route_pattern(t, r), t->routes[r].len, out);
+        bool below_param = false, adjacent = false;
+        for (uint32_t y = n; y != RB_ST_ROOT; y = rb_st_node_at(&st, y)->parent) {
+            bool param = rb_st_node_at(&st, y)->kind == RB_SEG_PARAM;
+            out->params += param;
+            adjacent = adjacent || (param && below_param);
+            below_param = param;
+        }
+        out->adjacent_params += adjacent;
+    }
+    uint32_t pre = rb_st_shared_prefix(&st, &out->prefix_routes);
+    if (pre == RB_ST_ROOT || rb_st_shape(&st, pre, out->prefix, sizeof out->prefix) >=
+                                 sizeof out->prefix) { /* none, or too long to keep */
+        out->prefix[0] = '\0';
+        out->prefix_routes = 0;
     }
     out->fingerprint = rb_route_table_fingerprint(t);
     free(flags);
@@ -333,6 +347,12 @@ int rb_profile_validate(const rb_profile *p, rb_error *err)
     if (p->max_depth != deepest)
         return BAD("max_depth: %u, the deepest route is at %llu", p->max_depth,
                    (unsigned long long)deepest);
+    if (p->prefix_routes > p->routes || p->adjacent_params > p->routes)
+        return BAD("shared_prefix.routes %llu or adjacent_params %llu above the %llu routes",
+                   (unsigned long long)p->prefix_routes, (unsigned long long)p->adjacent_params,
+                   (unsigned long long)p->routes);
+    if (p->prefix[0] != '\0' && p->prefix[0] != '/')
+        return BAD("shared_prefix.path: a prefix starts with '/'");
     s = 0;
     for (int m = 0; m < RB_PROFILE_METHODS; m++) s += p->methods[m];
     if (s != p->routes)

@@ -59,10 +59,10 @@ static const char slack_like[] = "POST /api/chat.postMessage\n"
                                  "GET /api/emoji.list\n";
 
 typedef struct figures {
-    double share;   /* routes strictly below the prefix */
-    double params;  /* param segments a route */
-    double adjacent; /* routes with two param segments in a row */
-    size_t firsts;  /* distinct first segments */
+    double share;      /* routes strictly below the prefix */
+    double params;     /* param segments a route */
+    double adjacent;   /* routes with two param segments in a row */
+    size_t firsts;     /* distinct first segments */
     size_t extensions; /* routes whose last segment ends in a file extension */
 } figures;
 
@@ -94,7 +94,9 @@ static figures figures_of(const rb_route_table *t, const char *prefix)
             prev = param;
             if (seg == 0 && f.firsts < 4096) {
                 size_t k = 0, n = e - s < 39 ? e - s : 39;
-                while (k < f.firsts && !(strlen(firsts[k]) == n && memcmp(firsts[k], p + s, n) == 0)) k++;
+                while (k < f.firsts &&
+                       !(strlen(firsts[k]) == n && memcmp(firsts[k], p + s, n) == 0))
+                    k++;
                 if (k == f.firsts) {
                     memcpy(firsts[f.firsts], p + s, n);
                     firsts[f.firsts++][n] = '\0';
@@ -194,7 +196,8 @@ Test(corpus_like_tree, params_and_adjacent_params_keep_their_proportions, .timeo
                 size_t n = s[i].t.count * k + extra;
                 rb_route_table t = like_default(&s[i].t, n, 1);
                 figures f = figures_of(&t, s[i].prefix);
-                cr_expect(f.params >= src.params * 0.9 - 1e-9 && f.params <= src.params * 1.1 + 1e-9,
+                cr_expect(f.params >= src.params * 0.9 - 1e-9 &&
+                              f.params <= src.params * 1.1 + 1e-9,
                           "%s at %zu routes: %.3f params a route, the source %.3f", s[i].name, n,
                           f.params, src.params);
                 cr_expect(f.adjacent >= src.adjacent - 0.01 && f.adjacent <= src.adjacent + 0.01,
@@ -275,7 +278,7 @@ Test(corpus_like_tree, no_word_of_the_source_below_the_prefix)
 {
     rb_route_table src = rbt_parse_routes(box_like);
     rb_route_table t = like_default(&src, 200, 1);
-    static const char *const words[] = {"/files", "/folders", "/users", "/versions", "/items",
+    static const char *const words[] = {"/files", "/folders", "/users",   "/versions",   "/items",
                                         "/me",    "/schema",  "/content", "/memberships"};
     for (size_t r = 0; r < t.count; r++)
         for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
@@ -316,4 +319,67 @@ Test(corpus_like_tree, the_openapi_hint_whatever_the_first_key)
     cr_expect(strstr(err.message, "looks like an OpenAPI document") != NULL, "%s", err.message);
     free(yaml);
     free(json);
+}
+
+/* The compare report of source s against t, as text. */
+static char *compare_text(const rb_route_table *s, const rb_route_table *t)
+{
+    rb_profile a, b;
+    rb_error err;
+    cr_assert_eq(rb_profile_fit(s, &a, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_profile_fit(t, &b, &err), RB_OK, "%s", err.message);
+    rb_buf o = {0};
+    cr_assert_eq(rb_profile_compare_text(&a, "A", &b, "B", &o, &err), RB_OK, "%s", err.message);
+    return o.data;
+}
+
+/* Rule: `corpus compare` shows the shared prefix, params per route,
+ * adjacent params, first segments and extensions with a one-line
+ * verdict: within tolerance for the v3 table, the figures that are not
+ * for a table that renames the base path and widens it. */
+Test(corpus_like_tree, compare_shows_what_a_person_sees)
+{
+    rb_route_table src = rbt_parse_routes(box_like);
+    rb_route_table t = like_default(&src, src.count * 10, 1);
+    char *text = compare_text(&src, &t);
+    cr_expect(strstr(text, "shared prefix") && strstr(text, "/2.0 100.0%") &&
+                  strstr(text, "params per route") && strstr(text, "adjacent params") &&
+                  strstr(text, "first segments") && strstr(text, "extensions"),
+              "%s", text);
+    cr_expect(strstr(text, "\nlike: within tolerance on every figure\n") != NULL, "%s", text);
+    free(text);
+    rb_route_table_free(&t);
+    rb_route_table other = rbt_parse_routes("GET /v1/a/{x}/{y}\nGET /b\nGET /c/{x}\n");
+    text = compare_text(&src, &other);
+    cr_expect(strstr(text, "\nlike: not within tolerance on shared prefix, params per route, "
+                           "adjacent params, first segments\n") != NULL,
+              "%s", text);
+    free(text);
+    rb_route_table_free(&other);
+    rb_route_table_free(&src);
+}
+
+/* Rule: the profile keeps the shared prefix, params and adjacent params,
+ * and reads them back from its JSON; a profile written before them reads
+ * as none. */
+Test(corpus_like_tree, the_profile_keeps_the_prefix_and_params)
+{
+    rb_route_table src = rbt_parse_routes(box_like);
+    rb_profile p, q;
+    rb_error err;
+    cr_assert_eq(rb_profile_fit(&src, &p, &err), RB_OK, "%s", err.message);
+    cr_expect_str_eq(p.prefix, "/2.0");
+    cr_expect_eq(p.prefix_routes, 16);
+    cr_expect_eq(p.params, 13, "counted by hand: 13 param segments in 16 routes");
+    cr_expect_eq(p.adjacent_params, 1, "{scope}/{template_key} only");
+    rb_buf o = {0};
+    cr_assert_eq(rb_profile_json_write(&p, &o, &err), RB_OK);
+    cr_assert_eq(rb_profile_json_parse("p.json", o.data, o.len, &q, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect_str_eq(q.prefix, "/2.0");
+    cr_expect_eq(q.prefix_routes, 16);
+    cr_expect_eq(q.params, 13);
+    cr_expect_eq(q.adjacent_params, 1);
+    rb_buf_free(&o);
+    rb_route_table_free(&src);
 }

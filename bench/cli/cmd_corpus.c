@@ -284,11 +284,12 @@ static const cli_command gen_command = {
 static void print_like_report(const rb_like_report *r, size_t routes)
 {
     if (r->copies) {
-        printf("  the tree of a table of %llu routes, words synthetic; shared prefix %s (%llu "
-               "routes below it, kept as it is)\n",
-               (unsigned long long)r->profile_routes, r->prefix[0] ? r->prefix : "none",
-               (unsigned long long)r->prefix_routes);
-        printf("  grown by resources: %u copies of its %u resources (the last one in part)\n",
+        printf("  the tree of a table of %llu routes, words synthetic",
+               (unsigned long long)r->profile_routes);
+        if (r->prefix[0])
+            printf("; its shared prefix %s kept as it is (%llu routes below it)", r->prefix,
+                   (unsigned long long)r->prefix_routes);
+        printf("\n  grown by resources: %u copies of its %u resources (the last one in part)\n",
                r->copies, r->resources);
         return;
     }
