@@ -34,7 +34,9 @@ static double share(uint64_t n, uint64_t total)
  *   params per route  within 10% (none where A has none)
  *   adjacent params   the share of routes with two in a row within 0.01
  *   first segments    a single one stays single
- *   extensions        the share of routes within 0.02, no name A lacks */
+ *   extensions        the share of routes whose last segment ends in one
+ *                     (a static word, a glob or a template) within 0.02,
+ *                     no name A lacks */
 enum { SEEN_PREFIX, SEEN_PARAMS, SEEN_ADJACENT, SEEN_FIRSTS, SEEN_EXTENSIONS, SEEN_COUNT };
 
 static const char *const seen_names[SEEN_COUNT] = {
@@ -68,8 +70,13 @@ static void seen_figures(const rb_profile *a, const rb_profile *b, seen *f)
     f->b[SEEN_ADJACENT] = ratio(b->adjacent_params, b->routes);
     f->a[SEEN_FIRSTS] = (double)rb_profile_level_sum(&a->level[1], RB_PF_NODES);
     f->b[SEEN_FIRSTS] = (double)rb_profile_level_sum(&b->level[1], RB_PF_NODES);
-    f->a[SEEN_EXTENSIONS] = ratio(a->extension, a->routes);
-    f->b[SEEN_EXTENSIONS] = ratio(b->extension, b->routes);
+    uint64_t ea = 0, eb = 0; /* routes ending in an extension, templates included */
+    for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++) {
+        ea += a->ext_names[i];
+        eb += b->ext_names[i];
+    }
+    f->a[SEEN_EXTENSIONS] = ratio(ea, a->routes);
+    f->b[SEEN_EXTENSIONS] = ratio(eb, b->routes);
     for (int i = 0; i < SEEN_COUNT; i++) f->distance[i] = absd(f->a[i] - f->b[i]);
     f->distance[SEEN_PREFIX] =
         strcmp(a->prefix, b->prefix) == 0 ? f->distance[SEEN_PREFIX] : 1.0;   /* other words */
@@ -108,32 +115,32 @@ static void seen_text(rb_buf *o, const rb_profile *a, const rb_profile *b)
     seen f;
     seen_figures(a, b, &f);
     char pa[300], pb[300];
-    rb_buf_printf(o, "\n%-20s %20s %16s  %8s  %s\n", "what a person sees", "A (the source)", "B",
+    rb_buf_printf(o, "\n%-20s %20s %20s  %8s  %s\n", "what a person sees", "A (the source)", "B",
                   "distance", "tolerance");
     snprintf(pa, sizeof pa, "%s %.1f%%", a->prefix[0] ? a->prefix : "(none)",
              100 * ratio(a->prefix_routes, a->routes));
     snprintf(pb, sizeof pb, "%s %.1f%%", b->prefix[0] ? b->prefix : "(none)",
              100 * ratio(b->prefix_routes, b->routes));
-    rb_buf_printf(o, "  %-18s %20s %16s  %8.3f  %s  same words, share within 0.02\n",
+    rb_buf_printf(o, "  %-18s %20s %20s  %8.3f  %s  same words, share within 0.02\n",
                   seen_names[SEEN_PREFIX], pa, pb, f.distance[SEEN_PREFIX],
                   f.ok[SEEN_PREFIX] ? "ok " : "NOT");
-    rb_buf_printf(o, "  %-18s %20.3f %16.3f  %7.1f%%  %s  within 10%%\n", seen_names[SEEN_PARAMS],
+    rb_buf_printf(o, "  %-18s %20.3f %20.3f  %7.1f%%  %s  within 10%%\n", seen_names[SEEN_PARAMS],
                   f.a[SEEN_PARAMS], f.b[SEEN_PARAMS], 100 * f.distance[SEEN_PARAMS],
                   f.ok[SEEN_PARAMS] ? "ok " : "NOT");
-    rb_buf_printf(o, "  %-18s %19.1f%% %15.1f%%  %8.3f  %s  share within 0.01\n",
+    rb_buf_printf(o, "  %-18s %19.1f%% %19.1f%%  %8.3f  %s  share within 0.01\n",
                   seen_names[SEEN_ADJACENT], 100 * f.a[SEEN_ADJACENT], 100 * f.b[SEEN_ADJACENT],
                   f.distance[SEEN_ADJACENT], f.ok[SEEN_ADJACENT] ? "ok " : "NOT");
-    rb_buf_printf(o, "  %-18s %20.0f %16.0f  %7.2fx  %s  a single one stays single\n",
+    rb_buf_printf(o, "  %-18s %20.0f %20.0f  %7.2fx  %s  a single one stays single\n",
                   seen_names[SEEN_FIRSTS], f.a[SEEN_FIRSTS], f.b[SEEN_FIRSTS],
                   f.distance[SEEN_FIRSTS], f.ok[SEEN_FIRSTS] ? "ok " : "NOT");
-    rb_buf_printf(o, "  %-18s %19.1f%% %15.1f%%  %8.3f  %s  share within 0.02, no new name%s%s\n",
+    rb_buf_printf(o, "  %-18s %19.1f%% %19.1f%%  %8.3f  %s  share within 0.02, no new name%s%s\n",
                   seen_names[SEEN_EXTENSIONS], 100 * f.a[SEEN_EXTENSIONS],
                   100 * f.b[SEEN_EXTENSIONS], f.distance[SEEN_EXTENSIONS],
                   f.ok[SEEN_EXTENSIONS] ? "ok " : "NOT", f.new_ext >= 0 ? ": B has ." : "",
                   f.new_ext >= 0 ? rb_profile_ext_name(f.new_ext) : "");
     for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++)
         if (a->ext_names[i] || b->ext_names[i])
-            rb_buf_printf(o, "    .%-16s %19.1f%% %15.1f%%\n", rb_profile_ext_name(i),
+            rb_buf_printf(o, "    .%-16s %19.1f%% %19.1f%%\n", rb_profile_ext_name(i),
                           100 * ratio(a->ext_names[i], a->routes),
                           100 * ratio(b->ext_names[i], b->routes));
     seen_verdict(o, &f);

@@ -203,19 +203,21 @@ static const cli_option gen_table[] = {
      .offset = offsetof(gen_options, like),
      .excludes = "--shape --no-conflicts",
      .help = "instead of a shape: a table like FILE (a routes file, yours or an imported one, "
-             "or a profile from `corpus profile`): its depths, segment kinds per depth, fan-out, "
-             "static and param siblings, methods, methods per path, word lengths, versions, "
-             "extensions, template forms and param syntax; synthetic words, never FILE's.  "
-             "More routes than FILE holds grow it as APIs grow: more children below every level "
-             "that has resources to add (the output says how much); `corpus compare FILE "
-             "PREFIX.routes` shows how alike they are"},
+             "or a profile from `corpus profile`).  From a routes file (v3): FILE's tree with "
+             "its words renamed, its shared prefix (/2.0, /api) kept as it is, grown by copies "
+             "of its resources, so params per route, adjacent params, templates and extensions "
+             "keep FILE's proportions.  From a profile (v2): its depths, segment kinds per "
+             "depth, fan-out, static and param siblings, methods, word lengths, versions, "
+             "extensions, template forms and param syntax, grown below every level.  "
+             "`corpus compare FILE PREFIX.routes` shows how alike they are"},
     {.name = "--param-syntax",
      .type = CLI_CALL,
      .metavar = "colon|brace",
      .offset = offsetof(gen_options, param_syntax),
      .call = take_param_syntax,
-     .help = "with --like: params written :id (catch-alls *path) or {id} ({*path}); by default "
-             "the syntax most of FILE's params use.  Templates ({sid}.json) need brace"},
+     .help = "with --like and --generator v2: params written :id (catch-alls *path) or {id} "
+             "({*path}); by default the syntax most of FILE's params use.  Templates "
+             "({sid}.json) need brace"},
     {.name = "--generator",
      .type = CLI_CALL,
      .metavar = "v1|v2|v3",
