@@ -121,6 +121,7 @@ typedef struct rb_like_report {
     uint32_t grown_levels;      /* v2: levels whose prefixes got more children */
     bool brace;                 /* params written {id} (else :id) */
     /* v3 */
+    bool tree;              /* made by v3 (the fields below are its) */
     uint32_t copies;        /* copies of the resources written (the last one may be part) */
     uint32_t resources;     /* resources a copy (the static children of the prefix and beside) */
     uint64_t prefix_routes; /* routes of the source below its shared prefix */

@@ -22,7 +22,9 @@
  *     subtree once, its words renamed: a consonant-vowel word of the same
  *     length, distinct among siblings by construction (like.c's word
  *     bijection, one ordinal per sibling); version words (v2, 2010-04-01)
- *     kept; a real file extension (.json, rb_profile_extension_of) kept, a
+ *     kept (a version that is a resource, /v1 beside /v2, is kept in copy
+ *     0 and a fresh version, /v3, in the others); a real file extension
+ *     (.json, rb_profile_extension_of) kept, a
  *     dotted name (chat.postMessage) renamed whole; param names id, id2,
  *     ...; templates and globs keep their wildcards, params and extension,
  *     their letters renamed.  The resources of copy c > 0 get fresh words
@@ -82,9 +84,10 @@ typedef struct tgen {
     size_t nwords, words_cap;
     hset given; /* (parent, kind, text) of every renamed word and kept sibling */
     uint64_t seed, budget;
-    uint32_t prefix; /* the shared prefix's node */
-    uint32_t copy;   /* the copy being written */
-    uint32_t unit;   /* the resource being written (a node) */
+    uint32_t prefix;       /* the shared prefix's node */
+    uint32_t copy;         /* the copy being written */
+    uint32_t unit;         /* the resource being written (a node) */
+    uint32_t next_version; /* fresh_version's next try */
     char unit_word[WORD_BYTES + 8];
     size_t unit_len;
     rb_route_table *out;
@@ -342,8 +345,8 @@ static void plan(tgen *g)
         if (x->kind != RB_SEG_STATIC) continue;
         if (g->t[x->parent].chain && !t->chain && x->text_len > 0)
             t->unit = 1; /* a resource beside or below the prefix */
-        else if (!t->chain && (rb_profile_is_version(w, x->text_len) || x->text_len == 0))
-            t->keep = 1;
+        if (!t->chain && (rb_profile_is_version(w, x->text_len) || x->text_len == 0))
+            t->keep = 1; /* a unit too: a version beside others */
         if (t->keep) keep_text(g, x->parent, x->kind, w, x->text_len);
     }
     for (size_t n = 1; n < st->nnodes && g->rc == RB_OK; n++) {
@@ -369,6 +372,22 @@ static void plan(tgen *g)
     }
 }
 
+/* A version word no sibling under parent has ("v<k>", the least k from
+ * where the last one was found), into g->unit_word. */
+static void fresh_version(tgen *g, uint32_t parent)
+{
+    for (;; g->next_version++) {
+        int n = snprintf(g->unit_word, sizeof g->unit_word, "v%u", g->next_version);
+        int added =
+            hset_add(&g->given, text_hash(mix(parent, RB_SEG_STATIC), g->unit_word, (size_t)n));
+        if (added != 0) {
+            if (added < 0) g->rc = RB_ENOMEM;
+            g->unit_len = (size_t)n;
+            return;
+        }
+    }
+}
+
 /* Write the units of copy g->copy, nodes node[0, nunits): copy 0 in the
  * words of plan(), later copies in fresh ones (keyed by the copy, still
  * distinct from every word given beside them). */
@@ -379,7 +398,14 @@ static void write_units(tgen *g, const uint32_t *node, uint32_t nunits)
         const rb_st_node *x = rb_st_node_at(st, node[i]);
         const tnode *t = &g->t[node[i]];
         g->unit = node[i];
-        if (g->copy == 0) {
+        if (t->keep) { /* a version: kept in copy 0, a fresh version ("v7") in the others */
+            if (g->copy == 0) {
+                memcpy(g->unit_word, rb_st_text(st, x), x->text_len);
+                g->unit_len = x->text_len;
+            } else {
+                fresh_version(g, x->parent);
+            }
+        } else if (g->copy == 0) {
             memcpy(g->unit_word, g->words + t->word_off, t->word_len);
             g->unit_len = t->word_len;
         } else {
@@ -411,7 +437,8 @@ int rb_corpus_generate_like_table(const rb_route_table *src, const rb_like_confi
               .out = out,
               .rc = RB_OK,
               .budget = cfg->routes,
-              .unit = RB_ST_NONE};
+              .unit = RB_ST_NONE,
+              .next_version = 1};
     uint64_t total = src->count - st.nduplicates, below = 0, unit_routes = 0;
     g.t = malloc(st.nnodes * sizeof *g.t);
     uint32_t *units = malloc(st.nnodes * sizeof *units), nunits = 0, copies = 0;
@@ -453,6 +480,7 @@ int rb_corpus_generate_like_table(const rb_route_table *src, const rb_like_confi
                   MAX_PATH);
     if (rc == RB_OK && rep) {
         rep->profile_routes = total;
+        rep->tree = true;
         rep->copies = copies;
         rep->resources = nunits;
         rep->prefix_routes = below;

@@ -383,3 +383,22 @@ Test(corpus_like_tree, the_profile_keeps_the_prefix_and_params)
     rb_buf_free(&o);
     rb_route_table_free(&src);
 }
+
+/* Rule: a version that is a resource (/v1 beside /v2, neither holding 90%
+ * of the routes) stays a version: kept in the first copy, a fresh version
+ * in the others, so every route keeps a version segment. */
+Test(corpus_like_tree, versions_beside_versions_stay_versions)
+{
+    rb_route_table src = rbt_parse_routes("GET /v1/users/{id}\nGET /v1/orgs\n"
+                                          "GET /v2/users/{id}\nGET /v2/teams/{id}/members\n");
+    rb_route_table t = like_default(&src, 40, 1);
+    for (size_t r = 0; r < t.count; r++) {
+        const char *p = rb_route_pattern(&t, r), *slash = memchr(p + 1, '/', t.routes[r].len - 1);
+        cr_assert_not_null(slash);
+        cr_expect(rb_profile_is_version(p + 1, (size_t)(slash - p - 1)) && p[1] == 'v', "%.*s",
+                  (int)t.routes[r].len, p);
+        if (r < 4) cr_expect(p[2] == '1' || p[2] == '2', "copy 0 keeps /v1 and /v2: %s", p);
+    }
+    rb_route_table_free(&t);
+    rb_route_table_free(&src);
+}

@@ -285,7 +285,7 @@ static const cli_command gen_command = {
 
 static void print_like_report(const rb_like_report *r, size_t routes)
 {
-    if (r->copies) {
+    if (r->tree) {
         printf("  the tree of a table of %llu routes, words synthetic",
                (unsigned long long)r->profile_routes);
         if (r->prefix[0])
