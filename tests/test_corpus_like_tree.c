@@ -402,3 +402,57 @@ Test(corpus_like_tree, versions_beside_versions_stay_versions)
     rb_route_table_free(&t);
     rb_route_table_free(&src);
 }
+
+/* Rule: a profile's shared prefix is checked on reading: a path that does
+ * not start with '/', or more routes below it than the profile holds, is
+ * refused naming the key. */
+Test(corpus_like_tree, a_bad_shared_prefix_is_refused)
+{
+    rb_route_table src = rbt_parse_routes(box_like);
+    rb_profile p, q;
+    rb_error err;
+    cr_assert_eq(rb_profile_fit(&src, &p, &err), RB_OK, "%s", err.message);
+    static const struct {
+        const char *from, *to, *key;
+    } bad[] = {
+        {"\"path\":\t\"/2.0\"", "\"path\":\t\"2.0\"", "shared_prefix.path"},
+        {"\"routes\":\t16\n\t}", "\"routes\":\t17\n\t}", "shared_prefix.routes"},
+        {"\"path\":\t\"/2.0\"", "\"path\":\t\"/2.0\", \"x\": 1", "shared_prefix.\"x\""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        rb_buf o = {0};
+        cr_assert_eq(rb_profile_json_write(&p, &o, &err), RB_OK);
+        char *at = strstr(o.data, bad[i].from);
+        cr_assert_not_null(at, "%s in %s", bad[i].from, o.data);
+        char text[16384];
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - o.data), o.data, bad[i].to,
+                 at + strlen(bad[i].from));
+        cr_expect_neq(rb_profile_json_parse("p.json", text, strlen(text), &q, &err), RB_OK, "%zu",
+                      i);
+        cr_expect(strstr(err.message, bad[i].key) != NULL, "%zu: %s", i, err.message);
+        rb_buf_free(&o);
+    }
+    rb_route_table_free(&src);
+}
+
+/* Rule: v3 needs a routes table: asked of a profile, or with
+ * --param-syntax (v3 keeps the source's), it is a usage error. */
+Test(corpus_like_tree, cli_v3_needs_a_table)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "'%s/routebench' corpus gen --like '%s/corpus/data/pagerduty.profile.json' "
+             "--generator v3 --routes 10 --seed 1 --out /tmp/rb_v3_never 2>/dev/null",
+             RB_BINARY_DIR, RB_SOURCE_DIR);
+    cr_expect_eq(rbt_run(cmd), 2, "%s", cmd);
+    snprintf(cmd, sizeof cmd,
+             "'%s/routebench' corpus gen --like '%s/corpus/data/github.routes' --param-syntax "
+             "brace --routes 10 --seed 1 --out /tmp/rb_v3_never 2>/dev/null",
+             RB_BINARY_DIR, RB_SOURCE_DIR);
+    cr_expect_eq(rbt_run(cmd), 2, "%s", cmd);
+    snprintf(cmd, sizeof cmd,
+             "'%s/routebench' corpus gen --shape mixed --generator v3 --routes 10 --seed 1 --out "
+             "/tmp/rb_v3_never 2>/dev/null",
+             RB_BINARY_DIR);
+    cr_expect_eq(rbt_run(cmd), 2, "%s", cmd);
+}
