@@ -470,8 +470,9 @@ int rb_corpus_generate_like_table(const rb_route_table *src, const rb_like_confi
     rc = g.rc;
     if (rc == RB_OK && out->count != cfg->routes)
         rc = rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                       "the table holds %llu routes that can be copied: at most %llu routes",
-                       (unsigned long long)unit_routes, (unsigned long long)out->count);
+                       "at most %llu routes like this table: every route sits on its first "
+                       "levels, with no static word below them to grow beside (a resource)",
+                       (unsigned long long)out->count);
     else if (rc == RB_ENOMEM)
         rb__error(err, rc, RB_NO_OFFSET, "out of memory generating %zu routes", cfg->routes);
     else if (rc == RB_ELIMIT)

@@ -456,3 +456,21 @@ Test(corpus_like_tree, cli_v3_needs_a_table)
              RB_BINARY_DIR);
     cr_expect_eq(rbt_run(cmd), 2, "%s", cmd);
 }
+
+/* Rule: a table with nothing to copy (every route on its first levels) is
+ * refused past its own size, naming the most routes it can make. */
+Test(corpus_like_tree, nothing_to_copy_is_refused_naming_the_most)
+{
+    rb_route_table src = rbt_parse_routes("GET /\nGET /{*path}\n");
+    rb_like_config c = {5, 1, RB_LIKE_V3, RB_LIKE_SYNTAX_SOURCE};
+    rb_route_table t;
+    rb_error err;
+    cr_expect_eq(rb_corpus_generate_like_table(&src, &c, &t, NULL, &err), RB_ELIMIT);
+    cr_expect(strstr(err.message, "at most 2 routes") != NULL, "%s", err.message);
+    cr_expect_eq(t.count, 0);
+    c.routes = 2;
+    cr_expect_eq(rb_corpus_generate_like_table(&src, &c, &t, NULL, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(t.count, 2);
+    rb_route_table_free(&t);
+    rb_route_table_free(&src);
+}
