@@ -1,13 +1,14 @@
 /*
  * like.h — `corpus gen --like`: N routes shaped like a profile (profile.h),
- * every (method, shape) distinct, deterministic for a seed.
+ * every (method, shape) distinct, deterministic for a seed.  (From a
+ * routes table, v3 copies the table's own tree instead: like_tree.c.)
  *
  * The table is built level by level, as a tree of prefixes:
  *
  *   1. Routes per depth.  Up to the profile's size: N x the profile's
  *      share at each depth (largest remainders, so they sum to N exactly).
- *      Beyond it (v2, the default), the growth model: real APIs grow by
- *      adding resources beside existing ones (more collections under an
+ *      Beyond it (v2, the default for a profile), the growth model: real
+ *      APIs grow by adding resources beside existing ones (more collections under an
  *      item, more top-level resources), never by stacking versions, so
  *      the prefixes of every level that can grow (one whose level below
  *      has static words that are not versions, or several versions, and
