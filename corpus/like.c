@@ -91,6 +91,16 @@ static uint64_t word_code(uint64_t ordinal, uint64_t salt, uint32_t len)
     return (ordinal % space * m + s) % space;
 }
 
+uint64_t rb__like_word_space(uint32_t len)
+{
+    return word_space(len);
+}
+
+size_t rb__like_word(uint32_t len, uint64_t ordinal, uint64_t salt, char *out)
+{
+    return word_text(len, word_code(ordinal, salt, len), out);
+}
+
 /* ---- the plan ---------------------------------------------------------------------- */
 
 enum {

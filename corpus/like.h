@@ -1,13 +1,14 @@
 /*
  * like.h — `corpus gen --like`: N routes shaped like a profile (profile.h),
- * every (method, shape) distinct, deterministic for a seed.
+ * every (method, shape) distinct, deterministic for a seed.  (From a
+ * routes table, v3 copies the table's own tree instead: like_tree.c.)
  *
  * The table is built level by level, as a tree of prefixes:
  *
  *   1. Routes per depth.  Up to the profile's size: N x the profile's
  *      share at each depth (largest remainders, so they sum to N exactly).
- *      Beyond it (v2, the default), the growth model: real APIs grow by
- *      adding resources beside existing ones (more collections under an
+ *      Beyond it (v2, the default for a profile), the growth model: real
+ *      APIs grow by adding resources beside existing ones (more collections under an
  *      item, more top-level resources), never by stacking versions, so
  *      the prefixes of every level that can grow (one whose level below
  *      has static words that are not versions, or several versions, and
@@ -85,7 +86,8 @@
 #include "profile.h"
 
 #define RB_LIKE_V1 1u /* the first model: the root widens (kept for its published corpora) */
-#define RB_LIKE_V2 2u /* the growth model above (the default) */
+#define RB_LIKE_V2 2u /* the growth model above (the default for a profile) */
+#define RB_LIKE_V3 3u /* the source's tree (like_tree.c; the default for a routes table) */
 
 enum { RB_LIKE_SYNTAX_SOURCE, RB_LIKE_SYNTAX_COLON, RB_LIKE_SYNTAX_BRACE };
 
@@ -119,6 +121,12 @@ typedef struct rb_like_report {
     uint32_t top_growth_milli;  /* v2: ... and at the top level that grows */
     uint32_t grown_levels;      /* v2: levels whose prefixes got more children */
     bool brace;                 /* params written {id} (else :id) */
+    /* v3 */
+    bool tree;              /* made by v3 (the fields below are its) */
+    uint32_t copies;        /* copies of the resources written (the last one may be part) */
+    uint32_t resources;     /* resources a copy (the static children of the prefix and beside) */
+    uint64_t prefix_routes; /* routes of the source below its shared prefix */
+    char prefix[256];       /* the shared prefix ("/2.0", "" when none) */
 } rb_like_report;
 
 /* Generate cfg->routes routes like p into *out (initialised here; free with
@@ -129,5 +137,22 @@ typedef struct rb_like_report {
  * or RB_LIKE_MAX_TABLE_BYTES; RB_ENOMEM.  On failure *out is empty. */
 int rb_corpus_generate_like(const rb_profile *p, const rb_like_config *cfg, rb_route_table *out,
                             rb_like_report *rep, rb_error *err);
+
+/* v3 (like_tree.c): cfg->routes routes like the table src itself: its
+ * shape tree with synthetic words, its shared prefix as it is, grown by
+ * copies of its resources (every static child of the prefix and of the
+ * levels above it).  cfg->model and param_syntax are not used (the
+ * source's syntax is kept).  RB_EINVAL (empty table, routes out of range),
+ * RB_ELIMIT (more routes than copies can make: every route sits on the
+ * prefix's levels or a path would pass 4096 bytes), RB_ENOMEM; on failure
+ * *out is empty. */
+int rb_corpus_generate_like_table(const rb_route_table *src, const rb_like_config *cfg,
+                                  rb_route_table *out, rb_like_report *rep, rb_error *err);
+
+/* like.c's words, for like_tree.c: the consonant-vowel words of len
+ * letters, and the ordinal-th of them under a salt (distinct ordinals below
+ * the space give distinct words). */
+uint64_t rb__like_word_space(uint32_t len);
+size_t rb__like_word(uint32_t len, uint64_t ordinal, uint64_t salt, char *out);
 
 #endif

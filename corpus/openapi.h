@@ -137,7 +137,9 @@ int rb_openapi_import_file(const char *path, rb_route_table *out, rb_openapi_rep
                            rb_error *err);
 
 /* Does text[0, len) look like an OpenAPI (3) or Swagger (2) document: a
- * top-level "openapi" or "swagger" key near its start?  3, 2 or 0. */
+ * top-level "openapi" or "swagger" key anywhere among the top-level keys
+ * (YAML: at the start of a line; JSON: in the outermost object), whatever
+ * the first key is?  3, 2 or 0.  Linear in len. */
 int rb_openapi_sniff(const char *text, size_t len);
 
 /* When the file at path looks like an OpenAPI document, replace err's

@@ -129,22 +129,36 @@ static bool starts_with_key(const char *s, size_t n, const char *word)
     return i < n && s[i] == ':';
 }
 
+/* JSON: a key "openapi" or "swagger" of the top-level object, wherever it
+ * is among the keys (a document may open with "components"). */
+static int sniff_json(const char *text, size_t len, size_t i)
+{
+    size_t depth = 0;
+    for (size_t k = i; k < len; k++) {
+        char c = text[k];
+        if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (depth-- <= 1) return 0;
+        } else if (c == '"') {
+            if (depth == 1 && starts_with_key(text + k, len - k, "openapi")) return 3;
+            if (depth == 1 && starts_with_key(text + k, len - k, "swagger")) return 2;
+            for (k++; k < len && text[k] != '"'; k++)
+                if (text[k] == '\\') k++;
+        }
+    }
+    return 0;
+}
+
 int rb_openapi_sniff(const char *text, size_t len)
 {
-    size_t n = len < 65536 ? len : 65536, i = 0;
-    if (n >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) i = 3;
-    while (i < n && strchr(" \t\r\n", text[i])) i++;
-    if (i < n && text[i] == '{') { /* JSON: the key anywhere near the start */
-        for (size_t k = i; k < n; k++) {
-            if (text[k] != '"') continue;
-            if (starts_with_key(text + k, n - k, "openapi")) return 3;
-            if (starts_with_key(text + k, n - k, "swagger")) return 2;
-        }
-        return 0;
-    }
-    for (size_t at = i; at < n;) { /* YAML: a key at the start of a line */
-        const char *nl = memchr(text + at, '\n', n - at);
-        size_t end = nl ? (size_t)(nl - text) : n;
+    size_t i = 0;
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) i = 3;
+    while (i < len && strchr(" \t\r\n", text[i])) i++;
+    if (i < len && text[i] == '{') return sniff_json(text, len, i);
+    for (size_t at = i; at < len;) { /* YAML: a top-level key, at the start of a line */
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t end = nl ? (size_t)(nl - text) : len;
         if (starts_with_key(text + at, end - at, "openapi")) return 3;
         if (starts_with_key(text + at, end - at, "swagger")) return 2;
         at = end + 1;

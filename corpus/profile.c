@@ -73,6 +73,28 @@ bool rb_profile_is_version(const char *w, size_t len)
     return true;
 }
 
+/* File suffixes beyond ext_names: a segment ends in a file extension only
+ * when its suffix is one of these or of ext_names (a dotted method name,
+ * chat.postMessage or users.info, is a word). */
+static const char *const file_suffixes[] = {
+    "htm",  "xhtml", "jpeg",  "yml", "tar",  "tgz",   "bz2", "xz",   "7z",  "rar",  "mp3",  "wav",
+    "ogg",  "webm",  "avi",   "mov", "woff", "woff2", "eot", "otf",  "bmp", "tif",  "tiff", "doc",
+    "docx", "xls",   "xlsx",  "ppt", "pptx", "odt",   "rtf", "epub", "rss", "atom", "ics",  "vcf",
+    "php",  "asp",   "aspx",  "jsp", "cgi",  "pl",    "py",  "rb",   "sh",  "bash", "go",   "c",
+    "h",    "cpp",   "java",  "bin", "exe",  "dmg",   "deb", "rpm",  "apk", "iso",  "img",  "dat",
+    "bak",  "out",   "sig",   "asc", "pem",  "crt",   "der", "mjs",  "cjs", "wsdl", "xsd",  "sql",
+    "tsv",  "diff",  "patch", "kml", "gpx",  "m3u8"};
+
+static bool is_file_suffix(const char *x, size_t n)
+{
+    char low[8];
+    for (size_t i = 0; i < n; i++) low[i] = (char)(x[i] >= 'A' && x[i] <= 'Z' ? x[i] + 32 : x[i]);
+    if (rb_profile_ext_index(low, n) < RB_PROFILE_EXT_NAMES - 1) return true;
+    for (size_t i = 0; i < sizeof file_suffixes / sizeof file_suffixes[0]; i++)
+        if (strlen(file_suffixes[i]) == n && memcmp(file_suffixes[i], low, n) == 0) return true;
+    return false;
+}
+
 bool rb_profile_extension_of(const char *w, size_t len, size_t *at, size_t *n)
 {
     size_t dot = len;
@@ -85,9 +107,10 @@ bool rb_profile_extension_of(const char *w, size_t len, size_t *at, size_t *n)
         if (!is_digit(w[i]) && !is_alpha(w[i])) return false;
         letter = letter || is_alpha(w[i]);
     }
+    if (!letter || !is_file_suffix(w + dot, k)) return false;
     *at = dot;
     *n = k;
-    return letter;
+    return true;
 }
 
 bool rb_profile_has_extension(const char *w, size_t len)
@@ -222,6 +245,20 @@ int rb_profile_fit(const rb_route_table *t, rb_profile *out, rb_error *err)
             rb_profile_extension_of(w, x->text_len, &at, &en))
             out->ext_names[rb_profile_ext_index(w + at, en)]++;
         count_param_syntax(rb_route_pattern(t, r), t->routes[r].len, out);
+        bool below_param = false, adjacent = false;
+        for (uint32_t y = n; y != RB_ST_ROOT; y = rb_st_node_at(&st, y)->parent) {
+            bool param = rb_st_node_at(&st, y)->kind == RB_SEG_PARAM;
+            out->params += param;
+            adjacent = adjacent || (param && below_param);
+            below_param = param;
+        }
+        out->adjacent_params += adjacent;
+    }
+    uint32_t pre = rb_st_shared_prefix(&st, &out->prefix_routes);
+    if (pre == RB_ST_ROOT || rb_st_shape(&st, pre, out->prefix, sizeof out->prefix) >=
+                                 sizeof out->prefix) { /* none, or too long to keep */
+        out->prefix[0] = '\0';
+        out->prefix_routes = 0;
     }
     out->fingerprint = rb_route_table_fingerprint(t);
     free(flags);
@@ -310,6 +347,12 @@ int rb_profile_validate(const rb_profile *p, rb_error *err)
     if (p->max_depth != deepest)
         return BAD("max_depth: %u, the deepest route is at %llu", p->max_depth,
                    (unsigned long long)deepest);
+    if (p->prefix_routes > p->routes || p->adjacent_params > p->routes)
+        return BAD("shared_prefix.routes %llu or adjacent_params %llu above the %llu routes",
+                   (unsigned long long)p->prefix_routes, (unsigned long long)p->adjacent_params,
+                   (unsigned long long)p->routes);
+    if (p->prefix[0] != '\0' && p->prefix[0] != '/')
+        return BAD("shared_prefix.path: a prefix starts with '/'");
     s = 0;
     for (int m = 0; m < RB_PROFILE_METHODS; m++) s += p->methods[m];
     if (s != p->routes)

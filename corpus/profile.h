@@ -30,6 +30,11 @@
  *                      24 common ones (json, xml, ...) or "other"
  *   param syntax       param segments written ":id" or "{id}"
  *   template forms     templates "{sid}.json", "us_{sid}", "{sid}-{rev}"
+ *   shared prefix      the first static words nearly every route sits below
+ *                      (/2.0, /api/v10: their text, the one place a word of
+ *                      the table is kept) and the routes below them
+ *   params             param segments summed over the routes, and the
+ *                      routes with two in a row (/{owner}/{repo})
  *
  * Everything is counted on distinct (method, shape): exact and shape
  * duplicates (corpus check reports them) are left out.  Segments past the
@@ -52,13 +57,16 @@
  *     "extension_names": {"json": n, ..., "other": n},
  *     "param_syntax": {"colon": n, "brace": n},
  *     "template_forms": {"ext": n, "affix": n, "multi": n},
+ *     "shared_prefix": {"path": "/2.0", "routes": n} (left out when none),
+ *     "params", "adjacent_params",
  *     "levels": [{"depth", "kinds": {"static": {"nodes", "interior",
  *                 "terminal", "both"}, ...}, "fanout": {"1": n, "2-3": n,
  *                 ...}, "param_parents", "param_with_static", "versions",
  *                 "extensions", "empties"}, ...] }
  * Arrays may be shorter than their maximum (missing entries are 0), kinds,
- * fan-out buckets and names with 0 are left out, and the last three
- * objects may be missing (profiles written before them: read as none); a field is never removed or
+ * fan-out buckets and names with 0 are left out, and extension_names,
+ * param_syntax, template_forms, shared_prefix, params and adjacent_params
+ * may be missing (profiles written before them: read as none); a field is never removed or
  * changes meaning within a version.  Reading checks every key, type and
  * count, and that the counts agree with each other (a profile generation
  * can rely on), naming the key when they do not.
@@ -87,7 +95,8 @@
 #define RB_PROFILE_FANOUT_BUCKETS 12                    /* 1, 2-3, 4-7, ..., 1024-2047, 2048+ */
 #define RB_PROFILE_WORD_LENGTHS   32                    /* 1..31 bytes, 32 or more */
 #define RB_PROFILE_METHODS        (RB_METHOD_COUNT + 1) /* the nine, then '*' */
-#define RB_PROFILE_EXT_NAMES      25 /* rb_profile_ext_name: 24 common extensions, then "other" */
+#define RB_PROFILE_EXT_NAMES      25  /* rb_profile_ext_name: 24 common extensions, then "other" */
+#define RB_PROFILE_PREFIX_BYTES   256 /* the shared prefix's text, NUL included */
 
 /* Params by how they are written (a whole segment: ":id" or "{id}"). */
 enum { RB_PSYN_COLON, RB_PSYN_BRACE, RB_PSYN_COUNT };
@@ -141,6 +150,13 @@ typedef struct rb_profile {
     uint64_t ext_names[RB_PROFILE_EXT_NAMES];
     uint64_t param_syntax[RB_PSYN_COUNT];    /* param segments of the routes, by syntax */
     uint64_t template_forms[RB_TFORM_COUNT]; /* template prefixes by form */
+    /* what a person sees first: the shared prefix (rb_st_shared_prefix:
+     * "/2.0", "/api/v10"; "" when none), the one place words of the table
+     * are kept, and the routes strictly below it; param segments (':id',
+     * '{id}') summed over the routes, and routes with two in a row */
+    char prefix[RB_PROFILE_PREFIX_BYTES];
+    uint64_t prefix_routes;
+    uint64_t params, adjacent_params;
 } rb_profile;
 
 /* A count summed over the kinds of a level: field 0 nodes, 1 interior,
@@ -162,13 +178,14 @@ int rb_profile_fanout_bucket(uint64_t children);
 const char *rb_profile_ext_name(int i);
 int rb_profile_ext_index(const char *ext, size_t len);
 /* The extension a segment's text ends in: its offset after the '.' and
- * length (1-5 letters or digits, at least one letter, after 1+ bytes), or
+ * length (1-5 letters or digits, at least one letter, after 1+ bytes, and
+ * a file suffix: one of rb_profile_ext_name's or another known one, such
+ * as htm, docx, sh; a dotted method name, users.info, is a word), or
  * false. */
 bool rb_profile_extension_of(const char *w, size_t len, size_t *at, size_t *n);
 
 /* Is w a version word (v2, V1, 1, 1.1, 2010-04-01, v1beta1)?  Does it end
- * in a file extension (a '.' after 1+ bytes, then 1-5 letters or digits, at
- * least one a letter)? */
+ * in a file extension (rb_profile_extension_of)? */
 bool rb_profile_is_version(const char *w, size_t len);
 bool rb_profile_has_extension(const char *w, size_t len);
 
@@ -233,10 +250,25 @@ typedef struct rb_profile_distance {
 
 void rb_profile_compare(const rb_profile *a, const rb_profile *b, rb_profile_distance *out);
 
+/* Tolerances of what a person sees (the compare report's figures, B
+ * against the source A): the shared prefix's share of routes (and the
+ * extensions'), params per route (relative), the share of routes with
+ * adjacent params. */
+#define RB_PROFILE_PREFIX_TOLERANCE   0.02
+#define RB_PROFILE_PARAMS_TOLERANCE   0.10
+#define RB_PROFILE_ADJACENT_TOLERANCE 0.01
+
 /* The two profiles side by side (profile_report.c), appended to out: as
- * text (the distances, then every histogram's bins as shares), or as JSON
+ * text (the distances; what a person sees: the shared prefix, params per
+ * route, adjacent params, first segments and extensions, A and B, each
+ * with its distance and whether B is within tolerance, then a one-line
+ * verdict "like: within tolerance on every figure" or the figures that
+ * are not; then every histogram's bins as shares), or as JSON
  * {"a": {file, routes, paths, max_depth, fingerprint}, "b": {...},
  *  "distance": {"depth": d, ..., "mean": d},
+ *  "seen": {a_prefix, b_prefix, shared_prefix: {a, b, distance,
+ *           within_tolerance}, params_per_route, adjacent_params,
+ *           first_segments, extensions, within_tolerance},
  *  "histograms": [{name, title, distance, a_total, b_total,
  *                  bins: [{label, a, b}]}]}
  * (bins that neither profile uses are left out).  RB_ENOMEM. */

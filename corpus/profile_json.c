@@ -103,6 +103,13 @@ int rb_profile_json_write(const rb_profile *p, rb_buf *out, rb_error *err)
     cJSON *tf = cJSON_AddObjectToObject(o, "template_forms");
     for (int i = 0; tf && i < RB_TFORM_COUNT; i++)
         if (p->template_forms[i]) add_u64(tf, tform_names[i], p->template_forms[i]);
+    if (p->prefix[0]) {
+        cJSON *sp = cJSON_AddObjectToObject(o, "shared_prefix");
+        if (sp) cJSON_AddStringToObject(sp, "path", p->prefix);
+        if (sp) add_u64(sp, "routes", p->prefix_routes);
+    }
+    add_u64(o, "params", p->params);
+    add_u64(o, "adjacent_params", p->adjacent_params);
     int last = RB_PROFILE_DEPTHS;
     while (last > 0 && level_empty(&p->level[last])) last--;
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
@@ -276,17 +283,37 @@ static int read_named(reader *r, const cJSON *o, const char *key, const char *co
     return RB_OK;
 }
 
+/* "shared_prefix": {"path": "/2.0", "routes": n}, optional */
+static int read_prefix(reader *r, const cJSON *o, rb_profile *p)
+{
+    static const char *const keys[] = {"path", "routes", NULL};
+    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(o, "shared_prefix");
+    if (!sp) return RB_OK;
+    if (!cJSON_IsObject(sp)) return fail(r, "shared_prefix: not an object");
+    int rc = known_keys(r, sp, "shared_prefix", keys);
+    if (rc == RB_OK) rc = get_count(r, sp, "routes", "shared_prefix", true, &p->prefix_routes);
+    if (rc < 0) return rc;
+    const cJSON *path = cJSON_GetObjectItemCaseSensitive(sp, "path");
+    if (!cJSON_IsString(path) || path->valuestring[0] != '/' ||
+        strlen(path->valuestring) >= sizeof p->prefix)
+        return fail(r, "shared_prefix.path: a string starting with '/', shorter than %zu bytes",
+                    sizeof p->prefix);
+    snprintf(p->prefix, sizeof p->prefix, "%s", path->valuestring);
+    return RB_OK;
+}
+
 static int read_profile(reader *r, const cJSON *o, rb_profile *p)
 {
     const char *ext_name_list[RB_PROFILE_EXT_NAMES];
     for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++) ext_name_list[i] = rb_profile_ext_name(i);
     if (!cJSON_IsObject(o)) return fail(r, "not a JSON object");
-    static const char *const keys[] = {"schema",       "schema_version", "routes",
-                                       "paths",        "max_depth",      "fingerprint",
-                                       "depth",        "methods",        "methods_per_path",
-                                       "word_length",  "trailing_slash", "versioned",
-                                       "extension",    "levels",         "extension_names",
-                                       "param_syntax", "template_forms", NULL};
+    static const char *const keys[] = {"schema",       "schema_version",  "routes",
+                                       "paths",        "max_depth",       "fingerprint",
+                                       "depth",        "methods",         "methods_per_path",
+                                       "word_length",  "trailing_slash",  "versioned",
+                                       "extension",    "levels",          "extension_names",
+                                       "param_syntax", "template_forms",  "shared_prefix",
+                                       "params",       "adjacent_params", NULL};
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(o, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, RB_PROFILE_SCHEMA) != 0)
         return fail(r, "schema: must be \"%s\"", RB_PROFILE_SCHEMA);
@@ -336,6 +363,9 @@ static int read_profile(reader *r, const cJSON *o, rb_profile *p)
         rc = read_named(r, o, "param_syntax", psyn_names, p->param_syntax, RB_PSYN_COUNT);
     if (rc == RB_OK)
         rc = read_named(r, o, "template_forms", tform_names, p->template_forms, RB_TFORM_COUNT);
+    if (rc == RB_OK) rc = get_count(r, o, "params", "", false, &p->params);
+    if (rc == RB_OK) rc = get_count(r, o, "adjacent_params", "", false, &p->adjacent_params);
+    if (rc == RB_OK) rc = read_prefix(r, o, p);
     if (rc < 0) return rc;
     const cJSON *levels = cJSON_GetObjectItemCaseSensitive(o, "levels");
     if (!cJSON_IsArray(levels)) return fail(r, "levels: missing or not an array");

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void side(rb_buf *o, const char *tag, const char *name, const rb_profile *p)
 {
@@ -23,6 +24,147 @@ static void side(rb_buf *o, const char *tag, const char *name, const rb_profile 
 static double share(uint64_t n, uint64_t total)
 {
     return total ? 100.0 * (double)n / (double)total : 0.0;
+}
+
+/* ---- what a person sees ------------------------------------------------------ */
+
+/* The figures a person looks at first, each with its distance and
+ * whether B is within tolerance of A (the source):
+ *   shared prefix     the same words, its share of routes within 0.02
+ *   params per route  within 10% (none where A has none)
+ *   adjacent params   the share of routes with two in a row within 0.01
+ *   first segments    a single one stays single
+ *   extensions        the share of routes whose last segment ends in one
+ *                     (a static word, a glob or a template) within 0.02,
+ *                     no name A lacks */
+enum { SEEN_PREFIX, SEEN_PARAMS, SEEN_ADJACENT, SEEN_FIRSTS, SEEN_EXTENSIONS, SEEN_COUNT };
+
+static const char *const seen_names[SEEN_COUNT] = {
+    "shared prefix", "params per route", "adjacent params", "first segments", "extensions"};
+static const char *const seen_keys[SEEN_COUNT] = {
+    "shared_prefix", "params_per_route", "adjacent_params", "first_segments", "extensions"};
+
+typedef struct seen {
+    double a[SEEN_COUNT], b[SEEN_COUNT], distance[SEEN_COUNT];
+    bool ok[SEEN_COUNT];
+    int new_ext; /* an extension name B has and A lacks, or -1 */
+} seen;
+
+static double ratio(uint64_t n, uint64_t total)
+{
+    return total ? (double)n / (double)total : 0.0;
+}
+
+static double absd(double x)
+{
+    return x < 0 ? -x : x;
+}
+
+static void seen_figures(const rb_profile *a, const rb_profile *b, seen *f)
+{
+    f->a[SEEN_PREFIX] = ratio(a->prefix_routes, a->routes);
+    f->b[SEEN_PREFIX] = strcmp(a->prefix, b->prefix) == 0 ? ratio(b->prefix_routes, b->routes) : 0;
+    f->a[SEEN_PARAMS] = ratio(a->params, a->routes);
+    f->b[SEEN_PARAMS] = ratio(b->params, b->routes);
+    f->a[SEEN_ADJACENT] = ratio(a->adjacent_params, a->routes);
+    f->b[SEEN_ADJACENT] = ratio(b->adjacent_params, b->routes);
+    f->a[SEEN_FIRSTS] = (double)rb_profile_level_sum(&a->level[1], RB_PF_NODES);
+    f->b[SEEN_FIRSTS] = (double)rb_profile_level_sum(&b->level[1], RB_PF_NODES);
+    uint64_t ea = 0, eb = 0; /* routes ending in an extension, templates included */
+    for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++) {
+        ea += a->ext_names[i];
+        eb += b->ext_names[i];
+    }
+    f->a[SEEN_EXTENSIONS] = ratio(ea, a->routes);
+    f->b[SEEN_EXTENSIONS] = ratio(eb, b->routes);
+    for (int i = 0; i < SEEN_COUNT; i++) f->distance[i] = absd(f->a[i] - f->b[i]);
+    f->distance[SEEN_PREFIX] =
+        strcmp(a->prefix, b->prefix) == 0 ? f->distance[SEEN_PREFIX] : 1.0;   /* other words */
+    if (f->a[SEEN_PARAMS] > 0) f->distance[SEEN_PARAMS] /= f->a[SEEN_PARAMS]; /* relative */
+    f->distance[SEEN_FIRSTS] = f->a[SEEN_FIRSTS] > 0 ? f->b[SEEN_FIRSTS] / f->a[SEEN_FIRSTS] : 0;
+    f->new_ext = -1;
+    for (int i = 0; i < RB_PROFILE_EXT_NAMES && f->new_ext < 0; i++)
+        if (b->ext_names[i] && !a->ext_names[i]) f->new_ext = i;
+    f->ok[SEEN_PREFIX] = f->distance[SEEN_PREFIX] <= RB_PROFILE_PREFIX_TOLERANCE;
+    f->ok[SEEN_PARAMS] = f->a[SEEN_PARAMS] > 0
+                             ? f->distance[SEEN_PARAMS] <= RB_PROFILE_PARAMS_TOLERANCE
+                             : f->b[SEEN_PARAMS] == 0;
+    f->ok[SEEN_ADJACENT] = f->distance[SEEN_ADJACENT] <= RB_PROFILE_ADJACENT_TOLERANCE;
+    f->ok[SEEN_FIRSTS] = f->a[SEEN_FIRSTS] != 1 || f->b[SEEN_FIRSTS] == 1;
+    f->ok[SEEN_EXTENSIONS] =
+        f->distance[SEEN_EXTENSIONS] <= RB_PROFILE_PREFIX_TOLERANCE && f->new_ext < 0;
+}
+
+/* "like: within tolerance on every figure" or the figures that are not. */
+static void seen_verdict(rb_buf *o, const seen *f)
+{
+    size_t bad = 0;
+    for (int i = 0; i < SEEN_COUNT; i++) bad += !f->ok[i];
+    if (!bad) {
+        rb_buf_puts(o, "like: within tolerance on every figure\n");
+        return;
+    }
+    rb_buf_puts(o, "like: not within tolerance on");
+    for (int i = 0, k = 0; i < SEEN_COUNT; i++)
+        if (!f->ok[i]) rb_buf_printf(o, "%s %s", k++ ? "," : "", seen_names[i]);
+    rb_buf_puts(o, "\n");
+}
+
+static void seen_text(rb_buf *o, const rb_profile *a, const rb_profile *b)
+{
+    seen f;
+    seen_figures(a, b, &f);
+    char pa[300], pb[300];
+    rb_buf_printf(o, "\n%-20s %20s %20s  %8s  %s\n", "what a person sees", "A (the source)", "B",
+                  "distance", "tolerance");
+    snprintf(pa, sizeof pa, "%s %.1f%%", a->prefix[0] ? a->prefix : "(none)",
+             100 * ratio(a->prefix_routes, a->routes));
+    snprintf(pb, sizeof pb, "%s %.1f%%", b->prefix[0] ? b->prefix : "(none)",
+             100 * ratio(b->prefix_routes, b->routes));
+    rb_buf_printf(o, "  %-18s %20s %20s  %8.3f  %s  same words, share within 0.02\n",
+                  seen_names[SEEN_PREFIX], pa, pb, f.distance[SEEN_PREFIX],
+                  f.ok[SEEN_PREFIX] ? "ok " : "NOT");
+    rb_buf_printf(o, "  %-18s %20.3f %20.3f  %7.1f%%  %s  within 10%%\n", seen_names[SEEN_PARAMS],
+                  f.a[SEEN_PARAMS], f.b[SEEN_PARAMS], 100 * f.distance[SEEN_PARAMS],
+                  f.ok[SEEN_PARAMS] ? "ok " : "NOT");
+    rb_buf_printf(o, "  %-18s %19.1f%% %19.1f%%  %8.3f  %s  share within 0.01\n",
+                  seen_names[SEEN_ADJACENT], 100 * f.a[SEEN_ADJACENT], 100 * f.b[SEEN_ADJACENT],
+                  f.distance[SEEN_ADJACENT], f.ok[SEEN_ADJACENT] ? "ok " : "NOT");
+    rb_buf_printf(o, "  %-18s %20.0f %20.0f  %7.2fx  %s  a single one stays single\n",
+                  seen_names[SEEN_FIRSTS], f.a[SEEN_FIRSTS], f.b[SEEN_FIRSTS],
+                  f.distance[SEEN_FIRSTS], f.ok[SEEN_FIRSTS] ? "ok " : "NOT");
+    rb_buf_printf(o, "  %-18s %19.1f%% %19.1f%%  %8.3f  %s  share within 0.02, no new name%s%s\n",
+                  seen_names[SEEN_EXTENSIONS], 100 * f.a[SEEN_EXTENSIONS],
+                  100 * f.b[SEEN_EXTENSIONS], f.distance[SEEN_EXTENSIONS],
+                  f.ok[SEEN_EXTENSIONS] ? "ok " : "NOT", f.new_ext >= 0 ? ": B has ." : "",
+                  f.new_ext >= 0 ? rb_profile_ext_name(f.new_ext) : "");
+    for (int i = 0; i < RB_PROFILE_EXT_NAMES; i++)
+        if (a->ext_names[i] || b->ext_names[i])
+            rb_buf_printf(o, "    .%-16s %19.1f%% %19.1f%%\n", rb_profile_ext_name(i),
+                          100 * ratio(a->ext_names[i], a->routes),
+                          100 * ratio(b->ext_names[i], b->routes));
+    seen_verdict(o, &f);
+}
+
+static void seen_json(cJSON *o, const rb_profile *a, const rb_profile *b)
+{
+    seen f;
+    seen_figures(a, b, &f);
+    cJSON *x = cJSON_AddObjectToObject(o, "seen");
+    if (!x) return;
+    cJSON_AddStringToObject(x, "a_prefix", a->prefix);
+    cJSON_AddStringToObject(x, "b_prefix", b->prefix);
+    bool all = true;
+    for (int i = 0; i < SEEN_COUNT; i++) {
+        cJSON *y = cJSON_AddObjectToObject(x, seen_keys[i]);
+        if (!y) return;
+        cJSON_AddNumberToObject(y, "a", f.a[i]);
+        cJSON_AddNumberToObject(y, "b", f.b[i]);
+        cJSON_AddNumberToObject(y, "distance", f.distance[i]);
+        cJSON_AddBoolToObject(y, "within_tolerance", f.ok[i]);
+        all = all && f.ok[i];
+    }
+    cJSON_AddBoolToObject(x, "within_tolerance", all);
 }
 
 int rb_profile_compare_text(const rb_profile *a, const char *name_a, const rb_profile *b,
@@ -40,6 +182,7 @@ int rb_profile_compare_text(const rb_profile *a, const char *name_a, const rb_pr
         rb_buf_printf(o, "  %-17s %.3f   %s\n", h[0].name, dist.hist[id], h[0].title);
     }
     rb_buf_printf(o, "  %-17s %.3f\n", "mean", dist.mean);
+    seen_text(o, a, b);
     for (int id = 0; id < RB_PH_COUNT; id++) {
         rb_profile_histogram(a, id, &h[0]);
         rb_profile_histogram(b, id, &h[1]);
@@ -109,6 +252,7 @@ static cJSON *compare_json(const rb_profile *a, const char *name_a, const rb_pro
         }
     }
     cJSON_AddNumberToObject(d, "mean", dist.mean);
+    seen_json(o, a, b);
     free(h);
     return o;
 }

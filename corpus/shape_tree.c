@@ -457,3 +457,45 @@ size_t rb_st_shape(const rb_shape_tree *st, uint32_t n, char *buf, size_t cap)
     if (cap) buf[w < cap ? w : cap - 1] = '\0';
     return depth == 0 ? 1 : total;
 }
+
+uint64_t *rb_st_subtree_routes(const rb_shape_tree *st)
+{
+    uint64_t *sub = calloc(st->nnodes ? st->nnodes : 1, sizeof *sub);
+    if (!sub) return NULL;
+    for (size_t n = st->nnodes; n-- > 0;) {
+        sub[n] += st->nodes[n].routes_count;
+        if (n != RB_ST_ROOT) sub[st->nodes[n].parent] += sub[n];
+    }
+    return sub;
+}
+
+uint32_t rb_st_shared_prefix(const rb_shape_tree *st, uint64_t *below)
+{
+    uint64_t *sub = rb_st_subtree_routes(st);
+    uint32_t at = RB_ST_ROOT;
+    if (!sub) {
+        if (below) *below = 0;
+        return at;
+    }
+    uint64_t total = sub[RB_ST_ROOT];
+    for (;;) {
+        /* the static child holding the most routes, and whether it has a
+         * static child itself (resources to grow beside) */
+        uint32_t best = RB_ST_NONE;
+        for (size_t n = 1; n < st->nnodes; n++) {
+            const rb_st_node *x = &st->nodes[n];
+            if (x->parent == at && x->kind == RB_SEG_STATIC && x->text_len > 0 &&
+                (best == RB_ST_NONE || sub[n] > sub[best]))
+                best = (uint32_t)n;
+        }
+        if (best == RB_ST_NONE || sub[best] * 10 < total * 9) break;
+        bool grows = false;
+        for (size_t n = best + 1; n < st->nnodes && !grows; n++)
+            grows = st->nodes[n].parent == best && st->nodes[n].kind == RB_SEG_STATIC;
+        if (!grows) break;
+        at = best;
+    }
+    if (below) *below = sub[at] - st->nodes[at].routes_count;
+    free(sub);
+    return at;
+}

@@ -120,6 +120,18 @@ int rb_st_candidates(const rb_shape_tree *st, const char *path, size_t len, rb_u
 int rb_st_candidates_counted(const rb_shape_tree *st, const char *path, size_t len, rb_u32vec *out,
                              rb_u32vec *scratch, size_t *steps);
 
+/* The routes at each node and below it (duplicates excluded), by node id:
+ * a malloc'ed array of st->nnodes counts (free it), or NULL. */
+uint64_t *rb_st_subtree_routes(const rb_shape_tree *st);
+
+/* The shared prefix: the deepest node reached from the root by static
+ * words, each holding at least 90% of the routes (its own and below it)
+ * and having a static child (resources beside which the table grows):
+ * /2.0, /api/v10, /2010-04-01; RB_ST_ROOT when the first word does not.
+ * *below (may be NULL): the routes strictly below it.  O(nodes x depth of
+ * the prefix); RB_ST_ROOT when memory runs out. */
+uint32_t rb_st_shared_prefix(const rb_shape_tree *st, uint64_t *below);
+
 /* Write the shape of node n ("/users/{}/posts") into buf (truncated to
  * cap - 1 bytes, always NUL-terminated); returns the full length. */
 size_t rb_st_shape(const rb_shape_tree *st, uint32_t n, char *buf, size_t cap);

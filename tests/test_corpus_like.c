@@ -367,8 +367,8 @@ Test(corpus_like, cli)
     char gh[1024], cmd[4096];
     rbt_data_path("github", "routes", gh, sizeof gh);
     snprintf(cmd, sizeof cmd,
-             "'%s/routebench' corpus gen --like '%s' --routes 2000 --seed 3 --out /tmp/rb_like_t "
-             "| grep -q 'grown as APIs grow'",
+             "'%s/routebench' corpus gen --like '%s' --routes 2000 --seed 3 --generator v2 "
+             "--out /tmp/rb_like_t | grep -q 'grown as APIs grow'",
              RB_BINARY_DIR, gh);
     cr_expect_eq(rbt_run(cmd), 0, "%s", cmd);
     rb_route_table t;
@@ -381,7 +381,7 @@ Test(corpus_like, cli)
     remove("/tmp/rb_like_t.requests");
     const char *bad[] = {
         "--shape mixed --routes 10 --seed 1 --out /tmp/x",
-        "--generator v3 --routes 10 --seed 1 --out /tmp/x",
+        "--generator v4 --routes 10 --seed 1 --out /tmp/x",
         "--param-syntax dollar --routes 10 --seed 1 --out /tmp/x",
         "--routes 0 --seed 1 --out /tmp/x",
         "--routes 10 --seed 1 --out /tmp/x --like /nonexistent.routes",

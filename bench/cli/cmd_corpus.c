@@ -173,8 +173,8 @@ static int take_param_syntax(void *field, const char *v, rb_error *err)
 
 static int take_generator(void *field, const char *v, rb_error *err)
 {
-    uint32_t g = rb_gen_generator_parse(v);
-    if (!g) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "must be v1 or v2, got '%s'", v);
+    uint32_t g = strcmp(v, "v3") == 0 ? RB_LIKE_V3 : rb_gen_generator_parse(v);
+    if (!g) return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "must be v1, v2 or v3, got '%s'", v);
     *(uint32_t *)field = g;
     return RB_OK;
 }
@@ -203,29 +203,33 @@ static const cli_option gen_table[] = {
      .offset = offsetof(gen_options, like),
      .excludes = "--shape --no-conflicts",
      .help = "instead of a shape: a table like FILE (a routes file, yours or an imported one, "
-             "or a profile from `corpus profile`): its depths, segment kinds per depth, fan-out, "
-             "static and param siblings, methods, methods per path, word lengths, versions, "
-             "extensions, template forms and param syntax; synthetic words, never FILE's.  "
-             "More routes than FILE holds grow it as APIs grow: more children below every level "
-             "that has resources to add (the output says how much); `corpus compare FILE "
-             "PREFIX.routes` shows how alike they are"},
+             "or a profile from `corpus profile`).  From a routes file (v3): FILE's tree with "
+             "its words renamed, its shared prefix (/2.0, /api) kept as it is, grown by copies "
+             "of its resources, so params per route, adjacent params, templates and extensions "
+             "keep FILE's proportions.  From a profile (v2): its depths, segment kinds per "
+             "depth, fan-out, static and param siblings, methods, word lengths, versions, "
+             "extensions, template forms and param syntax, grown below every level.  "
+             "`corpus compare FILE PREFIX.routes` shows how alike they are"},
     {.name = "--param-syntax",
      .type = CLI_CALL,
      .metavar = "colon|brace",
      .offset = offsetof(gen_options, param_syntax),
      .call = take_param_syntax,
-     .help = "with --like: params written :id (catch-alls *path) or {id} ({*path}); by default "
-             "the syntax most of FILE's params use.  Templates ({sid}.json) need brace"},
+     .help = "with --like and --generator v2: params written :id (catch-alls *path) or {id} "
+             "({*path}); by default the syntax most of FILE's params use.  Templates "
+             "({sid}.json) need brace"},
     {.name = "--generator",
      .type = CLI_CALL,
-     .metavar = "v1|v2",
+     .metavar = "v1|v2|v3",
      .offset = offsetof(gen_options, g.generator),
      .call = take_generator,
      .help = "v2 (the default): depth peaks at 4-5 and fan-out grows with N, like the public "
              "tables; v1: the original generator (fan-out 32, so large tables pile up at depth "
              "8), kept byte-identical to reproduce published corpora and figures.  With --like: "
-             "v2 grows the table below every level (the default), v1 widens only the root, "
-             "byte-identical to the corpora made before"},
+             "v3 (the default for a routes file) keeps FILE's tree and shared prefix, its words "
+             "synthetic, and grows by copies of its resources; v2 (the default for a profile) "
+             "fits the profile's counts and grows below every level; v1 widens only the root; "
+             "v1 and v2 are byte-identical to the corpora made before"},
     {.name = "--out",
      .type = CLI_STRING,
      .metavar = "PREFIX",
@@ -281,6 +285,16 @@ static const cli_command gen_command = {
 
 static void print_like_report(const rb_like_report *r, size_t routes)
 {
+    if (r->tree) {
+        printf("  the tree of a table of %llu routes, words synthetic",
+               (unsigned long long)r->profile_routes);
+        if (r->prefix[0])
+            printf("; its shared prefix %s kept as it is (%llu routes below it)", r->prefix,
+                   (unsigned long long)r->prefix_routes);
+        printf("\n  grown by resources: %u copies of its %u resources (the last one in part)\n",
+               r->copies, r->resources);
+        return;
+    }
     printf("  a profile of %llu routes: its depths (1..%u), kinds, methods and fan-out\n",
            (unsigned long long)r->profile_routes, r->max_depth);
     if (r->growth_milli > 1000)
@@ -322,11 +336,36 @@ static int generate(const gen_options *o, rb_route_table *routes, char *header, 
         return rc;
     }
     rb_profile profile;
-    int rc = rb_profile_load(o->like, &profile, NULL, err);
+    bool json = false;
+    int rc = rb_profile_load(o->like, &profile, &json, err);
     if (rc == RB_EFORMAT) rb_openapi_hint(o->like, err);
     if (rc < 0) return rc;
-    unsigned model = o->g.generator ? o->g.generator : RB_LIKE_V2;
+    unsigned model = o->g.generator ? o->g.generator : json ? RB_LIKE_V2 : RB_LIKE_V3;
     rb_like_config lc = {o->g.routes, o->g.seed, model, o->param_syntax};
+    if (model == RB_LIKE_V3) {
+        rb_route_table src;
+        if (json)
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                             "--generator v3 copies a routes table's tree, and %s is a profile "
+                             "(counts only): use v2, or give the routes file",
+                             o->like);
+        if (o->param_syntax)
+            return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                             "--param-syntax needs --generator v2 (v3 keeps the source's syntax)");
+        rc = rb_route_table_read(o->like, &src, err);
+        if (rc < 0) return rc;
+        rc = rb_corpus_generate_like_table(&src, &lc, routes, lrep, err);
+        rb_route_table_free(&src);
+        snprintf(header, hcap,
+                 "routebench corpus gen --routes %zu --seed %llu --like %s --generator v3\n"
+                 "(a table of %llu routes, xxh3:%016llx; its tree, synthetic words)",
+                 o->g.routes, (unsigned long long)o->g.seed, o->like,
+                 (unsigned long long)profile.routes, (unsigned long long)profile.fingerprint);
+        snprintf(what, wcap, "like %s, seed %llu", o->like, (unsigned long long)o->g.seed);
+        return rc;
+    }
+    if (model > RB_LIKE_V2)
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "--generator v3 needs --like");
     rc = rb_corpus_generate_like(&profile, &lc, routes, lrep, err);
     snprintf(header, hcap,
              "routebench corpus gen --routes %zu --seed %llu --like %s --generator v%u%s\n"
@@ -349,6 +388,8 @@ static int corpus_gen(int argc, char **argv)
     if (status != CLI_CONTINUE) return status;
     if (o.g.shape < 0 && !o.like) return cli_error("corpus gen", "needs --shape or --like");
     if (o.param_syntax && !o.like) return cli_error("corpus gen", "--param-syntax needs --like");
+    if (o.g.generator == RB_LIKE_V3 && !o.like)
+        return cli_error("corpus gen", "--generator v3 needs --like (it copies a table's tree)");
     o.q.seed = o.g.seed;
     char rpath[4096], qpath[4096];
     if ((size_t)snprintf(rpath, sizeof rpath, "%s.routes", o.out) >= sizeof rpath ||
