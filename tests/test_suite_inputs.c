@@ -1,11 +1,13 @@
 /*
  * test_suite_inputs.c — the inputs the commands prepare through bench/suite
  * and corpus/ rather than by themselves: choose's tables
- * (choose_tables.h), the self-test's scenarios (selftest.h) and a route
- * table read from a stream (table_stream.h).
+ * (choose_tables.h), the self-test's scenarios (selftest.h), the routers
+ * of a session (router_list.h) and a route table read from a stream
+ * (table_stream.h).
  */
 #include "choose_tables.h"
 #include "router.h"
+#include "router_list.h"
 #include "selftest.h"
 #include "table.h"
 #include "table_stream.h"
@@ -44,8 +46,8 @@ Test(choose_tables, routes_file_and_generated_requests_land_in_the_directory)
     cr_expect_eq(routes.count, 2);
     rb_route_table_free(&routes);
     rb_choose_tables_notes(&in, false, &t);
-    cr_expect(strstr(t.rnote, "generated from the routes, seed 7 (--out keeps them)") != NULL,
-              "%s", t.rnote);
+    cr_expect(strstr(t.rnote, "generated from the routes, seed 7 (--out keeps them)") != NULL, "%s",
+              t.rnote);
     rb_choose_tables_notes(&in, true, &t);
     cr_expect(strncmp(t.note, "my.routes in the bundle, from the routes file ", 46) == 0, "%s",
               t.note);
@@ -76,8 +78,7 @@ Test(choose_tables, an_unusable_temporary_directory_is_named)
     rb_choose_tables t;
     rb_error err;
     cr_expect_eq(rb_choose_tables_dir(&t, "/nonexistent-routebench", &err), RB_EIO);
-    cr_expect_str_eq(err.message,
-                     "cannot create a temporary directory in /nonexistent-routebench");
+    cr_expect_str_eq(err.message, "cannot create a temporary directory in /nonexistent-routebench");
     rb_choose_tables_remove(&t); /* nothing to remove: no harm */
 }
 
@@ -96,9 +97,9 @@ Test(selftest_load, scenarios_the_router_lacks_are_skipped_by_name)
                  err.message);
     static rb_selftest_loaded l;
     char skipped[128] = "";
-    cr_assert_eq(rb_selftest_load(&list, 7, rb_registry_find("floor"), count_skip, skipped, &l,
-                                  &err),
-                 RB_OK, "%s", err.message);
+    cr_assert_eq(
+        rb_selftest_load(&list, 7, rb_registry_find("floor"), count_skip, skipped, &l, &err), RB_OK,
+        "%s", err.message);
     cr_expect_str_eq(skipped, "catchall-100;");
     cr_expect_eq(l.n, 1);
     cr_expect_str_eq(l.names, "static-100");
@@ -115,12 +116,55 @@ Test(table_stream, a_stream_is_parsed_like_a_file_and_limited)
     rewind(f);
     rb_route_table t;
     rb_error err;
-    cr_assert_eq(rb_route_table_read_stream(f, "stdin", 1024, &t, &err), RB_OK, "%s",
-                 err.message);
+    cr_assert_eq(rb_route_table_read_stream(f, "stdin", 1024, &t, &err), RB_OK, "%s", err.message);
     cr_expect_eq(t.count, 2);
     rb_route_table_free(&t);
     rewind(f);
     cr_expect_eq(rb_route_table_read_stream(f, "stdin", 10, &t, &err), RB_ELIMIT);
     cr_expect_str_eq(err.message, "stdin: more than 10 bytes of routes");
     fclose(f);
+}
+
+static int take_name(void *ctx, const char *name)
+{
+    char *names = ctx;
+    strcat(names, name);
+    strcat(names, ";");
+    return strcmp(name, "stop") == 0 ? 7 : 0;
+}
+
+Test(router_list, names_are_added_in_order_until_a_bad_one_or_a_refusal)
+{
+    char names[128] = "";
+    cr_expect_eq(rb_router_list_names("radix,linear", take_name, names), 0);
+    cr_expect_str_eq(names, "radix;linear;");
+    names[0] = '\0';
+    cr_expect_eq(rb_router_list_names("radix,,linear", take_name, names), RB_EINVAL);
+    cr_expect_str_eq(names, "radix;", "the names before the empty one were added");
+    names[0] = '\0';
+    cr_expect_eq(rb_router_list_names("radix,", take_name, names), RB_EINVAL);
+    names[0] = '\0';
+    cr_expect_eq(rb_router_list_names("stop,radix", take_name, names), 7);
+    cr_expect_str_eq(names, "stop;", "the add's refusal ends the list");
+}
+
+static int take_router(void *ctx, const rb_router_ops *ops, const char *label)
+{
+    (void)ops;
+    char *labels = ctx;
+    strcat(labels, label);
+    strcat(labels, ";");
+    return 0;
+}
+
+Test(router_list, every_router_is_the_registry_then_the_limit)
+{
+    char with[1024] = "", without[1024] = "";
+    cr_expect_eq(rb_router_list_every(NULL, true, take_router, with), 0);
+    cr_expect_eq(rb_router_list_every(NULL, false, take_router, without), 0);
+    cr_expect(strstr(with, "linear;") != NULL, "%s", with);
+    cr_expect(strstr(without, "limit;") == NULL, "%s", without);
+    size_t n = strlen(without);
+    cr_expect(strncmp(with, without, n) == 0 && strcmp(with + n, "limit;") == 0,
+              "the limit comes last: %s", with);
 }

@@ -10,6 +10,7 @@
 #include "choose_tables.h"
 #include "reqgen.h"
 #include "router.h"
+#include "router_list.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -95,24 +96,26 @@ static const cli_command choose_command = {
               "             2 usage/input error\n",
 };
 
+static int add_ops(void *s, const rb_router_ops *ops, const char *label)
+{
+    return session_add_ops(s, ops, label);
+}
+
+static int add_router(void *s, const char *spec)
+{
+    return session_add_router(s, spec);
+}
+
 static int add_routers(choose_options *o)
 {
     if (!o->routers) {
         int rc = session_add_router(&o->s, "radix");
-        for (size_t i = 0; i < rb_registry_count() && rc == CLI_OK; i++)
-            rc = session_add_ops(&o->s, rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
-        return rc;
+        return rc == CLI_OK ? rb_router_list_every(NULL, false, add_ops, &o->s) : rc;
     }
-    for (const char *p = o->routers;;) {
-        size_t n = strcspn(p, ",");
-        char spec[RB_BUNDLE_NAME];
-        if (n == 0 || n >= sizeof spec)
-            return cli_error("choose", "--routers: an empty or too long name in '%s'", o->routers);
-        snprintf(spec, sizeof spec, "%.*s", (int)n, p);
-        int rc = session_add_router(&o->s, spec);
-        if (rc != CLI_OK || !p[n]) return rc;
-        p += n + 1;
-    }
+    int rc = rb_router_list_names(o->routers, add_router, &o->s);
+    if (rc == RB_EINVAL)
+        return cli_error("choose", "--routers: an empty or too long name in '%s'", o->routers);
+    return rc;
 }
 
 /* Make the tables (bench/suite/choose_tables.h) and tell what was imported
