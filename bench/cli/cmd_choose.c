@@ -6,17 +6,16 @@
  * The routes come from a routes file or an OpenAPI document; requests are
  * generated (corpus/reqgen.h) when no requests file is given.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "openapi.h"
+#include "choose_tables.h"
 #include "reqgen.h"
 #include "router.h"
+#include "router_list.h"
 #include "session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct choose_options {
     const char *routes, *requests, *openapi, *base_path, *routers;
@@ -98,72 +97,47 @@ static const cli_command choose_command = {
               "             2 usage/input error\n",
 };
 
+static int add_ops(void *s, const rb_router_ops *ops, const char *label)
+{
+    return session_add_ops(s, ops, label);
+}
+
+static int add_router(void *s, const char *spec)
+{
+    return session_add_router(s, spec);
+}
+
 static int add_routers(choose_options *o)
 {
     if (!o->routers) {
         int rc = session_add_router(&o->s, "radix");
-        for (size_t i = 0; i < rb_registry_count() && rc == CLI_OK; i++)
-            rc = session_add_ops(&o->s, rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
-        return rc;
+        return rc == CLI_OK ? rb_router_list_every(NULL, false, add_ops, &o->s) : rc;
     }
-    for (const char *p = o->routers;;) {
-        size_t n = strcspn(p, ",");
-        char spec[RB_BUNDLE_NAME];
-        if (n == 0 || n >= sizeof spec)
-            return cli_error("choose", "--routers: an empty or too long name in '%s'", o->routers);
-        snprintf(spec, sizeof spec, "%.*s", (int)n, p);
-        int rc = session_add_router(&o->s, spec);
-        if (rc != CLI_OK || !p[n]) return rc;
-        p += n + 1;
-    }
+    int rc = rb_router_list_names(o->routers, add_router, &o->s);
+    if (rc == RB_EINVAL)
+        return cli_error("choose", "--routers: an empty or too long name in '%s'", o->routers);
+    return rc;
 }
 
-/* The tables into dir as s.routes / s.requests (the files scenario and the
- * peers read them). */
-static int prepare_tables(choose_options *o, const char *dir, char *rp, char *qp, size_t cap)
+/* Make the tables (bench/suite/choose_tables.h) and tell what was imported
+ * or generated. */
+static int prepare_tables(choose_options *o, const rb_choose_input *in, rb_choose_tables *t)
 {
-    rb_route_table routes = {0};
-    rb_request_table reqs = {0};
     rb_error err;
-    int rc;
-    if (o->openapi) {
-        rb_openapi_report rep;
-        rb_openapi_options opt = {o->base_path};
-        rc = rb_openapi_import_file_with(o->openapi, &opt, &routes, &rep, &err);
-        if (rc == RB_OK)
-            fprintf(stderr, "routebench choose: %s (%s, %s %s): %zu routes from %zu paths\n",
-                    o->openapi, rep.format, rep.spec, rep.version, rep.routes, rep.paths);
-        if (rc == RB_OK && rep.base_path[0])
+    int rc = rb_choose_tables_make(in, t, &err);
+    if (t->imported) {
+        const rb_openapi_report *rep = &t->openapi;
+        fprintf(stderr, "routebench choose: %s (%s, %s %s): %zu routes from %zu paths\n",
+                o->openapi, rep->format, rep->spec, rep->version, rep->routes, rep->paths);
+        if (rep->base_path[0])
             fprintf(stderr,
                     "routebench choose: base path %s (from %s) prefixed to every route "
                     "(--base-path none: without)\n",
-                    rep.base_path, rep.base_from);
-    } else {
-        rc = rb_route_table_read(o->routes, &routes, &err);
+                    rep->base_path, rep->base_from);
     }
-    if (rc == RB_OK && o->requests) rc = rb_request_table_read(o->requests, &reqs, &err);
-    if (rc == RB_OK && !o->requests) {
-        rb_reqgen_config cfg;
-        rb_reqgen_config_init(&cfg);
-        cfg.count = o->count;
-        cfg.seed = o->s.run.seed;
-        rc = rb_requests_generate(&routes, &cfg, &reqs, NULL, &err);
-        if (rc == RB_OK)
-            fprintf(stderr, "routebench choose: %zu requests generated (seed %llu)\n", reqs.count,
-                    (unsigned long long)cfg.seed);
-    }
-    /* named after the source: the scenario takes the routes file's name */
-    const char *src = o->openapi ? o->openapi : o->routes, *slash = strrchr(src, '/');
-    char base[128];
-    snprintf(base, sizeof base, "%s", slash ? slash + 1 : src);
-    base[strcspn(base, ".")] = '\0';
-    if (!*base) snprintf(base, sizeof base, "table");
-    snprintf(rp, cap, "%s/%s.routes", dir, base);
-    snprintf(qp, cap, "%s/%s.requests", dir, base);
-    if (rc == RB_OK) rc = rb_route_table_write(rp, &routes, NULL, &err);
-    if (rc == RB_OK) rc = rb_request_table_write(qp, &reqs, &err);
-    rb_route_table_free(&routes);
-    rb_request_table_free(&reqs);
+    if (t->generated)
+        fprintf(stderr, "routebench choose: %zu requests generated (seed %llu)\n",
+                t->generated_count, (unsigned long long)in->seed);
     return rc < 0 ? cli_error("choose", "%s", err.message) : CLI_OK;
 }
 
@@ -185,44 +159,28 @@ int cmd_choose(int argc, char **argv)
         session_options_free(&o.s);
         return cli_error("choose", "--base-path goes with --openapi");
     }
-    char dir[512], rp[600], qp[600];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/routebench-choose-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
+    rb_choose_input in = {o.routes, o.openapi, o.base_path, o.requests, o.count, o.s.run.seed};
+    rb_choose_tables tables, *t = &tables;
+    rb_error err;
+    if (rb_choose_tables_dir(t, getenv("TMPDIR"), &err) < 0) {
         session_options_free(&o.s);
-        return cli_error("choose", "cannot create a temporary directory in %s",
-                         tmp && *tmp ? tmp : "/tmp");
+        return cli_error("choose", "%s", err.message);
     }
-    status = prepare_tables(&o, dir, rp, qp, sizeof rp);
-    /* the tables measured go into the bundle, so its sources and
-     * fingerprints name files that exist */
-    char note[RB_BUNDLE_TEXT], rnote[RB_BUNDLE_TEXT];
-    const char *rname = strrchr(rp, '/') + 1, *qname = strrchr(qp, '/') + 1;
-    const char *kind = o.openapi ? "OpenAPI document" : "routes file";
-    const char *src = o.openapi ? o.openapi : o.routes;
-    if (o.s.out)
-        snprintf(note, sizeof note, "%s in the bundle, from the %s %s", rname, kind, src);
-    else
-        snprintf(note, sizeof note, "the %s %s", kind, src);
-    if (o.requests)
-        snprintf(rnote, sizeof rnote, "%s", o.requests);
-    else
-        snprintf(rnote, sizeof rnote, "%s%sgenerated from the routes, seed %llu%s",
-                 o.s.out ? qname : "", o.s.out ? " in the bundle, " : "",
-                 (unsigned long long)o.s.run.seed, o.s.out ? "" : " (--out keeps them)");
-    o.s.run.source_note = note;
-    o.s.run.requests_note = rnote;
+    status = prepare_tables(&o, &in, t);
+    rb_choose_tables_notes(&in, o.s.out != NULL, t);
+    o.s.run.source_note = t->note;
+    o.s.run.requests_note = t->rnote;
     if (o.s.out) {
-        o.s.inputs[0] = rp;
-        o.s.inputs[1] = qp;
+        o.s.inputs[0] = t->routes;
+        o.s.inputs[1] = t->requests;
         o.s.ninputs = 2;
     }
     o.s.run.both_conditions = true;
     o.s.run.drop_refusing = true;
     if (status == CLI_OK) status = add_routers(&o);
     if (status == CLI_OK) {
-        o.s.routes_file = rp;
-        o.s.requests_file = qp;
+        o.s.routes_file = t->routes;
+        o.s.requests_file = t->requests;
         status = session_finish_scenarios(&o.s);
     }
     if (status == CLI_OK) {
@@ -230,9 +188,7 @@ int cmd_choose(int argc, char **argv)
         status = session_run(&o.s, argc, argv, &b);
         rb_bundle_free(&b);
     }
-    remove(rp);
-    remove(qp);
-    rmdir(dir);
+    rb_choose_tables_remove(t);
     session_options_free(&o.s);
     return status;
 }

@@ -6,14 +6,14 @@
 #include "cli.h"
 #include "compile.h"
 #include "file.h"
+#include "table_stream.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The most bytes read from stdin (a routes file of 1M routes is ~40 MB). */
-#define COMPILE_STDIN_MAX (256u << 20)
+#define COMPILE_STDIN_MAX ((size_t)256 << 20)
 
 typedef struct compile_options {
     const char *routes;
@@ -65,26 +65,7 @@ static const cli_command compile_command = {
 static int read_routes(const char *path, rb_route_table *t, rb_error *err)
 {
     if (strcmp(path, "-") != 0) return rb_route_table_read(path, t, err);
-    rb_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0) {
-        if (b.len + n > COMPILE_STDIN_MAX) {
-            rb_buf_free(&b);
-            return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "stdin: more than %u bytes of routes",
-                             COMPILE_STDIN_MAX);
-        }
-        rb_buf_append(&b, chunk, n);
-    }
-    int rc = RB_OK;
-    if (ferror(stdin))
-        rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "reading stdin: %s", strerror(errno));
-    else if (b.failed)
-        rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory reading stdin");
-    else
-        rc = rb_route_table_parse("stdin", b.data ? b.data : "", b.len, t, err);
-    rb_buf_free(&b);
-    return rc;
+    return rb_route_table_read_stream(stdin, "stdin", COMPILE_STDIN_MAX, t, err);
 }
 
 int cmd_compile(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "harness.h"
 #include "router.h"
+#include "router_list.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -52,6 +53,16 @@ static const cli_command run_command = {
               "             2 usage/input error\n",
 };
 
+static int add_ops(void *o, const rb_router_ops *ops, const char *label)
+{
+    return session_add_ops(o, ops, label);
+}
+
+static int add_router(void *o, const char *spec)
+{
+    return session_add_router(o, spec);
+}
+
 /* Fill o->run.routers: the baseline first, then the others (--routers order, or
  * the registry's and then every --router-lib router's). */
 static int choose_routers(session_options *o, const char *list, const char *baseline)
@@ -66,29 +77,11 @@ static int choose_routers(session_options *o, const char *list, const char *base
         rc = session_add_router(o, "linear");
     }
     if (rc != CLI_OK) return rc;
-    if (!list) {
-        for (size_t i = 0; i < rb_registry_count() && rc == CLI_OK; i++)
-            rc = session_add_ops(o, rb_registry_at(i), rb_ops_name(rb_registry_at(i)));
-        if (rc == CLI_OK && rb_registry_find("floor")) /* the limit: a reference row */
-            rc = session_add_ops(o, &rb_bench_limit_ops, RB_LIMIT_NAME);
-        for (size_t i = 0; i < rb_plugins_count(&o->run.plugins) && rc == CLI_OK; i++) {
-            char label[RB_BUNDLE_NAME];
-            snprintf(label, sizeof label, "%s@%s", rb_ops_name(rb_plugins_ops(&o->run.plugins, i)),
-                     rb_plugins_lib(&o->run.plugins, i));
-            rc = session_add_ops(o, rb_plugins_ops(&o->run.plugins, i), label);
-        }
-        return rc;
-    }
-    for (const char *p = list;;) {
-        size_t n = strcspn(p, ",");
-        char spec[RB_BUNDLE_NAME];
-        if (n == 0 || n >= sizeof spec)
-            return cli_error("run", "--routers: an empty or too long name in '%s'", list);
-        snprintf(spec, sizeof spec, "%.*s", (int)n, p);
-        rc = session_add_router(o, spec);
-        if (rc != CLI_OK || !p[n]) return rc;
-        p += n + 1;
-    }
+    if (!list) return rb_router_list_every(&o->run.plugins, true, add_ops, o);
+    rc = rb_router_list_names(list, add_router, o);
+    if (rc == RB_EINVAL)
+        return cli_error("run", "--routers: an empty or too long name in '%s'", list);
+    return rc;
 }
 
 int cmd_run(int argc, char **argv)

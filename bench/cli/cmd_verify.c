@@ -9,6 +9,7 @@
 #include "shipped.h"
 #include "table.h"
 #include "verify.h"
+#include "verify_every.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -218,31 +219,10 @@ static void each(void *ctx, const rb_verify_run *r)
 
 static int verify_all(const verify_options *o, collector *c)
 {
-    size_t n = rb_registry_count() + rb_plugins_count(&o->plugins);
-    rb_verify_subject *subjects = calloc(n + 1, sizeof *subjects);
-    char(*labels)[512] = calloc(n + 1, sizeof *labels);
-    if (!subjects || !labels) {
-        free(subjects);
-        free(labels);
-        return cli_system_error("verify", "out of memory");
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (i < rb_registry_count()) {
-            subjects[i].ops = rb_registry_at(i);
-            snprintf(labels[i], sizeof labels[i], "%s", rb_ops_name(subjects[i].ops));
-        } else {
-            size_t k = i - rb_registry_count();
-            subjects[i].ops = rb_plugins_ops(&o->plugins, k);
-            snprintf(labels[i], sizeof labels[i], "%s@%s", rb_ops_name(subjects[i].ops),
-                     rb_plugins_lib(&o->plugins, k));
-        }
-        subjects[i].label = labels[i];
-    }
     rb_verify_totals tot;
     rb_error err;
-    int rc = rb_verify_all(subjects, n, each, c, &tot, &err);
-    free(subjects);
-    free(labels);
+    int rc = rb_verify_every(&o->plugins, each, c, &tot, &err);
+    if (rc == RB_ENOMEM) return cli_system_error("verify", "out of memory");
     if (rc < 0) return cli_error("verify", "%s", err.message);
     if (c->json) {
         int s = print_json(c->runs, &tot);

@@ -1,6 +1,6 @@
 /*
- * pair_selftest.c — `routebench pair --self-test`: loads the scenarios,
- * runs bench/suite/selftest.h and prints its table.
+ * pair_selftest.c — `routebench pair --self-test`: runs bench/suite/selftest.h
+ * (which loads the scenarios too) and prints its table.
  */
 #include "cli.h"
 #include "base_internal.h"
@@ -10,13 +10,20 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 static void on_note(void *ctx, const char *what)
 {
     (void)ctx;
     fprintf(stderr, "self-test: %s\n", what);
     fflush(stderr);
+}
+
+static void on_skip(void *ctx, const char *name)
+{
+    const session_options *o = ctx;
+    fprintf(o->human, "self-test: %s skipped (%s lacks a feature of its routes)\n", name,
+            o->run.labels[0]);
 }
 
 static void pct(double part, double whole, char *buf, size_t cap)
@@ -120,28 +127,17 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         fprintf(stderr, "routebench pair: %s\n", err.message);
         return CLI_USAGE;
     }
-    rb_scenario loaded[16];
-    size_t n = 0;
-    char names[512] = "";
-    for (size_t i = 0; i < o->run.scenarios.n && n < 16; i++) {
-        if (rb_scenario_load(&o->run.scenarios.v[i], o->run.seed, &loaded[n], &err) < 0) {
-            fprintf(stderr, "routebench pair: scenario %s: %s\n", o->run.scenarios.v[i].name,
-                    err.message);
-            for (size_t k = 0; k < n; k++) rb_scenario_free(&loaded[k]);
-            return CLI_USAGE;
-        }
-        if (loaded[n].features & ~rb_ops_features(o->run.routers[0])) {
-            fprintf(out, "self-test: %s skipped (%s lacks a feature of its routes)\n",
-                    loaded[n].spec.name, o->run.labels[0]);
-            rb_scenario_free(&loaded[n]);
-            continue;
-        }
-        size_t len = strlen(names);
-        snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", loaded[n].spec.name);
-        n++;
+    rb_selftest_loaded *l = malloc(sizeof *l);
+    if (!l) return cli_system_error("pair", "out of memory");
+    if (rb_selftest_load(&o->run.scenarios, o->run.seed, o->run.routers[0], on_skip, o, l, &err) <
+        0) {
+        fprintf(stderr, "routebench pair: scenario %s: %s\n", l->failed, err.message);
+        free(l);
+        return CLI_USAGE;
     }
-    if (n == 0) {
+    if (l->n == 0) {
         fprintf(stderr, "routebench pair: no scenario %s supports\n", o->run.labels[0]);
+        free(l);
         return CLI_USAGE;
     }
     double load_start = rb_machine_loadavg();
@@ -149,13 +145,13 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         fprintf(out,
                 "self-test: can this machine gate %s at %.1f%%? %s; --metric %s (exact: one run "
                 "of each case decides); gate --fail-below %g%s\n",
-                o->run.labels[0], 100 * effect, names, rb_metric_name(o->run.metric), threshold,
+                o->run.labels[0], 100 * effect, l->names, rb_metric_name(o->run.metric), threshold,
                 gate ? "" : " (default: halfway to the effect)");
     else
         fprintf(out,
                 "self-test: can this machine gate %s at %.1f%%? %s; %u trials (+%u warm-up) of >= "
                 "%g ms, %s; gate --fail-below %g%s; %u runs per case\n",
-                o->run.labels[0], 100 * effect, names, o->run.proto.trials, o->run.proto.warmup,
+                o->run.labels[0], 100 * effect, l->names, o->run.proto.trials, o->run.proto.warmup,
                 o->run.proto.min_trial_ms,
                 o->run.metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
                 : o->run.proto.clock == RB_BENCH_CLOCK_CPU ? "--clock cpu"
@@ -166,11 +162,13 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     rb_selftest_opts so = {o->run.routers[0], o->run.metric, o->run.proto, o->run.seed, effect,
                            threshold,         runs,          &o->run.cg,   on_note};
     rb_selftest_result r;
-    int rc = rb_selftest_run(&so, loaded, n, NULL, NULL, &r, &err);
+    int rc = rb_selftest_run(&so, l->v, l->n, NULL, NULL, &r, &err);
     double load_end = rb_machine_loadavg();
-    for (size_t k = 0; k < n; k++) rb_scenario_free(&loaded[k]);
+    size_t n = l->n;
+    rb_selftest_loaded_free(l); /* the specs (their names) stay */
     if (rc < 0) {
         fprintf(stderr, "routebench pair: self-test: %s\n", err.message);
+        free(l);
         return rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
     }
     for (size_t k = 0; k < n && k < 16; k++) {
@@ -178,9 +176,10 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         fprintf(out,
                 "slowed copy on %s: %llu iterations of busy work per lookup (A: %.2f %s per "
                 "lookup; calibration measured a slowdown of %.1f%%)\n",
-                loaded[k].spec.name, (unsigned long long)s->spin, s->base,
+                l->v[k].spec.name, (unsigned long long)s->spin, s->base,
                 rb_metric_unit(o->run.metric), 100 * (s->slowdown - 1));
     }
+    free(l);
     char slowed[64];
     snprintf(slowed, sizeof slowed, "A slowed %.1f%% (measured %.1f%%)", 100 * effect,
              100 * r.measured_effect);

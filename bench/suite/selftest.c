@@ -291,3 +291,35 @@ int rb_selftest_run(const rb_selftest_opts *o, const rb_scenario *scenarios, siz
     free(ratios);
     return rc;
 }
+
+int rb_selftest_load(const rb_scenario_list *list, uint64_t seed, const rb_router_ops *a,
+                     void (*skip)(void *ctx, const char *name), void *ctx, rb_selftest_loaded *out,
+                     rb_error *err)
+{
+    out->n = 0;
+    out->names[0] = '\0';
+    out->failed = NULL;
+    for (size_t i = 0; i < list->n && out->n < 16; i++) {
+        rb_scenario *s = &out->v[out->n];
+        if (rb_scenario_load(&list->v[i], seed, s, err) < 0) {
+            rb_selftest_loaded_free(out);
+            out->failed = list->v[i].name;
+            return err->code;
+        }
+        if (s->features & ~rb_ops_features(a)) {
+            if (skip) skip(ctx, s->spec.name);
+            rb_scenario_free(s);
+            continue;
+        }
+        size_t len = strlen(out->names);
+        snprintf(out->names + len, sizeof out->names - len, "%s%s", len ? ", " : "", s->spec.name);
+        out->n++;
+    }
+    return RB_OK;
+}
+
+void rb_selftest_loaded_free(rb_selftest_loaded *l)
+{
+    for (size_t k = 0; k < l->n; k++) rb_scenario_free(&l->v[k]);
+    l->n = 0;
+}

@@ -113,6 +113,23 @@ typedef struct rb_selftest_result {
 size_t rb_selftest_trials_for_power(const rb_selftest_opts *o, const rb_selftest_case *aa,
                                     const rb_selftest_case *slowed);
 
+/* The scenarios the self-test runs on. */
+typedef struct rb_selftest_loaded {
+    rb_scenario v[16];
+    size_t n;
+    char names[512];    /* theirs, comma-separated */
+    const char *failed; /* the scenario that could not be loaded, or NULL */
+} rb_selftest_loaded;
+
+/* Load the scenarios of list with seed (the first 16 that a supports),
+ * calling skip (may be NULL) with the name of every scenario whose routes
+ * use a feature a lacks.  RB_OK (even with none loaded), or the loading
+ * error of out->failed, none left loaded. */
+int rb_selftest_load(const rb_scenario_list *list, uint64_t seed, const rb_router_ops *a,
+                     void (*skip)(void *ctx, const char *name), void *ctx, rb_selftest_loaded *out,
+                     rb_error *err);
+void rb_selftest_loaded_free(rb_selftest_loaded *l);
+
 /* Run the self-test on the loaded scenarios (each must be supported by
  * opts->a).  RB_EINVAL for bad options, RB_ESTATE when a router's answers
  * change, RB_ENOMEM. */
