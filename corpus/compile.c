@@ -511,9 +511,10 @@ static const char preamble[] =
     "    uint64_t lens;     /* bit n % 64 set: a static child of n bytes (0: none) */\n"
     "    uint32_t term;     /* 1 + the terminal of the routes ending here, or 0 */\n"
     "    uint32_t catchall; /* 1 + the terminal of its catch-all child, or 0 */\n"
-    "    uint32_t rank1;    /* its param and template children: @_rank1s[rank1, +nrank1) */\n"
+    "    uint32_t rank1;    /* its param and template children: @_rank1s[rank1, +nrank1);\n"
+    "                        * @_PARAM_ONLY: its one child, a param */\n"
     "    uint16_t caps;     /* captures up to and including it */\n"
-    "    uint16_t nrank1;\n"
+    "    uint16_t nrank1;   /* @_PARAM_ONLY: a param is its only child */\n"
     "} @_node;\n"
     "/* A static child, in the slot its key (parent, bytes) hashes to. */\n"
     "typedef struct @_slot {\n"
@@ -534,6 +535,7 @@ static const char preamble[] =
     "    uint32_t allowed; /* their methods, for the 405 mask */\n"
     "} @_term;\n"
     "#define @_NONE 0xffffffffu\n"
+    "#define @_PARAM_ONLY 0xffffu\n"
     "\n"
     "static inline uint64_t @_load(const char *s)\n"
     "{\n"
@@ -799,6 +801,14 @@ static const char walker_text[] =
     "                if (r >= 0) return r;\n"
     "            }\n"
     "        }\n"
+    "        if (nd->nrank1 == @_PARAM_ONLY) { /* 1+ bytes; nothing to come back for */\n"
+    "            if (n == 0) return -1;\n"
+    "            cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
+    "            cx->m->params[nd->caps].len = (uint32_t)n;\n"
+    "            id = nd->rank1;\n"
+    "            pos += n + 1;\n"
+    "            continue;\n"
+    "        }\n"
     "        if (nd->nrank1 == 1) {\n"
     "            const @_rank1 *c = &@_rank1s[nd->rank1];\n"
     "            int ok;\n"
@@ -818,8 +828,29 @@ static const char walker_text[] =
     "                if (r >= 0) return r;\n"
     "            }\n"
     "        } else if (nd->nrank1 > 1) {\n"
-    "            r = @_group(cx, pos, n, nd);\n"
-    "            if (r >= 0) return r;\n"
+    "            /* equal ranks: when one child alone takes the segment, it is\n"
+    "             * the only one to search, as if it were the node's only one */\n"
+    "            const @_rank1 *c = &@_rank1s[nd->rank1], *one = 0;\n"
+    "            uint32_t i, takers = 0;\n"
+    "            for (i = 0; i < nd->nrank1 && takers < 2; i++)\n"
+    "                if (@_takes(&c[i], p + pos, pos, n, cx->m->params + nd->caps)) {\n"
+    "                    one = &c[i];\n"
+    "                    takers++;\n"
+    "                }\n"
+    "            if (takers == 1) {\n"
+    "                if (one != &c[i - 1]) /* a later test may have written captures */\n"
+    "                    (void)@_takes(one, p + pos, pos, n, cx->m->params + nd->caps);\n"
+    "                if (!nd->catchall) {\n"
+    "                    id = one->node;\n"
+    "                    pos += n + 1;\n"
+    "                    continue;\n"
+    "                }\n"
+    "                r = @_walk(cx, pos + n + 1, one->node);\n"
+    "                if (r >= 0) return r;\n"
+    "            } else if (takers > 1) {\n"
+    "                r = @_group(cx, pos, n, nd);\n"
+    "                if (r >= 0) return r;\n"
+    "            }\n"
     "        }\n"
     "        if (nd->catchall && pos < len) {\n"
     "            cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
@@ -980,8 +1011,14 @@ static int put_tables(compiler *c, rb_buf *pool)
             if (x->order == 1 || x->order == 2) n1++;
             if (x->order == 3) catchall = (uint32_t)x->window;
         }
-        rb_buf_printf(c->out, "    {0x%llxu,%u,%u,%u,%u,%u},\n", (unsigned long long)lens,
-                      nd->order == 3 ? 0 : (uint32_t)nd->window, catchall, first[i], nd->caps, n1);
+        if (n1 == 1 && !lens && !catchall && c->nodes[nd->child].order == 1 &&
+            !c->nodes[nd->child].sibling) /* a param only: the walk's shortcut */
+            rb_buf_printf(c->out, "    {0x0u,%u,0,%u,%u,%s_PARAM_ONLY},\n",
+                          nd->order == 3 ? 0 : (uint32_t)nd->window, nd->child, nd->caps, P);
+        else
+            rb_buf_printf(c->out, "    {0x%llxu,%u,%u,%u,%u,%u},\n", (unsigned long long)lens,
+                          nd->order == 3 ? 0 : (uint32_t)nd->window, catchall, first[i], nd->caps,
+                          n1);
     }
     rb_buf_puts(c->out, "};\n\n");
     /* static children, in their slots */

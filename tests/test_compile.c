@@ -677,3 +677,34 @@ Test(compile, more_than_65535_templates_at_one_node_are_refused)
     rb_buf_free(&text);
     rb_route_table_free(&routes);
 }
+
+/* A param and a template of several params at one node, where a segment
+ * matches the template's first piece but not its second: the walker tests
+ * every child before going into the one that takes the segment, and the
+ * template's failed test must not leave its captures in place of the
+ * param's (either child may be tried first). */
+Test(compile, one_taker_among_equal_ranks_keeps_its_own_captures)
+{
+    static const char *const tables[] = {
+        "GET /a/:id\nGET /a/{x}-{y}_{z}.json/c\n",
+        "GET /a/:id/c\nGET /a/{x}-{y}_{z}.json\n",
+    };
+    static const char *const paths[] = {"/a/p-q.json", "/a/p-q.json/c", "/a/p-q_r.json",
+                                        "/a/p-q_r.json/c", "/a/p-q-q.json/c"};
+    for (size_t t = 0; t < 2; t++) {
+        rb_route_table routes = rbt_parse_routes(tables[t]);
+        rb_router *r = build_from(&routes, &rb_bench_compiled_ops, tables[t]);
+        rb_router *lin = build_from(&routes, &rb__linear_ops, tables[t]);
+        for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++)
+            rbt_expect_like(r, lin, RB_GET, paths[p], strlen(paths[p]), tables[t]);
+        rb_match m;
+        cr_assert_eq(rbt_lookup(r, "GET", t ? "/a/p-q.json/c" : "/a/p-q.json", &m), RB_FOUND);
+        cr_expect_eq(m.route_id, 0u, "%s", tables[t]);
+        cr_expect_eq(m.nparams, 1u);
+        cr_expect_eq(m.params[0].offset, 3u);
+        cr_expect_eq(m.params[0].len, 8u, "the param takes all of p-q.json");
+        rb_router_destroy(r);
+        rb_router_destroy(lin);
+        rb_route_table_free(&routes);
+    }
+}
