@@ -802,3 +802,99 @@ Test(http_faults, regression_236_help_tells_what_happens_over_the_connection_lim
     rbt_remove_tree(dir);
     free(dir);
 }
+
+/* The answer to what was written on a fresh connection to port, up to
+ * cap - 1 bytes ("" when none came within 20 s: a hang detector, it
+ * measures nothing). */
+static void ask(uint16_t port, const char *req, size_t len, char *reply, size_t cap)
+{
+    rb_error err;
+    int fd = rb__http_connect(port, false, 2000, &err);
+    cr_assert_geq(fd, 0, "connection: %s", err.message);
+    cr_assert_eq(write(fd, req, len), (ssize_t)len);
+    struct pollfd p = {fd, POLLIN, 0};
+    ssize_t n = poll(&p, 1, 20000) == 1 ? read(fd, reply, cap - 1) : -1;
+    reply[n > 0 ? n : 0] = '\0';
+    close(fd);
+}
+
+/* A request line of only NUL bytes got no answer until the idle timeout
+ * (never, with --idle-timeout 0): libmicrohttpd skips a line starting
+ * with NUL as an empty one.  It gets a 400 at once, the server says so on
+ * stderr, and empty lines before a request are still skipped. */
+Test(http_faults, a_request_line_of_nul_bytes_gets_a_400, .timeout = 90)
+{
+    NEED_SERVER();
+    char *argv[] = {RB_HTTP_SERVER, "--router",       "radix", "--routes",
+                    FAULTS_ROUTES,  "--idle-timeout", "0",     NULL};
+    static const char log[] = "/tmp/rbt-http-nul.err";
+    rb_http_child c;
+    rb_error err;
+    cr_assert_eq(rb_http_spawn(argv, -1, true, log, &c, &err), RB_OK);
+    char line[128];
+    cr_assert_eq(rb_http_read_line(&c, "listening ", 20000, line, sizeof line, &err), RB_OK, "%s",
+                 err.message);
+    uint16_t port = (uint16_t)atoi(strchr(line, ':') + 1);
+    char reply[256];
+    static const char nul[] = "\0\0\0\0\0\0\r\n";
+    ask(port, nul, sizeof nul - 1, reply, sizeof reply);
+    cr_expect(strncmp(reply, "HTTP/1.1 400", 12) == 0, "NUL line: '%s'", reply);
+    static const char nul_get[] = "\0GET /b HTTP/1.1\r\nHost: x\r\n\r\n";
+    ask(port, nul_get, sizeof nul_get - 1, reply, sizeof reply);
+    cr_expect(strncmp(reply, "HTTP/1.1 400", 12) == 0, "NUL then GET: '%s'", reply);
+    static const char crlf[] = "\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    ask(port, crlf, sizeof crlf - 1, reply, sizeof reply);
+    cr_expect(strncmp(reply, "HTTP/1.1 200", 12) == 0, "empty lines, then GET: '%s'", reply);
+    int st;
+    rb_http_child_stop(&c, 2000, &st);
+    rb_http_child_free(&c);
+    FILE *f = fopen(log, "r");
+    cr_assert(f);
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    cr_expect(strstr(text, "starting with a NUL byte") != NULL, "stderr: %s", text);
+    unlink(log);
+}
+
+/* Rule: --max-connections counts every open connection, those the server
+ * still waits on for a first byte as those libmicrohttpd holds; past it a
+ * new connection is not answered, until one closes, and is then served. */
+Test(http_faults, the_connection_limit_holds_past_the_accept_stage, .timeout = 90)
+{
+    NEED_SERVER();
+    char *argv[] = {
+        RB_HTTP_SERVER,      "--router", "radix", "--routes", FAULTS_ROUTES, "--idle-timeout", "0",
+        "--max-connections", "3",        NULL};
+    static const char log[] = "/tmp/rbt-http-limit.err";
+    rb_http_child c;
+    rb_error err;
+    cr_assert_eq(rb_http_spawn(argv, -1, true, log, &c, &err), RB_OK);
+    char line[128];
+    cr_assert_eq(rb_http_read_line(&c, "listening ", 20000, line, sizeof line, &err), RB_OK, "%s",
+                 err.message);
+    uint16_t port = (uint16_t)atoi(strchr(line, ':') + 1);
+    /* two partial requests (the daemon's) and one silent connection (the
+     * stage's) fill the three slots */
+    int held[3] = {idle_client(port), idle_client(port), rb__http_connect(port, false, 2000, &err)};
+    cr_assert_geq(held[2], 0, "%s", err.message);
+    int fd = rb__http_connect(port, false, 2000, &err);
+    cr_assert_geq(fd, 0, "%s", err.message);
+    static const char req[] = "GET /b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    cr_assert_eq(write(fd, req, sizeof req - 1), (ssize_t)(sizeof req - 1));
+    struct pollfd p = {fd, POLLIN, 0};
+    cr_expect_eq(poll(&p, 1, 1000), 0, "a fourth connection was served over the limit of 3");
+    close(held[0]);
+    char reply[256] = "";
+    ssize_t n = poll(&p, 1, 20000) == 1 ? read(fd, reply, sizeof reply - 1) : -1;
+    reply[n > 0 ? n : 0] = '\0';
+    cr_expect(strncmp(reply, "HTTP/1.1 200", 12) == 0, "after a slot freed: '%s'", reply);
+    close(fd);
+    close(held[1]);
+    close(held[2]);
+    int st;
+    rb_http_child_stop(&c, 2000, &st);
+    rb_http_child_free(&c);
+    unlink(log);
+}

@@ -4,9 +4,11 @@
  * routers resolve by NAME and NAME@LIB and agree with linear; two copies
  * of one build load side by side without sharing code; a plugin built for
  * the previous ABI version loads and verifies; a library without the entry
- * symbol or built for a newer ABI is a clear RB_EABI error; the CLI's list
- * and verify take --router-lib and NAME@LIB.
+ * symbol or built for a newer ABI is a clear RB_EABI error; a FIFO, device
+ * or directory as a library is refused at once; the CLI's list and verify
+ * take --router-lib and NAME@LIB.
  */
+#include "library_id.h"
 #include "plugins.h"
 #include "rb_test.h"
 #include "shipped.h"
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -381,4 +384,47 @@ Test(plugins, regression_155_a_plugin_named_like_a_builtin_is_reached_as_name_at
     /* the example plugin's segscan shadows nothing: no warning */
     cr_expect_eq(run("list --router-lib " RB_EXAMPLE_PLUGIN, out, sizeof out), 0, "%s", out);
     cr_expect(strstr(out, "warning") == NULL, "%s", out);
+}
+
+/* Rule: a plugin library given as a FIFO, a device or a directory is
+ * refused at once, naming what it is: loading it (dlopen would block on
+ * the FIFO) and identifying it for the bundle (the hash would read
+ * /dev/zero without end).  A regular file is identified by its bytes. */
+Test(plugins, a_special_file_as_plugin_library_is_refused_at_once, .timeout = 60)
+{
+    char *dir = rbt_tmpdir();
+    char fifo[4096], plain[4096];
+    snprintf(fifo, sizeof fifo, "%s/lib.so", dir);
+    snprintf(plain, sizeof plain, "%s/plain.so", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    FILE *f = fopen(plain, "wb");
+    cr_assert(f);
+    fputs("twelve bytes", f);
+    fclose(f);
+
+    const char *special[] = {fifo, "/dev/zero", dir};
+    const char *kind[] = {"a FIFO", "a character device", "a directory"};
+    for (size_t i = 0; i < 3; i++) {
+        rb_plugins p;
+        rb_plugins_init(&p);
+        rb_error err;
+        cr_expect_eq(rb_plugins_load(&p, special[i], &err), RB_EIO, "%s", special[i]);
+        cr_expect(strstr(err.message, kind[i]) != NULL, "%s", err.message);
+        cr_expect_eq(p.nlibs, 0u);
+        rb_plugins_close(&p);
+
+        rb_bundle_library id;
+        cr_expect_eq(rb_library_identify("x@lib", special[i], NULL, &id, &err), RB_EIO, "%s",
+                     special[i]);
+        cr_expect(strstr(err.message, kind[i]) != NULL, "%s", err.message);
+        cr_expect(strstr(err.message, "not a regular file") != NULL, "%s", err.message);
+    }
+
+    rb_bundle_library id;
+    rb_error err;
+    cr_expect_eq(rb_library_identify("x@lib", plain, "abc", &id, &err), RB_OK, "%s", err.message);
+    cr_expect_eq(id.size, 12u);
+    cr_expect_str_eq(id.commit, "abc");
+    rbt_remove_tree(dir);
+    free(dir);
 }

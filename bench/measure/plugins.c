@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <ctype.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void rb_plugins_init(rb_plugins *p)
 {
@@ -141,6 +142,16 @@ static int load(rb_plugins *p, const char *path, size_t *lib, rb_error *err)
             return RB_OK;
         }
     }
+    /* a FIFO would block dlopen, a device feed it without end: a path
+     * (a name without '/' is the loader's to search) must be a regular file */
+    struct stat st;
+    if (strchr(path, '/') && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return rb__error(err, RB_EIO, RB_NO_OFFSET,
+                         "cannot load plugin %s: it is %s, not a regular file", path,
+                         S_ISDIR(st.st_mode)    ? "a directory"
+                         : S_ISFIFO(st.st_mode) ? "a FIFO"
+                         : S_ISCHR(st.st_mode)  ? "a character device"
+                                                : "not a regular file");
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) return rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot load plugin: %s", dl_reason());
     for (size_t i = 0; i < p->nlibs; i++) {

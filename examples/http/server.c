@@ -36,9 +36,14 @@
  * a usage or input error, 3 when the port is in use, 1 for anything else.
  * SIGTERM or SIGINT stop the daemon cleanly.
  *
+ * The main thread accepts connections itself and looks at each one's first
+ * bytes before handing it to the daemon (the accept stage below): a request
+ * line starting with a NUL byte gets a 400 there.
+ *
  * Hostile clients: a connection idle for --idle-timeout seconds (default
  * 10) is closed, and at most --max-connections (default 10000) are open at
- * once; beyond that a new connection waits in the kernel's accept queue,
+ * once (waiting for their first bytes or held by the daemon); beyond that a
+ * new connection waits in the kernel's accept queue,
  * unanswered, until an open one closes (an idle one after --idle-timeout),
  * and is then served.  (libmicrohttpd's own limit is FD_SETSIZE - 4, about 1,020, past
  * which it stops accepting: 1,100 idle clients kept every new request
@@ -53,13 +58,20 @@
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -70,7 +82,8 @@ static const char usage_text[] =
     "\n"
     "A small HTTP/1.1 server (libmicrohttpd, one epoll thread) that routes every request\n"
     "with a routebench router: 200 with X-Route: ID OFF+LEN... and the same body, 404, or\n"
-    "405 with an Allow header.  Prints \"listening 127.0.0.1:PORT\" once it accepts.\n"
+    "405 with an Allow header; 400 to a request line starting with a NUL byte.\n"
+    "Prints \"listening 127.0.0.1:PORT\" once it accepts.\n"
     "\n"
     "options:\n"
     "  --router SPEC       router NAME (routebench list) or NAME@LIB (a plugin library)\n"
@@ -245,6 +258,199 @@ static unsigned long fit_files(unsigned long max_conn)
     return max_conn;
 }
 
+/* ---- the accept stage ----------------------------------------------------
+ * libmicrohttpd skips a request line that starts with a NUL byte as if it
+ * were empty and waits for another, so a client sending one got no answer
+ * until the idle timeout.  The server therefore accepts connections itself
+ * and looks at each one's first bytes before handing it to the daemon
+ * (MHD_add_connection): leading empty lines are read and dropped (RFC 9112
+ * lets a server ignore them), a first byte NUL gets a 400 and the
+ * connection is closed, anything else goes to the daemon.  A connection
+ * that sends nothing for --idle-timeout seconds is closed here, as the
+ * daemon would.  The connection limit counts both: while the connections
+ * waiting here and those the daemon holds reach it, the listening socket
+ * is not accepted from, and new connections wait in the kernel's queue. */
+
+typedef struct waiting {
+    int fd;
+    struct sockaddr_storage addr;
+    socklen_t addrlen;
+    double since; /* seconds, CLOCK_MONOTONIC: the last bytes seen */
+} waiting;
+
+typedef struct stage {
+    struct MHD_Daemon *daemon;
+    unsigned long handed; /* connections handed to the daemon (this thread's count) */
+    atomic_ulong closed;  /* of those, closed by the daemon */
+    int wake;             /* eventfd: the daemon closed a connection */
+    waiting *wait;        /* connections whose first bytes are not in yet */
+    size_t nwait, cap;
+    unsigned long limit;
+    unsigned long idle_s;
+} stage;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Count the daemon's closed connections, and wake the accept stage. */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    (void)c;
+    (void)socket_context;
+    stage *st = cls;
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        atomic_fetch_add(&st->closed, 1);
+        uint64_t one = 1;
+        ssize_t ignored = write(st->wake, &one, sizeof one); /* fails only when a wake-up is due */
+        (void)ignored;
+    }
+}
+
+#define NUL_BODY "bad request: the request line starts with a NUL byte\n"
+_Static_assert(sizeof NUL_BODY - 1 == 53, "the Content-Length of refuse_nul's answer");
+
+/* Answer 400 to a request line that starts with a NUL byte, and close. */
+static void refuse_nul(int fd)
+{
+    static const char msg[] = "HTTP/1.1 400 Bad Request\r\n"
+                              "Content-Type: text/plain\r\n"
+                              "Content-Length: 53\r\n"
+                              "Connection: close\r\n"
+                              "\r\n" NUL_BODY;
+    ssize_t ignored = send(fd, msg, sizeof msg - 1, MSG_NOSIGNAL | MSG_DONTWAIT); /* or it left */
+    (void)ignored;
+    shutdown(fd, SHUT_WR);
+    char junk[4096]; /* read what is in, so close does not reset the answer away */
+    for (int i = 0; i < 16 && recv(fd, junk, sizeof junk, MSG_DONTWAIT) > 0; i++) continue;
+    close(fd);
+    fprintf(stderr, "routebench-http-server: 400 to a request line starting with a NUL byte; "
+                    "connection closed\n");
+}
+
+/* Look at w's first bytes: true when w is done with (handed to the
+ * daemon, refused or closed), false while it waits for more. */
+static bool look(stage *st, waiting *w)
+{
+    unsigned char b[64];
+    ssize_t n = recv(w->fd, b, sizeof b, MSG_PEEK | MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return false;
+    if (n <= 0) { /* the client left, or the socket failed */
+        close(w->fd);
+        return true;
+    }
+    size_t k = 0;
+    while (k < (size_t)n && (b[k] == '\r' || b[k] == '\n')) k++;
+    if (k == (size_t)n) { /* only empty lines so far: drop them, wait for more */
+        ssize_t ignored = recv(w->fd, b, k, MSG_DONTWAIT); /* peeked: they are there */
+        (void)ignored;
+        w->since = now_s();
+        return false;
+    }
+    if (b[k] == '\0') {
+        refuse_nul(w->fd);
+        return true;
+    }
+    /* counted here, not when the daemon starts it (later, in its own
+     * thread: the stage would accept past the limit meanwhile); the daemon
+     * closes the socket when it cannot take it */
+    if (MHD_add_connection(st->daemon, w->fd, (const struct sockaddr *)&w->addr, w->addrlen) ==
+        MHD_YES)
+        st->handed++;
+    return true;
+}
+
+/* Accept, look, hand over, until SIGTERM or SIGINT (read from sigfd). */
+static int accept_loop(stage *st, int listen_fd, int sigfd)
+{
+    struct pollfd *p = NULL;
+    size_t pcap = 0;
+    double backoff_until = 0;
+    for (;;) {
+        size_t want = 3 + st->nwait;
+        if (want > pcap) {
+            struct pollfd *q = realloc(p, want * sizeof *p);
+            if (!q) {
+                fprintf(stderr, "routebench-http-server: out of memory\n");
+                free(p);
+                return EXIT_RUNTIME;
+            }
+            p = q;
+            pcap = want;
+        }
+        double t = now_s();
+        unsigned long open = st->handed - atomic_load(&st->closed);
+        bool room = open + st->nwait < st->limit && t >= backoff_until;
+        p[0] = (struct pollfd){sigfd, POLLIN, 0};
+        p[1] = (struct pollfd){st->wake, POLLIN, 0};
+        p[2] = (struct pollfd){listen_fd, room ? POLLIN : 0, 0};
+        double next = t >= backoff_until ? -1 : backoff_until;
+        for (size_t i = 0; i < st->nwait; i++) {
+            p[3 + i] = (struct pollfd){st->wait[i].fd, POLLIN, 0};
+            double end = st->wait[i].since + (double)st->idle_s;
+            if (st->idle_s && (next < 0 || end < next)) next = end;
+        }
+        int ms = next < 0 ? -1 : next <= t ? 0 : (int)((next - t) * 1000) + 1;
+        int ready = poll(p, want, ms);
+        if (ready < 0 && errno != EINTR) {
+            fprintf(stderr, "routebench-http-server: poll: %s\n", strerror(errno));
+            free(p);
+            return EXIT_RUNTIME;
+        }
+        if (ready > 0 && p[0].revents) break; /* SIGTERM or SIGINT */
+        if (ready > 0 && p[1].revents) {
+            uint64_t n;
+            ssize_t ignored = read(st->wake, &n, sizeof n); /* the count is not needed */
+            (void)ignored;
+        }
+        /* the waiting connections first: a finished one leaves room */
+        t = now_s();
+        size_t kept = 0;
+        for (size_t i = 0; i < st->nwait; i++) {
+            waiting *w = &st->wait[i];
+            bool done;
+            if (ready > 0 && p[3 + i].revents) {
+                done = look(st, w);
+            } else if (st->idle_s && t - w->since >= (double)st->idle_s) {
+                close(w->fd);
+                done = true;
+            } else {
+                done = false;
+            }
+            if (!done) st->wait[kept++] = *w;
+        }
+        st->nwait = kept;
+        if (ready > 0 && p[2].revents && room) {
+            if (st->nwait == st->cap) {
+                size_t cap = st->cap ? st->cap * 2 : 64;
+                waiting *q = realloc(st->wait, cap * sizeof *q);
+                if (!q) {
+                    backoff_until = now_s() + 0.1;
+                    continue;
+                }
+                st->wait = q;
+                st->cap = cap;
+            }
+            waiting *w = &st->wait[st->nwait];
+            w->addrlen = sizeof w->addr;
+            w->fd = accept4(listen_fd, (struct sockaddr *)&w->addr, &w->addrlen,
+                            SOCK_NONBLOCK | SOCK_CLOEXEC);
+            if (w->fd >= 0) {
+                w->since = now_s();
+                st->nwait++;
+            } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                backoff_until = now_s() + 0.1; /* out of files: wait, do not spin */
+            }
+        }
+    }
+    free(p);
+    return 0;
+}
+
 /* Serve until SIGTERM or SIGINT. */
 static int serve(rb_router *router, unsigned long port, unsigned long idle_s,
                  unsigned long max_conn)
@@ -257,25 +463,42 @@ static int serve(rb_router *router, unsigned long port, unsigned long idle_s,
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGINT);
     pthread_sigmask(SIG_BLOCK, &stop, NULL); /* the daemon's thread inherits the mask */
-    server s = {router};
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL, handle,
-        &s, MHD_OPTION_LISTEN_SOCKET, fd, MHD_OPTION_UNESCAPE_CALLBACK, keep_bytes, NULL,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)idle_s, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)fit_files(max_conn), MHD_OPTION_END);
-    if (!d) {
-        fprintf(stderr, "routebench-http-server: libmicrohttpd could not start\n");
+    int sigfd = signalfd(-1, &stop, SFD_CLOEXEC);
+    stage st = {.limit = fit_files(max_conn), .idle_s = idle_s};
+    atomic_init(&st.closed, 0);
+    st.wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (sigfd < 0 || st.wake < 0) {
+        fprintf(stderr, "routebench-http-server: signalfd/eventfd: %s\n", strerror(errno));
+        if (sigfd >= 0) close(sigfd);
+        if (st.wake >= 0) close(st.wake);
         close(fd);
         return EXIT_RUNTIME;
     }
-    printf("listening 127.0.0.1:%u (libmicrohttpd %s, one epoll thread)\n", bound,
-           MHD_get_version());
-    fflush(stdout);
-    int sig = 0;
-    sigwait(&stop, &sig);
-    MHD_stop_daemon(d);
+    server s = {router};
+    /* the daemon's own limit has room above ours: a connection it has
+     * reported closed may still count there for a moment */
+    st.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+                                     MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC,
+                                 0, NULL, NULL, handle, &s, MHD_OPTION_UNESCAPE_CALLBACK,
+                                 keep_bytes, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)idle_s,
+                                 MHD_OPTION_CONNECTION_LIMIT, (unsigned)st.limit + 16,
+                                 MHD_OPTION_NOTIFY_CONNECTION, on_connection, &st, MHD_OPTION_END);
+    int status = EXIT_RUNTIME;
+    if (!st.daemon) {
+        fprintf(stderr, "routebench-http-server: libmicrohttpd could not start\n");
+    } else {
+        printf("listening 127.0.0.1:%u (libmicrohttpd %s, one epoll thread)\n", bound,
+               MHD_get_version());
+        fflush(stdout);
+        status = accept_loop(&st, fd, sigfd);
+        MHD_stop_daemon(st.daemon);
+    }
+    for (size_t i = 0; i < st.nwait; i++) close(st.wait[i].fd);
+    free(st.wait);
+    close(st.wake);
+    close(sigfd);
     close(fd);
-    return 0;
+    return status;
 }
 
 int main(int argc, char **argv)
