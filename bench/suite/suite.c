@@ -269,12 +269,12 @@ static void fill_conditions(const rb_suite *o, rb_bundle_scenario *s, const rb_b
                             int mode, size_t app, const refusals *ref, const peer_note *notes,
                             size_t nnotes)
 {
-    snprintf(s->mode, sizeof s->mode, "%s",
-             mode == RB_BENCH_MODE_LATENCY ? "latency" : "throughput");
-    snprintf(s->cache, sizeof s->cache, "%s", app ? "cold" : "warm");
+    s->mode = mode == RB_BENCH_MODE_LATENCY ? RB_BUNDLE_LATENCY : RB_BUNDLE_THROUGHPUT;
+    s->cache = app ? RB_BUNDLE_COLD : RB_BUNDLE_WARM;
     if (mode != RB_BENCH_MODE_THROUGHPUT || app) {
         size_t n = strlen(s->name);
-        snprintf(s->name + n, sizeof s->name - n, " (%s, %s)", s->mode, s->cache);
+        snprintf(s->name + n, sizeof s->name - n, " (%s, %s)", rb_bundle_mode_name(s->mode),
+                 rb_bundle_cache_name(s->cache));
     }
     s->app_bytes = app;
     s->app_ns = run->app_ns;
