@@ -6,6 +6,7 @@
 #include "peer.h"
 
 #include "base_internal.h"
+#include "program.h"
 #include "verify.h"
 
 #include <errno.h>
@@ -535,18 +536,7 @@ void rb_peer_close(rb_peer *p)
     if (p->from >= 0) close(p->from);
     if (p->pid > 0) {
         int status;
-        bool gone = false;
-        for (int i = 0; i < 200 && !gone; i++) { /* 2 s of grace */
-            gone = waitpid(p->pid, &status, WNOHANG) == p->pid;
-            if (!gone) {
-                struct timespec ts = {0, 10000000};
-                nanosleep(&ts, NULL);
-            }
-        }
-        if (!gone) {
-            kill(p->pid, SIGKILL);
-            waitpid(p->pid, &status, 0);
-        }
+        rb__reap_child(p->pid, 2000, false, &status); /* 2 s of grace */
     }
     free(p->answers);
     free(p->spans);
