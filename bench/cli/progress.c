@@ -4,9 +4,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
+#include "clock.h"
+
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 /* ---- the model ------------------------------------------------------------------------------- */
 
@@ -68,20 +69,13 @@ double progress_model(const progress_pass_shape *sh, double cpu_share, progress_
     return x.prep_s + x.measure_s + x.remeasure_s;
 }
 
-static uint64_t now_ns(int clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 double progress_cpu_share(void)
 {
-    uint64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_THREAD_CPUTIME_ID), w1 = w0;
+    uint64_t w0 = rb__monotonic_ns(), c0 = rb__thread_cpu_ns(), w1 = w0;
     volatile uint64_t sink = 0;
-    while ((w1 = now_ns(CLOCK_MONOTONIC)) - w0 < 20000000ull)
+    while ((w1 = rb__monotonic_ns()) - w0 < 20000000ull)
         for (int i = 0; i < 1000; i++) sink = sink + (uint64_t)i;
-    uint64_t c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+    uint64_t c1 = rb__thread_cpu_ns();
     double share = (double)(c1 - c0) / (double)(w1 - w0);
     return share > 1 ? 1 : share < 0.02 ? 0.02 : share;
 }
@@ -105,7 +99,7 @@ void progress_start(progress *p, FILE *out, bool tty, size_t passes, double tota
     p->tty = tty;
     p->passes = passes;
     p->total_s = total_s;
-    p->start_ns = now_ns(CLOCK_MONOTONIC);
+    p->start_ns = rb__monotonic_ns();
 }
 
 double progress_left_s(const progress *p)
@@ -115,7 +109,7 @@ double progress_left_s(const progress *p)
     if (left < 0) left = 0;
     if (!(done > 0) || !(p->total_s > 0)) return left;
     /* trust the observed speed as much as the share of the work it covers */
-    double elapsed = (double)(now_ns(CLOCK_MONOTONIC) - p->start_ns) / 1e9;
+    double elapsed = (double)(rb__monotonic_ns() - p->start_ns) / 1e9;
     double w = done / p->total_s;
     return left * ((1 - w) + w * elapsed / done);
 }
@@ -147,7 +141,7 @@ void progress_pass(progress *p, const char *name, double pass_s)
     snprintf(p->what, sizeof p->what, "starting");
     if (p->tty) {
         draw(p);
-        p->drawn_ns = now_ns(CLOCK_MONOTONIC);
+        p->drawn_ns = rb__monotonic_ns();
         return;
     }
     char left[32];
@@ -161,7 +155,7 @@ void progress_step(progress *p, const char *what, double frac)
     if (frac > p->frac) p->frac = frac > 1 ? 1 : frac;
     if (!p->tty) return;
     snprintf(p->what, sizeof p->what, "%s", what);
-    uint64_t now = now_ns(CLOCK_MONOTONIC);
+    uint64_t now = rb__monotonic_ns();
     if (p->drawn && now - p->drawn_ns < 100000000ull) return;
     p->drawn_ns = now;
     draw(p);

@@ -6,6 +6,7 @@
 #include "peer.h"
 
 #include "base_internal.h"
+#include "clock.h"
 #include "program.h"
 #include "verify.h"
 
@@ -223,9 +224,7 @@ int rb_peer_builtin(const char *name, const char *peers_dir, rb_peer_spec *spec,
 
 static uint64_t now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return rb__monotonic_ns() / 1000000u;
 }
 
 /* The next line (without '\n') into line[cap], waiting until deadline_ms.
