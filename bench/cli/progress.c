@@ -9,65 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-/* ---- the model ------------------------------------------------------------------------------- */
-
-/* Costs on one core of the machines this was fitted on (a 2-core AMD EPYC
- * VM, the default job and choose on the shipped OpenAPI documents): CPU
- * seconds per unit of work.  Trials are bounded by their minimum length,
- * the rest by the CPU. */
-#define GEN_S_PER_ROUTE    4e-6   /* generating a route and checking it */
-#define GEN_S_PER_REQUEST  2e-6   /* generating a request and its EXPECTED answer */
-#define BUILD_S_PER_ROUTE  2.5e-6 /* one router: create, add, build */
-#define LINEAR_S_PER_ROUTE 1.6e-9 /* one linear lookup, per route of the table */
-#define LOOKUP_S           3e-7   /* one lookup of any other router, checked */
-#define APP_S_PER_BYTE     1e-10  /* the cold stand-in, per byte it touches */
-#define CALIBRATE_TRIALS   0.5    /* calibration, in trials of each subject */
-#define CALLGRIND_SLOWDOWN 60.0   /* a lookup under Callgrind */
-/* On a busy machine (less than BUSY_SHARE of a core) calibration runs
- * slow, trials then run short and are measured again with more replays
- * (harness.h): RECAL_TRIALS times the minimum each, as seen at a load of
- * 20 on 2 cores. */
-#define BUSY_SHARE        0.8
-#define RECAL_TRIALS      2.5
-#define CALLGRIND_START_S 2.0 /* Valgrind's own start */
-
-double progress_model(const progress_pass_shape *sh, double cpu_share, progress_parts *parts)
-{
-    progress_parts x = {0, 0, 0};
-    if (!(cpu_share > 0.02)) cpu_share = 0.02;
-    double n = (double)sh->routes, q = (double)sh->requests;
-    double lookup = LOOKUP_S + (sh->linear ? LINEAR_S_PER_ROUTE * n : 0);
-    double prep = (double)sh->routers * BUILD_S_PER_ROUTE * n +
-                  q * (sh->linear ? LINEAR_S_PER_ROUTE * n : 0) +
-                  q * (double)sh->routers * LOOKUP_S;
-    if (sh->generated) prep += GEN_S_PER_ROUTE * n + GEN_S_PER_REQUEST * q;
-    if (sh->counted) {
-        /* one uncounted and one counted replay per router, under Callgrind */
-        double replays = 2.0 * (double)sh->measured * q * lookup * CALLGRIND_SLOWDOWN;
-        x.prep_s = CALLGRIND_START_S + prep * CALLGRIND_SLOWDOWN / 4 / cpu_share;
-        x.measure_s = replays / cpu_share;
-    } else {
-        /* a trial: the whole request table at least once, and at least
-         * min_trial_s.  A replay runs slower on a busy machine, if less than
-         * the share of a core says (the share probe is brief and pessimistic:
-         * its square root fits the replays seen at a load of 20 on 2 cores) */
-        double app = sh->cold ? APP_S_PER_BYTE * (double)sh->app_bytes : 0;
-        double replay = q * (lookup + app) / sqrt(cpu_share);
-        double trial = fmax(sh->min_trial_s, replay);
-        if (sh->cpu_clock) trial = fmax(sh->min_trial_s / cpu_share, replay);
-        /* cold: the stand-in is also timed alone twice a round */
-        double subjects = (double)sh->measured + (sh->cold ? 2 : 0);
-        x.prep_s = prep / cpu_share;
-        x.measure_s = subjects * ((double)sh->rounds + CALIBRATE_TRIALS) * trial;
-        /* measured again with more replays: at least one more whole replay */
-        if (cpu_share < BUSY_SHARE)
-            x.remeasure_s =
-                subjects * (double)sh->trials *
-                fmax(RECAL_TRIALS * sh->min_trial_s, replay > sh->min_trial_s ? 2 * replay : trial);
-    }
-    if (parts) *parts = x;
-    return x.prep_s + x.measure_s + x.remeasure_s;
-}
+/* ---- the share of a core --------------------------------------------------------------------- */
 
 double progress_cpu_share(void)
 {
