@@ -232,6 +232,12 @@ static const char *auto_describe(const void *impl)
     return ((const auto_router *)impl)->why;
 }
 
+const char *rb__auto_chosen(const void *impl)
+{
+    const auto_router *r = impl;
+    return r->chosen ? r->chosen->name : NULL;
+}
+
 int rb__auto_set_hash_bits(void *impl, unsigned bits)
 {
     auto_router *r = impl;

@@ -57,6 +57,24 @@ Test(auto_router, chooses_hashseg_for_templates_and_glob_for_templates_with_glob
     rb_router_destroy(r);
 }
 
+/* Rule: auto's choice is data (rb__auto_choice), the router answering its
+ * lookups; none before build, and none for a router that is not auto. */
+Test(auto_router, reports_its_choice_as_data_after_build_only)
+{
+    rb_router *r, *g;
+    cr_assert_eq(rb_router_create("auto", NULL, &r, NULL), RB_OK);
+    cr_expect_null(rb__auto_choice(r));
+    cr_expect_null(rb__auto_choice(NULL));
+    rb_router_destroy(r);
+    const char *globs[] = {"GET /img/*.png"};
+    r = rbt_build("auto", globs, 1);
+    cr_expect_str_eq(rb__auto_choice(r), "glob");
+    g = rbt_build("glob", globs, 1);
+    cr_expect_null(rb__auto_choice(g)); /* glob itself is no auto */
+    rb_router_destroy(g);
+    rb_router_destroy(r);
+}
+
 Test(auto_router, allocation_failure_during_build_can_be_retried)
 {
     const char *pats[] = {"/a", "/a/:id", "/b/*rest", "/c/x/y"};
@@ -115,8 +133,8 @@ Test(auto_router, regression_2_glob_limits_are_checked_at_add_not_at_build)
 
 /* Build a router of ops `auto` over discord.routes (plus extra, and with
  * hashes narrowed to `bits` by the hook), compare with linear on discord's
- * requests; returns the router's describe() in desc. */
-static void auto_on_discord(const char *extra, unsigned bits, char *desc, size_t cap)
+ * requests; returns the router's describe() in desc, its choice in pick. */
+static void auto_on_discord(const char *extra, unsigned bits, char *desc, size_t cap, char *pick)
 {
     rb_route_table t = {0};
     rb_request_table q = {0};
@@ -136,6 +154,8 @@ static void auto_on_discord(const char *extra, unsigned bits, char *desc, size_t
         RB_OK);
     rbt_expect_like_on(r, lin, &q, "auto");
     snprintf(desc, cap, "%s", rb_router_describe(r));
+    cr_assert(rb__auto_choice(r) != NULL);
+    snprintf(pick, 16, "%s", rb__auto_choice(r));
     rb_router_destroy(r);
     rb_router_destroy(lin);
     rb_route_table_free(&t);
@@ -148,16 +168,19 @@ static void auto_on_discord(const char *extra, unsigned bits, char *desc, size_t
  *    or, with globs, to linear, and says so in describe(). */
 Test(auto_router, regression_22_falls_back_when_its_choice_refuses_the_table)
 {
-    char desc[512];
-    auto_on_discord(NULL, 0, desc, sizeof desc);
+    char desc[512], pick[16];
+    auto_on_discord(NULL, 0, desc, sizeof desc, pick);
     cr_expect(strstr(desc, "chose hashseg, which refused the table") != NULL, "%s", desc);
     cr_expect(strstr(desc, "fell back to radix") != NULL, "%s", desc);
-    auto_on_discord("/img/*.png", 0, desc, sizeof desc);
+    cr_expect_str_eq(pick, "radix");
+    auto_on_discord("/img/*.png", 0, desc, sizeof desc, pick);
     cr_expect(strstr(desc, "chose glob, which refused the table") != NULL, "%s", desc);
     cr_expect(strstr(desc, "fell back to linear") != NULL, "%s", desc);
+    cr_expect_str_eq(pick, "linear");
     /* full hashes: no fallback */
-    auto_on_discord(NULL, 64, desc, sizeof desc);
+    auto_on_discord(NULL, 64, desc, sizeof desc, pick);
     cr_expect(strstr(desc, "chose hashseg: ") != NULL, "%s", desc);
+    cr_expect_str_eq(pick, "hashseg");
 }
 
 /* Regression 3.  auto reported glob's '**' limit at the pattern's first

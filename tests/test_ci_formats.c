@@ -32,8 +32,8 @@ static void add_scenario(rb_bundle *b, const char *name)
     rb_bundle_scenario *s = rb_bundle_add_scenario(b);
     snprintf(s->name, sizeof s->name, "%s", name);
     snprintf(s->kind, sizeof s->kind, "files");
-    snprintf(s->mode, sizeof s->mode, "throughput");
-    snprintf(s->cache, sizeof s->cache, "warm");
+    s->mode = RB_BUNDLE_THROUGHPUT;
+    s->cache = RB_BUNDLE_WARM;
     s->routes = 100;
     s->requests = 1000;
     for (size_t r = 0; r < 3; r++) rb_bundle_add_result(s, routers[r])->memory_bytes = 3000;

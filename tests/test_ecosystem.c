@@ -57,7 +57,7 @@ static void build(rb_bundle *b)
     synth_bundle(b, rows, NROWS);
     cr_assert_eq(rb_bundle_add_router(b, "httprouter", GO, RB_FEAT_PARAMS), RB_OK);
     b->routers[b->nrouters - 1].peer = true;
-    size_t si = synth_scenario(b, "table", "throughput", "warm", rows, NROWS);
+    size_t si = synth_scenario(b, "table", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, rows, NROWS);
     synth_refuse(b, si, "httprouter",
                  "refuses 80 routes (first: route 2 httprouter refuses /a/:b)");
 }
@@ -119,7 +119,7 @@ Test(ecosystem, every_runner_refusing_is_said)
         cr_assert_eq(rb_bundle_add_router(&b, go[i], GO, RB_FEAT_PARAMS), RB_OK);
         b.routers[b.nrouters - 1].peer = true;
     }
-    size_t si = synth_scenario(&b, "table", "throughput", "warm", ours, 2);
+    size_t si = synth_scenario(&b, "table", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, ours, 2);
     synth_refuse(&b, si, "httprouter", "refuses 80 routes (first: route 2 ...)");
     synth_refuse(&b, si, "gin", "refuses 99 routes (first: route 7 ...)");
     synth_refuse(&b, si, "echo", "peer echo: its output ended (the runner exited or crashed)");
@@ -139,7 +139,7 @@ Test(ecosystem, a_second_condition_has_no_ecosystem)
 {
     rb_bundle b;
     build(&b);
-    synth_scenario(&b, "table (latency, cold)", "latency", "cold", rows, 2);
+    synth_scenario(&b, "table (latency, cold)", RB_BUNDLE_LATENCY, RB_BUNDLE_COLD, rows, 2);
     rb_ecosystem e[RB_ECOSYSTEM_LANGS];
     cr_expect_eq(rb_ecosystems(&b, 1, e, RB_ECOSYSTEM_LANGS), 0u);
     rb_bundle_free(&b);

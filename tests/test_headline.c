@@ -24,15 +24,15 @@ typedef struct router_row {
 } router_row;
 
 /* Scenario `name` of b: 100 routes, these routers, 1000 lookups a trial. */
-static void add_scenario(rb_bundle *b, const char *name, const char *mode, const char *cache,
+static void add_scenario(rb_bundle *b, const char *name, rb_bundle_mode mode, rb_bundle_cache cache,
                          const router_row *rows, size_t n)
 {
     size_t si = b->nscenarios;
     rb_bundle_scenario *s = rb_bundle_add_scenario(b);
     snprintf(s->name, sizeof s->name, "%s", name);
     snprintf(s->kind, sizeof s->kind, "files");
-    snprintf(s->mode, sizeof s->mode, "%s", mode);
-    snprintf(s->cache, sizeof s->cache, "%s", cache);
+    s->mode = mode;
+    s->cache = cache;
     s->routes = 100;
     s->requests = 1000;
     s->routes_fp = 7; /* the same tables in every scenario of these tests */
@@ -70,7 +70,7 @@ Test(headline, names_the_winner_its_ratio_over_the_runner_up_and_the_smallest)
 {
     rb_bundle b;
     make_bundle(&b, three, 3);
-    add_scenario(&b, "github", "throughput", "warm", three, 3);
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, three, 3);
     char line[RB_HEADLINE_TEXT];
     rb_headline_scenario(&b, 0, line, sizeof line);
     cr_expect_str_eq(line, "github: hashseg, 1.50x [1.50, 1.50] faster than radix; smallest ctrie, "
@@ -90,7 +90,7 @@ Test(headline, regression_181_a_counted_metric_names_its_unit)
         rb_bundle b;
         make_bundle(&b, three, 3);
         b.metric = metric[k];
-        add_scenario(&b, "github", "throughput", "warm", three, 3);
+        add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, three, 3);
         char line[RB_HEADLINE_TEXT];
         rb_headline_scenario(&b, 0, line, sizeof line);
         cr_expect_str_eq(line, want[k]);
@@ -109,7 +109,7 @@ Test(headline, a_long_line_drops_the_smallest_and_keeps_every_name)
     router_row rows[] = {{"radix", 60, 8000}, {a, 40, 6000}, {c, 90, 3000}};
     rb_bundle b;
     make_bundle(&b, rows, 3);
-    add_scenario(&b, "a-scenario-with-a-long-name", "throughput", "warm", rows, 3);
+    add_scenario(&b, "a-scenario-with-a-long-name", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, rows, 3);
     char line[RB_HEADLINE_TEXT];
     rb_headline_scenario(&b, 0, line, sizeof line);
     cr_expect(strncmp(line, "a-scenario-with-a-long-name: aaaa", 33) == 0, "%s", line);
@@ -127,8 +127,8 @@ Test(headline, warm_and_cold_of_one_table_are_one_table_not_two_scenarios)
 {
     rb_bundle b;
     make_bundle(&b, three, 3);
-    add_scenario(&b, "discord", "throughput", "warm", three, 3);
-    add_scenario(&b, "discord (latency, cold)", "latency", "cold", three, 3);
+    add_scenario(&b, "discord", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, three, 3);
+    add_scenario(&b, "discord (latency, cold)", RB_BUNDLE_LATENCY, RB_BUNDLE_COLD, three, 3);
     cr_expect_eq(rb_headline_tables(&b), 1u);
     cr_expect_not(rb_bundle_is_condition(&b, 0));
     cr_expect(rb_bundle_is_condition(&b, 1));
@@ -144,10 +144,10 @@ Test(headline, overall_counts_tables_and_who_won_them)
 {
     rb_bundle b;
     make_bundle(&b, three, 3);
-    add_scenario(&b, "github", "throughput", "warm", three, 3);
-    add_scenario(&b, "github (latency, cold)", "latency", "cold", three, 3);
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, three, 3);
+    add_scenario(&b, "github (latency, cold)", RB_BUNDLE_LATENCY, RB_BUNDLE_COLD, three, 3);
     router_row swapped[] = {{"radix", 30, 8000}, {"hashseg", 40, 6000}, {"ctrie", 90, 3000}};
-    add_scenario(&b, "other", "throughput", "warm", swapped, 3);
+    add_scenario(&b, "other", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, swapped, 3);
     char line[RB_HEADLINE_TEXT];
     rb_headline_overall(&b, line, sizeof line);
     cr_expect_str_eq(line, "Overall: hashseg fastest in 1 of 2 scenarios (significantly in 1), "
@@ -164,9 +164,9 @@ Test(headline, regression_186_the_overall_line_is_compact_before_it_is_cut)
     router_row c[] = {{"radix@base", 60, 8000}, {"hashseg-v2", 40, 6000}, {"ctrie-v2", 90, 3000}};
     rb_bundle b;
     make_bundle(&b, a, 3);
-    add_scenario(&b, "github", "throughput", "warm", c, 3);
-    add_scenario(&b, "other", "throughput", "warm", a, 3);
-    add_scenario(&b, "third", "throughput", "warm", c, 3);
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, c, 3);
+    add_scenario(&b, "other", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, a, 3);
+    add_scenario(&b, "third", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, c, 3);
     char line[RB_HEADLINE_TEXT];
     rb_headline_overall(&b, line, sizeof line);
     cr_expect_str_eq(line, "Overall: hashseg-v2 fastest in 2 of 3 (2 significantly), "
@@ -199,7 +199,7 @@ Test(headline, regression_187_a_disagreement_does_not_split_the_table)
         rb_bundle b;
         make_bundle(&b, three, 3);
         b.metric = metric[k];
-        add_scenario(&b, "github", "throughput", "warm", three, 3);
+        add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, three, 3);
         b.scenarios[0].results[1].disagreements = 5;
         rb_buf md = {0};
         rb_error err;
@@ -233,7 +233,7 @@ Test(headline, regression_190_the_terminal_report_keeps_to_100_columns)
     rb_bundle b;
     make_bundle(&b, rows, n);
     b.routers[n - 1].reference = true;
-    add_scenario(&b, "github", "throughput", "warm", rows, n);
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, rows, n);
     cr_assert_eq(rb_bundle_add_warning(&b, "The machine looked busy during the run: load average "
                                            "3.32 at the end on 2 cores (the run itself accounts "
                                            "for about 1), and this sentence goes on to pass 100 "
@@ -266,7 +266,7 @@ Test(headline, a_gate_says_its_outcome_in_its_own_words)
 {
     rb_bundle b;
     make_bundle(&b, three, 2);
-    add_scenario(&b, "github", "throughput", "warm", three, 2);
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, three, 2);
     b.gate.on = true;
     snprintf(b.gate.a, sizeof b.gate.a, "radix");
     snprintf(b.gate.b, sizeof b.gate.b, "hashseg");

@@ -98,8 +98,8 @@ Test(render_verdict, no_clear_winner_is_never_called_the_winner_anywhere)
 {
     rb_bundle b;
     synth_bundle(&b, tied, 4);
-    synth_scenario(&b, "table", "throughput", "warm", tied, 4);
-    synth_scenario(&b, "table (latency, cold)", "latency", "cold", tied, 4);
+    synth_scenario(&b, "table", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, tied, 4);
+    synth_scenario(&b, "table (latency, cold)", RB_BUNDLE_LATENCY, RB_BUNDLE_COLD, tied, 4);
     snprintf(b.scenarios[0].auto_choice, sizeof b.scenarios[0].auto_choice, "hashseg");
     snprintf(b.scenarios[1].auto_choice, sizeof b.scenarios[1].auto_choice, "hashseg");
     rb_verdict v;
@@ -141,8 +141,8 @@ Test(render_verdict, auto_behind_is_drawn_as_its_pick_and_never_marked_ahead)
 {
     rb_bundle b;
     synth_bundle(&b, behind, 4);
-    synth_scenario(&b, "table", "throughput", "warm", behind, 4);
-    synth_scenario(&b, "table (latency, cold)", "latency", "cold", behind, 4);
+    synth_scenario(&b, "table", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, behind, 4);
+    synth_scenario(&b, "table (latency, cold)", RB_BUNDLE_LATENCY, RB_BUNDLE_COLD, behind, 4);
     for (size_t i = 0; i < 2; i++)
         snprintf(b.scenarios[i].auto_choice, sizeof b.scenarios[i].auto_choice, "radix");
     rb_verdict v;
@@ -204,7 +204,7 @@ Test(render_verdict, long_names_are_never_cut)
     };
     rb_bundle b;
     synth_bundle(&b, rows, 3);
-    synth_scenario(&b, scen, "throughput", "warm", rows, 3);
+    synth_scenario(&b, scen, RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, rows, 3);
     outputs o;
     render_all(&b, &o);
     expect_nowhere(&o, "...");

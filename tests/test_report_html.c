@@ -17,7 +17,7 @@
 
 #define TRIALS 9
 
-static void add_scenario(rb_bundle *b, const char *name, const char *mode, const char *cache)
+static void add_scenario(rb_bundle *b, const char *name, rb_bundle_mode mode, rb_bundle_cache cache)
 {
     static const double ns[] = {60, 40, 90};
     static const char *const routers[] = {"radix", "hashseg", "ctrie"};
@@ -25,8 +25,8 @@ static void add_scenario(rb_bundle *b, const char *name, const char *mode, const
     rb_bundle_scenario *s = rb_bundle_add_scenario(b);
     snprintf(s->name, sizeof s->name, "%s", name);
     snprintf(s->kind, sizeof s->kind, "files");
-    snprintf(s->mode, sizeof s->mode, "%s", mode);
-    snprintf(s->cache, sizeof s->cache, "%s", cache);
+    s->mode = mode;
+    s->cache = cache;
     s->routes = 100;
     s->requests = 1000;
     s->routes_fp = 7;
@@ -81,7 +81,7 @@ Test(report_html, is_one_self_contained_file)
 {
     rb_bundle b;
     make_bundle(&b);
-    add_scenario(&b, "github", "throughput", "warm");
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     char *html = render(&b);
     cr_expect(strncmp(html, "<!doctype html>", 15) == 0);
     cr_expect(strstr(html, "Content-Security-Policy\" content=\"default-src 'none'") != NULL);
@@ -102,7 +102,7 @@ Test(report_html, opens_with_the_verdict)
 {
     rb_bundle b;
     make_bundle(&b);
-    add_scenario(&b, "github", "throughput", "warm");
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     char *html = render(&b);
     char line[RB_HEADLINE_TEXT], h1[RB_HEADLINE_TEXT + 16];
     rb_headline_bundle(&b, line, sizeof line);
@@ -118,7 +118,7 @@ Test(report_html, the_gate_comes_before_the_charts_with_its_outcome)
 {
     rb_bundle b;
     make_bundle(&b);
-    add_scenario(&b, "github", "throughput", "warm");
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     b.gate.on = true;
     snprintf(b.gate.a, sizeof b.gate.a, "radix");
     snprintf(b.gate.b, sizeof b.gate.b, "hashseg");
@@ -140,8 +140,8 @@ Test(report_html, warm_and_cold_are_one_table_side_by_side)
 {
     rb_bundle b;
     make_bundle(&b);
-    add_scenario(&b, "github", "throughput", "warm");
-    add_scenario(&b, "github (latency, cold)", "latency", "cold");
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
+    add_scenario(&b, "github (latency, cold)", RB_BUNDLE_LATENCY, RB_BUNDLE_COLD);
     char *html = render(&b);
     cr_expect_eq(count(html, "<details>"), 1u);
     cr_expect(strstr(html, "<th>warm ns/lookup</th>") && strstr(html, "<th>cold ns/lookup</th>"));
@@ -156,7 +156,7 @@ Test(report_html, escapes_what_the_bundle_says)
     rb_bundle b;
     make_bundle(&b);
     snprintf(b.command, sizeof b.command, "routebench run --routes '<script>x</script>'");
-    add_scenario(&b, "a<b", "throughput", "warm");
+    add_scenario(&b, "a<b", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     char *html = render(&b);
     cr_expect_null(strstr(html, "<script>x"));
     cr_expect(strstr(html, "&lt;script&gt;x") != NULL);

@@ -122,8 +122,8 @@ Test(suite, both_conditions_measure_warm_then_cold_and_show_the_table_once)
     cr_expect_eq(h.measured, 1, "the table is shown once both conditions are measured");
     cr_assert_eq(b.nscenarios, 2);
     cr_expect(rb_bundle_is_condition(&b, 1));
-    cr_expect_str_eq(b.scenarios[1].cache, "cold");
-    cr_expect_str_eq(b.scenarios[1].mode, "latency");
+    cr_expect_eq(b.scenarios[1].cache, RB_BUNDLE_COLD);
+    cr_expect_eq(b.scenarios[1].mode, RB_BUNDLE_LATENCY);
     rb_bundle_free(&b);
     rb_suite_free(&s);
 }

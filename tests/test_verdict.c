@@ -320,8 +320,8 @@ Test(verdict, conditions_name_the_winner_of_each)
     /* the cold scenario: ctrie wins; same fingerprints, other conditions */
     rb_bundle_scenario *c = rb_bundle_add_scenario(&b);
     snprintf(c->name, sizeof c->name, "table (latency, cold)");
-    snprintf(c->mode, sizeof c->mode, "latency");
-    snprintf(c->cache, sizeof c->cache, "cold");
+    c->mode = RB_BUNDLE_LATENCY;
+    c->cache = RB_BUNDLE_COLD;
     c->app_bytes = 256 * 1024;
     c->routes = 100;
     const double cold[3] = {300, 250, 200};
@@ -334,7 +334,7 @@ Test(verdict, conditions_name_the_winner_of_each)
         }
     rb_error err;
     cr_assert_eq(rb_bundle_compute_scenario(&b, 1, &err), RB_OK, "%s", err.message);
-    cr_expect_eq(rb_verdict_find_condition(&b, 0, "latency", "cold"), 1u);
+    cr_expect_eq(rb_verdict_find_condition(&b, 0, RB_BUNDLE_LATENCY, RB_BUNDLE_COLD), 1u);
     char line[1024];
     rb_verdict_conditions(&b, 0, 1, line, sizeof line);
     cr_expect_str_eq(line, "warm throughput: hashseg fastest; cold latency: ctrie fastest (the "
@@ -355,8 +355,8 @@ Test(verdict, a_tie_under_one_condition_claims_no_same_winner)
     make_bundle(&b, warm, 2, PARAMS);
     rb_bundle_scenario *c = rb_bundle_add_scenario(&b);
     snprintf(c->name, sizeof c->name, "table (latency, cold)");
-    snprintf(c->mode, sizeof c->mode, "latency");
-    snprintf(c->cache, sizeof c->cache, "cold");
+    c->mode = RB_BUNDLE_LATENCY;
+    c->cache = RB_BUNDLE_COLD;
     c->routes = 100;
     const double cold[2][TRIALS] = {{50, 40, 50, 40, 50, 40, 50, 40, 50},
                                     {40, 50, 40, 50, 40, 50, 40, 50, 41}};
@@ -385,8 +385,8 @@ Test(verdict, summary_json_carries_the_verdict_and_reads_the_conditions_back)
     rb_bundle b;
     make_bundle(&b, rows, 2, PARAMS);
     rb_bundle_scenario *s = &b.scenarios[0];
-    snprintf(s->mode, sizeof s->mode, "latency");
-    snprintf(s->cache, sizeof s->cache, "cold");
+    s->mode = RB_BUNDLE_LATENCY;
+    s->cache = RB_BUNDLE_COLD;
     s->app_bytes = 4096;
     s->app_ns = 19.5;
     snprintf(s->auto_choice, sizeof s->auto_choice, "hashseg");
@@ -408,8 +408,8 @@ Test(verdict, summary_json_carries_the_verdict_and_reads_the_conditions_back)
     rb_bundle back;
     cr_assert_eq(rb_bundle_json_read(j.data, j.len, &back, &err), RB_OK, "%s", err.message);
     const rb_bundle_scenario *t = &back.scenarios[0];
-    cr_expect_str_eq(t->mode, "latency");
-    cr_expect_str_eq(t->cache, "cold");
+    cr_expect_eq(t->mode, RB_BUNDLE_LATENCY);
+    cr_expect_eq(t->cache, RB_BUNDLE_COLD);
     cr_expect_eq(t->app_bytes, 4096u);
     cr_expect_float_eq(t->app_ns, 19.5, 1e-12);
     cr_expect_str_eq(t->auto_choice, "hashseg");
@@ -417,6 +417,52 @@ Test(verdict, summary_json_carries_the_verdict_and_reads_the_conditions_back)
     cr_expect_str_eq(t->refused[0].reason, "no globs");
     cr_expect_eq(t->results[1].rss_growth_bytes, 12288);
     cr_expect_eq(t->results[0].rss_growth_bytes, -1); /* never measured: unknown */
+    rb_bundle_free(&back);
+    rb_buf_free(&j);
+    rb_bundle_free(&b);
+}
+
+/* A condition's mode and cache are names in summary.json: an unknown
+ * name is an error naming the field, never a condition read as another. */
+static int read_with(const char *text, const char *from, const char *to, rb_bundle *back,
+                     rb_error *err)
+{
+    const char *at = strstr(text, from);
+    cr_assert(at != NULL, "no %s in summary.json", from);
+    rb_buf j = {0};
+    rb_buf_printf(&j, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    int rc = rb_bundle_json_read(j.data, j.len, back, err);
+    rb_buf_free(&j);
+    return rc;
+}
+
+Test(verdict, summary_json_rejects_an_unknown_mode_or_cache)
+{
+    router_row rows[] = {{"radix", "trie", PARAMS, STEADY(60), 1, 1}};
+    rb_bundle b, back;
+    make_bundle(&b, rows, 1, PARAMS);
+    b.scenarios[0].cache = RB_BUNDLE_COLD;
+    rb_buf j = {0};
+    rb_error err;
+    cr_assert_eq(rb_bundle_json_write(&b, &j, &err), RB_OK);
+    const char *mode = strstr(j.data, "\"mode\":\t\"throughput\"") ? "\"mode\":\t\"throughput\""
+                                                                   : "\"mode\":\"throughput\"";
+    const char *cache =
+        strstr(j.data, "\"cache\":\t\"cold\"") ? "\"cache\":\t\"cold\"" : "\"cache\":\"cold\"";
+    cr_assert_eq(read_with(j.data, mode, "\"mode\":\"Latency\"", &back, &err), RB_EFORMAT);
+    cr_expect(strstr(err.message, "\"mode\" is \"Latency\"") != NULL, "%s", err.message);
+    cr_assert_eq(read_with(j.data, cache, "\"cache\":\"hot\"", &back, &err), RB_EFORMAT);
+    cr_expect(strstr(err.message, "\"cache\" is \"hot\"") != NULL, "%s", err.message);
+    /* absent (an older bundle): throughput, warm */
+    cr_assert_eq(read_with(j.data, cache, "\"cache_was\":\"cold\"", &back, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect_eq(back.scenarios[0].cache, RB_BUNDLE_WARM);
+    cr_expect_eq(back.scenarios[0].mode, RB_BUNDLE_THROUGHPUT);
+    rb_bundle_free(&back);
+    cr_assert_eq(read_with(j.data, mode, "\"mode\":\"latency\"", &back, &err), RB_OK, "%s",
+                 err.message);
+    cr_expect_eq(back.scenarios[0].mode, RB_BUNDLE_LATENCY);
+    cr_expect_eq(back.scenarios[0].cache, RB_BUNDLE_COLD);
     rb_bundle_free(&back);
     rb_buf_free(&j);
     rb_bundle_free(&b);

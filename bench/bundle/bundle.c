@@ -509,14 +509,25 @@ bool rb_bundle_same_tables(const rb_bundle_scenario *x, const rb_bundle_scenario
     return x->routes_fp == y->routes_fp && x->requests_fp == y->requests_fp;
 }
 
+const char *rb_bundle_mode_name(rb_bundle_mode mode)
+{
+    static const char *const names[RB_BUNDLE_MODES] = {"throughput", "latency"};
+    return (unsigned)mode < RB_BUNDLE_MODES ? names[mode] : "";
+}
+
+const char *rb_bundle_cache_name(rb_bundle_cache cache)
+{
+    static const char *const names[RB_BUNDLE_CACHES] = {"warm", "cold"};
+    return (unsigned)cache < RB_BUNDLE_CACHES ? names[cache] : "";
+}
+
 bool rb_bundle_is_condition(const rb_bundle *b, size_t si)
 {
     if (si >= b->nscenarios) return false;
     const rb_bundle_scenario *s = &b->scenarios[si];
     for (size_t i = 0; i < si; i++) {
         const rb_bundle_scenario *x = &b->scenarios[i];
-        if (rb_bundle_same_tables(x, s) &&
-            (strcmp(x->mode, s->mode) != 0 || strcmp(x->cache, s->cache) != 0))
+        if (rb_bundle_same_tables(x, s) && (x->mode != s->mode || x->cache != s->cache))
             return true;
     }
     return false;

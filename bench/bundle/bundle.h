@@ -138,6 +138,16 @@ typedef struct rb_bundle_pair {
     rb_paired_result r;
 } rb_bundle_pair;
 
+/* A scenario's conditions.  In memory they are these values; summary.json
+ * holds their names ("throughput"/"latency", "warm"/"cold"), absent in
+ * older bundles: the zero values, throughput and warm. */
+typedef enum rb_bundle_mode {
+    RB_BUNDLE_THROUGHPUT,
+    RB_BUNDLE_LATENCY,
+    RB_BUNDLE_MODES
+} rb_bundle_mode;
+typedef enum rb_bundle_cache { RB_BUNDLE_WARM, RB_BUNDLE_COLD, RB_BUNDLE_CACHES } rb_bundle_cache;
+
 typedef struct rb_bundle_scenario {
     char name[RB_BUNDLE_NAME * 2];
     char kind[16];                  /* generated, shipped, files */
@@ -156,11 +166,11 @@ typedef struct rb_bundle_scenario {
     rb_bundle_pair *pairs;
     size_t npairs;
     /* the conditions (absent in older bundles: throughput, warm) */
-    char mode[16];      /* "throughput" (back-to-back) or "latency" (each lookup waits) */
-    char cache[8];      /* "warm" or "cold" (the application stand-in between lookups) */
-    uint64_t app_bytes; /* cold: bytes the stand-in touches between two lookups */
-    double app_ns;      /* cold: the clock's own ns per timed lookup (median), subtracted */
-    double app_mad_ns;  /* cold: its MAD over the rounds */
+    rb_bundle_mode mode;   /* back-to-back, or each lookup waits for the previous one */
+    rb_bundle_cache cache; /* cold: the application stand-in runs between lookups */
+    uint64_t app_bytes;    /* cold: bytes the stand-in touches between two lookups */
+    double app_ns;         /* cold: the clock's own ns per timed lookup (median), subtracted */
+    double app_mad_ns;     /* cold: its MAD over the rounds */
     rb_bundle_refusal refused[RB_BUNDLE_MAX_REFUSED]; /* routers that refused the table */
     size_t nrefused;
     char auto_choice[RB_BUNDLE_NAME]; /* the router auto chose, "" when auto did not run */
@@ -288,6 +298,10 @@ bool rb_bundle_is_condition(const rb_bundle *b, size_t si);
 /* Do x and y measure the same tables (their routes' and requests'
  * fingerprints), under whatever conditions? */
 bool rb_bundle_same_tables(const rb_bundle_scenario *x, const rb_bundle_scenario *y);
+/* The names of a mode and of a cache, as summary.json and the tables write
+ * them; "" for a value out of range. */
+const char *rb_bundle_mode_name(rb_bundle_mode mode);
+const char *rb_bundle_cache_name(rb_bundle_cache cache);
 /* For every router other than the baseline, the geometric mean across the
  * scenarios holding both of the per-scenario median ratio router/baseline
  * (speed of the router relative to the baseline), with its interval; the

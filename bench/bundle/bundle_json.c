@@ -378,9 +378,9 @@ static void write_pair(jw *w, cJSON *arr, const rb_bundle_pair *p)
 /* The conditions of a scenario, who refused the table, auto's pick. */
 static void write_conditions(jw *w, cJSON *o, const rb_bundle_scenario *s)
 {
-    add_str(w, o, "mode", rb_verdict_mode(s));
-    add_str(w, o, "cache", rb_verdict_cache(s));
-    bool cold = strcmp(rb_verdict_cache(s), "cold") == 0;
+    add_str(w, o, "mode", rb_bundle_mode_name(s->mode));
+    add_str(w, o, "cache", rb_bundle_cache_name(s->cache));
+    bool cold = s->cache == RB_BUNDLE_COLD;
     add(w, o, "app_bytes", cold ? num((double)s->app_bytes) : cJSON_CreateNull());
     add(w, o, "app_ns_per_lookup", cold ? num(s->app_ns) : cJSON_CreateNull());
     add(w, o, "app_mad_ns", cold ? num(s->app_mad_ns) : cJSON_CreateNull());
@@ -923,6 +923,32 @@ static void read_result(jr *r, const cJSON *o, const rb_bundle *b, rb_bundle_sce
     x->count_spread = has(o, "count_spread") ? get_num(r, o, "count_spread") : 0;
 }
 
+/* The value among name(0) .. name(n - 1) that key names, 0 when absent or
+ * null; any other string is an error naming the field. */
+static int get_name(jr *r, const cJSON *o, const char *key, const char *(*name)(int), int n)
+{
+    char text[32] = "";
+    if (has(o, key)) get_str(r, o, key, text, sizeof text);
+    if (!*text) return 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(name(i), text) == 0) return i;
+    if (r->rc == RB_OK)
+        r->rc = rb__error(r->err, RB_EFORMAT, RB_NO_OFFSET,
+                          "summary.json: %s: \"%s\" is \"%s\", not one of its names", r->where, key,
+                          text);
+    return 0;
+}
+
+static const char *mode_name(int i)
+{
+    return rb_bundle_mode_name((rb_bundle_mode)i);
+}
+
+static const char *cache_name(int i)
+{
+    return rb_bundle_cache_name((rb_bundle_cache)i);
+}
+
 static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
 {
     read_fields(r, o, pair_fields, JF_N(pair_fields), p);
@@ -933,8 +959,8 @@ static void read_pair(jr *r, const cJSON *o, rb_bundle_pair *p)
  * recomputed from the results. */
 static void read_conditions(jr *r, const cJSON *o, rb_bundle_scenario *s)
 {
-    if (has(o, "mode")) get_str(r, o, "mode", s->mode, sizeof s->mode);
-    if (has(o, "cache")) get_str(r, o, "cache", s->cache, sizeof s->cache);
+    s->mode = (rb_bundle_mode)get_name(r, o, "mode", mode_name, RB_BUNDLE_MODES);
+    s->cache = (rb_bundle_cache)get_name(r, o, "cache", cache_name, RB_BUNDLE_CACHES);
     if (has(o, "app_bytes")) s->app_bytes = (uint64_t)get_num_or(r, o, "app_bytes", 0);
     if (has(o, "app_ns_per_lookup")) s->app_ns = get_num_or(r, o, "app_ns_per_lookup", 0);
     if (has(o, "app_mad_ns")) s->app_mad_ns = get_num_or(r, o, "app_mad_ns", 0);

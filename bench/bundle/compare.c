@@ -101,9 +101,9 @@ size_t rb_compare_identity(const rb_bundle *old, const rb_bundle *nw, rb_buf *ou
         snprintf(b, sizeof b, "%016" PRIx64, sn->requests_fp);
         differ(out, &n, field, a, b);
         snprintf(field, sizeof field, "scenario %s: mode", so->name);
-        differ(out, &n, field, so->mode, sn->mode);
+        differ(out, &n, field, rb_bundle_mode_name(so->mode), rb_bundle_mode_name(sn->mode));
         snprintf(field, sizeof field, "scenario %s: cache", so->name);
-        differ(out, &n, field, so->cache, sn->cache);
+        differ(out, &n, field, rb_bundle_cache_name(so->cache), rb_bundle_cache_name(sn->cache));
     }
     if (shared_rows(old, nw) == 0) {
         rb_buf_printf(out, "scenarios and routers: no router on a scenario of the same name in "

@@ -14,16 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *rb_verdict_mode(const rb_bundle_scenario *s)
-{
-    return *s->mode ? s->mode : "throughput";
-}
-
-const char *rb_verdict_cache(const rb_bundle_scenario *s)
-{
-    return *s->cache ? s->cache : "warm";
-}
-
 bool rb_verdict_speed(const rb_bundle_scenario *s, const char *x, const char *y,
                       rb_paired_result *out)
 {
@@ -200,8 +190,8 @@ static void judge_auto(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
 
 static void condition_words(const rb_bundle_scenario *s, text *t)
 {
-    bool latency = strcmp(rb_verdict_mode(s), "latency") == 0;
-    bool cold = strcmp(rb_verdict_cache(s), "cold") == 0;
+    bool latency = s->mode == RB_BUNDLE_LATENCY;
+    bool cold = s->cache == RB_BUNDLE_COLD;
     if (latency) put(t, ", each lookup waiting for the previous answer");
     if (cold)
         put(t, "%s %llu KiB of application work between lookups (outside the timed intervals)",
@@ -297,7 +287,7 @@ void rb_verdict_auto_line(const rb_bundle *b, const rb_verdict *v, char *buf, si
     buf[0] = '\0';
     if (v->auto_status == RB_VERDICT_AUTO_ABSENT || v->scenario >= b->nscenarios) return;
     if (rb_bundle_is_condition(b, v->scenario))
-        put(&t, "%s: ", rb_verdict_cache(&b->scenarios[v->scenario]));
+        put(&t, "%s: ", rb_bundle_cache_name(b->scenarios[v->scenario].cache));
     char cell[96];
     rb_format_speed(v->auto_gap.median, v->auto_gap.lo, v->auto_gap.hi, v->auto_gap.too_few,
                     v->exact, cell, sizeof cell);
@@ -402,14 +392,13 @@ int rb_verdict_scenario(const rb_bundle *b, size_t si, rb_verdict *v)
 
 /* ---- across conditions and scenarios ------------------------------------------ */
 
-size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode, const char *cache)
+size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, rb_bundle_mode mode,
+                                 rb_bundle_cache cache)
 {
     const rb_bundle_scenario *s = &b->scenarios[si];
     for (size_t i = 0; i < b->nscenarios; i++) {
         const rb_bundle_scenario *x = &b->scenarios[i];
-        if (rb_bundle_same_tables(x, s) && strcmp(rb_verdict_mode(x), mode) == 0 &&
-            strcmp(rb_verdict_cache(x), cache) == 0)
-            return i;
+        if (rb_bundle_same_tables(x, s) && x->mode == mode && x->cache == cache) return i;
     }
     return SIZE_MAX;
 }
@@ -417,9 +406,8 @@ size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode
 size_t rb_verdict_cold_twin(const rb_bundle *b, size_t si)
 {
     const rb_bundle_scenario *s = &b->scenarios[si];
-    if (strcmp(rb_verdict_mode(s), "throughput") || strcmp(rb_verdict_cache(s), "warm"))
-        return SIZE_MAX;
-    return rb_verdict_find_condition(b, si, "latency", "cold");
+    if (s->mode != RB_BUNDLE_THROUGHPUT || s->cache != RB_BUNDLE_WARM) return SIZE_MAX;
+    return rb_verdict_find_condition(b, si, RB_BUNDLE_LATENCY, RB_BUNDLE_COLD);
 }
 
 static void condition_winner(const rb_bundle *b, size_t si, const char *what, text *t)

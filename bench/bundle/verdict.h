@@ -102,16 +102,12 @@ void rb_verdict_conditions(const rb_bundle *b, size_t si_warm, size_t si_cold, c
 void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap);
 
 /* The index of the scenario measuring the same table as scenario si under
- * mode and cache ("throughput"/"latency", "warm"/"cold"), or SIZE_MAX. */
-size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, const char *mode,
-                                 const char *cache);
+ * mode and cache, or SIZE_MAX. */
+size_t rb_verdict_find_condition(const rb_bundle *b, size_t si, rb_bundle_mode mode,
+                                 rb_bundle_cache cache);
 
 /* For a warm-throughput scenario si, the index of the same table measured
  * as cold latency (choose measures both), else SIZE_MAX. */
 size_t rb_verdict_cold_twin(const rb_bundle *b, size_t si);
-
-/* "throughput" / "warm" for a scenario of an older bundle (fields empty). */
-const char *rb_verdict_mode(const rb_bundle_scenario *s);
-const char *rb_verdict_cache(const rb_bundle_scenario *s);
 
 #endif

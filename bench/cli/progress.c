@@ -4,84 +4,20 @@
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
 
+#include "clock.h"
+
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
-/* ---- the model ------------------------------------------------------------------------------- */
-
-/* Costs on one core of the machines this was fitted on (a 2-core AMD EPYC
- * VM, the default job and choose on the shipped OpenAPI documents): CPU
- * seconds per unit of work.  Trials are bounded by their minimum length,
- * the rest by the CPU. */
-#define GEN_S_PER_ROUTE    4e-6   /* generating a route and checking it */
-#define GEN_S_PER_REQUEST  2e-6   /* generating a request and its EXPECTED answer */
-#define BUILD_S_PER_ROUTE  2.5e-6 /* one router: create, add, build */
-#define LINEAR_S_PER_ROUTE 1.6e-9 /* one linear lookup, per route of the table */
-#define LOOKUP_S           3e-7   /* one lookup of any other router, checked */
-#define APP_S_PER_BYTE     1e-10  /* the cold stand-in, per byte it touches */
-#define CALIBRATE_TRIALS   0.5    /* calibration, in trials of each subject */
-#define CALLGRIND_SLOWDOWN 60.0   /* a lookup under Callgrind */
-/* On a busy machine (less than BUSY_SHARE of a core) calibration runs
- * slow, trials then run short and are measured again with more replays
- * (harness.h): RECAL_TRIALS times the minimum each, as seen at a load of
- * 20 on 2 cores. */
-#define BUSY_SHARE        0.8
-#define RECAL_TRIALS      2.5
-#define CALLGRIND_START_S 2.0 /* Valgrind's own start */
-
-double progress_model(const progress_pass_shape *sh, double cpu_share, progress_parts *parts)
-{
-    progress_parts x = {0, 0, 0};
-    if (!(cpu_share > 0.02)) cpu_share = 0.02;
-    double n = (double)sh->routes, q = (double)sh->requests;
-    double lookup = LOOKUP_S + (sh->linear ? LINEAR_S_PER_ROUTE * n : 0);
-    double prep = (double)sh->routers * BUILD_S_PER_ROUTE * n +
-                  q * (sh->linear ? LINEAR_S_PER_ROUTE * n : 0) +
-                  q * (double)sh->routers * LOOKUP_S;
-    if (sh->generated) prep += GEN_S_PER_ROUTE * n + GEN_S_PER_REQUEST * q;
-    if (sh->counted) {
-        /* one uncounted and one counted replay per router, under Callgrind */
-        double replays = 2.0 * (double)sh->measured * q * lookup * CALLGRIND_SLOWDOWN;
-        x.prep_s = CALLGRIND_START_S + prep * CALLGRIND_SLOWDOWN / 4 / cpu_share;
-        x.measure_s = replays / cpu_share;
-    } else {
-        /* a trial: the whole request table at least once, and at least
-         * min_trial_s.  A replay runs slower on a busy machine, if less than
-         * the share of a core says (the share probe is brief and pessimistic:
-         * its square root fits the replays seen at a load of 20 on 2 cores) */
-        double app = sh->cold ? APP_S_PER_BYTE * (double)sh->app_bytes : 0;
-        double replay = q * (lookup + app) / sqrt(cpu_share);
-        double trial = fmax(sh->min_trial_s, replay);
-        if (sh->cpu_clock) trial = fmax(sh->min_trial_s / cpu_share, replay);
-        /* cold: the stand-in is also timed alone twice a round */
-        double subjects = (double)sh->measured + (sh->cold ? 2 : 0);
-        x.prep_s = prep / cpu_share;
-        x.measure_s = subjects * ((double)sh->rounds + CALIBRATE_TRIALS) * trial;
-        /* measured again with more replays: at least one more whole replay */
-        if (cpu_share < BUSY_SHARE)
-            x.remeasure_s =
-                subjects * (double)sh->trials *
-                fmax(RECAL_TRIALS * sh->min_trial_s, replay > sh->min_trial_s ? 2 * replay : trial);
-    }
-    if (parts) *parts = x;
-    return x.prep_s + x.measure_s + x.remeasure_s;
-}
-
-static uint64_t now_ns(int clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+/* ---- the share of a core --------------------------------------------------------------------- */
 
 double progress_cpu_share(void)
 {
-    uint64_t w0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_THREAD_CPUTIME_ID), w1 = w0;
+    uint64_t w0 = rb__monotonic_ns(), c0 = rb__thread_cpu_ns(), w1 = w0;
     volatile uint64_t sink = 0;
-    while ((w1 = now_ns(CLOCK_MONOTONIC)) - w0 < 20000000ull)
+    while ((w1 = rb__monotonic_ns()) - w0 < 20000000ull)
         for (int i = 0; i < 1000; i++) sink = sink + (uint64_t)i;
-    uint64_t c1 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+    uint64_t c1 = rb__thread_cpu_ns();
     double share = (double)(c1 - c0) / (double)(w1 - w0);
     return share > 1 ? 1 : share < 0.02 ? 0.02 : share;
 }
@@ -105,7 +41,7 @@ void progress_start(progress *p, FILE *out, bool tty, size_t passes, double tota
     p->tty = tty;
     p->passes = passes;
     p->total_s = total_s;
-    p->start_ns = now_ns(CLOCK_MONOTONIC);
+    p->start_ns = rb__monotonic_ns();
 }
 
 double progress_left_s(const progress *p)
@@ -115,7 +51,7 @@ double progress_left_s(const progress *p)
     if (left < 0) left = 0;
     if (!(done > 0) || !(p->total_s > 0)) return left;
     /* trust the observed speed as much as the share of the work it covers */
-    double elapsed = (double)(now_ns(CLOCK_MONOTONIC) - p->start_ns) / 1e9;
+    double elapsed = (double)(rb__monotonic_ns() - p->start_ns) / 1e9;
     double w = done / p->total_s;
     return left * ((1 - w) + w * elapsed / done);
 }
@@ -147,7 +83,7 @@ void progress_pass(progress *p, const char *name, double pass_s)
     snprintf(p->what, sizeof p->what, "starting");
     if (p->tty) {
         draw(p);
-        p->drawn_ns = now_ns(CLOCK_MONOTONIC);
+        p->drawn_ns = rb__monotonic_ns();
         return;
     }
     char left[32];
@@ -161,7 +97,7 @@ void progress_step(progress *p, const char *what, double frac)
     if (frac > p->frac) p->frac = frac > 1 ? 1 : frac;
     if (!p->tty) return;
     snprintf(p->what, sizeof p->what, "%s", what);
-    uint64_t now = now_ns(CLOCK_MONOTONIC);
+    uint64_t now = rb__monotonic_ns();
     if (p->drawn && now - p->drawn_ns < 100000000ull) return;
     p->drawn_ns = now;
     draw(p);

@@ -12,8 +12,9 @@
  *
  * A pass is one scenario under one condition: choose measures each table
  * twice (warm throughput, then cold latency), and both passes are counted.
- * The time left comes from a model of every pass's work (progress_model),
- * scaled, as the session goes, by how fast that work has actually gone.
+ * The time left comes from a model of every pass's work (rb_estimate_pass,
+ * estimate.h), scaled, as the session goes, by how fast that work has
+ * actually gone.
  */
 #ifndef RB_CLI_PROGRESS_H
 #define RB_CLI_PROGRESS_H
@@ -22,34 +23,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-/* What the model needs to know about one pass. */
-typedef struct progress_pass_shape {
-    size_t routes, requests;
-    size_t routers;     /* routers built and checked */
-    size_t measured;    /* subjects timed (routers, peers; +1 for the cold stand-in) */
-    bool generated;     /* the tables are generated first */
-    bool linear;        /* linear is among them (its lookups grow with the table) */
-    bool cold;          /* the application stand-in runs between lookups */
-    size_t app_bytes;   /* the stand-in's bytes */
-    bool counted;       /* Callgrind counts one replay instead of timed trials */
-    unsigned rounds;    /* warm-up + measured rounds */
-    unsigned trials;    /* the measured rounds: measured again when a busy machine ran them short */
-    double min_trial_s; /* a trial's minimum length */
-    bool cpu_clock;     /* trials last min_trial_s of CPU time, not of wall time */
-} progress_pass_shape;
-
-/* The model's seconds of one pass, in three parts. */
-typedef struct progress_parts {
-    double prep_s;      /* generating, building, checking every answer */
-    double measure_s;   /* calibration, warm-up and the measured rounds */
-    double remeasure_s; /* the rounds measured again (a busy machine) */
-} progress_parts;
-
-/* The model's seconds for one pass on this machine, where the process gets
- * cpu_share (0..1] of a core (progress_cpu_share); its parts into parts
- * when not NULL. */
-double progress_model(const progress_pass_shape *shape, double cpu_share, progress_parts *parts);
 
 /* The share of a core this process gets now: its CPU time over the wall
  * time of a 20 ms busy loop (1 on an idle machine, 0.1 under a load of 20

@@ -371,7 +371,7 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
 typedef struct session_progress {
     progress bar;
     session_options *o; /* for router labels */
-    progress_parts parts;
+    rb_estimate_parts parts;
     double pass_s;
     bool generated; /* the pass's scenario is generated, not read */
 } session_progress;
@@ -483,22 +483,23 @@ static size_t count_lines(const char *path)
     return n;
 }
 
-/* The model's shape of one pass over spec (progress.h). */
-static progress_pass_shape pass_shape(const session_options *o, const rb_scenario_spec *spec,
-                                      bool cold)
+/* The model's shape of one pass over spec (estimate.h). */
+static rb_estimate_shape pass_shape(const session_options *o, const rb_scenario_spec *spec,
+                                    bool cold)
 {
     bool gen = spec->kind == RB_SCENARIO_GENERATED;
-    progress_pass_shape sh = {
+    rb_estimate_shape sh = {
         .routes = gen ? spec->nroutes : count_lines(spec->routes_path),
         .requests = gen ? RB_SCENARIO_REQUESTS : count_lines(spec->requests_path),
         .routers = o->run.nrouters,
         .measured = o->run.nrouters,
+        .peers = o->run.npeers,
         .generated = gen,
         .linear = has_linear(o),
         .cold = cold,
         .app_bytes = cold ? o->run.app_bytes : 0,
         .counted = rb_metric_exact(o->run.metric),
-        .rounds = o->run.proto.warmup + o->run.proto.trials,
+        .warmup = o->run.proto.warmup,
         .trials = o->run.proto.trials,
         .min_trial_s = o->run.proto.min_trial_ms / 1e3,
         .cpu_clock = o->run.proto.clock == RB_BENCH_CLOCK_CPU,
@@ -514,17 +515,10 @@ static size_t passes_of(const session_options *o)
 
 /* The model's seconds of pass `cold` over scenario i; its parts into parts. */
 static double pass_model(const session_options *o, size_t i, bool cold, double share,
-                         progress_parts *parts)
+                         rb_estimate_parts *parts)
 {
-    progress_pass_shape sh = pass_shape(o, &o->run.scenarios.v[i], cold);
-    rb_estimate_shape e = {
-        sh.routes,      sh.requests, sh.routers,   sh.measured, o->run.npeers,         sh.generated,
-        sh.linear,      sh.cold,     sh.app_bytes, sh.counted,  sh.rounds - sh.trials, sh.trials,
-        sh.min_trial_s, sh.cpu_clock};
-    rb_estimate_parts x;
-    double s = rb_estimate_pass(&e, share, &x);
-    if (parts) *parts = (progress_parts){x.prep_s, x.measure_s, x.remeasure_s};
-    return s;
+    rb_estimate_shape sh = pass_shape(o, &o->run.scenarios.v[i], cold);
+    return rb_estimate_pass(&sh, share, parts);
 }
 
 /* The whole session's estimate, said before the work starts; returns it. */

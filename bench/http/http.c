@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "plugins.h"
 #include "base_internal.h"
+#include "clock.h"
 #include "machine.h"
 #include "program.h"
 
@@ -503,10 +504,10 @@ static int start_server(http_run *r, size_t i, rb_error *err)
 /* Read all of c's stdout into out until EOF or the deadline. */
 static int read_all(rb_http_child *c, unsigned timeout_ms, rb_buf *out)
 {
-    uint64_t deadline = rb_bench_now_ns() + (uint64_t)timeout_ms * 1000000u;
+    uint64_t deadline = rb__monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
     char buf[4096];
     for (;;) {
-        uint64_t now = rb_bench_now_ns();
+        uint64_t now = rb__monotonic_ns();
         if (now >= deadline) return RB_EIO;
         struct pollfd pfd = {c->out_fd, POLLIN, 0};
         int pr = poll(&pfd, 1, (int)((deadline - now) / 1000000u) + 1);
@@ -543,7 +544,7 @@ static int wrk_trial(http_run *r, size_t i, uint32_t round, uint32_t position, r
                     "--timeout", timeout, "-s", r->script, url,   NULL};
     rb_http_child w;
     double server_cpu0 = rb_http_child_cpu_s(&s->child);
-    uint64_t t0 = rb_bench_now_ns();
+    uint64_t t0 = rb__monotonic_ns();
     int rc = rb_http_spawn(argv, o->client_cpu, true, errpath, &w, err);
     if (rc < 0) return rc;
     rb_buf out = {0};
@@ -551,7 +552,7 @@ static int wrk_trial(http_run *r, size_t i, uint32_t round, uint32_t position, r
     rc = read_all(&w, limit_ms, &out);
     int status = 0;
     bool exited = rc == RB_OK && rb_http_child_wait(&w, 5000, &status);
-    double wall = (double)(rb_bench_now_ns() - t0) / 1e9;
+    double wall = (double)(rb__monotonic_ns() - t0) / 1e9;
     double server_cpu1 = rb_http_child_cpu_s(&s->child);
     char tail[RB_HTTP_TAIL + 1];
     rb_http_child_stderr(&w, tail, sizeof tail);
@@ -775,7 +776,7 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
 {
     memset(res, 0, sizeof *res);
     res->loadavg_start = rb_machine_loadavg();
-    uint64_t start = rb_bench_now_ns();
+    uint64_t start = rb__monotonic_ns();
     int rc = check_options(o, err);
     if (rc < 0) return rc;
     for (size_t i = 0; i < o->nspecs; i++)
@@ -839,6 +840,6 @@ int rb_http_run(const rb_http_options *o, rb_http_progress_fn progress_fn, void 
     free(r->want);
     free(r);
     res->loadavg_end = rb_machine_loadavg();
-    res->duration_s = (double)(rb_bench_now_ns() - start) / 1e9;
+    res->duration_s = (double)(rb__monotonic_ns() - start) / 1e9;
     return rc;
 }

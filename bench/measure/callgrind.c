@@ -409,8 +409,7 @@ int rb_callgrind_run(int argc, char **argv, bool cache_sim, int *status, rb_erro
     if (pid < 0) {
         rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot start valgrind: %s", strerror(errno));
     } else {
-        while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
-        }
+        rb__reap_child(pid, RB_REAP_FOREVER, false, &ws);
         *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 2;
         if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
             rc = rb__error(err, RB_EIO, RB_NO_OFFSET, "cannot run %s", valgrind);

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "compile.h"
 #include "file.h"
+#include "program.h"
 #include "router_kit.h"
 
 #include <dlfcn.h>
@@ -199,27 +200,18 @@ static int run_compiler(const char *const *cc, size_t ncc, const char *src, cons
                          "compiled needs a C compiler: cannot run `%s`: %s (set CC)", shown,
                          strerror(rc));
     }
-    int status;
-    uint64_t deadline = rb__monotonic_ns() + compile_budget_s() * UINT64_C(1000000000);
-    for (;;) { /* the compiler's time budget: a hung compiler is killed */
-        pid_t got = waitpid(pid, &status, WNOHANG);
-        if (got == pid) break;
-        if (got < 0 && errno != EINTR)
-            return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: waiting for `%s`: %s", shown,
-                             strerror(errno));
-        if (rb__monotonic_ns() > deadline) {
-            kill(-pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-            }
-            unlink(log);
-            unlink(so);
-            return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                             "compiled: the compiler did not finish within %llu s (its time "
-                             "budget; RB_COMPILED_TIMEOUT sets it in seconds): `%s`",
-                             (unsigned long long)compile_budget_s(), shown);
-        }
-        struct timespec nap = {0, 5 * 1000 * 1000};
-        nanosleep(&nap, NULL);
+    int status; /* the compiler's time budget: a hung compiler is killed */
+    int reaped = rb__reap_child(pid, compile_budget_s() * UINT64_C(1000), true, &status);
+    if (reaped < 0)
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "compiled: waiting for `%s`: %s", shown,
+                         strerror(errno));
+    if (reaped == 0) {
+        unlink(log);
+        unlink(so);
+        return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
+                         "compiled: the compiler did not finish within %llu s (its time "
+                         "budget; RB_COMPILED_TIMEOUT sets it in seconds): `%s`",
+                         (unsigned long long)compile_budget_s(), shown);
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         unlink(log);

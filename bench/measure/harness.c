@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 
+#include "clock.h"
 #include "harness_internal.h"
 #include "limit.h"
 #include "peer.h"
@@ -18,21 +19,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-uint64_t rb_bench_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t rb_bench_thread_cpu_ns(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
-    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
-}
 
 bool rb_bench_trial_disturbed(const rb_bench_trial *t)
 {
@@ -124,10 +110,10 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
     memset(s, 0, sizeof *s);
     s->ops = ops;
     int64_t rss0 = rb_machine_rss_peak_reset();
-    uint64_t c0 = rb_bench_thread_cpu_ns(), t0 = rb_bench_now_ns();
+    uint64_t c0 = rb__thread_cpu_ns(), t0 = rb__monotonic_ns();
     int rc = build_subject(s, routes, requests, config, err);
-    s->build_ns = rb_bench_now_ns() - t0;
-    s->build_cpu_ns = rb_bench_thread_cpu_ns() - c0;
+    s->build_ns = rb__monotonic_ns() - t0;
+    s->build_cpu_ns = rb__thread_cpu_ns() - c0;
     int64_t rss1 = rb_machine_rss_peak();
     s->rss_growth = rss0 >= 0 && rss1 >= 0 ? (rss1 > rss0 ? rss1 - rss0 : 0) : -1;
     if (rc < 0) return rc;
@@ -171,11 +157,11 @@ static int prepare(rb_bench_run *run, const rb_route_table *routes,
     }
     run->nqueries = requests->count;
     /* the table is parsed and checked once, for every router of the run */
-    uint64_t c0 = rb_bench_thread_cpu_ns(), t0 = rb_bench_now_ns();
+    uint64_t c0 = rb__thread_cpu_ns(), t0 = rb__monotonic_ns();
     rb_route_set *set;
     int rc = rb_route_table_set(routes, "routes", NULL, &set, err);
-    run->parse_ns = rb_bench_now_ns() - t0;
-    run->parse_cpu_ns = rb_bench_thread_cpu_ns() - c0;
+    run->parse_ns = rb__monotonic_ns() - t0;
+    run->parse_cpu_ns = rb__thread_cpu_ns() - c0;
     if (rc < 0) {
         rb_bench_run_free(run);
         return rc;
@@ -280,13 +266,13 @@ static int timed(const rb_bench_run *run, const rb_bench_subject *s, uint64_t re
     bool hw = run->clock == RB_BENCH_CLOCK_HW_INSTRUCTIONS;
     bool modes = run->mode != RB_BENCH_MODE_THROUGHPUT || run->app;
     uint64_t i0 = hw ? rb_perf_read(&run->perf) : 0;
-    uint64_t c0 = rb_bench_thread_cpu_ns();
-    uint64_t t0 = rb_bench_now_ns();
+    uint64_t c0 = rb__thread_cpu_ns();
+    uint64_t t0 = rb__monotonic_ns();
     uint64_t inner = 0;
     uint64_t sum = modes ? rb__bench_replay_modes(run, s, reps, &inner)
                          : replay(s, run->queries, run->nqueries, reps);
-    uint64_t t1 = rb_bench_now_ns();
-    uint64_t c1 = rb_bench_thread_cpu_ns();
+    uint64_t t1 = rb__monotonic_ns();
+    uint64_t c1 = rb__thread_cpu_ns();
     uint64_t i1 = hw ? rb_perf_read(&run->perf) : 0;
     t->wall_ns = t1 > t0 ? t1 - t0 : 1;
     t->cpu_ns = c1 > c0 ? c1 - c0 : 0;
@@ -399,10 +385,10 @@ static double app_trial(const rb_bench_run *run, uint64_t iters)
 /* The stand-in's wall time per run (for calibrating app_iters). */
 static double app_run_ns(const rb_bench_run *run, uint64_t iters)
 {
-    uint64_t t0 = rb_bench_now_ns();
+    uint64_t t0 = rb__monotonic_ns();
     uint64_t inner;
     uint64_t end = rb__bench_app_alone(run, iters, &inner);
-    uint64_t t1 = rb_bench_now_ns();
+    uint64_t t1 = rb__monotonic_ns();
     return ((double)(t1 - t0) + (double)(end & run->zero)) / (double)iters;
 }
 

@@ -276,9 +276,4 @@ int rb_bench_add_peer(rb_bench_run *run, const rb_router_ops *ops, struct rb_pee
 /* The fold of one answer (exposed for tests). */
 uint64_t rb_bench_fold(const rb_match *m);
 
-/* Monotonic clock, nanoseconds. */
-uint64_t rb_bench_now_ns(void);
-/* CPU time of the calling thread, nanoseconds. */
-uint64_t rb_bench_thread_cpu_ns(void);
-
 #endif

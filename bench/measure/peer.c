@@ -6,6 +6,8 @@
 #include "peer.h"
 
 #include "base_internal.h"
+#include "clock.h"
+#include "program.h"
 #include "verify.h"
 
 #include <errno.h>
@@ -222,9 +224,7 @@ int rb_peer_builtin(const char *name, const char *peers_dir, rb_peer_spec *spec,
 
 static uint64_t now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return rb__monotonic_ns() / 1000000u;
 }
 
 /* The next line (without '\n') into line[cap], waiting until deadline_ms.
@@ -535,18 +535,7 @@ void rb_peer_close(rb_peer *p)
     if (p->from >= 0) close(p->from);
     if (p->pid > 0) {
         int status;
-        bool gone = false;
-        for (int i = 0; i < 200 && !gone; i++) { /* 2 s of grace */
-            gone = waitpid(p->pid, &status, WNOHANG) == p->pid;
-            if (!gone) {
-                struct timespec ts = {0, 10000000};
-                nanosleep(&ts, NULL);
-            }
-        }
-        if (!gone) {
-            kill(p->pid, SIGKILL);
-            waitpid(p->pid, &status, 0);
-        }
+        rb__reap_child(p->pid, 2000, false, &status); /* 2 s of grace */
     }
     free(p->answers);
     free(p->spans);

@@ -52,18 +52,7 @@ static int finish(rb_peer *p, rb_error *err)
     close(p->from);
     p->to = p->from = -1;
     int status = 0;
-    bool gone = false;
-    for (unsigned i = 0; i < RB_PEER_TIMEOUT_S * 100u && !gone; i++) {
-        gone = waitpid(p->pid, &status, WNOHANG) == p->pid;
-        if (!gone) {
-            struct timespec ts = {0, 10000000};
-            nanosleep(&ts, NULL);
-        }
-    }
-    if (!gone) {
-        kill(p->pid, SIGKILL);
-        waitpid(p->pid, &status, 0);
-    }
+    bool gone = rb__reap_child(p->pid, RB_PEER_TIMEOUT_S * UINT64_C(1000), false, &status) == 1;
     p->pid = 0;
     char name[sizeof p->name];
     memcpy(name, p->name, sizeof name);

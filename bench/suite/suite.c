@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "suite.h"
 
+#include "auto.h"
 #include "base_internal.h"
 #include "bundle_run.h"
 #include "clock.h"
@@ -152,16 +153,6 @@ static const rb_peer_spec *peer_of(const rb_suite *o, const rb_router_ops *ops)
     return NULL;
 }
 
-/* The router auto chose, from its describe(): "chose X..." or "... fell
- * back to X, ...". */
-static void auto_pick(const char *why, char *out, size_t cap)
-{
-    const char *p = strstr(why, "fell back to ");
-    p = p ? p + 13 : strncmp(why, "chose ", 6) == 0 ? why + 6 : NULL;
-    out[0] = '\0';
-    if (p) snprintf(out, cap, "%.*s", (int)strcspn(p, ",:; "), p);
-}
-
 /* The scenario's tables as files a peer runner can read: the files it came
  * from, else written into a temporary directory (*tmp, removed by the
  * caller). */
@@ -269,12 +260,12 @@ static void fill_conditions(const rb_suite *o, rb_bundle_scenario *s, const rb_b
                             int mode, size_t app, const refusals *ref, const peer_note *notes,
                             size_t nnotes)
 {
-    snprintf(s->mode, sizeof s->mode, "%s",
-             mode == RB_BENCH_MODE_LATENCY ? "latency" : "throughput");
-    snprintf(s->cache, sizeof s->cache, "%s", app ? "cold" : "warm");
+    s->mode = mode == RB_BENCH_MODE_LATENCY ? RB_BUNDLE_LATENCY : RB_BUNDLE_THROUGHPUT;
+    s->cache = app ? RB_BUNDLE_COLD : RB_BUNDLE_WARM;
     if (mode != RB_BENCH_MODE_THROUGHPUT || app) {
         size_t n = strlen(s->name);
-        snprintf(s->name + n, sizeof s->name - n, " (%s, %s)", s->mode, s->cache);
+        snprintf(s->name + n, sizeof s->name - n, " (%s, %s)", rb_bundle_mode_name(s->mode),
+                 rb_bundle_cache_name(s->cache));
     }
     s->app_bytes = app;
     s->app_ns = run->app_ns;
@@ -288,10 +279,10 @@ static void fill_conditions(const rb_suite *o, rb_bundle_scenario *s, const rb_b
         for (size_t i = 0; i < nnotes; i++)
             if (notes[i].ops == sub->ops)
                 r->disagree_linear = notes[i].a.requests - notes[i].a.agree_linear;
-        if (sub->router && strcmp(rb_ops_name(sub->ops), "auto") == 0) {
-            const char *why = rb_router_describe(sub->router);
-            snprintf(s->auto_why, sizeof s->auto_why, "%s", why);
-            auto_pick(why, s->auto_choice, sizeof s->auto_choice);
+        const char *pick = rb__auto_choice(sub->router);
+        if (pick) {
+            snprintf(s->auto_why, sizeof s->auto_why, "%s", rb_router_describe(sub->router));
+            snprintf(s->auto_choice, sizeof s->auto_choice, "%s", pick);
         }
     }
     (void)o;

@@ -26,7 +26,7 @@ void synth_bundle(rb_bundle *b, const synth_row *rows, size_t n)
             b->routers[i].peer = true;
 }
 
-size_t synth_scenario(rb_bundle *b, const char *name, const char *mode, const char *cache,
+size_t synth_scenario(rb_bundle *b, const char *name, rb_bundle_mode mode, rb_bundle_cache cache,
                       const synth_row *rows, size_t n)
 {
     size_t si = b->nscenarios;
@@ -34,8 +34,8 @@ size_t synth_scenario(rb_bundle *b, const char *name, const char *mode, const ch
     cr_assert_not_null(s);
     snprintf(s->name, sizeof s->name, "%s", name);
     snprintf(s->kind, sizeof s->kind, "files");
-    snprintf(s->mode, sizeof s->mode, "%s", mode);
-    snprintf(s->cache, sizeof s->cache, "%s", cache);
+    s->mode = mode;
+    s->cache = cache;
     snprintf(s->routes_source, sizeof s->routes_source, "t.routes");
     snprintf(s->requests_source, sizeof s->requests_source, "t.requests");
     s->routes = 100;

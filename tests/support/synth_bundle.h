@@ -25,11 +25,11 @@ typedef struct synth_row {
 /* An empty bundle with these routers registered (every one with params). */
 void synth_bundle(rb_bundle *b, const synth_row *rows, size_t n);
 
-/* Scenario `name` measured under mode and cache ("throughput", "warm"):
+/* Scenario `name` measured under mode and cache:
  * 100 routes, 1000 requests, the same tables in every scenario (so a
  * second condition is one table), rows[i] as measured; statistics
  * computed.  Returns its index. */
-size_t synth_scenario(rb_bundle *b, const char *name, const char *mode, const char *cache,
+size_t synth_scenario(rb_bundle *b, const char *name, rb_bundle_mode mode, rb_bundle_cache cache,
                       const synth_row *rows, size_t n);
 
 /* A refusal of scenario si by router, with reason. */
