@@ -42,6 +42,17 @@ for p in "${peers[@]}"; do
   fi
   echo "peers_smoke: $p agrees with linear on 4096/4096 GitHub requests, spans included"
 done
+# gin's lookup panics on the Discord document's table (its tree): the runner
+# refuses the table in one line, and no stack trace reaches the terminal
+if "$exe" list | grep -qE "^  gin +peer process"; then
+  "$exe" choose --openapi corpus/data/openapi/discord.openapi.json --routers radix,gin \
+    --trials 1 --warmup 0 --min-trial-ms 5 >"$out/gin.txt" 2>"$out/gin.err"
+  if ! grep -qE "gin refused it: refuses 1 route \(first: route [0-9]+ gin panics looking up" \
+       "$out/gin.txt" || grep -q "goroutine" "$out/gin.txt" "$out/gin.err"; then
+    cat "$out/gin.txt" "$out/gin.err"; echo "peers_smoke: gin's panic is not one refusal line"; exit 1
+  fi
+  echo "peers_smoke: gin refuses the Discord document's table in one line (its lookup panics)"
+fi
 if [ "$sanitized" = 1 ] || ! command -v valgrind >/dev/null || [[ " ${peers[*]} " != *" matchit "* ]]; then
   echo "peers_smoke: the counted A/A needs an unsanitized build, valgrind and matchit: not run"
   exit 0

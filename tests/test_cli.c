@@ -8,6 +8,7 @@
  * fits 79 columns.  Runs the built binary.
  */
 #include "file.h"
+#include "rb_test.h"
 #include "router_impl.h"
 
 #include <cjson/cJSON.h>
@@ -408,7 +409,7 @@ Test(cli, regression_194_a_runs_report_keeps_to_100_columns)
              r3 ? ",r3" : "");
     result r = rb(args);
     cr_expect_eq(r.status, 0, "%s", r.err);
-    if (r3) cr_expect(strstr(r.out, "first differing request") != NULL, "%s", r.out);
+    if (r3) cr_expect(strstr(r.out, "first: ") != NULL, "%s", r.out);
     for (const char *line = r.out; *line;) {
         size_t n = strcspn(line, "\n");
         cr_expect_leq(n, 100u, "a %zu-column line: %.*s", n, (int)n, line);
@@ -460,6 +461,39 @@ Test(cli, an_estimate_first_then_a_line_per_pass_and_linear_warned_about_once)
     r = rb("run --routers hashseg --baseline hashseg --scenarios static-10000 " RUN_FAST);
     cr_expect(strstr(r.err, "warning") == NULL, "no linear, no warning: %s", r.err);
     done(&r);
+}
+
+/* The docs quote the estimate's busy-machine note as the program prints
+ * it: choosing.md kept "(a busy machine: short trials will be measured
+ * again)" after the note became "trials may run short and be measured
+ * again".  Every quote in README.md and docs/ is a string session.c
+ * prints. */
+Test(cli, regression_the_docs_quote_the_busy_machine_note_as_printed)
+{
+    char *src = rbt_slurp(RB_SOURCE_DIR, "bench/cli/session.c", NULL);
+    cr_assert_not_null(src);
+    cr_assert(strstr(src, "\" (a busy machine: trials may run short and be measured again)\"") !=
+                  NULL,
+              "session.c's note is not the one this test knows");
+    static const char *const docs[] = {"README.md",           "docs/choosing.md", "docs/cli.md",
+                                       "docs/measurement.md", "docs/results.md",  "docs/peers.md"};
+    size_t quotes = 0;
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        char *doc = rbt_slurp(RB_SOURCE_DIR, docs[i], NULL);
+        cr_assert_not_null(doc, "%s", docs[i]);
+        for (const char *q = strstr(doc, "(a busy machine:"); q;
+             q = strstr(q + 1, "(a busy machine:")) {
+            size_t n = strcspn(q, ")\n");
+            char quote[256];
+            snprintf(quote, sizeof quote, "%.*s)", (int)n, q);
+            cr_expect(strstr(src, quote) != NULL, "%s quotes a note the program does not print: %s",
+                      docs[i], quote);
+            quotes++;
+        }
+        free(doc);
+    }
+    cr_expect_gt(quotes, 0u, "no doc quotes the note (choosing.md's example did)");
+    free(src);
 }
 
 Test(cli, import_and_requests_agree_on_out)

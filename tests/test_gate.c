@@ -16,6 +16,7 @@
 #include "gate.h"
 #include "harness.h"
 #include "headline.h"
+#include "output.h"
 #include "report_console.h"
 #include "rb_test.h"
 
@@ -158,6 +159,60 @@ Test(gate, regression_a_count_with_an_aa_spread_says_within_and_gates_with_it)
             cr_expect_eq(v.outcome, RB_GATE_PASSED, "0.9997 is not below 0.999");
             cr_expect(strstr(line, "(exact)") != NULL, "%s", line);
         }
+        rb_bundle_free(&b);
+    }
+}
+
+/* pair's header said "counted: exact" above rows that each said "within
+ * ±0.3%", and its geometric mean row "exact": a count with an A/A spread
+ * is exact nowhere.  Without a spread the header stays "counted: exact"
+ * (the README's example). */
+Test(gate, regression_pairs_header_names_the_counts_spread)
+{
+    for (int spread = 0; spread < 2; spread++) {
+        rb_bundle b;
+        rb_bundle_init(&b);
+        b.metric = RB_METRIC_INSTRUCTIONS;
+        b.trials = 1;
+        snprintf(b.baseline, sizeof b.baseline, "a");
+        cr_assert_eq(rb_bundle_add_router(&b, "a", "peer", RB_FEAT_PARAMS), RB_OK);
+        cr_assert_eq(rb_bundle_add_router(&b, "b", "peer", RB_FEAT_PARAMS), RB_OK);
+        const uint64_t ir[2][2] = {{1475870, 1476310}, {2000000, 2001000}};
+        rb_error err;
+        for (size_t si = 0; si < 2; si++) {
+            rb_bundle_scenario *s = rb_bundle_add_scenario(&b);
+            snprintf(s->name, sizeof s->name, si ? "params-1000" : "github");
+            for (uint32_t r = 0; r < 2; r++) {
+                rb_bundle_result *x = rb_bundle_add_result(s, r ? "b" : "a");
+                x->count_spread = spread ? 0.0015 : 0;
+                rb_bundle_trial tr = {.scenario = si,
+                                      .result = r,
+                                      .trial = 1,
+                                      .position = r + 1,
+                                      .lookups = 1000,
+                                      .ns = ir[si][r],
+                                      .ir = ir[si][r]};
+                cr_assert_eq(rb_bundle_add_trial(&b, &tr), RB_OK);
+            }
+            cr_assert_eq(rb_bundle_compute_scenario(&b, si, &err), RB_OK, "%s", err.message);
+        }
+        cr_assert_eq(rb_bundle_compute_geomeans(&b, &err), RB_OK, "%s", err.message);
+        cr_assert_eq(b.ngeomeans, 1u);
+        rb_buf out = {0};
+        cr_assert_eq(rb_output_render(rb_output_find("pair"), &b, &out, &err), RB_OK, "%s",
+                     err.message);
+        const char *gm = strstr(out.data, "\n  geometric mean ");
+        cr_assert_not_null(gm, "%s", out.data);
+        if (spread) {
+            cr_expect(strstr(out.data, "counted: within ±0.3%, the counts' A/A spread)\n") != NULL,
+                      "%s", out.data);
+            cr_expect(strstr(out.data, "exact") == NULL, "%s", out.data);
+            cr_expect(strstr(gm, "within ±0.3%") != NULL, "%s", gm);
+        } else {
+            cr_expect(strstr(out.data, "counted: exact)\n") != NULL, "%s", out.data);
+            cr_expect(strstr(out.data, "within") == NULL, "%s", out.data);
+        }
+        rb_buf_free(&out);
         rb_bundle_free(&b);
     }
 }

@@ -229,6 +229,43 @@ Test(http_wrk, script_replays_the_table_with_escaped_paths)
 
 /* ---- balanced order ------------------------------------------------------- */
 
+/* An interval that excludes 1 never prints as including it: the report
+ * printed a bound of 1.0004 as "1.000" ("[1.000, 1.310]" for a router
+ * significantly faster), and 0.99962 as "1.000". */
+Test(http_report, regression_an_interval_excluding_one_shows_the_digits_that_say_so)
+{
+    rb_http_options o;
+    rb_http_options_init(&o);
+    o.routes_path = "t.routes";
+    o.requests_path = "t.requests";
+    rb_http_result *res = calloc(1, sizeof *res);
+    cr_assert_not_null(res);
+    res->nresults = 2;
+    res->gate_passed = true;
+    snprintf(res->results[0].spec, sizeof res->results[0].spec, "radix");
+    snprintf(res->results[1].spec, sizeof res->results[1].spec, "hashseg");
+    for (size_t i = 0; i < 2; i++) {
+        res->results[i].gate.passed = res->results[i].gate.requests = 10;
+        res->results[i].capacity = 50000;
+        res->results[i].cpu_ns_per_request = 20000;
+    }
+    rb_paired_result *v = &res->results[1].vs_baseline;
+    *v = (rb_paired_result){.n = 6, .median = 1.2, .lo = 1.0004, .hi = 1.31, .wins = 6};
+    v->excludes_one = 1;
+    rb_paired_result *c = &res->results[1].cpu_vs_baseline;
+    *c = (rb_paired_result){.n = 6, .median = 0.95, .lo = 0.91, .hi = 0.99962, .losses = 6};
+    c->excludes_one = 1;
+    rb_buf out = {0};
+    rb_http_report(&o, res, NULL, false, &out);
+    cr_assert_not_null(out.data);
+    cr_expect(strstr(out.data, "[1.0004, 1.310]") != NULL, "%s", out.data);
+    cr_expect(strstr(out.data, "[0.910, 0.9996]") != NULL, "%s", out.data);
+    cr_expect(strstr(out.data, "[1.000,") == NULL && strstr(out.data, ", 1.000]") == NULL, "%s",
+              out.data);
+    rb_buf_free(&out);
+    free(res);
+}
+
 Test(http_order, williams_design_is_balanced)
 {
     for (size_t k = 1; k <= 6; k++) {

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void paths(const char *name, char *rp, char *qp, size_t cap)
 {
@@ -127,6 +129,67 @@ Test(peer, a_runner_that_breaks_the_protocol_is_an_error_naming_the_line)
     fclose(f);
     cr_expect_eq(rb_peer_start(&spec, rp, qp, 10, &p, &err), RB_EIO);
     cr_expect(strstr(err.message, "output ended") != NULL, "%s", err.message);
+    rbt_remove_tree(dir);
+    free(dir);
+}
+
+/* A runner that crashes with a stack trace (Go's gin panicked inside its
+ * lookup on the Discord table and flooded the terminal): none of its
+ * stderr reaches ours, and the error ends with its one telling line.  One
+ * that writes far more than a pipe holds before it speaks is read as it
+ * goes, never left blocked. */
+Test(peer, regression_a_runners_stderr_is_one_short_line_in_the_error)
+{
+    char *dir = rbt_tmpdir();
+    char script[4096], caught[4200];
+    snprintf(script, sizeof script, "%s/crash.sh", dir);
+    snprintf(caught, sizeof caught, "%s/stderr.txt", dir);
+    FILE *f = fopen(script, "w");
+    cr_assert(f);
+    fprintf(f,
+            "#!/bin/sh\necho 'routebench-peer 1 crash'\n"
+            "echo 'goroutine noise first' >&2\n"
+            "echo 'panic: runtime error: index out of range [1] with length 1' >&2\n"
+            "i=0; while [ $i -lt 3000 ]; do\n"
+            "  echo \"	/usr/share/gocode/src/github.com/gin-gonic/gin/tree.go:$i +0xdbb\" >&2\n"
+            "  i=$((i+1)); done\nexit 2\n");
+    fclose(f);
+    chmod(script, 0755);
+    rb_peer_spec spec;
+    rb_error err;
+    char text[4200];
+    snprintf(text, sizeof text, "crash=%s", script);
+    cr_assert_eq(rb_peer_spec_parse(text, &spec, &err), RB_OK, "%s", err.message);
+    char rp[4096], qp[4096];
+    paths("github", rp, qp, sizeof rp);
+    /* our stderr, into a file for the length of the run */
+    fflush(stderr);
+    int saved = dup(2), fd = open(caught, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    rb_peer *p;
+    int rc = rb_peer_start(&spec, rp, qp, 10, &p, &err);
+    dup2(saved, 2);
+    close(saved);
+    cr_expect_eq(rc, RB_EIO);
+    cr_expect_str_eq(err.message, "peer crash: its output ended (the runner exited or crashed): "
+                                  "panic: runtime error: index out of range [1] with length 1");
+    struct stat st;
+    cr_assert_eq(stat(caught, &st), 0);
+    cr_expect_eq(st.st_size, 0, "the runner's stderr reached ours (%lld bytes)",
+                 (long long)st.st_size);
+    /* 200 KB of stderr before the hello, then the protocol: it completes */
+    f = fopen(script, "w");
+    fprintf(f,
+            "#!/bin/sh\ni=0; while [ $i -lt 2000 ]; do\n"
+            "  echo '%0100d' >&2; i=$((i+1)); done\n"
+            "echo 'routebench-peer 1 crash'\necho 'loaded 1 0 -1'\necho 'a 5'\necho 'ready'\n"
+            "read cmd\n",
+            0);
+    fclose(f);
+    cr_expect_eq(rb_peer_start(&spec, rp, qp, 1, &p, &err), RB_OK, "%s", err.message);
+    if (p) rb_peer_close(p);
     rbt_remove_tree(dir);
     free(dir);
 }

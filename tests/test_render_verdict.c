@@ -14,6 +14,7 @@
 #include "bundle.h"
 #include "format.h"
 #include "headline.h"
+#include "metric.h"
 #include "report.h"
 #include "report_console.h"
 #include "report_html.h"
@@ -236,4 +237,61 @@ Test(render_verdict, an_interval_excluding_one_shows_the_digits_that_say_so)
     cr_expect_str_eq(hi, "1.00");
     rb_format_speed(1.8, 1.0023, 2.25, false, false, cell, sizeof cell);
     cr_expect_str_eq(cell, "1.80x [1.002, 2.25]");
+}
+
+/* Counts with an A/A spread: hashseg counts 999 instructions a lookup to
+ * radix's 1000 (1.001x), each count known within ±0.1%, so the ratio lies
+ * within the counts' spread (±0.2%); Go's echo and gin likewise (within
+ * ±0.3%).  Every renderer calls it no clear winner, as an interval that
+ * includes 1; the verdict said "fastest hashseg, 1.0010x (exact)" because
+ * any counted ratio but 1 was significant. */
+static const synth_row counted[] = {
+    {"radix", NULL, SAME(1000), 8000, 0, false},
+    {"hashseg", NULL, SAME(999), 6000, 0, false},
+    {"auto", NULL, SAME(1000), 8100, 0, false},
+    {"echo", "peer process: Go example.com/echo (peers/go)", SAME(2000), 9000, 0, true},
+    {"gin", "peer process: Go example.com/gin (peers/go)", SAME(2002), 9000, 0, true},
+};
+
+Test(render_verdict, regression_a_counted_ratio_within_its_spread_is_no_clear_winner)
+{
+    rb_bundle b;
+    synth_bundle(&b, counted, 5);
+    b.metric = RB_METRIC_INSTRUCTIONS;
+    size_t si = synth_scenario(&b, "table", "throughput", "warm", counted, 5);
+    rb_bundle_scenario *s = &b.scenarios[si];
+    double spread[] = {0.001, 0.001, 0.001, 0.0015, 0.0015};
+    for (size_t i = 0; i < 5; i++) s->results[i].count_spread = spread[i];
+    snprintf(s->auto_choice, sizeof s->auto_choice, "radix");
+    rb_error err;
+    cr_assert_eq(rb_bundle_compute_scenario(&b, si, &err), RB_OK, "%s", err.message);
+    rb_verdict v;
+    cr_assert_eq(rb_verdict_scenario(&b, si, &v), RB_OK);
+    cr_expect_not(v.significant, "%s", v.text);
+    cr_expect_eq(v.ntop, 2u, "%s", v.text);
+    cr_expect(!rb_verdict_has_winner(&v));
+    cr_expect_eq(v.auto_status, RB_VERDICT_AUTO_TIED, "%s", v.text);
+    cr_expect(strstr(v.text, "no significant difference between the top routers radix, hashseg "
+                             "(hashseg over radix: 1.001x (within ±0.2%, instructions))") != NULL,
+              "%s", v.text);
+    outputs o;
+    render_all(&b, &o);
+    expect_nowhere(&o, "the winner");
+    expect_nowhere(&o, "\"winner\"");
+    expect_nowhere(&o, "  fastest<");
+    expect_nowhere(&o, "fastest hashseg,");
+    expect_nowhere(&o, "echo fastest");
+    expect_nowhere(&o, "x (exact");
+    cr_expect(strstr(o.console.data, "no clear winner between radix and hashseg") != NULL, "%s",
+              o.console.data);
+    cr_expect(strstr(o.console.data, "Go: no clear winner between echo and gin") != NULL, "%s",
+              o.console.data);
+    cr_expect(strstr(o.console.data, "auto picks radix, not significantly slower than hashseg "
+                                     "(1.001x (within ±0.2%))") != NULL,
+              "%s", o.console.data);
+    cr_expect(strstr(o.md.data, "Go: no clear winner between echo and gin") != NULL, "%s",
+              o.md.data);
+    cr_expect(strstr(o.html.data, "Go: no clear winner between echo and gin") != NULL);
+    free_all(&o);
+    rb_bundle_free(&b);
 }

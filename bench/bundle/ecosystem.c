@@ -238,13 +238,14 @@ static void rank(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosystem *
     for (size_t i = 1; i < e->nranked; i++) {
         rb_ecosystem_runner *x = &e->ranked[i];
         x->has_speed = rb_verdict_speed(s, fast, e->rows[x->row].router, &x->speed);
-        bool tied = x->has_speed &&
-                    (exact ? x->speed.median == 1 : !x->speed.too_few && !x->speed.excludes_one);
+        bool tied = x->has_speed && (exact ? !rb_verdict_counted_differs(&x->speed)
+                                           : !x->speed.too_few && !x->speed.excludes_one);
         x->top = tied;
         e->ntop += tied;
     }
     if (e->nranked > 1 && e->ranked[1].has_speed)
-        e->significant = exact ? e->ranked[1].speed.median != 1 : e->ranked[1].speed.excludes_one;
+        e->significant = exact ? rb_verdict_counted_differs(&e->ranked[1].speed)
+                               : e->ranked[1].speed.excludes_one;
 }
 
 /* "a", "a and b", "a, b and c": the top runners. */

@@ -88,13 +88,22 @@ void rb_format_interval(double lo, double hi, int min_digits, char *lo_buf, char
     bound(hi, min_digits, hi_buf, cap);
 }
 
+void rb_format_spread(double spread, char *buf, size_t cap)
+{
+    if (!(spread > 0))
+        snprintf(buf, cap, "exact");
+    else /* enough digits to show it: 0.15%, 0.0042% */
+        snprintf(buf, cap, "within ±%.2g%%", 100 * spread);
+}
+
 void rb_format_speed(double median, double lo, double hi, bool too_few, bool exact, char *buf,
                      size_t cap)
 {
     char m[32], l[32], h[32];
     if (exact) {
         rb_format_exact_ratio(median, m, sizeof m);
-        snprintf(buf, cap, "%sx (exact)", m);
+        rb_format_spread(median > 0 && hi > median ? hi / median - 1 : 0, l, sizeof l);
+        snprintf(buf, cap, "%sx (%s)", m, l);
         return;
     }
     snprintf(m, sizeof m, "%.*f", median < 10 ? 2 : 1, median);

@@ -31,9 +31,15 @@ void rb_format_exact_ratio(double r, char *buf, size_t cap);
  * ("[1.0023, 2.25]", not "[1.00, 2.25]"). */
 void rb_format_interval(double lo, double hi, int min_digits, char *lo_buf, char *hi_buf,
                         size_t cap);
+/* A count's A/A spread (relative: 0.0015 for 0.15%) as text: "exact" when
+ * 0, else "within ±0.15%" (two significant digits, so that a spread never
+ * reads as zero). */
+void rb_format_spread(double spread, char *buf, size_t cap);
 /* A speed ratio with its interval, as a line says it: "1.46x [1.43, 1.49]"
- * (rb_format_interval with 2 digits), "1.462x (exact)" when exact, "1.46x
- * (too few pairs)" when too_few or a bound is not positive. */
+ * (rb_format_interval with 2 digits), "1.462x (exact)" when exact,
+ * "1.0010x (within ±0.30%)" when exact with a spread (a count's interval
+ * [median / (1 + s), median x (1 + s)]: s = hi / median - 1), "1.46x (too
+ * few pairs)" when too_few or a bound is not positive. */
 void rb_format_speed(double median, double lo, double hi, bool too_few, bool exact, char *buf,
                      size_t cap);
 /* s appended to o as XML/HTML text or attribute value: & < > " escaped,

@@ -2,6 +2,7 @@
  * gate.c — the three-outcome regression gate (gate.h).
  */
 #include "gate.h"
+#include "format.h"
 
 #include "stats.h"
 
@@ -110,10 +111,7 @@ void rb_gate_fmt_mde(double mde, bool exact, char *buf, size_t cap)
 
 void rb_gate_fmt_spread(double spread, char *buf, size_t cap)
 {
-    if (!(spread > 0))
-        snprintf(buf, cap, "exact");
-    else /* enough digits to show it: 0.15%, 0.0042% */
-        snprintf(buf, cap, "within ±%.2g%%", 100 * spread);
+    rb_format_spread(spread, buf, cap);
 }
 
 void rb_gate_message(const rb_gate_verdict *v, const rb_gate_evidence *e, const char *what,

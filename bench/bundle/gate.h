@@ -110,8 +110,8 @@ void rb_gate_words(double ratio, const char *who, const char *than, char *buf, s
  * A/A spread (exact, mde > 0) as rb_gate_fmt_spread. */
 void rb_gate_fmt_mde(double mde, bool exact, char *buf, size_t cap);
 
-/* A count's A/A spread as text: "exact" when 0, else "within ±0.15%" (two
- * significant digits, so that a spread never reads as zero). */
+/* A count's A/A spread as text: rb_format_spread (format.h), "exact" or
+ * "within ±0.15%". */
 void rb_gate_fmt_spread(double spread, char *buf, size_t cap);
 
 #endif

@@ -182,6 +182,7 @@ void rb_headline_gate(const rb_bundle *b, char *buf, size_t cap, const char **wo
     p.lo = g->evidence.lo;
     p.hi = g->evidence.hi;
     p.too_few = g->evidence.too_few;
+    if (isfinite(g->evidence.mde)) p.mde = g->evidence.mde; /* a count's A/A spread */
     char cell[96];
     rb_headline_ratio(b, &p, cell, sizeof cell);
     snprintf(buf, cap, "gate --fail-below %g: %s: %s %s the speed of %s", g->threshold, w, g->b,

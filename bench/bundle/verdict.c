@@ -72,6 +72,11 @@ static bool ranked(const rb_bundle *b, const rb_bundle_result *r)
            isfinite(r->median_ns) && r->median_ns > 0;
 }
 
+bool rb_verdict_counted_differs(const rb_paired_result *p)
+{
+    return p->mde > 0 ? p->excludes_one != 0 : p->median != 1;
+}
+
 /* Is x's interval against the fastest f short of significance? */
 static bool not_slower(const rb_verdict *v, const rb_bundle_scenario *s, const char *f,
                        const char *x)
@@ -79,17 +84,19 @@ static bool not_slower(const rb_verdict *v, const rb_bundle_scenario *s, const c
     rb_paired_result p;
     if (strcmp(f, x) == 0) return true;
     if (!rb_verdict_speed(s, f, x, &p)) return false;
-    if (v->exact) return p.median == 1;
+    if (v->exact) return !rb_verdict_counted_differs(&p);
     return !p.too_few && !p.excludes_one;
 }
 
-/* "1.42x faster [1.38, 1.47]", or for an exact metric "1.42x fewer". */
+/* "1.42x [1.38, 1.47] (9/9 pairs)", or for a counted metric "1.42x (exact,
+ * instructions)", "1.0010x (within ±0.30%, instructions)" with a spread. */
 static void fmt_speed(const rb_verdict *v, const rb_paired_result *p, char *buf, size_t cap)
 {
     char m[32], lo[32], hi[32];
     if (v->exact) {
         rb_format_exact_ratio(p->median, m, sizeof m);
-        snprintf(buf, cap, "%sx (exact, %s)", m, rb_metric_unit(v->metric));
+        rb_format_spread(p->mde, lo, sizeof lo);
+        snprintf(buf, cap, "%sx (%s, %s)", m, lo, rb_metric_unit(v->metric));
         return;
     }
     rb_format_ratio(p->median, m, sizeof m);
@@ -133,7 +140,8 @@ static void rank(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdict *v)
     if (second) {
         snprintf(v->runner_up, sizeof v->runner_up, "%s", second->router);
         if (rb_verdict_speed(s, fast->router, second->router, &v->lead))
-            v->significant = v->exact ? v->lead.median != 1 : v->lead.excludes_one != 0;
+            v->significant =
+                v->exact ? rb_verdict_counted_differs(&v->lead) : v->lead.excludes_one != 0;
     }
     size_t n = 0;
     for (size_t i = 0; i < s->nresults; i++) {

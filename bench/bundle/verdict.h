@@ -16,7 +16,8 @@
  * separately: it is one of the others), and gave no wrong answer.  The
  * fastest has the smallest median per lookup; the others "not significantly
  * slower" are those whose paired interval against it includes 1 (counted
- * metrics: exact ratios, so only an exact 1).
+ * metrics: exact ratios, so only an exact 1, unless a count has an A/A
+ * spread: then a ratio within the spread, rb_verdict_counted_differs).
  */
 #ifndef RB_BENCH_VERDICT_H
 #define RB_BENCH_VERDICT_H
@@ -88,6 +89,13 @@ void rb_verdict_auto_under_pick(const rb_bundle_scenario *s, size_t *idx, size_t
  * false when the scenario has no such pair. */
 bool rb_verdict_speed(const rb_bundle_scenario *s, const char *x, const char *y,
                       rb_paired_result *out);
+
+/* Does a counted ratio tell two routers apart?  Any ratio but exactly 1;
+ * but a ratio of counts with an A/A spread (a Go peer's: its mde > 0,
+ * its interval [lo, hi] spanning the spread, bundle.c) only when that
+ * interval excludes 1: a ratio inside the spread is "no clear winner",
+ * like a timed interval that includes 1. */
+bool rb_verdict_counted_differs(const rb_paired_result *p);
 
 /* The conditions line of one table measured warm-throughput (si_warm) and
  * cold-latency (si_cold): "warm throughput: X fastest ...; cold latency:

@@ -585,29 +585,20 @@ static void print_intro(session_options *o, const rb_bundle *b)
     warn_linear(o);
 }
 
-/* The pass on the terminal (the console renderer), with what only the run
- * knows: the first request a router answered wrong, the peers' agreement.
- * (choose: once both conditions of a table are measured). */
+/* The pass on the terminal (the console renderer: its disagreement lines
+ * name each router's first differing request), with what only the run
+ * knows: the peers' agreement (choose: once both conditions of a table
+ * are measured). */
 static void show_pass(void *ctx, const rb_bundle *b, const rb_suite_pass *p)
 {
     session_progress *pg = ctx;
     const session_options *o = pg->o;
-    const rb_bench_run *run = p->run;
-    const rb_verify_report *reps = p->reports;
     progress_clear(&pg->bar);
     rb_console_opts copts = {o->verbose};
     rb_buf text = {0};
     rb_console_scenario(b, b->nscenarios - 1, &copts, &text);
     if (text.data) fwrite(text.data, 1, text.len, o->human);
     rb_buf_free(&text);
-    for (size_t k = 0; k < p->nreports && k < run->nsubjects; k++) {
-        if (!reps[k].nexamples) continue;
-        char first[800], line[1024];
-        rb_verify_example_format(&reps[k].examples[0], &p->sc->requests, first, sizeof first);
-        snprintf(line, sizeof line, "  ** %s, first differing request: %s **",
-                 label_of(o, run->subjects[k].ops), first);
-        cli_print_wrapped(o->human, line, 4);
-    }
     print_peer_notes(o->human, o, p->notes, p->nnotes);
     fflush(o->human);
 }

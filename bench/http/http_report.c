@@ -184,8 +184,7 @@ static void capacity_section(const rb_http_options *o, const rb_http_result *res
         } else {
             const rb_paired_result *p = &x->vs_baseline;
             rb_format_ratio(p->median, a, sizeof a);
-            rb_format_ratio(p->lo, b, sizeof b);
-            rb_format_ratio(p->hi, c, sizeof c);
+            rb_format_interval(p->lo, p->hi, 3, b, c, sizeof b); /* 1.0004 never as 1.000 */
             cell(t, r, 3, "%s%s", a, p->excludes_one ? "" : " ~");
             cell(t, r, 4, "[%s, %s]", b, c);
             cell(t, r, 5, "%zu/%zu", p->wins, p->n);
@@ -297,8 +296,7 @@ static void share_section(const rb_http_result *res, bool md, rb_buf *out)
         } else {
             char lo[32], hi[32];
             rb_format_ratio(p->median, a, sizeof a);
-            rb_format_ratio(p->lo, lo, sizeof lo);
-            rb_format_ratio(p->hi, hi, sizeof hi);
+            rb_format_interval(p->lo, p->hi, 3, lo, hi, sizeof lo);
             cell(t, i + 1, 6, "%s%s", a, p->excludes_one ? "" : " ~");
             cell(t, i + 1, 7, "[%s, %s]", lo, hi);
         }

@@ -227,11 +227,88 @@ static uint64_t now_ms(void)
     return rb__monotonic_ns() / 1000000u;
 }
 
-/* The next line (without '\n') into line[cap], waiting until deadline_ms.
- * RB_EIO when the runner closed its output, broke the deadline or wrote a
- * line longer than cap. */
+/* ---- its stderr: read, kept in part, never copied to ours ------------------ */
+
+/* One read of its stderr: the start kept, the rest dropped; closed at its
+ * end. */
+static void read_stderr(rb_peer *p)
+{
+    char buf[4096];
+    ssize_t got = read(p->errfd, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) return;
+    if (got <= 0) {
+        close(p->errfd);
+        p->errfd = -1;
+        return;
+    }
+    size_t keep = sizeof p->ebuf - 1 - p->elen;
+    if (keep > (size_t)got) keep = (size_t)got;
+    memcpy(p->ebuf + p->elen, buf, keep);
+    p->elen += keep;
+    p->ebuf[p->elen] = '\0';
+}
+
+/* What it wrote on stderr until it closed it, for at most wait_ms. */
+static void drain_stderr(rb_peer *p, int wait_ms)
+{
+    uint64_t deadline = now_ms() + (uint64_t)wait_ms;
+    while (p->errfd >= 0) {
+        uint64_t t = now_ms();
+        if (t >= deadline) return;
+        struct pollfd pf = {p->errfd, POLLIN, 0};
+        int rc = poll(&pf, 1, (int)(deadline - t));
+        if (rc < 0 && errno != EINTR) return;
+        if (rc > 0) read_stderr(p);
+    }
+}
+
+/* Does this stderr line say what went wrong (a Go or Rust panic, a Node
+ * exception)? */
+static bool telling(const char *line, size_t n)
+{
+    static const char *const starts[] = {"panic:", "fatal error:", "thread '"};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if (n >= strlen(starts[i]) && memcmp(line, starts[i], strlen(starts[i])) == 0) return true;
+    for (size_t i = 0; i + 6 <= n; i++)
+        if (memcmp(line + i, "Error:", 6) == 0) return true;
+    return false;
+}
+
+/* ": LINE", one short line of its stderr (the first that tells what went
+ * wrong, else the first not blank; printable ASCII, at most
+ * RB_PEER_STDERR_LINE bytes), or "" when it wrote nothing. */
+static void stderr_line(const rb_peer *p, char *out, size_t cap)
+{
+    const char *pick = NULL;
+    size_t pick_n = 0;
+    for (const char *q = p->ebuf; *q;) {
+        size_t n = strcspn(q, "\n");
+        size_t lead = strspn(q, " \t\r");
+        if (lead < n && (!pick || (telling(q + lead, n - lead) && !telling(pick, pick_n)))) {
+            pick = q + lead;
+            pick_n = n - lead;
+        }
+        q += n + (q[n] ? 1 : 0);
+    }
+    out[0] = '\0';
+    if (!pick || cap < 3) return;
+    while (pick_n && (pick[pick_n - 1] == '\r' || pick[pick_n - 1] == ' ')) pick_n--;
+    if (pick_n > RB_PEER_STDERR_LINE) pick_n = RB_PEER_STDERR_LINE;
+    size_t k = 0;
+    out[k++] = ':', out[k++] = ' ';
+    for (size_t i = 0; i < pick_n && k + 1 < cap; i++)
+        out[k++] = pick[i] >= 0x20 && pick[i] < 0x7f ? pick[i] : '?';
+    out[k] = '\0';
+}
+
+/* The next line (without '\n') into line[cap], waiting until deadline_ms,
+ * reading its stderr meanwhile (a runner blocked on a full stderr pipe
+ * would hang).  RB_EIO when the runner closed its output, broke the
+ * deadline or wrote a line longer than cap; the message ends with a line
+ * of its stderr. */
 static int read_line(rb_peer *p, char *line, size_t cap, uint64_t deadline_ms, rb_error *err)
 {
+    char said[RB_PEER_STDERR_LINE + 8];
     size_t n = 0;
     for (;;) {
         while (p->rpos < p->rlen) {
@@ -247,19 +324,27 @@ static int read_line(rb_peer *p, char *line, size_t cap, uint64_t deadline_ms, r
             line[n++] = c;
         }
         uint64_t t = now_ms();
-        if (t >= deadline_ms)
+        if (t >= deadline_ms) {
+            stderr_line(p, said, sizeof said);
             return rb__error(err, RB_EIO, RB_NO_OFFSET,
-                             "peer %s: no answer within %d s (hung or too slow)", p->name,
-                             RB_PEER_TIMEOUT_S);
-        struct pollfd pf = {p->from, POLLIN, 0};
-        int rc = poll(&pf, 1, (int)(deadline_ms - t));
+                             "peer %s: no answer within %d s (hung or too slow)%s", p->name,
+                             RB_PEER_TIMEOUT_S, said);
+        }
+        struct pollfd pf[2] = {{p->from, POLLIN, 0}, {p->errfd, POLLIN, 0}};
+        int rc = poll(pf, 2, (int)(deadline_ms - t)); /* a closed errfd (-1) is skipped */
         if (rc < 0 && errno == EINTR) continue;
         if (rc <= 0) continue;
+        if (p->errfd >= 0 && pf[1].revents) read_stderr(p);
+        if (!pf[0].revents) continue;
         ssize_t got = read(p->from, p->rbuf, sizeof p->rbuf);
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0)
+        if (got <= 0) {
+            drain_stderr(p, 1000); /* what it said as it ended */
+            stderr_line(p, said, sizeof said);
             return rb__error(err, RB_EIO, RB_NO_OFFSET,
-                             "peer %s: its output ended (the runner exited or crashed)", p->name);
+                             "peer %s: its output ended (the runner exited or crashed)%s", p->name,
+                             said);
+        }
         p->rpos = 0;
         p->rlen = (size_t)got;
     }
@@ -288,14 +373,24 @@ static int write_all(rb_peer *p, const char *text, rb_error *err)
     return RB_OK;
 }
 
+static void close_pair(int fd[2])
+{
+    close(fd[0]);
+    close(fd[1]);
+}
+
 static int spawn(rb_peer *p, const rb_peer_spec *spec, const char *routes, const char *requests,
                  rb_error *err)
 {
-    int in[2], out[2];
+    int in[2], out[2], errp[2];
     if (pipe(in) < 0) return rb__error(err, RB_EIO, RB_NO_OFFSET, "pipe: %s", strerror(errno));
     if (pipe(out) < 0) {
-        close(in[0]);
-        close(in[1]);
+        close_pair(in);
+        return rb__error(err, RB_EIO, RB_NO_OFFSET, "pipe: %s", strerror(errno));
+    }
+    if (pipe(errp) < 0) {
+        close_pair(in);
+        close_pair(out);
         return rb__error(err, RB_EIO, RB_NO_OFFSET, "pipe: %s", strerror(errno));
     }
     char *argv[RB_PEER_MAX_ARGS + 3];
@@ -310,19 +405,18 @@ static int spawn(rb_peer *p, const rb_peer_spec *spec, const char *routes, const
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
+        close_pair(in);
+        close_pair(out);
+        close_pair(errp);
         return rb__error(err, RB_EIO, RB_NO_OFFSET, "fork: %s", strerror(e));
     }
     if (pid == 0) {
         dup2(in[0], 0);
         dup2(out[1], 1);
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
+        dup2(errp[1], 2);
+        close_pair(in);
+        close_pair(out);
+        close_pair(errp);
         execvp(argv[0], argv);
         dprintf(2, "routebench: peer %s: cannot run %s: %s\n", spec->name, argv[0],
                 strerror(errno));
@@ -330,11 +424,14 @@ static int spawn(rb_peer *p, const rb_peer_spec *spec, const char *routes, const
     }
     close(in[0]);
     close(out[1]);
+    close(errp[1]);
     fcntl(in[1], F_SETFD, FD_CLOEXEC);
     fcntl(out[0], F_SETFD, FD_CLOEXEC);
+    fcntl(errp[0], F_SETFD, FD_CLOEXEC);
     p->pid = pid;
     p->to = in[1];
     p->from = out[0];
+    p->errfd = errp[0];
     return RB_OK;
 }
 
@@ -433,7 +530,7 @@ int rb_peer_start(const rb_peer_spec *spec, const char *routes_path, const char 
     *out = NULL;
     rb_peer *p = calloc(1, sizeof *p);
     if (!p) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    p->to = p->from = -1;
+    p->to = p->from = p->errfd = -1;
     snprintf(p->name, sizeof p->name, "%s", spec->name);
     /* a runner that dies must not kill us with SIGPIPE */
     signal(SIGPIPE, SIG_IGN);
@@ -533,6 +630,7 @@ void rb_peer_close(rb_peer *p)
         close(p->to);
     }
     if (p->from >= 0) close(p->from);
+    if (p->errfd >= 0) close(p->errfd); /* its later writes fail, never block */
     if (p->pid > 0) {
         int status;
         rb__reap_child(p->pid, 2000, false, &status); /* 2 s of grace */

@@ -94,9 +94,18 @@ typedef struct rb_peer_counts {
     double spread; /* A/A: |ir - ir'| / min of two independent counts; 0: exact */
 } rb_peer_counts;
 
+/* A runner's stderr is read, never shown: its first RB_PEER_STDERR_KEEP
+ * bytes are kept, and an error that the runner ended or hung ends with one
+ * line of it (a Go panic's "panic: ..." line, not its stack trace). */
+#define RB_PEER_STDERR_KEEP 2048
+#define RB_PEER_STDERR_LINE 160
+
 typedef struct rb_peer {
     pid_t pid;
     int to, from; /* its stdin, its stdout */
+    int errfd;    /* its stderr (a pipe; -1 once it ended): never copied to ours */
+    char ebuf[RB_PEER_STDERR_KEEP]; /* the start of its stderr, for one line in an error */
+    size_t elen;
     char name[64];
     char rbuf[8192];
     size_t rlen, rpos;

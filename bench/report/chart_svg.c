@@ -866,18 +866,11 @@ static size_t ratio_rows(const rb_bundle *b, ratio_row *rows, size_t cap)
         for (size_t k = 1; k < s->nresults && n < cap; k++) {
             const rb_bundle_pair *p = rb_bundle_find_pair(s, anchor, s->results[k].router);
             if (!p || is_reference(b, p->b) || !(p->r.median > 0)) continue;
-            rows[n++] =
-                (ratio_row){s->name,
-                            p->b,
-                            anchor,
-                            p->r.median,
-                            p->r.lo,
-                            p->r.hi,
-                            rb_metric_exact(b->metric) ? p->r.median != 1 : p->r.excludes_one,
-                            strcmp(p->b, winner) == 0,
-                            p->r.wins,
-                            p->r.n,
-                            s};
+            bool clear = rb_metric_exact(b->metric) ? rb_verdict_counted_differs(&p->r)
+                                                    : p->r.excludes_one != 0;
+            rows[n++] = (ratio_row){s->name,   p->b,    anchor, p->r.median,
+                                    p->r.lo,   p->r.hi, clear,  strcmp(p->b, winner) == 0,
+                                    p->r.wins, p->r.n,  s};
         }
         sort_rows(rows, first, n);
         auto_under_pick(rows, first, n, s);

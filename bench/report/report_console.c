@@ -75,7 +75,7 @@ static void speed_of(const rb_bundle *b, const rb_bundle_scenario *s, const char
         char cell[96];
         rb_headline_ratio(b, &p->r, cell, sizeof cell);
         snprintf(buf, cap, "%s%s", cell,
-                 p->r.excludes_one || rb_metric_exact(b->metric) ? "" : " ~");
+                 p->r.excludes_one || (rb_metric_exact(b->metric) && !(p->r.mde > 0)) ? "" : " ~");
         return;
     }
     rb_console_ratio_cell(b, p->r.median, p->r.lo, p->r.hi, p->r.mde, p->r.too_few,

@@ -222,7 +222,7 @@ static void table(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bund
                       unit, anchor, unit, cold->nresults ? cold->results[0].router : anchor);
     else
         rb_buf_printf(o, "<th>%s/lookup</th><th>speed vs %s%s</th>", unit, anchor,
-                      rb_metric_exact(b->metric) ? " (exact)" : " [95% interval] wins");
+                      rb_metric_exact(b->metric) ? " (counted)" : " [95% interval] wins");
     rb_buf_puts(o, "<th>bytes/route</th><th>build</th></tr>\n");
     size_t idx[256];
     size_t n = rb_bundle_fastest_first(b, s, idx, 256);

@@ -38,21 +38,38 @@ static void summary_row(rb_buf *out, const rb_bundle *bundle, const char *name, 
         rb_buf_printf(out, "  %-*s  %-*s  %-5s  %s\n", name_w, name, cell_w, cell, won, words);
 }
 
+/* The widest A/A spread of the pair's counts over the scenarios (0 when
+ * every count is exact): the geometric mean of ratios each within ±s_i is
+ * within ±max s_i (the gate's evidence, bundle_gate.c). */
+static double widest_spread(const rb_bundle *bundle, const char *la, const char *lb)
+{
+    double tol = 0;
+    for (size_t i = 0; i < bundle->nscenarios; i++) {
+        const rb_bundle_pair *p = rb_bundle_find_pair(&bundle->scenarios[i], la, lb);
+        if (p && p->r.mde > tol) tol = p->r.mde;
+    }
+    return tol;
+}
+
 /* The summary lines and the gate of a measured pair. */
 static int render_pair(const rb_bundle *bundle, rb_buf *out, rb_error *err)
 {
     (void)err;
     if (bundle->nrouters < 2) return RB_OK;
     const char *la = bundle->routers[0].name, *lb = bundle->routers[1].name;
+    bool exact = rb_metric_exact(bundle->metric);
+    double spread = exact ? widest_spread(bundle, la, lb) : 0;
+    char counted[64];
+    rb_gate_fmt_spread(spread, counted, sizeof counted); /* "exact", "within ±0.3%" */
     rb_buf head = {0};
     rb_buf_printf(&head,
                   "pair: speed ratio candidate/baseline (b/a), baseline a = %s, candidate b = %s "
-                  "(above 1: the candidate is faster; %s)",
-                  la, lb,
-                  rb_metric_exact(bundle->metric)
-                      ? "counted: exact"
-                      : "[95% interval] the change this run could detect (~: the interval holds "
-                        "1, within noise), pairs the candidate won");
+                  "(above 1: the candidate is faster; %s%s%s)",
+                  la, lb, exact ? "counted: " : "",
+                  exact ? counted
+                        : "[95% interval] the change this run could detect (~: the interval holds "
+                          "1, within noise), pairs the candidate won",
+                  spread > 0 ? ", the counts' A/A spread" : "");
     rb_buf_puts(out, "\n");
     put_wrapped(out, head.data ? head.data : "pair:", 6);
     rb_buf_free(&head);
@@ -80,8 +97,8 @@ static int render_pair(const rb_bundle *bundle, rb_buf *out, rb_error *err)
         const rb_geomean_result *g = &bundle->geomeans[0].g;
         row *x = &rows[nrows++];
         x->name = "geometric mean";
-        rb_console_ratio_cell(bundle, g->geomean, g->lo, g->hi, g->mde, g->too_few, g->excludes_one,
-                              x->cell, sizeof x->cell);
+        rb_console_ratio_cell(bundle, g->geomean, g->lo, g->hi, exact ? spread : g->mde, g->too_few,
+                              g->excludes_one, x->cell, sizeof x->cell);
         x->median = g->geomean, x->wins = 0, x->n = 0;
     }
     for (size_t i = 0; i < nrows; i++) {

@@ -11,7 +11,9 @@
 // prefix and one param ("us_{id}") "us_:pN".  Refused: globs, other
 // templates (text after a param: gin's params end only at '/'), static
 // text with ':' or '*', and whatever gin itself rejects (a panic: its text
-// is the reason).  A "*" route is registered for every method.  Spans:
+// is the reason); a table on whose requests gin's lookup panics (its tree,
+// on the Discord OpenAPI table) is refused by peer.Main, in one line.  A
+// "*" route is registered for every method.  Spans:
 // gin's params are slices of the path; a catch-all's value starts at the
 // '/' before it, which is not part of routebench's span.
 package main

@@ -372,6 +372,99 @@ func plainRuns(name string, reqs []Request, loop func(reqs []Request, reps int) 
 	fmt.Printf(" checksum %d\n", one)
 }
 
+// oneLine is text on one line: newlines as spaces, at most 300 bytes.
+func oneLine(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if len(text) > 300 {
+		text = text[:300]
+	}
+	return text
+}
+
+// answerAll is the "a" lines of every request, from Lookup.  A lookup
+// that panics ends the pass: the rest answer -1, unasked, and culprit and
+// why say which route to refuse and why: the request's EXPECTED route (the
+// one it should reach), else the route taken nearest its path.
+func answerAll(r Runner, reqs []Request, routes []Route, refusals []string) (answers []byte, culprit int, why string) {
+	var b strings.Builder
+	spans := make([]int, 0, 64)
+	culprit = -1
+	for _, q := range reqs {
+		if why != "" {
+			b.WriteString("a -1\n")
+			continue
+		}
+		id, sp, p := safeLookup(r, q, spans[:0])
+		if p != nil {
+			want, err := strconv.Atoi(q.Expected)
+			if err != nil || want < 0 || want >= len(routes) || refusals[want] != "" {
+				want = nearest(routes, refusals, q.Path)
+			}
+			culprit = want
+			why = oneLine(fmt.Sprintf("%s panics looking up %s %s (%v): its tree cannot hold this table",
+				r.Name, q.Method, q.Path, p))
+			b.WriteString("a -1\n")
+			continue
+		}
+		b.WriteString("a ")
+		b.WriteString(strconv.Itoa(id))
+		if r.Spans && sp != nil {
+			b.WriteString(" =")
+			for i := 0; i+1 < len(sp); i += 2 {
+				fmt.Fprintf(&b, " %d+%d", sp[i], sp[i+1])
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return []byte(b.String()), culprit, why
+}
+
+// safeLookup is r.Lookup, with a panic inside the router returned as p.
+func safeLookup(r Runner, q Request, spans []int) (id int, sp []int, p interface{}) {
+	defer func() {
+		if x := recover(); x != nil {
+			p = x
+		}
+	}()
+	id, sp = r.Lookup(q.Method, q.Path, spans)
+	return id, sp, nil
+}
+
+// nearest is the route taken (not refused) whose leading segments match
+// most of path's (a static segment by its text, any other by any text),
+// the lower id on a tie; -1 when every route was refused.
+func nearest(routes []Route, refusals []string, path string) int {
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	best, bestN := -1, -1
+	for id, rt := range routes {
+		if refusals[id] != "" {
+			continue
+		}
+		n := 0
+		for n < len(rt.Segs) && n < len(segs) &&
+			(rt.Segs[n].Kind != Static || rt.Segs[n].Text == segs[n]) {
+			n++
+		}
+		if n > bestN {
+			best, bestN = id, n
+		}
+	}
+	return best
+}
+
+// waitQuit reads commands until "quit" or the end of input: a runner that
+// refused the table is not asked for trials, and answers any with an error.
+func waitQuit(out *bufio.Writer) {
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		if in.Text() == "quit" {
+			return
+		}
+		out.WriteString("error this runner refused the table\n")
+		out.Flush()
+	}
+}
+
 // Main runs the protocol with the last two arguments as the routes and
 // requests files (the runner's own arguments, Args, come before them).
 func Main(r Runner) {
@@ -409,31 +502,32 @@ func Main(r Runner) {
 		}
 		taken++
 	}
+	r.Build()
+	build := time.Since(t0)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if r.Requests != nil {
+		r.Requests(reqs)
+	}
+	// The answers are found before the refusals are said: a router whose
+	// lookup panics on this table (gin's tree on some static and param
+	// mixes) refuses it in one line, never a stack trace.
+	answers, culprit, why := answerAll(r, reqs, routes, refusals)
+	if culprit >= 0 {
+		refusals[culprit] = why
+	}
 	for id, why := range refusals {
 		if why != "" {
 			fmt.Fprintf(out, "refuse %d %s\n", id, why)
 		}
 	}
-	r.Build()
-	build := time.Since(t0)
-	runtime.GC()
-	runtime.ReadMemStats(&after)
 	fmt.Fprintf(out, "loaded %d %d %d\n", taken, build.Nanoseconds(), int64(after.HeapAlloc)-int64(before.HeapAlloc))
-	if r.Requests != nil {
-		r.Requests(reqs)
-	}
-	spans := make([]int, 0, 64)
-	for _, q := range reqs {
-		id, sp := r.Lookup(q.Method, q.Path, spans[:0])
-		out.WriteString("a ")
-		out.WriteString(strconv.Itoa(id))
-		if r.Spans && sp != nil {
-			out.WriteString(" =")
-			for i := 0; i+1 < len(sp); i += 2 {
-				fmt.Fprintf(out, " %d+%d", sp[i], sp[i+1])
-			}
-		}
-		out.WriteByte('\n')
+	out.Write(answers)
+	if why != "" { // refused: the rest of the protocol without another lookup
+		out.WriteString("ready\n")
+		out.Flush()
+		waitQuit(out)
+		return
 	}
 	bare := r.Bare
 	if bare == nil {
