@@ -258,7 +258,7 @@ Test(render_verdict, regression_a_counted_ratio_within_its_spread_is_no_clear_wi
     rb_bundle b;
     synth_bundle(&b, counted, 5);
     b.metric = RB_METRIC_INSTRUCTIONS;
-    size_t si = synth_scenario(&b, "table", "throughput", "warm", counted, 5);
+    size_t si = synth_scenario(&b, "table", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, counted, 5);
     rb_bundle_scenario *s = &b.scenarios[si];
     double spread[] = {0.001, 0.001, 0.001, 0.0015, 0.0015};
     for (size_t i = 0; i < 5; i++) s->results[i].count_spread = spread[i];
