@@ -29,7 +29,7 @@ done
 [ "$render" = 1 ] || quiet_before field "$force"
 bash scripts/setup.sh --results >/dev/null
 if [ "$render" = 0 ]; then
-  bash scripts/build.sh build >/dev/null
+  out=$(bash scripts/build.sh build 2>&1) || { printf '%s\n' "$out" | tail -20 >&2; exit 1; }
   scenarios=$(./build/routebench list | awk '/^shipped corpora/{f=1;next} /^$/{f=0} f{print $1}' |
               paste -sd, -)
   ./build/routebench run --peers --scenarios "$scenarios" --out build/field "$@" \

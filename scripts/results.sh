@@ -44,7 +44,7 @@ base=build/base-3ec0efc
 baseline="radix@$base/librouters.so"
 if [ "$render_only" = 0 ]; then
   bash scripts/setup.sh --results
-  bash scripts/build.sh build >/dev/null
+  out=$(bash scripts/build.sh build 2>&1) || { printf '%s\n' "$out" | tail -20 >&2; exit 1; }
   # the baseline: librouters.so of commit 3ec0efc, built once in build/
   if [ ! -f "$base/librouters.so" ]; then
     echo "results: building radix as of commit 3ec0efc in $base (once)" >&2

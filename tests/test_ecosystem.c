@@ -197,3 +197,32 @@ Test(ecosystem, every_renderer_carries_the_lines_and_the_compatibility)
     rb_buf_free(&con), rb_buf_free(&md), rb_buf_free(&html), rb_buf_free(&json);
     rb_bundle_free(&b);
 }
+
+/* Regression: the nop runners (references: the loop's own cost) were
+ * ranked as a language of their own, "C: nop-rust fastest ...", since
+ * their summary names no language, and they had compatibility rows. */
+Test(ecosystem, regression_a_reference_runner_is_neither_ranked_nor_a_language)
+{
+    static const synth_row with_nop[] = {
+        {"radix", NULL, SAME(60), 8000, 0, false},
+        {"echo", GO, SAME(100), 9000, 0, true},
+        {"gin", GO, SAME(150), 9000, 0, true},
+        {"nop-go", "reference, not a router: Go runners' loop, constant lookup (peers/go)",
+         SAME(1.5), 100, 0, true},
+        {"nop-rust", "reference, not a router: Rust runner's loop, constant lookup", SAME(1.0), 100,
+         0, true},
+    };
+    rb_bundle b;
+    synth_bundle(&b, with_nop, 5);
+    synth_scenario(&b, "table", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, with_nop, 5);
+    rb_ecosystem e[RB_ECOSYSTEM_LANGS];
+    size_t n = rb_ecosystems(&b, 0, e, RB_ECOSYSTEM_LANGS);
+    cr_assert_eq(n, 1u, "Go alone: a reference is no language");
+    cr_expect_str_eq(e[0].language, "Go");
+    cr_expect_str_eq(e[0].line, "Go: echo fastest, 1.50x [1.50, 1.50] faster than gin");
+    rb_compat_row crows[16];
+    size_t nrows = rb_compat_rows(&b, 0, crows, 16);
+    for (size_t i = 0; i < nrows; i++)
+        cr_expect(strncmp(crows[i].router, "nop-", 4) != 0, "%s has a row", crows[i].router);
+    rb_bundle_free(&b);
+}

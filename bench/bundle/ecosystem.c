@@ -92,6 +92,14 @@ static size_t refused_count(const char *reason)
     return strncmp(end, " route", 6) == 0 ? (size_t)n : 0;
 }
 
+/* A reference row (linear, a nop runner: the loop's own cost) is no
+ * router to choose: it has no row and no rank. */
+static bool is_reference(const rb_bundle *b, const char *router)
+{
+    const rb_bundle_router *info = rb_bundle_router_info(b, router);
+    return info && info->reference;
+}
+
 static void row_common(const rb_bundle *b, rb_compat_row *r, const char *router, bool process)
 {
     memset(r, 0, sizeof *r);
@@ -110,7 +118,7 @@ size_t rb_compat_rows(const rb_bundle *b, size_t si, rb_compat_row *rows, size_t
     size_t n = 0;
     for (size_t i = 0; i < s->nresults && n < cap; i++) {
         const rb_bundle_result *x = &s->results[i];
-        if (rb_bundle_is_limit(x)) continue;
+        if (rb_bundle_is_limit(x) || is_reference(b, x->router)) continue;
         rb_compat_row *r = &rows[n++];
         row_common(b, r, x->router, x->peer_process);
         r->state = RB_COMPAT_ACCEPTED;
