@@ -226,3 +226,25 @@ Test(ecosystem, regression_a_reference_runner_is_neither_ranked_nor_a_language)
         cr_expect(strncmp(crows[i].router, "nop-", 4) != 0, "%s has a row", crows[i].router);
     rb_bundle_free(&b);
 }
+
+/* Regression: r3, the peer linked into routebench's process, made a "C:"
+ * line in every scenario of every run (RESULTS.md had 21 of them), though
+ * no runner of another process was asked for. */
+Test(ecosystem, regression_an_in_process_peer_alone_makes_no_language)
+{
+    static const synth_row only_r3[] = {
+        {"radix", NULL, SAME(60), 8000, 0, false},
+        {"r3", "the r3 library (peer, linked in)", SAME(200), 9000, 4, false},
+    };
+    rb_bundle b;
+    synth_bundle(&b, only_r3, 2);
+    b.routers[1].peer = true;
+    synth_scenario(&b, "table", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, only_r3, 2);
+    rb_ecosystem e[RB_ECOSYSTEM_LANGS];
+    cr_expect_eq(rb_ecosystems(&b, 0, e, RB_ECOSYSTEM_LANGS), 0u);
+    rb_buf md = {0};
+    cr_assert_eq(rb_bundle_report_md(&b, &md, NULL), RB_OK);
+    cr_expect(strstr(md.data, "Per language") == NULL, "%s", md.data);
+    rb_buf_free(&md);
+    rb_bundle_free(&b);
+}

@@ -349,9 +349,19 @@ size_t rb_ecosystems(const rb_bundle *b, size_t si, rb_ecosystem *out, size_t ca
         }
         if (e->nrows < RB_ECOSYSTEM_RUNNERS) e->rows[e->nrows++] = rows[i];
     }
+    /* a language whose runners all run in routebench's process (r3 alone,
+     * without --peers) is no ecosystem the user asked about: no line */
+    size_t kept = 0;
     for (size_t k = 0; k < n; k++) {
+        bool process = false;
+        for (size_t r = 0; r < out[k].nrows && !process; r++) process = !out[k].rows[r].in_process;
+        if (!process) continue;
+        if (kept != k) out[kept] = out[k];
+        kept++;
+    }
+    for (size_t k = 0; k < kept; k++) {
         rank(b, s, &out[k]);
         write_line(b, s, &out[k]);
     }
-    return n;
+    return kept;
 }
