@@ -10,7 +10,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,29 +18,6 @@
 const char rb_ecosystem_heading[] =
     "Per language: the peer runners of each language ranked among themselves only (each runs in "
     "its own process with the same protocol; never ranked against ours, which run in process)";
-
-/* ---- a growing line ------------------------------------------------------------ */
-
-typedef struct text {
-    char *buf;
-    size_t cap, len;
-} text;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-put(text *t, const char *fmt, ...)
-{
-    if (t->len + 1 >= t->cap) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    t->len += (size_t)n;
-    if (t->len >= t->cap) t->len = t->cap - 1;
-}
 
 /* ---- compatibility ------------------------------------------------------------- */
 
@@ -257,50 +233,51 @@ static void rank(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosystem *
 }
 
 /* "a", "a and b", "a, b and c": the top runners. */
-static void put_top(const rb_ecosystem *e, text *t)
+static void put_top(const rb_ecosystem *e, rb_text *t)
 {
     size_t k = 0;
     for (size_t i = 0; i < e->nranked; i++) {
         if (!e->ranked[i].top) continue;
         k++;
-        put(t, "%s%s",
-            k == 1         ? ""
-            : k == e->ntop ? " and "
-                           : ", ",
-            e->rows[e->ranked[i].row].router);
+        rb_text_put(t, "%s%s",
+                    k == 1         ? ""
+                    : k == e->ntop ? " and "
+                                   : ", ",
+                    e->rows[e->ranked[i].row].router);
     }
 }
 
 static void write_line(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosystem *e)
 {
-    text t = {e->line, sizeof e->line, 0};
+    rb_text t = {e->line, sizeof e->line, 0};
     bool exact = rb_metric_exact(b->metric);
     size_t wrong = 0, refused = 0;
     for (size_t i = 0; i < e->nrows; i++) {
         wrong += e->rows[i].state == RB_COMPAT_ACCEPTED && !rankable(s, &e->rows[i]);
         refused += e->rows[i].state != RB_COMPAT_ACCEPTED;
     }
-    put(&t, "%s: ", e->language);
+    rb_text_put(&t, "%s: ", e->language);
     if (e->nranked >= 2 && e->ntop > 1) {
-        put(&t, "no clear winner %s ", e->ntop == 2 ? "between" : "among");
+        rb_text_put(&t, "no clear winner %s ", e->ntop == 2 ? "between" : "among");
         put_top(e, &t);
-        put(&t, " (within noise)");
+        rb_text_put(&t, " (within noise)");
     } else if (e->nranked >= 2) {
         const rb_ecosystem_runner *r = &e->ranked[1];
         char cell[96] = "";
         if (r->has_speed)
             rb_format_speed(r->speed.median, r->speed.lo, r->speed.hi, r->speed.too_few, exact,
                             cell, sizeof cell);
-        put(&t, "%s fastest, %s %s than %s%s", e->rows[e->ranked[0].row].router,
-            *cell ? cell : "ahead", exact ? "fewer" : "faster", e->rows[r->row].router,
-            e->significant ? "" : " (not significant)");
+        rb_text_put(&t, "%s fastest, %s %s than %s%s", e->rows[e->ranked[0].row].router,
+                    *cell ? cell : "ahead", exact ? "fewer" : "faster", e->rows[r->row].router,
+                    e->significant ? "" : " (not significant)");
     } else if (e->nranked == 1) {
-        put(&t, "%s alone accepts the table and answers right: no ranking",
-            e->rows[e->ranked[0].row].router);
+        rb_text_put(&t, "%s alone accepts the table and answers right: no ranking",
+                    e->rows[e->ranked[0].row].router);
     } else if (wrong) {
-        put(&t, "no ranking: every runner that accepts the table answers some requests wrong");
+        rb_text_put(&t,
+                    "no ranking: every runner that accepts the table answers some requests wrong");
     } else {
-        put(&t, "every runner refuses the table or could not be measured");
+        rb_text_put(&t, "every runner refuses the table or could not be measured");
     }
     /* the slower ones, past the runner-up the lead names */
     for (size_t i = 1; i < e->nranked; i++) {
@@ -308,22 +285,22 @@ static void write_line(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosy
         if (r->top || (i == 1 && e->ntop == 1) || !r->has_speed) continue;
         char x[32];
         times(r->speed.median, x, sizeof x);
-        put(&t, "; %s %s slower", e->rows[r->row].router, x);
+        rb_text_put(&t, "; %s %s slower", e->rows[r->row].router, x);
     }
     for (size_t i = 0; i < e->nrows; i++) {
         const rb_compat_row *r = &e->rows[i];
         size_t requests = s->requests;
         if (r->state == RB_COMPAT_ACCEPTED && r->wrong)
-            put(&t, "; %s not ranked: %llu of %zu answers differ from EXPECTED", r->router,
-                (unsigned long long)r->wrong, requests);
+            rb_text_put(&t, "; %s not ranked: %llu of %zu answers differ from EXPECTED", r->router,
+                        (unsigned long long)r->wrong, requests);
         else if (r->state == RB_COMPAT_ACCEPTED && r->wrong_linear)
-            put(&t, "; %s not ranked: %llu of %zu answers differ from linear's captures", r->router,
-                (unsigned long long)r->wrong_linear, requests);
+            rb_text_put(&t, "; %s not ranked: %llu of %zu answers differ from linear's captures",
+                        r->router, (unsigned long long)r->wrong_linear, requests);
         else if (r->state == RB_COMPAT_REFUSED)
-            put(&t, "; %s refuses %zu route%s", r->router, r->refused_routes,
-                r->refused_routes == 1 ? "" : "s");
+            rb_text_put(&t, "; %s refuses %zu route%s", r->router, r->refused_routes,
+                        r->refused_routes == 1 ? "" : "s");
         else if (r->state == RB_COMPAT_FAILED)
-            put(&t, "; %s could not be measured", r->router);
+            rb_text_put(&t, "; %s could not be measured", r->router);
     }
     (void)refused;
 }

@@ -4,6 +4,7 @@
 #include "format.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -172,4 +173,16 @@ void rb_format_md(rb_buf *o, const char *md, size_t len)
         rb_buf_append(o, p, (size_t)(stop - p));
         p = stop;
     }
+}
+
+void rb_text_put(rb_text *t, const char *fmt, ...)
+{
+    if (t->len + 1 >= t->cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    t->len += (size_t)n;
+    if (t->len >= t->cap) t->len = t->cap - 1;
 }

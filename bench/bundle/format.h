@@ -50,4 +50,17 @@ void rb_format_xml(rb_buf *o, const char *s, bool newlines);
  * onerror=...>") cannot open raw HTML where the Markdown is shown. */
 void rb_format_md(rb_buf *o, const char *md, size_t len);
 
+/* A line or paragraph written into a caller's fixed buffer: each
+ * rb_text_put appends, and text past the end is cut at the buffer's last
+ * byte (the buffer always ends in a NUL). */
+typedef struct rb_text {
+    char *buf;
+    size_t cap, len;
+} rb_text;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void rb_text_put(rb_text *t, const char *fmt, ...);
+
 #endif

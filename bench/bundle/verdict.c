@@ -10,7 +10,6 @@
 #include "base_internal.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,29 +31,6 @@ bool rb_verdict_speed(const rb_bundle_scenario *s, const char *x, const char *y,
     out->wins = p->r.losses;
     out->losses = p->r.wins;
     return true;
-}
-
-/* ---- a growing paragraph --------------------------------------------------- */
-
-typedef struct text {
-    char *buf;
-    size_t cap, len;
-} text;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void
-put(text *t, const char *fmt, ...)
-{
-    if (t->len + 1 >= t->cap) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    t->len += (size_t)n;
-    if (t->len >= t->cap) t->len = t->cap - 1;
 }
 
 /* ---- who is ranked --------------------------------------------------------- */
@@ -196,23 +172,24 @@ static void judge_auto(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
         v->auto_status = RB_VERDICT_AUTO_BEHIND;
 }
 
-static void condition_words(const rb_bundle_scenario *s, text *t)
+static void condition_words(const rb_bundle_scenario *s, rb_text *t)
 {
     bool latency = s->mode == RB_BUNDLE_LATENCY;
     bool cold = s->cache == RB_BUNDLE_COLD;
-    if (latency) put(t, ", each lookup waiting for the previous answer");
+    if (latency) rb_text_put(t, ", each lookup waiting for the previous answer");
     if (cold)
-        put(t, "%s %llu KiB of application work between lookups (outside the timed intervals)",
-            latency ? " and" : ",", (unsigned long long)(s->app_bytes / 1024));
+        rb_text_put(t,
+                    "%s %llu KiB of application work between lookups (outside the timed intervals)",
+                    latency ? " and" : ",", (unsigned long long)(s->app_bytes / 1024));
 }
 
 /* " The table needs F; refused by R (no F)...": the table's features and
  * who refused it. */
-static void put_refusals(const rb_bundle *b, const rb_bundle_scenario *s, text *t)
+static void put_refusals(const rb_bundle *b, const rb_bundle_scenario *s, rb_text *t)
 {
     char f[64];
     feature_list(s->features, f, sizeof f);
-    put(t, " The table needs %s", f);
+    rb_text_put(t, " The table needs %s", f);
     bool any = false;
     for (const char *p = s->skipped; *p;) {
         size_t n = strcspn(p, ",");
@@ -221,16 +198,16 @@ static void put_refusals(const rb_bundle *b, const rb_bundle_scenario *s, text *
         const rb_bundle_router *info = rb_bundle_router_info(b, name);
         char lack[64] = "a feature";
         if (info) feature_list(s->features & ~info->features, lack, sizeof lack);
-        put(t, "%s %s (no %s)", any ? ";" : "; refused by", name, lack);
+        rb_text_put(t, "%s %s (no %s)", any ? ";" : "; refused by", name, lack);
         any = true;
         p += n + (p[n] ? 1 : 0);
     }
     for (size_t i = 0; i < s->nrefused; i++) {
-        put(t, "%s %s (%s)", any ? ";" : "; refused by", s->refused[i].router,
-            s->refused[i].reason);
+        rb_text_put(t, "%s %s (%s)", any ? ";" : "; refused by", s->refused[i].router,
+                    s->refused[i].reason);
         any = true;
     }
-    put(t, "%s.", any ? "" : "; no router refused it");
+    rb_text_put(t, "%s.", any ? "" : "; no router refused it");
 }
 
 void rb_verdict_auto_under_pick(const rb_bundle_scenario *s, size_t *idx, size_t n)
@@ -254,35 +231,36 @@ bool rb_verdict_has_winner(const rb_verdict *v)
 }
 
 /* auto's pick against the verdict, without a prefix; cell formats a gap. */
-static void auto_claim(const rb_verdict *v, const char *cell, text *t)
+static void auto_claim(const rb_verdict *v, const char *cell, rb_text *t)
 {
     switch (v->auto_status) {
     case RB_VERDICT_AUTO_WINNER:
         if (strcmp(v->auto_rival, v->fastest) == 0)
-            put(t, "auto picks %s, the winner", v->auto_choice);
+            rb_text_put(t, "auto picks %s, the winner", v->auto_choice);
         else
-            put(t,
+            rb_text_put(
+                t,
                 "auto picks %s, the fastest of the routers it chooses among (%s is generated "
                 "for this table)",
                 v->auto_choice, v->fastest);
         break;
     case RB_VERDICT_AUTO_TOP:
-        put(t, "auto picks %s, one of the top routers (no clear winner)", v->auto_choice);
+        rb_text_put(t, "auto picks %s, one of the top routers (no clear winner)", v->auto_choice);
         break;
     case RB_VERDICT_AUTO_TIED:
-        put(t, "auto picks %s, not significantly slower than %s (%s)", v->auto_choice,
-            v->auto_rival, cell);
+        rb_text_put(t, "auto picks %s, not significantly slower than %s (%s)", v->auto_choice,
+                    v->auto_rival, cell);
         break;
     case RB_VERDICT_AUTO_BEHIND:
-        put(t, "auto picks %s, behind %s by %s, not significantly", v->auto_choice, v->auto_rival,
-            cell);
+        rb_text_put(t, "auto picks %s, behind %s by %s, not significantly", v->auto_choice,
+                    v->auto_rival, cell);
         break;
     case RB_VERDICT_AUTO_LOSES:
-        put(t, "auto picks %s, which LOSES significantly: %s is %s faster", v->auto_choice,
-            v->auto_rival, cell);
+        rb_text_put(t, "auto picks %s, which LOSES significantly: %s is %s faster", v->auto_choice,
+                    v->auto_rival, cell);
         break;
     case RB_VERDICT_AUTO_UNRANKED:
-        put(t, "auto picks %s, which was not measured beside it", v->auto_choice);
+        rb_text_put(t, "auto picks %s, which was not measured beside it", v->auto_choice);
         break;
     default:
         break;
@@ -291,11 +269,11 @@ static void auto_claim(const rb_verdict *v, const char *cell, text *t)
 
 void rb_verdict_auto_line(const rb_bundle *b, const rb_verdict *v, char *buf, size_t cap)
 {
-    text t = {buf, cap, 0};
+    rb_text t = {buf, cap, 0};
     buf[0] = '\0';
     if (v->auto_status == RB_VERDICT_AUTO_ABSENT || v->scenario >= b->nscenarios) return;
     if (rb_bundle_is_condition(b, v->scenario))
-        put(&t, "%s: ", rb_bundle_cache_name(b->scenarios[v->scenario].cache));
+        rb_text_put(&t, "%s: ", rb_bundle_cache_name(b->scenarios[v->scenario].cache));
     char cell[96];
     rb_format_speed(v->auto_gap.median, v->auto_gap.lo, v->auto_gap.hi, v->auto_gap.too_few,
                     v->exact, cell, sizeof cell);
@@ -303,19 +281,21 @@ void rb_verdict_auto_line(const rb_bundle *b, const rb_verdict *v, char *buf, si
 }
 
 /* What auto picked, against the verdict, in the paragraph. */
-static void put_auto(const rb_verdict *v, text *t)
+static void put_auto(const rb_verdict *v, rb_text *t)
 {
     char cell[160];
     if (v->auto_status == RB_VERDICT_AUTO_ABSENT) return;
     fmt_speed(v, &v->auto_gap, cell, sizeof cell);
-    put(t, " ");
+    rb_text_put(t, " ");
     auto_claim(v, cell, t);
-    put(t, "%s",
-        v->auto_status == RB_VERDICT_AUTO_LOSES ? "; auto's rule does not fit this table." : ".");
+    rb_text_put(t, "%s",
+                v->auto_status == RB_VERDICT_AUTO_LOSES ? "; auto's rule does not fit this table."
+                                                        : ".");
 }
 
 /* Peers: measured beside ours, compared, not ranked. */
-static void put_peers(const rb_bundle *b, const rb_bundle_scenario *s, const rb_verdict *v, text *t)
+static void put_peers(const rb_bundle *b, const rb_bundle_scenario *s, const rb_verdict *v,
+                      rb_text *t)
 {
     char cell[160];
     bool first = true;
@@ -324,32 +304,34 @@ static void put_peers(const rb_bundle *b, const rb_bundle_scenario *s, const rb_
         const rb_bundle_router *info = rb_bundle_router_info(b, r->router);
         if (!r->peer_process && !(info && info->peer)) continue;
         rb_paired_result p;
-        put(t, "%s%s (%s)", first ? " Peers (measured, not ranked against ours): " : "; ",
-            r->router, r->peer_process ? "its own process and timing loop" : "in process");
+        rb_text_put(t, "%s%s (%s)", first ? " Peers (measured, not ranked against ours): " : "; ",
+                    r->router, r->peer_process ? "its own process and timing loop" : "in process");
         first = false;
         if (rb_verdict_speed(s, v->fastest, r->router, &p)) {
             fmt_speed(v, &p, cell, sizeof cell);
-            put(t, ": %s is %s faster", v->fastest, cell);
+            rb_text_put(t, ": %s is %s faster", v->fastest, cell);
         }
         if (r->disagreements)
-            put(t, ", %llu answer%s differ%s from EXPECTED", (unsigned long long)r->disagreements,
-                r->disagreements == 1 ? "" : "s", r->disagreements == 1 ? "s" : "");
+            rb_text_put(t, ", %llu answer%s differ%s from EXPECTED",
+                        (unsigned long long)r->disagreements, r->disagreements == 1 ? "" : "s",
+                        r->disagreements == 1 ? "s" : "");
     }
-    if (!first) put(t, ".");
+    if (!first) rb_text_put(t, ".");
 }
 
 static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdict *v)
 {
-    text t = {v->text, sizeof v->text, 0};
+    rb_text t = {v->text, sizeof v->text, 0};
     char cell[160];
-    put(&t, "%s", s->name);
+    rb_text_put(&t, "%s", s->name);
     condition_words(s, &t);
-    put(&t, ": ");
+    rb_text_put(&t, ": ");
     if (!*v->fastest) {
-        put(&t, "no router could be ranked (every router measured is a reference, a peer or "
-                "gave wrong answers).");
+        rb_text_put(&t,
+                    "no router could be ranked (every router measured is a reference, a peer or "
+                    "gave wrong answers).");
     } else if (!*v->runner_up) {
-        put(&t, "%s is the only router ranked.", v->fastest);
+        rb_text_put(&t, "%s is the only router ranked.", v->fastest);
     } else if (v->ntop > 1) {
         /* the lead shown is over the slowest of the tied routers (by median):
          * the runner-up by median may be significantly behind while a slower
@@ -365,19 +347,19 @@ static void write_text(const rb_bundle *b, const rb_bundle_scenario *s, rb_verdi
         rb_paired_result lead = v->lead;
         const char *over = v->runner_up;
         if (tied && rb_verdict_speed(s, v->fastest, tied->router, &lead)) over = tied->router;
-        put(&t, "no significant difference between the top routers %s", v->top);
+        rb_text_put(&t, "no significant difference between the top routers %s", v->top);
         fmt_speed(v, &lead, cell, sizeof cell);
-        put(&t, " (%s over %s: %s).", v->fastest, over, cell);
+        rb_text_put(&t, " (%s over %s: %s).", v->fastest, over, cell);
     } else {
         fmt_speed(v, &v->lead, cell, sizeof cell);
-        put(&t, "fastest %s, %s faster than the runner-up %s%s.", v->fastest, cell, v->runner_up,
-            v->significant ? "" : " (not significant)");
+        rb_text_put(&t, "fastest %s, %s faster than the runner-up %s%s.", v->fastest, cell,
+                    v->runner_up, v->significant ? "" : " (not significant)");
     }
     if (*v->fastest) {
         char build[32];
         rb_format_duration((double)v->fastest_build_ns, build, sizeof build);
-        put(&t, " Smallest: %s (%.1f bytes/route). Fastest to build: %s (%s).", v->smallest,
-            v->smallest_bytes_per_route, v->fastest_build, build);
+        rb_text_put(&t, " Smallest: %s (%.1f bytes/route). Fastest to build: %s (%s).", v->smallest,
+                    v->smallest_bytes_per_route, v->fastest_build, build);
     }
     put_refusals(b, s, &t);
     put_auto(v, &t);
@@ -418,36 +400,37 @@ size_t rb_verdict_cold_twin(const rb_bundle *b, size_t si)
     return rb_verdict_find_condition(b, si, RB_BUNDLE_LATENCY, RB_BUNDLE_COLD);
 }
 
-static void condition_winner(const rb_bundle *b, size_t si, const char *what, text *t)
+static void condition_winner(const rb_bundle *b, size_t si, const char *what, rb_text *t)
 {
     rb_verdict v;
-    put(t, "%s: ", what);
+    rb_text_put(t, "%s: ", what);
     if (si == SIZE_MAX || rb_verdict_scenario(b, si, &v) < 0 || !*v.fastest) {
-        put(t, "not measured");
+        rb_text_put(t, "not measured");
         return;
     }
     if (v.ntop > 1)
-        put(t, "no significant difference between %s", v.top);
+        rb_text_put(t, "no significant difference between %s", v.top);
     else
-        put(t, "%s fastest%s", v.fastest, v.significant ? "" : " (not significantly)");
+        rb_text_put(t, "%s fastest%s", v.fastest, v.significant ? "" : " (not significantly)");
 }
 
 void rb_verdict_conditions(const rb_bundle *b, size_t si_warm, size_t si_cold, char *buf,
                            size_t cap)
 {
-    text t = {buf, cap, 0};
+    rb_text t = {buf, cap, 0};
     buf[0] = '\0';
     condition_winner(b, si_warm, "warm throughput", &t);
-    put(&t, "; ");
+    rb_text_put(&t, "; ");
     condition_winner(b, si_cold, "cold latency", &t);
     rb_verdict w, c;
     if (si_warm != SIZE_MAX && si_cold != SIZE_MAX && rb_verdict_scenario(b, si_warm, &w) == 0 &&
         rb_verdict_scenario(b, si_cold, &c) == 0 && *w.fastest && *c.fastest && w.ntop == 1 &&
         c.ntop == 1)
-        put(&t, strcmp(w.fastest, c.fastest) == 0 ? " (the same winner under both)."
-                                                  : " (the winner changes with the conditions).");
+        rb_text_put(&t, strcmp(w.fastest, c.fastest) == 0
+                            ? " (the same winner under both)."
+                            : " (the winner changes with the conditions).");
     else /* a tie under either: no claim about the winner changing or not */
-        put(&t, ".");
+        rb_text_put(&t, ".");
 }
 
 #define MAX_TALLY 64
@@ -470,7 +453,7 @@ static tally *tally_of(tally *v, size_t *n, const char *router)
 
 void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap)
 {
-    text t = {buf, cap, 0};
+    rb_text t = {buf, cap, 0};
     buf[0] = '\0';
     if (!b->nscenarios) return;
     tally tallies[MAX_TALLY];
@@ -502,27 +485,29 @@ void rb_verdict_overall(const rb_bundle *b, char *buf, size_t cap)
         }
     }
     if (!judged) {
-        put(&t, "Overall: no scenario had a router that could be ranked.");
+        rb_text_put(&t, "Overall: no scenario had a router that could be ranked.");
         return;
     }
-    put(&t, "Overall (%zu scenario%s): fastest", judged, judged == 1 ? "" : "s");
+    rb_text_put(&t, "Overall (%zu scenario%s): fastest", judged, judged == 1 ? "" : "s");
     bool first = true;
     for (size_t i = 0; i < nt; i++) {
         if (!tallies[i].fastest) continue;
-        put(&t, "%s %s in %zu (significantly ahead of every other in %zu)", first ? "" : ",",
-            tallies[i].router, tallies[i].fastest, tallies[i].significant);
+        rb_text_put(&t, "%s %s in %zu (significantly ahead of every other in %zu)",
+                    first ? "" : ",", tallies[i].router, tallies[i].fastest,
+                    tallies[i].significant);
         first = false;
     }
-    put(&t, "; smallest");
+    rb_text_put(&t, "; smallest");
     first = true;
     for (size_t i = 0; i < nt; i++) {
         if (!tallies[i].smallest) continue;
-        put(&t, "%s %s in %zu", first ? "" : ",", tallies[i].router, tallies[i].smallest);
+        rb_text_put(&t, "%s %s in %zu", first ? "" : ",", tallies[i].router, tallies[i].smallest);
         first = false;
     }
-    put(&t, ".");
+    rb_text_put(&t, ".");
     if (auto_runs)
-        put(&t,
+        rb_text_put(
+            &t,
             " auto picked the fastest router, or one not significantly slower, in %zu of %zu%s%s.",
             auto_good, auto_runs, nl ? "; it lost significantly on " : "", losses);
 }
