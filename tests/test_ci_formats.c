@@ -12,6 +12,7 @@
 #include "metric.h"
 #include "output.h"
 #include "router.h"
+#include "synth_bundle.h"
 
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
@@ -22,35 +23,6 @@
 
 #define TRIALS 9
 
-/* Scenario name: radix 60 ns, hashseg 40 ns, ctrie 90 ns per lookup in
- * every trial (so every ratio is exact: ctrie/radix 60/90 = 0.667). */
-static void add_scenario(rb_bundle *b, const char *name)
-{
-    static const double ns[] = {60, 40, 90};
-    static const char *const routers[] = {"radix", "hashseg", "ctrie"};
-    size_t si = b->nscenarios;
-    rb_bundle_scenario *s = rb_bundle_add_scenario(b);
-    snprintf(s->name, sizeof s->name, "%s", name);
-    snprintf(s->kind, sizeof s->kind, "files");
-    s->mode = RB_BUNDLE_THROUGHPUT;
-    s->cache = RB_BUNDLE_WARM;
-    s->routes = 100;
-    s->requests = 1000;
-    for (size_t r = 0; r < 3; r++) rb_bundle_add_result(s, routers[r])->memory_bytes = 3000;
-    for (uint32_t t = 0; t < TRIALS; t++)
-        for (size_t r = 0; r < 3; r++) {
-            rb_bundle_trial tr = {.scenario = si,
-                                  .result = r,
-                                  .trial = t + 1,
-                                  .position = (uint32_t)r + 1,
-                                  .lookups = 1000,
-                                  .ns = (uint64_t)(ns[r] * 1000)};
-            cr_assert_eq(rb_bundle_add_trial(b, &tr), RB_OK);
-        }
-    rb_error err;
-    cr_assert_eq(rb_bundle_compute_scenario(b, si, &err), RB_OK, "%s", err.message);
-}
-
 static void make_bundle(rb_bundle *b, const char *const *scenarios, size_t n)
 {
     rb_bundle_init(b);
@@ -59,7 +31,8 @@ static void make_bundle(rb_bundle *b, const char *const *scenarios, size_t n)
     const char *const routers[] = {"radix", "hashseg", "ctrie"};
     for (size_t r = 0; r < 3; r++)
         cr_assert_eq(rb_bundle_add_router(b, routers[r], "a router", RB_FEAT_PARAMS), RB_OK);
-    for (size_t i = 0; i < n; i++) add_scenario(b, scenarios[i]);
+    for (size_t i = 0; i < n; i++)
+        synth_three_routers(b, scenarios[i], RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     rb_error err;
     cr_assert_eq(rb_bundle_compute_geomeans(b, &err), RB_OK, "%s", err.message);
 }

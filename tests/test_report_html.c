@@ -10,41 +10,13 @@
 #include "report_html.h"
 
 #include "router.h"
+#include "synth_bundle.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
 #define TRIALS 9
-
-static void add_scenario(rb_bundle *b, const char *name, rb_bundle_mode mode, rb_bundle_cache cache)
-{
-    static const double ns[] = {60, 40, 90};
-    static const char *const routers[] = {"radix", "hashseg", "ctrie"};
-    size_t si = b->nscenarios;
-    rb_bundle_scenario *s = rb_bundle_add_scenario(b);
-    snprintf(s->name, sizeof s->name, "%s", name);
-    snprintf(s->kind, sizeof s->kind, "files");
-    s->mode = mode;
-    s->cache = cache;
-    s->routes = 100;
-    s->requests = 1000;
-    s->routes_fp = 7;
-    s->requests_fp = 8;
-    for (size_t r = 0; r < 3; r++) rb_bundle_add_result(s, routers[r])->memory_bytes = 3000;
-    for (uint32_t t = 0; t < TRIALS; t++)
-        for (size_t r = 0; r < 3; r++) {
-            rb_bundle_trial tr = {.scenario = si,
-                                  .result = r,
-                                  .trial = t + 1,
-                                  .position = (uint32_t)r + 1,
-                                  .lookups = 1000,
-                                  .ns = (uint64_t)(ns[r] * 1000)};
-            cr_assert_eq(rb_bundle_add_trial(b, &tr), RB_OK);
-        }
-    rb_error err;
-    cr_assert_eq(rb_bundle_compute_scenario(b, si, &err), RB_OK, "%s", err.message);
-}
 
 static void make_bundle(rb_bundle *b)
 {
@@ -81,7 +53,7 @@ Test(report_html, is_one_self_contained_file)
 {
     rb_bundle b;
     make_bundle(&b);
-    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
+    synth_three_routers(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     char *html = render(&b);
     cr_expect(strncmp(html, "<!doctype html>", 15) == 0);
     cr_expect(strstr(html, "Content-Security-Policy\" content=\"default-src 'none'") != NULL);
@@ -102,7 +74,7 @@ Test(report_html, opens_with_the_verdict)
 {
     rb_bundle b;
     make_bundle(&b);
-    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
+    synth_three_routers(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     char *html = render(&b);
     char line[RB_HEADLINE_TEXT], h1[RB_HEADLINE_TEXT + 16];
     rb_headline_bundle(&b, line, sizeof line);
@@ -118,7 +90,7 @@ Test(report_html, the_gate_comes_before_the_charts_with_its_outcome)
 {
     rb_bundle b;
     make_bundle(&b);
-    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
+    synth_three_routers(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     b.gate.on = true;
     snprintf(b.gate.a, sizeof b.gate.a, "radix");
     snprintf(b.gate.b, sizeof b.gate.b, "hashseg");
@@ -140,8 +112,8 @@ Test(report_html, warm_and_cold_are_one_table_side_by_side)
 {
     rb_bundle b;
     make_bundle(&b);
-    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
-    add_scenario(&b, "github (latency, cold)", RB_BUNDLE_LATENCY, RB_BUNDLE_COLD);
+    synth_three_routers(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
+    synth_three_routers(&b, "github (latency, cold)", RB_BUNDLE_LATENCY, RB_BUNDLE_COLD);
     char *html = render(&b);
     cr_expect_eq(count(html, "<details>"), 1u);
     cr_expect(strstr(html, "<th>warm ns/lookup</th>") && strstr(html, "<th>cold ns/lookup</th>"));
@@ -156,7 +128,7 @@ Test(report_html, escapes_what_the_bundle_says)
     rb_bundle b;
     make_bundle(&b);
     snprintf(b.command, sizeof b.command, "routebench run --routes '<script>x</script>'");
-    add_scenario(&b, "a<b", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
+    synth_three_routers(&b, "a<b", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM);
     char *html = render(&b);
     cr_expect_null(strstr(html, "<script>x"));
     cr_expect(strstr(html, "&lt;script&gt;x") != NULL);

@@ -74,3 +74,32 @@ void synth_refuse(rb_bundle *b, size_t si, const char *router, const char *reaso
     snprintf(f->router, sizeof f->router, "%s", router);
     snprintf(f->reason, sizeof f->reason, "%s", reason);
 }
+
+void synth_three_routers(rb_bundle *b, const char *name, rb_bundle_mode mode, rb_bundle_cache cache)
+{
+    static const double ns[] = {60, 40, 90};
+    static const char *const routers[] = {"radix", "hashseg", "ctrie"};
+    size_t si = b->nscenarios;
+    rb_bundle_scenario *s = rb_bundle_add_scenario(b);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->kind, sizeof s->kind, "files");
+    s->mode = mode;
+    s->cache = cache;
+    s->routes = 100;
+    s->requests = 1000;
+    s->routes_fp = 7;
+    s->requests_fp = 8;
+    for (size_t r = 0; r < 3; r++) rb_bundle_add_result(s, routers[r])->memory_bytes = 3000;
+    for (uint32_t t = 0; t < SYNTH_TRIALS; t++)
+        for (size_t r = 0; r < 3; r++) {
+            rb_bundle_trial tr = {.scenario = si,
+                                  .result = r,
+                                  .trial = t + 1,
+                                  .position = (uint32_t)r + 1,
+                                  .lookups = 1000,
+                                  .ns = (uint64_t)(ns[r] * 1000)};
+            cr_assert_eq(rb_bundle_add_trial(b, &tr), RB_OK);
+        }
+    rb_error err;
+    cr_assert_eq(rb_bundle_compute_scenario(b, si, &err), RB_OK, "%s", err.message);
+}

@@ -35,4 +35,10 @@ size_t synth_scenario(rb_bundle *b, const char *name, rb_bundle_mode mode, rb_bu
 /* A refusal of scenario si by router, with reason. */
 void synth_refuse(rb_bundle *b, size_t si, const char *router, const char *reason);
 
+/* Scenario `name` (100 routes, 1000 requests, fingerprints 7 and 8) under
+ * mode and cache: radix 60 ns, hashseg 40 ns, ctrie 90 ns per lookup in
+ * every trial, so every ratio is exact (ctrie/radix 60/90 = 0.667). */
+void synth_three_routers(rb_bundle *b, const char *name, rb_bundle_mode mode,
+                         rb_bundle_cache cache);
+
 #endif
