@@ -526,11 +526,14 @@ static int check_base(importer *im, const char *from)
         unsigned char c = (unsigned char)b[i];
         bool wild = c == '*' || c == '?' || c == '[' || c == '{' || c == '}' ||
                     (c == ':' && i > 0 && b[i - 1] == '/');
-        if (c > 0x20 && c != 0x7f && !wild) continue;
+        if (c > 0x20 && c != 0x7f && c != '#' && !wild) continue;
         return fail(im,
                     "byte %zu of the base path (from %s) is %s: a base path is static words "
                     "(choose one with --base-path /PATH or none): %s",
-                    i, from, wild ? "a wildcard or template byte" : byte_name(c),
+                    i, from,
+                    wild       ? "a wildcard or template byte"
+                    : c == '#' ? "'#' (a routes file reads the rest of a line as a comment)"
+                               : byte_name(c),
                     rb__openapi_quote(b, im->base_len, RB_OPENAPI_EXCERPT, shown, sizeof shown));
     }
     if (im->base_len && b[0] != '/')

@@ -187,6 +187,8 @@ static const bad_doc bad[] = {
     {"{\"swagger\": \"2.0\", \"basePath\": 7, \"paths\": {}}", "\"basePath\" must be a string"},
     {"{\"swagger\": \"2.0\", \"basePath\": \"/a b\", \"paths\": {}}",
      "byte 2 of the base path (from basePath) is a space"},
+    {"{\"swagger\": \"2.0\", \"basePath\": \"/#api\", \"paths\": {\"/u\": {\"get\": {}}}}",
+     "byte 1 of the base path (from basePath) is '#'"},
     {"{\"openapi\": \"3.0.0\", \"servers\": [{\"url\": \"https://h/{v}\"}], \"paths\": {}}",
      "servers[0].url: the variable \"{v}\" has no default"},
     {"{\"openapi\": \"3.0.0\", \"servers\": [{\"url\": \"/x/{v}\", \"variables\": "
