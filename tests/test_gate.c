@@ -13,6 +13,7 @@
 #include "arena.h"
 #include "bundle.h"
 #include "callgrind.h"
+#include "compare.h"
 #include "gate.h"
 #include "harness.h"
 #include "headline.h"
@@ -198,6 +199,17 @@ Test(gate, regression_pairs_header_names_the_counts_spread)
         }
         cr_assert_eq(rb_bundle_compute_geomeans(&b, &err), RB_OK, "%s", err.message);
         cr_assert_eq(b.ngeomeans, 1u);
+        /* the geometric mean itself carries the spread, as each pair does:
+         * b counts 0.03-0.05% more, well within ±0.3% */
+        const rb_geomean_result *g = &b.geomeans[0].g;
+        if (spread) {
+            cr_expect(fabs(g->mde - 0.003) < 1e-12, "%g", g->mde);
+            cr_expect(g->lo < 1.0 && g->hi > 1.0, "[%g, %g]", g->lo, g->hi);
+            cr_expect(!g->excludes_one, "a ratio within the spread of 1 has no winner");
+        } else {
+            cr_expect(g->lo == g->geomean && g->hi == g->geomean);
+            cr_expect(g->excludes_one);
+        }
         rb_buf out = {0};
         cr_assert_eq(rb_output_render(rb_output_find("pair"), &b, &out, &err), RB_OK, "%s",
                      err.message);
@@ -214,6 +226,53 @@ Test(gate, regression_pairs_header_names_the_counts_spread)
         }
         rb_buf_free(&out);
         rb_bundle_free(&b);
+    }
+}
+
+/* compare printed "counted: exact" and "1.000 exact" for two runs of a Go
+ * peer whose counts carry an A/A spread, and gated them as exact.  A row
+ * now carries the two counts' spreads added and the gate's interval spans
+ * it, as pair's does. */
+static void one_count(rb_bundle *b, uint64_t ir, double spread)
+{
+    rb_bundle_init(b);
+    b->metric = RB_METRIC_INSTRUCTIONS;
+    b->trials = 1;
+    cr_assert_eq(rb_bundle_add_router(b, "gin", "peer", RB_FEAT_PARAMS), RB_OK);
+    rb_bundle_scenario *s = rb_bundle_add_scenario(b);
+    snprintf(s->name, sizeof s->name, "github");
+    rb_bundle_add_result(s, "gin")->count_spread = spread;
+    rb_bundle_trial tr = {
+        .scenario = 0, .result = 0, .trial = 1, .position = 1, .lookups = 1000, .ns = ir, .ir = ir};
+    cr_assert_eq(rb_bundle_add_trial(b, &tr), RB_OK);
+    rb_error err;
+    cr_assert_eq(rb_bundle_compute_scenario(b, 0, &err), RB_OK, "%s", err.message);
+}
+
+Test(gate, regression_compare_rows_carry_the_counts_spread)
+{
+    for (int spread = 0; spread < 2; spread++) {
+        rb_bundle old, nw;
+        one_count(&old, 1476310, spread ? 0.0015 : 0);
+        one_count(&nw, 1475870, spread ? 0.001 : 0); /* NEW counts 0.03% fewer */
+        rb_compare c;
+        rb_error err;
+        cr_assert_eq(rb_compare_rows(&old, &nw, &c, &err), RB_OK, "%s", err.message);
+        cr_assert_eq(c.nrows, 1u);
+        cr_expect(fabs(c.rows[0].spread - (spread ? 0.0025 : 0)) < 1e-12, "%g", c.rows[0].spread);
+        rb_gate_evidence e;
+        size_t k = 0;
+        cr_assert_eq(rb_compare_evidence(&c, "gin", &e, &k, &err), RB_OK, "%s", err.message);
+        if (spread) {
+            cr_expect(e.lo < 1.0 && e.hi > 1.0, "[%g, %g] spans the spread", e.lo, e.hi);
+            cr_expect_eq(rb_gate_decide(1.0, &e).outcome, RB_GATE_INCONCLUSIVE);
+        } else {
+            cr_expect(e.lo == e.median && e.hi == e.median);
+            cr_expect_eq(rb_gate_decide(1.0, &e).outcome, RB_GATE_PASSED);
+        }
+        rb_compare_free(&c);
+        rb_bundle_free(&old);
+        rb_bundle_free(&nw);
     }
 }
 

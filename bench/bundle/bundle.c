@@ -455,8 +455,12 @@ static int scenario_ratios(const rb_bundle *b, size_t si, size_t base, size_t ri
     return rc;
 }
 
-/* A counted metric: the geometric mean of the scenarios' exact ratios. */
-static int exact_geomean(const rb_ratio_set *sets, size_t count, double level,
+/* A counted metric: the geometric mean of the scenarios' exact ratios.
+ * tol is the widest relative A/A spread of a scenario's two counts (0 when
+ * every count is exact): each ratio lies within a factor 1 + tol of its
+ * true value, so their geometric mean does too, and the interval says so
+ * as exact_pair's does. */
+static int exact_geomean(const rb_ratio_set *sets, size_t count, double level, double tol,
                          rb_geomean_result *out)
 {
     double *medians = malloc(count * sizeof *medians);
@@ -472,7 +476,9 @@ static int exact_geomean(const rb_ratio_set *sets, size_t count, double level,
     free(medians);
     free(buf);
     if (rc < 0) return rc;
-    *out = (rb_geomean_result){count, g, g, g, level, 1.0, 0.0, 0, g != 1.0};
+    double lo = tol > 0 ? g / (1 + tol) : g, hi = tol > 0 ? g * (1 + tol) : g;
+    *out = (rb_geomean_result){
+        count, g, lo, hi, level, 1.0, tol > 0 ? tol : 0.0, 0, lo > 1.0 || hi < 1.0};
     return 0;
 }
 
@@ -549,6 +555,7 @@ int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err)
         const char *name = b->routers[k].name;
         if (strcmp(name, b->baseline) == 0) continue;
         size_t nsets = 0;
+        double tol = 0;
         for (size_t si = 0; rc == RB_OK && si < b->nscenarios; si++) {
             const rb_bundle_scenario *s = &b->scenarios[si];
             size_t base = rb_bundle_result_index(s, b->baseline);
@@ -558,13 +565,14 @@ int rb_bundle_compute_geomeans(rb_bundle *b, rb_error *err)
             double *r = ratios + nsets * n;
             rc = scenario_ratios(b, si, base, ri, r, err);
             sets[nsets++] = (rb_ratio_set){r, n};
+            tol = fmax(tol, s->results[base].count_spread + s->results[ri].count_spread);
         }
         if (rc < 0 || nsets == 0) continue;
         rb_bundle_geomean *g = &gm[ng++];
         copy_text(g->router, sizeof g->router, name);
         copy_text(g->baseline, sizeof g->baseline, b->baseline);
         int src = rb_metric_exact(b->metric)
-                      ? exact_geomean(sets, nsets, b->bootstrap.level, &g->g)
+                      ? exact_geomean(sets, nsets, b->bootstrap.level, tol, &g->g)
                       : rb_stats_geomean_medians(sets, nsets, &b->bootstrap, &g->g);
         if (src < 0) rc = stats_error(err, src, "a geometric mean");
     }

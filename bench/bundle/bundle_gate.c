@@ -62,19 +62,7 @@ int rb_bundle_gate_evidence(const rb_bundle *b, const char *a, const char *bname
         if (strcmp(g->router, bname) != 0 || strcmp(g->baseline, a) != 0) continue;
         *e = (rb_gate_evidence){exact,         b->trials, exact ? false : g->g.too_few != 0,
                                 g->g.geomean,  g->g.lo,   g->g.hi,
-                                g->g.coverage, g->g.mde};
-        if (exact) { /* the mean of ratios each within ±s_i is within ±max s_i */
-            double tol = 0;
-            for (size_t k = 0; k < b->nscenarios; k++) {
-                const rb_bundle_pair *p = rb_bundle_find_pair(&b->scenarios[k], a, bname);
-                if (p && p->r.mde > tol) tol = p->r.mde;
-            }
-            if (tol > 0) {
-                e->mde = tol;
-                e->lo = e->median / (1 + tol);
-                e->hi = e->median * (1 + tol);
-            }
-        }
+                                g->g.coverage, g->g.mde}; /* a count's spread: in lo, hi */
         snprintf(what, cap, "geometric mean of %zu scenarios", g->g.scenarios);
         return RB_OK;
     }

@@ -189,6 +189,7 @@ int rb_compare_rows(const rb_bundle *old, const rb_bundle *nw, rb_compare *c, rb
             row->new_value = sn->results[rn].median_ns;
             row->ratio = row->new_value > 0 ? row->old_value / row->new_value : NAN;
             row->exact = c->exact;
+            if (c->exact) row->spread = so->results[r].count_spread + sn->results[rn].count_spread;
             if (!c->exact && unpaired_row(old, i, r, nw, si_new, rn, row) < 0) {
                 rb_compare_free(c);
                 return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
@@ -213,7 +214,7 @@ int rb_compare_rows(const rb_bundle *old, const rb_bundle *nw, rb_compare *c, rb
 int rb_compare_evidence(const rb_compare *c, const char *router, rb_gate_evidence *e,
                         size_t *nscenarios, rb_error *err)
 {
-    double sum = 0, var = 0;
+    double sum = 0, var = 0, spread = 0;
     size_t k = 0, pairs = SIZE_MAX;
     bool too_few = false;
     for (size_t i = 0; i < c->nrows; i++) {
@@ -224,7 +225,10 @@ int rb_compare_evidence(const rb_compare *c, const char *router, rb_gate_evidenc
                              router, r->scenario);
         k++;
         sum += log(r->ratio);
-        if (c->exact) continue;
+        if (c->exact) { /* a mean of ratios each within ±s_i is within ±max s_i */
+            if (r->spread > spread) spread = r->spread;
+            continue;
+        }
         if (!r->has_interval)
             return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
                              "%s on %s: no interval (a result without its trials: give the "
@@ -246,7 +250,9 @@ int rb_compare_evidence(const rb_compare *c, const char *router, rb_gate_evidenc
     *nscenarios = k;
     if (c->exact) {
         e->pairs = 1;
-        e->lo = e->hi = e->median;
+        e->lo = e->median / (1 + spread);
+        e->hi = e->median * (1 + spread);
+        e->mde = spread;
         e->coverage = 1;
         return RB_OK;
     }

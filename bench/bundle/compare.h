@@ -31,7 +31,9 @@
  * Ratios.  Per (scenario, router): ratio = OLD value / NEW value per
  * lookup, the speed of NEW relative to OLD (above 1: NEW is faster), as
  * stats.h's speed ratio b/a with a = OLD, b = NEW.
- *   counted metrics  exact, the ratio of two deterministic counts
+ *   counted metrics  exact, the ratio of two deterministic counts; within
+ *                    ±spread when a count has an A/A spread (a Go
+ *                    peer's: bundle.h count_spread), the two added
  *   time             no trial of OLD has a partner in NEW (two sessions,
  *                    two machine states): the unpaired Hodges-Lehmann
  *                    ratio of the two sets of trials with Moses' interval
@@ -63,6 +65,7 @@ typedef struct rb_compare_row {
     double old_value, new_value; /* per lookup, in the metric */
     double ratio;                /* OLD / NEW: above 1, NEW is faster */
     bool exact;                  /* a counted metric */
+    double spread;               /* counted: the two counts' A/A spreads added (0: exact) */
     bool has_interval;           /* time, both results with trials */
     rb_unpaired_result unpaired; /* when has_interval */
 } rb_compare_row;

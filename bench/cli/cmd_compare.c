@@ -106,8 +106,10 @@ static void print_rows(FILE *out, const rb_compare *c, const rb_bundle *old)
         rb_bundle_fmt_value(old, r->new_value, nv, sizeof nv);
         if (r->exact) {
             char x[32];
+            char spread[40];
             rb_format_exact_ratio(r->ratio, x, sizeof x);
-            snprintf(ratio, sizeof ratio, "%s exact", x);
+            rb_gate_fmt_spread(r->spread, spread, sizeof spread); /* "exact", "within ±0.3%" */
+            snprintf(ratio, sizeof ratio, "%s %s", x, spread);
         } else if (r->has_interval && !r->unpaired.too_few) {
             char mde[32];
             rb_gate_fmt_mde(r->unpaired.mde, false, mde, sizeof mde);
@@ -198,11 +200,16 @@ int cmd_compare(int argc, char **argv)
         status = cli_error("compare", "%s", err.message);
     if (status == CLI_OK) {
         FILE *out = stdout;
+        double spread = 0;
+        for (size_t i = 0; i < c.nrows; i++) spread = fmax(spread, c.rows[i].spread);
+        char counted[96];
+        rb_gate_fmt_spread(spread, counted, sizeof counted); /* "exact", "within ±0.3%" */
+        if (spread > 0) strncat(counted, " (the counts' A/A spread)", sizeof counted - 40);
         fprintf(out,
                 "compare: speed ratio NEW vs OLD per lookup (above 1: NEW is faster), "
-                "--metric %s, %s\n",
-                rb_metric_name(old.metric),
-                exact ? "counted: exact"
+                "--metric %s, %s%s\n",
+                rb_metric_name(old.metric), exact ? "counted: " : "",
+                exact ? counted
                       : "time: unpaired (two sessions: no trial has a partner); Hodges-Lehmann "
                         "ratio, Moses' 95% interval, the change it could detect");
         describe(out, "OLD", o.old_path, &old);
