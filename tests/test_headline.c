@@ -6,6 +6,7 @@
  */
 #include "bundle.h"
 #include "headline.h"
+#include "sysinfo.h"
 #include "report_console.h"
 
 #include "router.h"
@@ -286,4 +287,33 @@ Test(headline, a_gate_says_its_outcome_in_its_own_words)
         cr_expect_str_eq(word, words[i]);
     }
     rb_bundle_free(&b);
+}
+
+/* run warned "the machine looked busy" at load 1.17 on 2 cores, a load at
+ * which results.sh publishes a page (at most 1.5 on 2 cores at the start
+ * and at the end).  One rule now decides both. */
+static size_t busy_warnings(double start, double end)
+{
+    rb_bundle b;
+    rb_bundle_init(&b);
+    b.metric = RB_METRIC_TIME;
+    b.optimized = true;
+    b.cores = 2;
+    b.loadavg_start = start;
+    b.loadavg_end = end;
+    cr_assert_eq(rb_sysinfo_warnings(&b), RB_OK);
+    size_t n = b.nwarnings;
+    for (size_t i = 0; i < n; i++)
+        cr_expect(strstr(b.warnings[i], "looked busy") != NULL, "%s", b.warnings[i]);
+    rb_bundle_free(&b);
+    return n;
+}
+
+Test(headline, regression_a_quiet_machine_by_the_publishing_rule_gets_no_warning)
+{
+    cr_expect_eq(busy_warnings(1.17, 1.40), 0u, "quiet by the rule: 1.5 on 2 cores");
+    cr_expect_eq(busy_warnings(1.50, 1.50), 0u, "the limit itself is quiet");
+    cr_expect_eq(busy_warnings(1.60, 1.00), 1u, "busy at the start");
+    cr_expect_eq(busy_warnings(0.40, 1.60), 1u, "busy at the end");
+    cr_expect_eq(busy_warnings(0.40, -1), 0u, "an unknown end is no warning");
 }

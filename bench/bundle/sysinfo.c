@@ -96,16 +96,17 @@ int rb_sysinfo_warnings(rb_bundle *b)
                                                "for instrumentation; do not compare these "
                                                "numbers with an ordinary build.");
     double cores = b->cores > 0 ? (double)b->cores : 1;
+    double quiet = RB_QUIET_LOAD_PER_CORE * cores;
     if (rb_metric_exact(b->metric)) return rc; /* counts do not depend on the load */
-    if (b->loadavg_start > cores / 2) {
+    if (b->loadavg_start > quiet) {
         snprintf(text, sizeof text,
                  "The machine looked busy at the start: load average %.2f on %ld cores. Other "
                  "work competes for the CPU and the caches; expect wider intervals.",
                  b->loadavg_start, b->cores);
         rc = rc < 0 ? rc : rb_bundle_add_warning(b, text);
     }
-    /* The run itself keeps one core busy. */
-    if (b->loadavg_end >= 0 && b->loadavg_end - 1 > cores / 2) {
+    /* The run itself keeps one core busy: the limit allows for it. */
+    if (b->loadavg_end > quiet) {
         snprintf(text, sizeof text,
                  "The machine looked busy during the run: load average %.2f at the end on %ld "
                  "cores (the run itself accounts for about 1).",
