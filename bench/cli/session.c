@@ -499,6 +499,7 @@ static rb_estimate_shape pass_shape(const session_options *o, const rb_scenario_
         .cold = cold,
         .app_bytes = cold ? o->run.app_bytes : 0,
         .counted = rb_metric_exact(o->run.metric),
+        .uncountable = rb_suite_uncountable_peers(&o->run),
         .warmup = o->run.proto.warmup,
         .trials = o->run.proto.trials,
         .min_trial_s = o->run.proto.min_trial_ms / 1e3,

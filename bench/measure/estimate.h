@@ -46,6 +46,7 @@ typedef struct rb_estimate_shape {
     bool cold;          /* the application stand-in runs between lookups */
     size_t app_bytes;   /* the stand-in's bytes */
     bool counted;       /* Callgrind counts replays instead of timed trials */
+    size_t uncountable; /* of the peers, those Callgrind cannot count (JIT): refused at once */
     unsigned warmup;    /* warm-up rounds */
     unsigned trials;    /* measured rounds */
     double min_trial_s; /* a trial's minimum length */

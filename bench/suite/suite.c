@@ -70,6 +70,13 @@ int rb_suite_add_peer(rb_suite *s, const rb_peer_spec *spec, rb_error *err)
     return RB_OK;
 }
 
+size_t rb_suite_uncountable_peers(const rb_suite *s)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->npeers; k++) n += s->peers[k].jit;
+    return n;
+}
+
 const char *rb_suite_label(const rb_suite *s, const rb_router_ops *ops)
 {
     for (size_t k = 0; k < s->nrouters; k++)
