@@ -129,7 +129,36 @@ Test(ecosystem, every_runner_refusing_is_said)
     cr_expect_eq(e[0].nranked, 0u);
     cr_expect_str_eq(e[0].line, "Go: every runner refuses the table or could not be measured; "
                                 "httprouter refuses 80 routes; gin refuses 99 routes; echo "
-                                "could not be measured");
+                                "could not be measured: its output ended (the runner exited or "
+                                "crashed)");
+    rb_bundle_free(&b);
+}
+
+/* A counted run printed "Node: every runner refuses the table or could
+ * not be measured; find-my-way could not be measured; hono could not be
+ * measured; ..." without why (Callgrind cannot count a JIT runtime).
+ * Runners that fail alike now share one clause with the reason. */
+Test(ecosystem, regression_runners_failing_alike_share_one_reason)
+{
+    synth_row ours[] = {{"radix", NULL, SAME(60), 8000, 0, false},
+                        {"hashseg", NULL, SAME(40), 6000, 0, false}};
+    rb_bundle b;
+    synth_bundle(&b, ours, 2);
+    const char *node[] = {"find-my-way", "hono", "rou3"};
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert_eq(rb_bundle_add_router(&b, node[i], NODE, RB_FEAT_PARAMS), RB_OK);
+        b.routers[b.nrouters - 1].peer = true;
+    }
+    size_t si = synth_scenario(&b, "table", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, ours, 2);
+    synth_refuse(&b, si, "find-my-way", "peer find-my-way runs in a JIT runtime (Node)");
+    synth_refuse(&b, si, "hono", "peer hono runs in a JIT runtime (Node)");
+    synth_refuse(&b, si, "rou3", "peer rou3: its output ended");
+    rb_ecosystem e[RB_ECOSYSTEM_LANGS];
+    size_t n = rb_ecosystems(&b, 0, e, RB_ECOSYSTEM_LANGS);
+    cr_assert_eq(n, 1u);
+    cr_expect_str_eq(e[0].line, "Node: no runner could be measured; find-my-way and hono could "
+                                "not be measured: runs in a JIT runtime (Node); rou3 could not be "
+                                "measured: its output ended");
     rb_bundle_free(&b);
 }
 

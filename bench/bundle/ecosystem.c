@@ -247,14 +247,60 @@ static void put_top(const rb_ecosystem *e, rb_text *t)
     }
 }
 
+/* A failed runner's reason without its "peer NAME: " or "peer NAME "
+ * opening, so that runners failing alike share one clause. */
+static const char *failure(const rb_compat_row *r)
+{
+    const char *why = r->reason ? r->reason : "";
+    size_t n = strlen(r->router);
+    if (strncmp(why, "peer ", 5) == 0 && strncmp(why + 5, r->router, n) == 0) {
+        why += 5 + n;
+        if (*why == ':') why++;
+        while (*why == ' ') why++;
+    }
+    return why;
+}
+
+/* "; a and b could not be measured: WHY" for each distinct reason, in
+ * row order. */
+static void put_failures(const rb_ecosystem *e, rb_text *t)
+{
+    for (size_t i = 0; i < e->nrows; i++) {
+        const rb_compat_row *r = &e->rows[i];
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = e->rows[k].state == RB_COMPAT_FAILED &&
+                   strcmp(failure(&e->rows[k]), failure(r)) == 0;
+        if (r->state != RB_COMPAT_FAILED || seen) continue;
+        size_t alike = 0, put = 0;
+        for (size_t k = i; k < e->nrows; k++)
+            alike += e->rows[k].state == RB_COMPAT_FAILED &&
+                     strcmp(failure(&e->rows[k]), failure(r)) == 0;
+        rb_text_put(t, "; ");
+        for (size_t k = i; k < e->nrows; k++) {
+            if (e->rows[k].state != RB_COMPAT_FAILED ||
+                strcmp(failure(&e->rows[k]), failure(r)) != 0)
+                continue;
+            put++;
+            rb_text_put(t, "%s%s",
+                        put == 1       ? ""
+                        : put == alike ? " and "
+                                       : ", ",
+                        e->rows[k].router);
+        }
+        rb_text_put(t, " could not be measured%s%s", *failure(r) ? ": " : "", failure(r));
+    }
+}
+
 static void write_line(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosystem *e)
 {
     rb_text t = {e->line, sizeof e->line, 0};
     bool exact = rb_metric_exact(b->metric);
-    size_t wrong = 0, refused = 0;
+    size_t wrong = 0, refused = 0, failed = 0;
     for (size_t i = 0; i < e->nrows; i++) {
         wrong += e->rows[i].state == RB_COMPAT_ACCEPTED && !rankable(s, &e->rows[i]);
         refused += e->rows[i].state != RB_COMPAT_ACCEPTED;
+        failed += e->rows[i].state == RB_COMPAT_FAILED;
     }
     rb_text_put(&t, "%s: ", e->language);
     if (e->nranked >= 2 && e->ntop > 1) {
@@ -276,6 +322,8 @@ static void write_line(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosy
     } else if (wrong) {
         rb_text_put(&t,
                     "no ranking: every runner that accepts the table answers some requests wrong");
+    } else if (refused == e->nrows && failed == e->nrows) {
+        rb_text_put(&t, "no runner could be measured");
     } else {
         rb_text_put(&t, "every runner refuses the table or could not be measured");
     }
@@ -299,9 +347,8 @@ static void write_line(const rb_bundle *b, const rb_bundle_scenario *s, rb_ecosy
         else if (r->state == RB_COMPAT_REFUSED)
             rb_text_put(&t, "; %s refuses %zu route%s", r->router, r->refused_routes,
                         r->refused_routes == 1 ? "" : "s");
-        else if (r->state == RB_COMPAT_FAILED)
-            rb_text_put(&t, "; %s could not be measured", r->router);
     }
+    put_failures(e, &t);
     (void)refused;
 }
 
