@@ -317,3 +317,33 @@ Test(headline, regression_a_quiet_machine_by_the_publishing_rule_gets_no_warning
     cr_expect_eq(busy_warnings(0.40, 1.60), 1u, "busy at the end");
     cr_expect_eq(busy_warnings(0.40, -1), 0u, "an unknown end is no warning");
 }
+
+/* A 20-character label ("chi-servehttp (peer)") pushed its row's figures
+ * two columns right of their headings.  A name wider than the column now
+ * takes its own line, and its figures start under their headings. */
+Test(headline, regression_a_long_name_keeps_its_figures_under_their_headings)
+{
+    static const router_row rows[] = {{"radix", 60, 8000},
+                                      {"a-router-named-at-length-40-characters!!", 40, 6000}};
+    rb_bundle b;
+    make_bundle(&b, rows, 2);
+    add_scenario(&b, "github", RB_BUNDLE_THROUGHPUT, RB_BUNDLE_WARM, rows, 2);
+    rb_buf out = {0};
+    rb_console_opts opts = {false};
+    rb_console_scenario(&b, 0, &opts, &out);
+    cr_assert(!out.failed && out.data);
+    const char *head = strstr(out.data, "ns/lookup");
+    cr_assert_not_null(head, "%s", out.data);
+    const char *bol = head;
+    while (bol > out.data && bol[-1] != '\n') bol--;
+    size_t col = (size_t)(head - bol) + strlen("ns/lookup"); /* where the figures end */
+    const char *name = strstr(out.data, "\n  a-router-named-at-length-40-characters!!\n");
+    cr_assert_not_null(name, "the whole name, on a line of its own:\n%s", out.data);
+    const char *next = strchr(name + 1, '\n') + 1;
+    const char *fig = strstr(next, "40.0 ");
+    cr_assert_not_null(fig, "%s", out.data);
+    cr_expect_eq((size_t)(fig - next) + strlen("40.0"), col, "figures under their heading:\n%s",
+                 out.data);
+    rb_buf_free(&out);
+    rb_bundle_free(&b);
+}

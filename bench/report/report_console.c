@@ -40,6 +40,17 @@ void rb_console_ratio_cell(const rb_bundle *b, double median, double lo, double 
 
 #define NAME_W 18
 
+/* The name column: a name wider than NAME_W takes a line of its own and
+ * its figures start the next, under the column, so that every figure
+ * stays under its heading (a router's name is never shortened). */
+static void name_cell(rb_buf *o, const char *name)
+{
+    if (strlen(name) > NAME_W)
+        rb_buf_printf(o, "  %s\n  %-*s", name, NAME_W, "");
+    else
+        rb_buf_printf(o, "  %-*s", NAME_W, name);
+}
+
 /* Scenario s's speed cell for router `name` against its first result. */
 
 /* A line of the report (blank lines and its indent first), wrapped before
@@ -132,21 +143,24 @@ static void row(const rb_bundle *b, const rb_bundle_scenario *s, const rb_bundle
             rb_bundle_fmt_value(b, cold->results[k].median_ns, cmed, sizeof cmed);
             speed_of(b, cold, r->router, true, cspeed, sizeof cspeed, &wins, &n);
         }
-        rb_buf_printf(o, "  %-*s %10s %-22s %10s %-22s %8s %9s\n", NAME_W, name, med, speed, cmed,
-                      cspeed, bpr, build);
+        name_cell(o, name);
+        rb_buf_printf(o, " %10s %-22s %10s %-22s %8s %9s\n", med, speed, cmed, cspeed, bpr, build);
         return;
     }
     if (rb_metric_exact(b->metric)) {
-        rb_buf_printf(o, "  %-*s %12s %8s %9s  %s\n", NAME_W, name, med, bpr, build, speed);
+        name_cell(o, name);
+        rb_buf_printf(o, " %12s %8s %9s  %s\n", med, bpr, build, speed);
         return;
     }
     if (!n) { /* the baseline: no pairs, no trailing blanks */
-        rb_buf_printf(o, "  %-*s %10s %8s %9s  %s\n", NAME_W, name, med, bpr, build, speed);
+        name_cell(o, name);
+        rb_buf_printf(o, " %10s %8s %9s  %s\n", med, bpr, build, speed);
         return;
     }
     char w[32];
     snprintf(w, sizeof w, "%zu/%zu", wins, n);
-    rb_buf_printf(o, "  %-*s %10s %8s %9s  %-36s %5s\n", NAME_W, name, med, bpr, build, speed, w);
+    name_cell(o, name);
+    rb_buf_printf(o, " %10s %8s %9s  %-36s %5s\n", med, bpr, build, speed, w);
 }
 
 /* ---- the details under a table -------------------------------------------------------------- */
@@ -311,7 +325,8 @@ void rb_console_summary(const rb_bundle *b, const rb_console_opts *opts, rb_buf 
             rb_bundle_label(b, g->router, true, name, sizeof name);
             rb_console_ratio_cell(b, g->g.geomean, g->g.lo, g->g.hi, g->g.mde, g->g.too_few,
                                   g->g.excludes_one, cell, sizeof cell);
-            rb_buf_printf(o, "  %-*s %-36s over %zu\n", NAME_W, name, cell, g->g.scenarios);
+            name_cell(o, name);
+            rb_buf_printf(o, " %-36s over %zu\n", cell, g->g.scenarios);
         }
     }
     char line[RB_HEADLINE_TEXT];
