@@ -4,6 +4,7 @@
  * hooks, the result is the bundle.  Timed with a tiny protocol: nothing
  * here asserts a time.
  */
+#include "base_internal.h"
 #include "bundle.h"
 #include "router.h"
 #include "suite.h"
@@ -47,7 +48,8 @@ static void on_skipped(void *ctx, const char *scenario, const char *skipped,
 
 static void on_failed(void *ctx, const char *scenario, const rb_error *err)
 {
-    (void)scenario, (void)err;
+    (void)scenario;
+    cr_log_info("failed: %s", err->message);
     ((heard *)ctx)->failed++;
 }
 
@@ -138,4 +140,87 @@ Test(suite, no_hooks_is_allowed)
     cr_expect_eq(b.nscenarios, 1);
     rb_bundle_free(&b);
     rb_suite_free(&s);
+}
+
+/* A router whose build() refuses the table, whatever the reason: the
+ * features it claims cover everything, yet it refuses at build. */
+static int refusing_create(const rb_config *cfg, void **out, rb_error *err)
+{
+    (void)cfg, (void)err;
+    static int token;
+    *out = &token;
+    return RB_OK;
+}
+static void refusing_destroy(void *impl)
+{
+    (void)impl;
+}
+static int refusing_add(void *impl, const rb_route *r, rb_error *err)
+{
+    (void)impl, (void)r, (void)err;
+    return RB_OK;
+}
+static int refusing_build(void *impl, rb_error *err)
+{
+    (void)impl;
+    return rb__error(err, RB_ELIMIT, RB_NO_OFFSET, "refusing: this table is too much for me");
+}
+static int refusing_lookup(const void *impl, int method, const char *path, size_t len, rb_match *m)
+{
+    (void)impl, (void)method, (void)path, (void)len;
+    memset(m, 0, sizeof *m);
+    m->outcome = RB_NOT_FOUND;
+    return RB_OK;
+}
+static size_t refusing_memory(const void *impl)
+{
+    (void)impl;
+    return 0;
+}
+static const rb_router_ops refusing_ops = {
+    .abi_version = RB_ROUTER_ABI_VERSION,
+    .name = "refusing",
+    .summary = "a test router whose build refuses every table",
+    .features = RB_FEAT_PARAMS | RB_FEAT_CATCHALL | RB_FEAT_GLOB | RB_FEAT_TEMPLATE,
+    .create = refusing_create,
+    .destroy = refusing_destroy,
+    .add = refusing_add,
+    .build = refusing_build,
+    .lookup = refusing_lookup,
+    .memory = refusing_memory,
+};
+
+/* Only the limit and compiled were left out when their build refused; any
+ * other router's refusal failed the whole scenario (outside choose).  A
+ * refusal by build() is now the general rule: the router is left out with
+ * its reason and the others are measured; all or nothing skips. */
+Test(suite, regression_a_router_whose_build_refuses_is_left_out_with_its_reason)
+{
+    for (int aon = 0; aon < 2; aon++) {
+        rb_suite s;
+        make(&s, "radix", "linear", "params-100");
+        rb_error err;
+        cr_assert_eq(rb_suite_add_ops(&s, &refusing_ops, "refusing", &err), RB_OK);
+        s.all_or_nothing = aon;
+        heard h = {0};
+        rb_suite_hooks hooks = {&h,   on_begun,    on_pass,    NULL,
+                                NULL, on_measured, on_skipped, on_failed};
+        rb_bundle b;
+        cr_expect_eq(rb_suite_run(&s, &hooks, &b, &err), RB_SUITE_OK, "%s", err.message);
+        cr_expect_eq(h.failed, 0, "a refusal is not a failure");
+        if (aon) {
+            cr_expect_eq(h.skipped, 1, "all or nothing: the scenario is skipped");
+            cr_expect_eq(b.nscenarios, 0);
+        } else {
+            cr_assert_eq(b.nscenarios, 1);
+            const rb_bundle_scenario *sc = &b.scenarios[0];
+            cr_expect_eq(sc->nresults, 2, "radix and linear measured");
+            cr_assert_eq(sc->nrefused, 1);
+            cr_expect_str_eq(sc->refused[0].router, "refusing");
+            cr_expect(strstr(sc->refused[0].reason, "too much for me") != NULL, "%s",
+                      sc->refused[0].reason);
+        }
+        rb_bundle_free(&b);
+        rb_suite_free(&s);
+    }
 }

@@ -176,7 +176,6 @@ int cmd_choose(int argc, char **argv)
         o.s.ninputs = 2;
     }
     o.s.run.both_conditions = true;
-    o.s.run.drop_refusing = true;
     if (status == CLI_OK) status = add_routers(&o);
     if (status == CLI_OK) {
         o.s.routes_file = t->routes;

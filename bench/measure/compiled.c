@@ -321,7 +321,7 @@ static int compiled_build(void *impl, rb_error *err)
     compiled_router *c = impl;
     if (c->count > RB_COMPILED_MAX_ROUTES)
         return rb__error(err, RB_ELIMIT, RB_NO_OFFSET,
-                         "compiled: %zu routes; the benchmark compiles at most %u "
+                         "%zu routes, over the %u it compiles "
                          "(routebench compile has no such limit)",
                          c->count, RB_COMPILED_MAX_ROUTES);
     rb_route *routes = malloc((c->count ? c->count : 1) * sizeof *routes);

@@ -138,10 +138,17 @@ static int prepare_subject(rb_bench_subject *s, const rb_router_ops *ops,
 }
 
 /* prepare with one config for every subject, or (pinned) an arena each. */
+bool rb_bench_is_refusal(int rc)
+{
+    return rc == RB_EUNSUPPORTED || rc == RB_EDUPLICATE || rc == RB_ELIMIT || rc == RB_EPATTERN ||
+           rc == RB_EMETHOD;
+}
+
 static int prepare(rb_bench_run *run, const rb_route_table *routes,
                    const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
                    const rb_config *config, bool pinned, uint64_t seed,
-                   rb_bench_progress_fn progress, void *ctx, rb_error *err)
+                   rb_bench_progress_fn progress, rb_bench_refused_fn refused, void *ctx,
+                   rb_error *err)
 {
     memset(run, 0, sizeof *run);
     run->perf.fd = -1;
@@ -170,20 +177,30 @@ static int prepare(rb_bench_run *run, const rb_route_table *routes,
         const rb_request *q = &requests->reqs[i];
         run->queries[i] = (rb_bench_query){rb_request_path(requests, i), q->len, q->method};
     }
-    for (size_t k = 0; k < nops; k++) {
+    for (size_t k = 0, n = 0; k < nops; k++) { /* n: the routers kept */
         if (progress) {
             rb_bench_subject next = {.ops = ops[k]};
             progress(ctx, "build", &next, k, nops);
         }
         rb_config pinned_config;
         if (pinned) {
-            rb_bench_arena_init(&run->arenas[k]);
-            run->narenas = k + 1;
-            pinned_config = (rb_config){&run->arenas[k].allocator, seed};
+            rb_bench_arena_init(&run->arenas[n]);
+            run->narenas = n + 1;
+            pinned_config = (rb_config){&run->arenas[n].allocator, seed};
             config = &pinned_config;
         }
-        rc = prepare_subject(&run->subjects[k], ops[k], set, requests, config, err);
-        run->nsubjects = k + 1;
+        rc = prepare_subject(&run->subjects[n], ops[k], set, requests, config, err);
+        if (rc < 0 && refused && rb_bench_is_refusal(rc)) { /* left out, with its reason */
+            refused(ctx, ops[k], err);
+            if (pinned) {
+                rb_bench_arena_destroy(&run->arenas[n]);
+                run->narenas = n;
+            }
+            memset(&run->subjects[n], 0, sizeof run->subjects[n]);
+            rc = RB_OK;
+            continue;
+        }
+        run->nsubjects = ++n;
         if (rc < 0) {
             rb_error inner = *err;
             rb__error(err, rc, inner.offset, "router %s: %s", rb_ops_name(ops[k]), inner.message);
@@ -201,23 +218,23 @@ int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
                      const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
                      const rb_config *config, rb_error *err)
 {
-    return prepare(run, routes, requests, ops, nops, config, false, 0, NULL, NULL, err);
+    return prepare(run, routes, requests, ops, nops, config, false, 0, NULL, NULL, NULL, err);
 }
 
 int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
                               const rb_request_table *requests, const rb_router_ops *const *ops,
                               size_t nops, const rb_config *config, rb_bench_progress_fn progress,
-                              void *ctx, rb_error *err)
+                              rb_bench_refused_fn refused, void *ctx, rb_error *err)
 {
-    return prepare(run, routes, requests, ops, nops, config, false, 0, progress, ctx, err);
+    return prepare(run, routes, requests, ops, nops, config, false, 0, progress, refused, ctx, err);
 }
 
 int rb_bench_prepare_pinned(rb_bench_run *run, const rb_route_table *routes,
                             const rb_request_table *requests, const rb_router_ops *const *ops,
-                            size_t nops, uint64_t seed, rb_bench_progress_fn progress, void *ctx,
-                            rb_error *err)
+                            size_t nops, uint64_t seed, rb_bench_progress_fn progress,
+                            rb_bench_refused_fn refused, void *ctx, rb_error *err)
 {
-    return prepare(run, routes, requests, ops, nops, NULL, true, seed, progress, ctx, err);
+    return prepare(run, routes, requests, ops, nops, NULL, true, seed, progress, refused, ctx, err);
 }
 
 void rb_bench_slow_subject(rb_bench_run *run, size_t k, uint64_t spin)

@@ -215,22 +215,33 @@ int rb_bench_prepare(rb_bench_run *run, const rb_route_table *routes,
                      const rb_request_table *requests, const rb_router_ops *const *ops, size_t nops,
                      const rb_config *config, rb_error *err);
 
+/* A router whose build refused the table: why says what it refused. */
+typedef void (*rb_bench_refused_fn)(void *ctx, const rb_router_ops *ops, const rb_error *why);
+
+/* Whether a build's status rc is the router refusing the table (a feature
+ * it lacks, a limit, a conflict: RB_EUNSUPPORTED, RB_EDUPLICATE,
+ * RB_ELIMIT, RB_EPATTERN, RB_EMETHOD) rather than a failure (memory, I/O). */
+bool rb_bench_is_refusal(int rc);
+
 /* The same, calling progress(ctx, "build", subject, k, nops) before the
  * k-th router is built and checked (subject->ops is set), so a slow one
- * (linear on a large table) can be announced. */
+ * (linear on a large table) can be announced.  With refused (may be
+ * NULL), a router whose build refuses the table (rb_bench_is_refusal) is
+ * left out of the run and told to refused(ctx, ops, why) instead of
+ * failing the call: run->subjects then holds the others, in order. */
 int rb_bench_prepare_progress(rb_bench_run *run, const rb_route_table *routes,
                               const rb_request_table *requests, const rb_router_ops *const *ops,
                               size_t nops, const rb_config *config, rb_bench_progress_fn progress,
-                              void *ctx, rb_error *err);
+                              rb_bench_refused_fn refused, void *ctx, rb_error *err);
 
 /* The same for counted measurements: every router gets an arena of its own
  * (bench/measure/arena.h) and the hash seed `seed`, so two builds of the same code
  * see the same addresses modulo RB_BENCH_ARENA_ALIGN and the same hashes;
- * progress as for rb_bench_prepare_progress (may be NULL). */
+ * progress and refused as for rb_bench_prepare_progress (may be NULL). */
 int rb_bench_prepare_pinned(rb_bench_run *run, const rb_route_table *routes,
                             const rb_request_table *requests, const rb_router_ops *const *ops,
-                            size_t nops, uint64_t seed, rb_bench_progress_fn progress, void *ctx,
-                            rb_error *err);
+                            size_t nops, uint64_t seed, rb_bench_progress_fn progress,
+                            rb_bench_refused_fn refused, void *ctx, rb_error *err);
 
 /* Make subject k a slowed copy of itself: `spin` iterations of busy work
  * after each lookup (bench/measure/slowed.h); spin is changed by calling again. */

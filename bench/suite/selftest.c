@@ -258,9 +258,10 @@ int rb_selftest_run(const rb_selftest_opts *o, const rb_scenario *scenarios, siz
         const rb_request_table *reqs = &scenarios[si].requests;
         for (int c = 0; rc == RB_OK && c < 2; c++) {
             rb_bench_run *run = c == 0 ? &t.aa[si] : &t.as[si];
-            rc = counted(&t) ? rb_bench_prepare_pinned(run, routes, reqs, pair, 2,
-                                                       RB_CALLGRIND_HASH_SEED, NULL, NULL, err)
-                             : rb_bench_prepare(run, routes, reqs, pair, 2, NULL, err);
+            rc = counted(&t)
+                     ? rb_bench_prepare_pinned(run, routes, reqs, pair, 2, RB_CALLGRIND_HASH_SEED,
+                                               NULL, NULL, NULL, err)
+                     : rb_bench_prepare(run, routes, reqs, pair, 2, NULL, err);
             if (rc < 0 && c == 1) rb_bench_run_free(&t.aa[si]);
         }
         if (rc == RB_OK) prepared = si + 1;

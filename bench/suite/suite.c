@@ -295,23 +295,6 @@ static void fill_conditions(const rb_suite *o, rb_bundle_scenario *s, const rb_b
     (void)o;
 }
 
-/* Can the limit be built from this scenario's requests?  Not when a
- * requested path reads as a pattern (err says which): the limit is then
- * left out of the scenario, as a router that refuses its table. */
-static bool limit_builds(const rb_scenario *sc, const rb_config *cfg, rb_error *err)
-{
-    const rb_router_ops *floor = rb_registry_find("floor");
-    rb_router *r;
-    size_t n;
-    if (!floor) {
-        rb__error(err, RB_EUNSUPPORTED, RB_NO_OFFSET, "floor is not built in");
-        return false;
-    }
-    if (rb_limit_build(&sc->requests, floor, cfg, &r, &n, err) < 0) return false;
-    rb_router_destroy(r);
-    return true;
-}
-
 /* The routers of one pass: measured in-process, peers, lacking a feature,
  * refusing the table. */
 typedef struct selection {
@@ -327,7 +310,6 @@ static void select_routers(const rb_suite *o, const rb_scenario *sc, selection *
 {
     memset(sel, 0, sizeof *sel);
     size_t slen = 0;
-    const rb_config cfg = {NULL, o->seed ? o->seed : 1};
     for (size_t k = 0; k < o->nrouters; k++) {
         if (peer_of(o, o->routers[k])) {
             sel->peers[sel->npeers++] = o->routers[k];
@@ -339,31 +321,53 @@ static void select_routers(const rb_suite *o, const rb_scenario *sc, selection *
             if (w > 0 && (size_t)w < sizeof sel->skipped - slen) slen += (size_t)w;
             continue;
         }
-        rb_error why;
-        if (o->routers[k] == &rb_bench_limit_ops && !limit_builds(sc, &cfg, &why)) {
-            refuse(&sel->ref, o->labels[k], why.message);
-            continue;
-        }
-        if (o->routers[k] == &rb_bench_compiled_ops &&
-            sc->routes.count > RB_COMPILED_MAX_ROUTES) { /* known before it compiles anything */
-            char msg[160];
-            snprintf(msg, sizeof msg, "%zu routes, over the %u it compiles",
-                     (size_t)sc->routes.count, RB_COMPILED_MAX_ROUTES);
-            refuse(&sel->ref, o->labels[k], msg);
-            continue;
-        }
-        if (o->drop_refusing) { /* choose: a router that refuses the table is left out */
-            rb_router *r;
-            rb_error err;
-            if (rb_route_table_build_router(&sc->routes, sc->spec.name, o->routers[k], &cfg, &r,
-                                            &err) < 0) {
-                refuse(&sel->ref, o->labels[k], err.message);
-                continue;
-            }
-            rb_router_destroy(r);
-        }
         sel->ops[sel->nops++] = o->routers[k];
     }
+}
+
+/* The build of a pass: the hooks' progress, and the refusals into the
+ * selection (a router whose build() refuses the table is left out of the
+ * pass with its reason: the limit when a requested path reads as a
+ * pattern, compiled over its size, any router lacking what the table
+ * needs). */
+typedef struct building {
+    const rb_suite *o;
+    selection *sel;
+    const rb_suite_hooks *h;
+} building;
+
+static void building_step(void *ctx, const char *what, const rb_bench_subject *s, size_t done,
+                          size_t total)
+{
+    const building *bd = ctx;
+    if (bd->h->step) bd->h->step(bd->h->ctx, what, s, done, total);
+}
+
+static void building_refused(void *ctx, const rb_router_ops *ops, const rb_error *why)
+{
+    building *bd = ctx;
+    refuse(&bd->sel->ref, rb_suite_label(bd->o, ops), why->message);
+}
+
+/* What a pass returns when its routers' builds left nothing to measure
+ * (every router refused, or one did where all or nothing run): the
+ * scenario is skipped with their reasons, as before any build. */
+#define NOTHING_LEFT 1
+
+static bool enough(const rb_suite *o, const selection *sel)
+{
+    size_t n = sel->nops + sel->npeers;
+    return n > 0 && (!o->all_or_nothing || n == o->nrouters);
+}
+
+/* The routers prepare kept, in order: the selection's from now on;
+ * NOTHING_LEFT when they are not enough. */
+static int kept(const rb_suite *o, selection *sel, const rb_bench_run *run, int rc)
+{
+    if (rc < 0) return rc;
+    sel->nops = run->nsubjects;
+    for (size_t k = 0; k < run->nsubjects; k++) sel->ops[k] = run->subjects[k].ops;
+    return enough(o, sel) ? RB_OK : NOTHING_LEFT;
 }
 
 /* Count one replay of each router under Callgrind. */
@@ -371,9 +375,12 @@ static int measure_counted(rb_suite *o, rb_scenario *sc, selection *sel, rb_benc
                            rb_verify_report *reps, const rb_suite_hooks *h, rb_error *err)
 {
     const char *labels[64];
+    building bd = {o, sel, h};
+    int rc =
+        rb_bench_prepare_pinned(run, &sc->routes, &sc->requests, sel->ops, sel->nops,
+                                RB_CALLGRIND_HASH_SEED, building_step, building_refused, &bd, err);
+    rc = kept(o, sel, run, rc);
     for (size_t k = 0; k < sel->nops; k++) labels[k] = rb_suite_label(o, sel->ops[k]);
-    int rc = rb_bench_prepare_pinned(run, &sc->routes, &sc->requests, sel->ops, sel->nops,
-                                     RB_CALLGRIND_HASH_SEED, h->step, h->ctx, err);
     if (rc == RB_OK) rc = check_answers(run, sc, reps, h, err);
     if (rc == RB_OK && sel->npeers)
         add_peers(o, sc, run, sel->peers, sel->npeers, RB_BENCH_MODE_THROUGHPUT, 0, &sel->ref,
@@ -395,8 +402,10 @@ static int measure_timed(rb_suite *o, const rb_bundle *b, rb_scenario *sc, selec
     rb_bench_protocol proto = o->proto;
     proto.order_seed = rb_bundle_order_seed(o->seed, b->nscenarios);
     if (o->metric == RB_METRIC_HW_INSTRUCTIONS) proto.clock = RB_BENCH_CLOCK_HW_INSTRUCTIONS;
+    building bd = {o, sel, h};
     int rc = rb_bench_prepare_progress(run, &sc->routes, &sc->requests, sel->ops, sel->nops, &cfg,
-                                       h->step, h->ctx, err);
+                                       building_step, building_refused, &bd, err);
+    rc = kept(o, sel, run, rc);
     if (rc == RB_OK) rc = check_answers(run, sc, reps, h, err);
     if (rc == RB_OK && sel->npeers) {
         stage(h, RB_SUITE_PEERS);
@@ -486,7 +495,7 @@ static int measure_condition(rb_suite *o, rb_bundle *b, rb_scenario *sc, const r
     rb_error err;
     selection sel;
     select_routers(o, sc, &sel);
-    if (sel.nops + sel.npeers == 0 || (o->all_or_nothing && sel.nops + sel.npeers != o->nrouters)) {
+    if (!enough(o, &sel)) {
         if (h->skipped) h->skipped(h->ctx, sc->spec.name, sel.skipped, &sel.ref);
         return RB_SUITE_OK;
     }
@@ -500,6 +509,12 @@ static int measure_condition(rb_suite *o, rb_bundle *b, rb_scenario *sc, const r
         rc = rb_metric_exact(o->metric)
                  ? measure_counted(o, sc, &sel, &run, reps, h, &err)
                  : measure_timed(o, b, sc, &sel, &run, reps, h, mode, app, &err);
+    if (rc == NOTHING_LEFT) {
+        if (h->skipped) h->skipped(h->ctx, sc->spec.name, sel.skipped, &sel.ref);
+        free(reps);
+        rb_bench_run_free(&run);
+        return RB_SUITE_OK;
+    }
     if (rc == RB_OK) rc = record(o, b, sc, &run, &sel, mode, app, &err);
     if (rc == RB_OK) record_differs(b, sc, &run, reps, &sel);
     int status = RB_SUITE_OK;

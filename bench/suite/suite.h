@@ -9,13 +9,14 @@
  *   run     the routers given, every scenario under one condition
  *   pair    two routers, a scenario only when both support it
  *           (all_or_nothing), the gate (gate.on), the noise note
- *   choose  every router that builds the table (drop_refusing), each
- *           scenario warm throughput then cold latency (both_conditions)
+ *   choose  every router, each scenario warm throughput then cold
+ *           latency (both_conditions)
  *
  * Peers, the limit and the compiled router are routers like the others: a
  * router that refuses a scenario is left out of it with its reason (a
- * peer's refusal, the limit's, compiled's size limit; with drop_refusing
- * any router whose build() refuses the table), never an error of the
+ * feature it lacks, known before any build; then any router whose build()
+ * refuses the table: a peer's refusal, the limit's when a requested path
+ * reads as a pattern, compiled's size limit), never an error of the
  * session.  Nothing here prints and nothing exits.
  */
 #ifndef RB_BENCH_SUITE_H
@@ -64,7 +65,6 @@ typedef struct rb_suite {
     size_t npeers;
     bool all_or_nothing;       /* skip a scenario unless every router supports it */
     bool both_conditions;      /* every scenario warm-throughput, then cold-latency */
-    bool drop_refusing;        /* a router whose build() refuses the table is left out */
     bool noise_note;           /* two routers: say what noise the pair could see */
     const char *source_note;   /* where the routes came from, for the bundle */
     const char *requests_note; /* where the requests came from */
