@@ -445,7 +445,10 @@ static int phf_build(compiler *c, phf *f)
             if (lo == hi) break; /* the rest are empty */
             uint32_t d = 0;
             for (;; d++) {
-                if (d == (1u << 22)) {
+                /* a key's place repeats every mask + 1 displacements (its
+                 * step is odd, the table a power of two): past them none
+                 * can fit, and the next seed is tried at once */
+                if (d > f->mask) {
                     ok = false;
                     break;
                 }
