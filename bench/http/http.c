@@ -366,8 +366,7 @@ static int lookup_died(http_run *r, pid_t pid, bool hung, rb_error *err)
 {
     int st = 0;
     if (hung) kill(pid, SIGKILL);
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
+    rb__reap_child(pid, RB_REAP_FOREVER, false, &st);
     char names[160];
     spec_list(r->o, names, sizeof names);
     if (hung)
@@ -404,8 +403,7 @@ static int lookup_result(http_run *r, pid_t pid, int fd, rb_error *err)
         got += (size_t)k;
     }
     int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-    }
+    rb__reap_child(pid, RB_REAP_FOREVER, false, &st);
     int rc;
     memcpy(&rc, buf + 1, sizeof rc);
     if (rc < 0) {

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "http.h"
+#include "program.h"
 
 #include "base_internal.h"
 #include "clock.h"
@@ -160,10 +161,8 @@ void rb_http_child_stop(rb_http_child *c, unsigned grace_ms, int *status)
     if (c->pid > 0) {
         kill(-c->pid, SIGTERM);
         if (!rb_http_child_wait(c, grace_ms, status)) {
-            kill(-c->pid, SIGKILL);
             int st = 0;
-            while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR) {
-            }
+            rb__reap_child(c->pid, 0, true, &st); /* no more grace: the group is killed */
             if (status) *status = st;
             c->pid = 0;
         }
