@@ -392,6 +392,52 @@ static cJSON *latency_json(const rb_http_result *res, const rb_load_result *l)
     return j;
 }
 
+/* Router i's object of the summary: its gate, capacity, CPU, statuses,
+ * and its paired figures against the baseline once the gate passed. */
+static cJSON *result_json(const rb_http_result *res, size_t i)
+{
+    const rb_http_router_result *x = &res->results[i];
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "router", x->spec);
+    cJSON *g = cJSON_AddObjectToObject(r, "gate");
+    cJSON_AddNumberToObject(g, "requests", (double)x->gate.requests);
+    cJSON_AddNumberToObject(g, "passed", (double)x->gate.passed);
+    if (x->gate.passed != x->gate.requests) {
+        cJSON_AddNumberToObject(g, "first_wrong", (double)x->gate.first_wrong + 1);
+        cJSON_AddStringToObject(g, "first_what", x->gate.first_what);
+    } else {
+        cJSON_AddNullToObject(g, "first_wrong");
+    }
+    cJSON_AddNumberToObject(r, "capacity", x->capacity);
+    cJSON_AddNumberToObject(r, "capacity_min", x->capacity_min);
+    cJSON_AddNumberToObject(r, "capacity_max", x->capacity_max);
+    cJSON_AddNumberToObject(r, "ns_per_request", x->ns_per_request);
+    cJSON_AddNumberToObject(r, "lookup_ns", x->lookup_ns);
+    cJSON_AddNumberToObject(r, "share", x->share);
+    cJSON_AddNumberToObject(r, "cpu_ns_per_request", x->cpu_ns_per_request);
+    cJSON_AddNumberToObject(r, "cpu_share", x->cpu_share);
+    cJSON_AddNumberToObject(r, "server_busy", x->server_busy);
+    cJSON_AddNumberToObject(r, "client_busy", x->client_busy);
+    cJSON_AddNumberToObject(r, "socket_errors", (double)x->err_socket);
+    cJSON_AddNumberToObject(r, "status_200", (double)x->status_200);
+    cJSON_AddNumberToObject(r, "status_404", (double)x->status_404);
+    cJSON_AddNumberToObject(r, "status_405", (double)x->status_405);
+    cJSON_AddNumberToObject(r, "status_other", (double)x->status_other);
+    if (i > 0 && res->gate_passed && x->cpu_vs_baseline.n)
+        cJSON_AddItemToObject(r, "cpu_vs_baseline", paired_json(&x->cpu_vs_baseline));
+    else
+        cJSON_AddNullToObject(r, "cpu_vs_baseline");
+    if (i > 0 && res->gate_passed)
+        cJSON_AddItemToObject(r, "vs_baseline", paired_json(&x->vs_baseline));
+    else
+        cJSON_AddNullToObject(r, "vs_baseline");
+    if (res->gate_passed)
+        cJSON_AddItemToObject(r, "latency", latency_json(res, &x->latency));
+    else
+        cJSON_AddNullToObject(r, "latency");
+    return r;
+}
+
 static char *summary_json(const rb_http_options *o, const rb_http_result *res, const char *command)
 {
     rb_bundle info;
@@ -448,48 +494,7 @@ static char *summary_json(const rb_http_options *o, const rb_http_result *res, c
     cJSON_AddBoolToObject(j, "gate_passed", res->gate_passed);
     cJSON_AddNumberToObject(j, "offered_rate", res->offered_rate);
     cJSON *rs = cJSON_AddArrayToObject(j, "results");
-    for (size_t i = 0; i < res->nresults; i++) {
-        const rb_http_router_result *x = &res->results[i];
-        cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "router", x->spec);
-        cJSON *g = cJSON_AddObjectToObject(r, "gate");
-        cJSON_AddNumberToObject(g, "requests", (double)x->gate.requests);
-        cJSON_AddNumberToObject(g, "passed", (double)x->gate.passed);
-        if (x->gate.passed != x->gate.requests) {
-            cJSON_AddNumberToObject(g, "first_wrong", (double)x->gate.first_wrong + 1);
-            cJSON_AddStringToObject(g, "first_what", x->gate.first_what);
-        } else {
-            cJSON_AddNullToObject(g, "first_wrong");
-        }
-        cJSON_AddNumberToObject(r, "capacity", x->capacity);
-        cJSON_AddNumberToObject(r, "capacity_min", x->capacity_min);
-        cJSON_AddNumberToObject(r, "capacity_max", x->capacity_max);
-        cJSON_AddNumberToObject(r, "ns_per_request", x->ns_per_request);
-        cJSON_AddNumberToObject(r, "lookup_ns", x->lookup_ns);
-        cJSON_AddNumberToObject(r, "share", x->share);
-        cJSON_AddNumberToObject(r, "cpu_ns_per_request", x->cpu_ns_per_request);
-        cJSON_AddNumberToObject(r, "cpu_share", x->cpu_share);
-        cJSON_AddNumberToObject(r, "server_busy", x->server_busy);
-        cJSON_AddNumberToObject(r, "client_busy", x->client_busy);
-        cJSON_AddNumberToObject(r, "socket_errors", (double)x->err_socket);
-        cJSON_AddNumberToObject(r, "status_200", (double)x->status_200);
-        cJSON_AddNumberToObject(r, "status_404", (double)x->status_404);
-        cJSON_AddNumberToObject(r, "status_405", (double)x->status_405);
-        cJSON_AddNumberToObject(r, "status_other", (double)x->status_other);
-        if (i > 0 && res->gate_passed && x->cpu_vs_baseline.n)
-            cJSON_AddItemToObject(r, "cpu_vs_baseline", paired_json(&x->cpu_vs_baseline));
-        else
-            cJSON_AddNullToObject(r, "cpu_vs_baseline");
-        if (i > 0 && res->gate_passed)
-            cJSON_AddItemToObject(r, "vs_baseline", paired_json(&x->vs_baseline));
-        else
-            cJSON_AddNullToObject(r, "vs_baseline");
-        if (res->gate_passed)
-            cJSON_AddItemToObject(r, "latency", latency_json(res, &x->latency));
-        else
-            cJSON_AddNullToObject(r, "latency");
-        cJSON_AddItemToArray(rs, r);
-    }
+    for (size_t i = 0; i < res->nresults; i++) cJSON_AddItemToArray(rs, result_json(res, i));
     cJSON *l = cJSON_AddArrayToObject(j, "limitations");
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
         cJSON_AddItemToArray(l, cJSON_CreateString(limits[i]));
