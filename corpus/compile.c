@@ -356,7 +356,13 @@ static uint64_t static_hash(uint64_t seed, uint32_t parent, const char *s, uint3
     uint64_t h = ((word_at(s, n, 0) ^ seed) * HASH_K1) ^
                  (((word_at(s, n, 8) + seed) ^ key_of(parent, n)) * HASH_K2);
     for (size_t at = 16; at < n; at += 8) h = (h ^ word_at(s, n, at)) * HASH_K1;
-    return h ^ (h >> 32);
+    /* a product carries a difference only upwards: keys differing in a
+     * word's top byte alone ("authorizations", "authori]ations") shared
+     * every low bit, so their places collided under every seed; folding
+     * down, multiplying and folding again spreads every bit to all */
+    h ^= h >> 33;
+    h *= HASH_K2;
+    return h ^ (h >> 33);
 }
 
 /* A hash's bucket among nb, and its slot for displacement d in a table
@@ -789,7 +795,9 @@ static const char walker_text[] =
     "            size_t at;\n"
     "            for (at = 16; at < n; at += 8)\n"
     "                h = (h ^ @_part(p, len, pos + at, pos + n)) * UINT64_C(0x9e3779b97f4a7c15);\n"
-    "            h ^= h >> 32;\n"
+    "            h ^= h >> 33;\n"
+    "            h *= UINT64_C(0xc2b2ae3d27d4eb4f);\n"
+    "            h ^= h >> 33;\n"
     "            sl = &@_slots[((uint32_t)h + @_disp[((h >> 32) * @_NBUCKETS) >> 32] *\n"
     "                                             ((uint32_t)(h >> 17) | 1u)) &\n"
     "                          @_MASK];\n"
@@ -1438,6 +1446,9 @@ int rb_compile_table(const rb_route_table *t, const char *name, const char *pref
         rb__error(err, RB_EUNSUPPORTED, inner.offset, "%s:%zu: %s", name, t->routes[refused].line,
                   inner.message);
         err->line = t->routes[refused].line;
+    } else if (rc < 0 && rc != RB_ENOMEM && err) { /* a refusal of the whole table names it */
+        rb_error inner = *err;
+        rb__error(err, rc, inner.offset, "%s: %s", name, inner.message);
     }
 done:
     for (size_t i = 0; i < parsed; i++) rb_pattern_free(&pats[i]);
