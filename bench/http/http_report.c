@@ -583,32 +583,65 @@ int rb_http_prepare_dir(const char *dir, rb_error *err)
     return rc;
 }
 
+/* What the lab's files are rendered from. */
+typedef struct http_doc {
+    const rb_http_options *o;
+    const rb_http_result *res;
+    const char *command;
+} http_doc;
+
+static void put_json(const http_doc *d, rb_buf *out)
+{
+    char *json = summary_json(d->o, d->res, d->command);
+    if (!json) {
+        out->failed = 1;
+        return;
+    }
+    rb_buf_puts(out, json);
+    free(json);
+}
+
+static void put_csv(const http_doc *d, rb_buf *out)
+{
+    trials_csv(d->res, out);
+}
+
+static void put_md(const http_doc *d, rb_buf *out)
+{
+    rb_buf md = {0};
+    rb_http_report(d->o, d->res, d->command, true, &md);
+    rb_format_md(out, md.data ? md.data : "", md.len);
+    if (md.failed) out->failed = 1;
+    rb_buf_free(&md);
+}
+
+/* The lab's files, one row each, in the pattern of the bundle's output
+ * table (bench/report/output.h): adding a file is a function and a row.
+ * (Not rows of that table: they render an rb_http_result, not a bundle,
+ * and the lab sits below report/ in the layers.) */
+static const struct {
+    const char *file;
+    void (*render)(const http_doc *d, rb_buf *out);
+} http_outputs[] = {
+    {"http.json", put_json},
+    {"http_trials.csv", put_csv},
+    {"http.md", put_md},
+};
+
 int rb_http_write_bundle(const rb_http_options *o, const rb_http_result *res, const char *command,
                          const char *dir, rb_error *err)
 {
     int rc = rb_http_prepare_dir(dir, err);
-    char *json = rc == RB_OK ? summary_json(o, res, command) : NULL;
-    if (rc == RB_OK && !json) rc = rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     rb_dir_staged s = {0};
     if (rc == RB_OK) rc = rb_dir_stage(dir, &s, err);
-    if (rc == RB_OK) rc = rb_dir_put(&s, "http.json", json, strlen(json), err);
-    free(json);
-    rb_buf b = {0};
-    if (rc == RB_OK) {
-        trials_csv(res, &b);
+    const http_doc d = {o, res, command};
+    for (size_t i = 0; rc == RB_OK && i < sizeof http_outputs / sizeof http_outputs[0]; i++) {
+        rb_buf b = {0};
+        http_outputs[i].render(&d, &b);
         rc = b.failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory")
-                      : rb_dir_put(&s, "http_trials.csv", b.data ? b.data : "", b.len, err);
+                      : rb_dir_put(&s, http_outputs[i].file, b.data ? b.data : "", b.len, err);
+        rb_buf_free(&b);
     }
-    rb_buf_free(&b);
-    if (rc == RB_OK) {
-        rb_buf md = {0};
-        rb_http_report(o, res, command, true, &md);
-        rb_format_md(&b, md.data ? md.data : "", md.len);
-        rc = b.failed || md.failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory")
-                                   : rb_dir_put(&s, "http.md", b.data, b.len, err);
-        rb_buf_free(&md);
-    }
-    rb_buf_free(&b);
     struct stat st;
     bool any, has_json;
     if (rc == RB_OK && stat(s.dir, &st) == 0) rc = walk_dir(s.dir, &s, &any, &has_json, err);
