@@ -113,12 +113,13 @@ for row in "${rows[@]}"; do
   runner=$(field "$peer" median_ns)
   nopns=$(field "$nop" median_ns)
   sum=$(field "$peer" checksum)
-  if [ "$runner" = - ] || [ "$runner" = null ]; then # refused the table: no figure
-    echo "| $peer | $what | - | refused $scenario | - | $nop - | - |"
+  if [ -z "$runner" ] || [ "$runner" = - ] || [ "$runner" = null ]; then # refused the table
+    echo "| $peer | $what | - | refused $scenario | - | $nop ${nopns:--} | - |"
     continue
   fi
   # the runner's checksum is hex in summary.json; the plain loop's decimal
-  same=$( [ "$sum" != - ] && [ "$((16#${sum#0x}))" = "${plain_sum[$peer]}" ] && echo yes || echo no)
+  same=$( [ -n "$sum" ] && [ "$sum" != - ] && [ "$((16#${sum#0x}))" = "${plain_sum[$peer]}" ] &&
+          echo yes || echo no)
   awk -v p="$peer" -v w="$what" -v a="${plain_a[$peer]}" -v b="${plain_b[$peer]}" -v r="$runner" \
       -v n="$nop" -v nn="$nopns" -v same="$same" 'BEGIN {
     m = (a + b) / 2
