@@ -114,7 +114,10 @@ for row in "${rows[@]}"; do
   nopns=$(field "$nop" median_ns)
   sum=$(field "$peer" checksum)
   if [ -z "$runner" ] || [ "$runner" = - ] || [ "$runner" = null ]; then # refused the table
-    echo "| $peer | $what | - | refused $scenario | - | $nop ${nopns:--} | - |"
+    awk -v p="$peer" -v w="$what" -v s="$scenario" -v n="$nop" -v nn="$nopns" 'BEGIN {
+      printf "| %s | %s | - | refused %s | - | %s %s | - |\n", p, w, s, n,
+             (nn == "" || nn == "-") ? "-" : sprintf("%.1f", nn)
+    }'
     continue
   fi
   # the runner's checksum is hex in summary.json; the plain loop's decimal
