@@ -44,10 +44,14 @@ rows=(
   "rou3|node peers/js/rou3.mjs plain|nop-node|findRoute"
   "memoirist|node peers/js/memoirist.mjs plain|nop-node|find"
 )
-# every peer runner routebench knows (not the nop references) has a row
-for p in $("$rb" list | awk '/^peer runners/ { on = 1; next } on && /^$/ { exit } on && / peer process/ { print $1 }'); do
+# every peer runner routebench knows (not the nop references) has a row;
+# the nop references that are built join the paired run
+runners() { "$rb" list | awk -v kind="$1" '/^peer runners/ { on = 1; next } on && /^$/ { exit }
+  on && index($0, kind) { print $1 }'; }
+for p in $(runners " peer process"); do
   printf '%s\n' "${rows[@]}" | grep -q "^$p|" || echo "peers_fair: no row for the peer runner $p" >&2
 done
+mapfile -t nops < <(runners " reference, not a router")
 load() { awk '{ print $1 }' /proc/loadavg; }
 load0=$(load)
 
@@ -85,7 +89,7 @@ done
 [ ${#peers[@]} -gt 0 ] || { echo "peers_fair: no runner is built (bash peers/build.sh)" >&2; exit 1; }
 
 pass=after
-list=$(printf '%s\n' "${peers[@]}" nop-go nop-rust nop-node | paste -sd, -)
+list=$(printf '%s\n' "${peers[@]}" "${nops[@]}" | paste -sd, -)
 "$rb" run --scenarios "$scenario" --routers "$list" --trials "$trials" --min-trial-ms 200 \
   --out "$out" >"$out.log" 2>&1 || { tail -20 "$out.log" >&2; exit 1; }
 
