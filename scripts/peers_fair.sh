@@ -13,7 +13,7 @@
 #   scripts/peers_fair.sh [SCENARIO [TRIALS]]    (default: github 15)
 # Needs the runners built (bash peers/build.sh) and build/routebench.  Run
 # it on a quiet machine: the figures are wall-clock timings.  It takes
-# about 3 to 4 minutes with the defaults (every runner built).
+# about 4 minutes with the defaults (every runner built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenario=${1:-github}
