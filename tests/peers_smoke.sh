@@ -70,6 +70,14 @@ if [ -n "$all" ]; then
     fi
   done
   echo "peers_smoke: every built peer runner ($all) folds its router's own answer on GitHub"
+  # the plain loops scripts/peers_fair.sh holds them to fold the same
+  for p in "${peers[@]}"; do
+    line=$(peers/bin/"$p" plain corpus/data/github.routes corpus/data/github.requests 2>&1 </dev/null)
+    if [[ "$line" != "plain $p "*" checksum $folded" ]]; then
+      echo "$line"; echo "peers_smoke: $p's plain loop does not fold $folded"; exit 1
+    fi
+  done
+  echo "peers_smoke: the plain loops of ${peers[*]} fold the same on GitHub"
 fi
 # gin's lookup panics on the Discord document's table (its tree): the runner
 # refuses the table in one line, and no stack trace reaches the terminal
