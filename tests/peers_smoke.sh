@@ -5,9 +5,9 @@
 # under --metric instructions, gives the same count (an exact A/A).  Then
 # matchit (Rust) and one Go runner each give linear's answer on every GitHub
 # request, spans included, in one paired run; every built runner's timed
-# loop folds its router's own answer (the count EXPECTED gives); and
-# matchit counted twice gives the same count.  Exit 77 (skipped) when
-# nothing could run.
+# loop folds its router's own answer (the count EXPECTED gives), as
+# matchit's and echo's plain loops do; and matchit counted twice gives the
+# same count.  Exit 77 (skipped) when nothing could run.
 set -uo pipefail
 exe=$1 sanitized=${2:-0} minimal=${3:-}
 cd "$(dirname "$0")/.."
