@@ -1,22 +1,26 @@
 // hono.mjs — the routebench peer runner of hono's routers
 // (docs/peer-protocol.md):
 //
-//     node hono.mjs [smart|regexp|trie] ROUTES_FILE REQUESTS_FILE
+//     node hono.mjs [smart|regexp|trie] [plain] ROUTES_FILE REQUESTS_FILE
 //
 // smart (the default, as in hono itself): SmartRouter over RegExpRouter
 // and TrieRouter, which keeps the first of them that accepts the table;
 // regexp: RegExpRouter (one compiled regular expression for the whole
 // table); trie: TrieRouter.  Timed through the router's own match(method,
-// path), the call hono's dispatcher makes.  match returns every route that
-// matches, in the order they were added (hono runs them in that order and
-// the first to answer wins), so the runner adds routes in routebench's
-// priority order and takes the first; a "*" route is hono's "ALL".  405:
-// hono answers 404 for a path known under other methods only, so a miss
-// is matched under the other methods (one match each, counted in the
-// figure).  The routers build at their first match: the runner matches
-// once while building, so that the build time holds it; a table
-// RegExpRouter cannot compile (UnsupportedPathError) is refused at the
-// first route whose addition makes it fail.
+// path), the call hono's dispatcher makes, alone, folding the number of
+// routes it returned.  match returns every route that matches, in the
+// order they were added (hono runs them in that order and the first to
+// answer wins), so the runner adds routes in routebench's priority order
+// and, in the check pass, takes the first; a "*" route is hono's "ALL".
+// 405: hono answers 404 for a path known under other methods only, so in
+// the check pass a miss is matched under the other methods (one match
+// each, not timed).  With "plain" there is no protocol: hono's plain loop,
+// in the style of hono's own router benchmarks (match on every request in
+// a for loop), timed and printed by peer.mjs (scripts/peers_fair.sh).  The
+// routers build at their first match: the runner matches once while
+// building, so that the build time holds it; a table RegExpRouter cannot
+// compile (UnsupportedPathError) is refused at the first route whose
+// addition makes it fail.
 //
 // Translation: a param becomes :pN (N its segment index; hono's [^/]+), a
 // catch-all :pN{.+}, a glob segment a param with a regular expression
@@ -37,9 +41,9 @@ const kinds = {
   trie: () => new TrieRouter()
 }
 const argv = process.argv.slice(2)
-const kind = argv.length === 3 ? argv.shift() : 'smart'
+const kind = argv.length >= 3 && argv[0] !== 'plain' ? argv.shift() : 'smart'
 if (!kinds[kind]) {
-  process.stderr.write('usage: node hono.mjs [smart|regexp|trie] ROUTES_FILE REQUESTS_FILE\n')
+  process.stderr.write('usage: node hono.mjs [smart|regexp|trie] [plain] ROUTES_FILE REQUESTS_FILE\n')
   process.exit(2)
 }
 
@@ -142,6 +146,16 @@ main({
     }
   },
   lookup: (m, p) => lookup(m, p),
+  // timed: match alone, the routes it returned counted
+  bare: (m, p) => router.match(m, p)[0].length,
+  // hono's plain loop: match on every request, the routes counted
+  plain (methods, paths, reps) {
+    let sum = 0
+    for (let r = 0; r < reps; r++) {
+      for (let i = 0; i < paths.length; i++) sum += router.match(methods[i], paths[i])[0].length
+    }
+    return sum
+  },
   answer (method, path) {
     const id = lookup(method, path)
     return { id, params: id >= 0 ? params(router.match(method, path)) : undefined }

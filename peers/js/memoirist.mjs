@@ -1,10 +1,14 @@
 // memoirist.mjs — the routebench peer runner of memoirist, the router of
-// Elysia (docs/peer-protocol.md):  node memoirist.mjs ROUTES_FILE REQUESTS_FILE
+// Elysia (docs/peer-protocol.md):  node memoirist.mjs [plain] ROUTES_FILE REQUESTS_FILE
 //
-// Timed through memoirist's own lookup, find(method, path).  A "*" route
-// is added under every method (memoirist keeps one tree per method).
-// 405: memoirist answers only "no route", so a miss is looked up under the
-// other methods (one find each, counted in the figure).
+// Timed through memoirist's own lookup, find(method, path), alone, folding
+// 1 for a route found, 0 for none.  A "*" route is added under every
+// method (memoirist keeps one tree per method).  405: memoirist answers
+// only "no route", so in the check pass a miss is looked up under the
+// other methods (one find each, not timed).  With "plain" there is no
+// protocol: memoirist's plain loop, in the style of its own benchmarks
+// (find on every request in a for loop), timed and printed by peer.mjs
+// (scripts/peers_fair.sh).
 //
 // Translation: a param becomes :pN (N its segment index), a catch-all
 // memoirist's final '*'.  Refused: globs, templates (a memoirist param
@@ -48,6 +52,16 @@ main({
   },
   build () {},
   lookup,
+  // timed: find alone, whether it found a route folded
+  bare: (method, path) => router.find(method, path) === null ? 0 : 1,
+  // memoirist's plain loop: find on every request, the routes found counted
+  plain (methods, paths, reps) {
+    let sum = 0
+    for (let r = 0; r < reps; r++) {
+      for (let i = 0; i < paths.length; i++) if (router.find(methods[i], paths[i]) !== null) sum++
+    }
+    return sum
+  },
   answer (method, path) {
     const id = lookup(method, path)
     if (id < 0) return { id }

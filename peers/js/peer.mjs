@@ -132,16 +132,47 @@ function flat (s) {
   return Buffer.from(s, 'latin1').toString('latin1')
 }
 
+// The plain loop timed (argv "plain"): one untimed run for the checksum,
+// a warm-up that doubles the replays until a run lasts 50 ms, then five
+// runs of about 200 ms; prints "plain NAME NS... checksum N", the ns per
+// lookup of each run (scripts/peers_fair.sh).
+function plainRuns (name, loop, reqs) {
+  const methods = reqs.map((q) => q[0])
+  const paths = reqs.map((q) => q[1])
+  const one = loop(methods, paths, 1)
+  let reps = 1
+  for (;;) {
+    const t = process.hrtime.bigint()
+    loop(methods, paths, reps)
+    const ns = Number(process.hrtime.bigint() - t)
+    if (ns >= 50e6) { reps = Math.max(1, Math.floor(reps * 200e6 / ns)); break }
+    reps *= 2
+  }
+  const out = ['plain ' + name]
+  for (let k = 0; k < 5; k++) {
+    const t = process.hrtime.bigint()
+    const sum = loop(methods, paths, reps)
+    const ns = Number(process.hrtime.bigint() - t)
+    if (sum !== reps * one) throw new Error('checksum ' + sum + ', not ' + reps * one)
+    out.push((ns / (reps * paths.length)).toFixed(1))
+  }
+  process.stdout.write(out.join(' ') + ' checksum ' + one + '\n')
+}
+
 // Run the protocol.  runner: {name, add(route), build(), lookup(method,
 // path) -> id, answer(method, path) -> {id, params} (optional: spans),
 // bare(method, path) -> a number (optional: the timed loop calls it instead
 // of lookup, folding its result, said in the "fold" line: the router's own
-// call alone), requests(reqs) (optional: given [method, path, expected]
-// before the answers), ordered (add in priority order)}.  route: {id,
-// method, pattern, segs}.
+// call alone), plain(methods, paths, reps) -> the sum of the router's plain
+// loop (optional: argv "plain" before the files times it instead of the
+// protocol; it folds as bare does), requests(reqs) (optional: given
+// [method, path, expected] before the answers), ordered (add in priority
+// order)}.  route: {id, method, pattern, segs}.
 export function main (runner, argv) {
+  const plain = argv.length === 3 && argv[0] === 'plain' && runner.plain
+  if (plain) argv = argv.slice(1)
   if (argv.length !== 2) {
-    process.stderr.write('usage: node RUNNER [ARG] ROUTES_FILE REQUESTS_FILE\n')
+    process.stderr.write('usage: node RUNNER [ARG] [plain] ROUTES_FILE REQUESTS_FILE\n')
     process.exit(2)
   }
   const out = ['routebench-peer 1 ' + runner.name]
@@ -165,6 +196,7 @@ export function main (runner, argv) {
   }
   for (const [id, why] of runner.build() || []) refused.set(id, why)
   const build = process.hrtime.bigint() - t0
+  if (plain) return plainRuns(runner.name, runner.plain, reqs)
   for (const id of [...refused.keys()].sort((a, b) => a - b)) out.push('refuse ' + id + ' ' + refused.get(id))
   out.push('loaded ' + (routes.length - refused.size) + ' ' + build + ' -1')
   for (const [m, p] of reqs) {

@@ -1,10 +1,14 @@
 // rou3.mjs — the routebench peer runner of rou3, the router of h3 and
-// Nitro (docs/peer-protocol.md):  node rou3.mjs ROUTES_FILE REQUESTS_FILE
+// Nitro (docs/peer-protocol.md):  node rou3.mjs [plain] ROUTES_FILE REQUESTS_FILE
 //
-// Timed through rou3's own lookup, findRoute(router, method, path).  A "*"
-// route is rou3's any-method route (method "").  405: rou3 answers only
-// "no route", so a miss is looked up under the other methods (one
-// findRoute each, counted in the figure).
+// Timed through rou3's own lookup, findRoute(router, method, path), with
+// its params (as h3 calls it and rou3's own benchmarks do), alone, folding
+// 1 for a route found, 0 for none.  A "*" route is rou3's any-method route
+// (method "").  405: rou3 answers only "no route", so in the check pass a
+// miss is looked up under the other methods (one findRoute each, not
+// timed).  With "plain" there is no protocol: rou3's plain loop, in the
+// style of its own benchmarks (findRoute on every request in a for loop),
+// timed and printed by peer.mjs (scripts/peers_fair.sh).
 //
 // Translation: a param becomes :pN (N its segment index), a catch-all
 // **:pN (one or more segments), a template's params :pN_K (rou3 splits a
@@ -67,6 +71,16 @@ main({
   },
   build () {},
   lookup,
+  // timed: findRoute alone, whether it found a route folded
+  bare: (method, path) => findRoute(router, method, path) === undefined ? 0 : 1,
+  // rou3's plain loop: findRoute on every request, the routes found counted
+  plain (methods, paths, reps) {
+    let sum = 0
+    for (let r = 0; r < reps; r++) {
+      for (let i = 0; i < paths.length; i++) if (findRoute(router, methods[i], paths[i]) !== undefined) sum++
+    }
+    return sum
+  },
   answer (method, path) {
     const id = lookup(method, path)
     return { id, params: id >= 0 ? findRoute(router, method, path).params : undefined }

@@ -1,13 +1,17 @@
 //! The routebench peer runner of Rust's matchit, the router of axum
 //! (docs/peer-protocol.md):
 //!
-//!     matchit [per-method|plain] ROUTES_FILE REQUESTS_FILE
+//!     matchit [per-method] [plain] ROUTES_FILE REQUESTS_FILE
 //!
 //! With `plain` there is no protocol: matchit's plain loop in the style of
-//! its own benchmarks (`Router::at` on every path of axum's tree, the hits
-//! and their params counted), timed after a warm-up, five runs of about
-//! 200 ms, printed as `plain matchit NS... checksum N`
-//! (scripts/peers_fair.sh).
+//! its own benchmarks (`Router::at` on every path of axum's tree, or of the
+//! request method's tree with `per-method`, the hits and their params
+//! counted), timed after a warm-up, five runs of about 200 ms, printed as
+//! `plain NAME NS... checksum N` (scripts/peers_fair.sh).
+//!
+//! The answers (route, 405, spans) are given in a check pass; the timed
+//! loop folds what `at` returned (1 + the params' count for a hit, 0 for
+//! a miss), as the plain loop does, and says so in its `fold` line.
 //!
 //! Two ways to use matchit, both measured:
 //!
@@ -16,11 +20,14 @@
 //!   method and one for any method).  One `Router::at` per lookup; the
 //!   method table then gives the route, or 405 when the path is there
 //!   under other methods only (as axum answers), or 404 when `at` fails.
-//!   This is how matchit is used by most of its users (through axum).
+//!   This is how matchit is used by most of its users (through axum).  The
+//!   timed loop reads the method table too (its route is computed, not
+//!   folded).
 //! - **per-method**: one matchit tree per method (httprouter's layout; a
 //!   `*` route is inserted into every tree).  One `at` in the request's
-//!   method's tree; a miss looks the path up in the other trees to tell
-//!   405 from 404 (counted in the figure: matchit alone says only "no").
+//!   method's tree, timed alone; in the check pass a miss looks the path up
+//!   in the other trees to tell 405 from 404 (matchit alone says only
+//!   "no").
 //!
 //! Translation: a param becomes `{pN}` (N its segment index), a catch-all
 //! `{*rest}`, a template with one param (`img-{id}.png`, `{sid}.json`)
@@ -192,22 +199,52 @@ impl Runner {
     }
 }
 
+impl Runner {
+    /// The timed call: `at` (axum's layout: then the method table, as
+    /// axum reads it), folded as the plain loop folds it: 1 + the params'
+    /// count when `at` finds the path, 0 when it does not.
+    #[inline(always)]
+    fn bare(&self, method: &str, path: &str) -> u64 {
+        match self {
+            Runner::Axum { router, tables } => match router.at(path) {
+                Ok(m) => {
+                    let t = &tables[*m.value];
+                    let id = match method_index(method) {
+                        Some(i) if t.by_method[i] != NONE => t.by_method[i],
+                        _ => t.any,
+                    };
+                    std::hint::black_box(id);
+                    1 + m.params.len() as u64
+                }
+                Err(_) => 0,
+            },
+            Runner::PerMethod { routers } => match method_index(method) {
+                Some(i) => match routers[i].at(path) {
+                    Ok(m) => 1 + m.params.len() as u64,
+                    Err(_) => 0,
+                },
+                None => 0,
+            },
+        }
+    }
+}
+
 pub struct Request {
     method: String,
     path: String,
 }
 
-/// The timed loop: reps replays of every request; the sum of (id + 2).
-/// Its name is the protocol's: under `--metric instructions` routebench
-/// counts the instructions executed inside it, and only those.
+/// The timed loop: reps replays of every request; the sum of what the
+/// bare lookup folds.  Its name is the protocol's: under `--metric
+/// instructions` routebench counts the instructions executed inside it,
+/// and only those.
 #[no_mangle]
 #[inline(never)]
 pub fn routebench_peer_loop(runner: &Runner, reqs: &[Request], reps: u64) -> u64 {
     let mut sum: u64 = 0;
     for _ in 0..reps {
         for q in std::hint::black_box(reqs) {
-            let id = runner.lookup(&q.method, &q.path, None);
-            sum = sum.wrapping_add((id as i64 + 2) as u64);
+            sum = sum.wrapping_add(runner.bare(&q.method, &q.path));
         }
     }
     sum
@@ -290,13 +327,13 @@ fn add(
 }
 
 fn run(args: &[String], out: &mut impl Write) -> Result<(), String> {
-    let plain = matches!(args, [m, _, _] if m == "plain");
-    let (per_method, files) = match args {
-        [m, r, q] if m == "per-method" => (true, (r, q)),
-        [m, r, q] if m == "plain" => (false, (r, q)),
-        [r, q] => (false, (r, q)),
+    let (per_method, plain, files) = match args {
+        [m, p, r, q] if m == "per-method" && p == "plain" => (true, true, (r, q)),
+        [m, r, q] if m == "per-method" => (true, false, (r, q)),
+        [m, r, q] if m == "plain" => (false, true, (r, q)),
+        [r, q] => (false, false, (r, q)),
         _ => {
-            eprintln!("usage: matchit [per-method|plain] ROUTES_FILE REQUESTS_FILE");
+            eprintln!("usage: matchit [per-method] [plain] ROUTES_FILE REQUESTS_FILE");
             std::process::exit(2);
         }
     };
@@ -358,8 +395,11 @@ fn run(args: &[String], out: &mut impl Write) -> Result<(), String> {
     let build_ns = t0.elapsed().as_nanos();
     drop(paths);
     if plain {
-        if let Runner::Axum { router, .. } = &runner {
-            plain_runs(router, &reqs);
+        match &runner {
+            Runner::Axum { router, .. } => plain_runs(name, &reqs, |r, n| plain_loop(router, r, n)),
+            Runner::PerMethod { routers } => {
+                plain_runs(name, &reqs, |r, n| plain_loop_per_method(routers, r, n))
+            }
         }
         return Ok(());
     }
@@ -379,6 +419,8 @@ fn run(args: &[String], out: &mut impl Write) -> Result<(), String> {
         }
         writeln!(out).map_err(|e| e.to_string())?;
     }
+    let fold = routebench_peer_loop(&runner, &reqs, 1);
+    writeln!(out, "fold {fold}").map_err(|e| e.to_string())?;
     writeln!(out, "ready").map_err(|e| e.to_string())?;
     out.flush().map_err(|e| e.to_string())?;
     for cmd in std::io::stdin().lock().lines() {
@@ -416,12 +458,31 @@ fn plain_loop(router: &matchit::Router<usize>, reqs: &[Request], reps: u64) -> u
     sum
 }
 
-fn plain_runs(router: &matchit::Router<usize>, reqs: &[Request]) {
-    let one = plain_loop(router, reqs, 1);
+/// matchit's plain loop, one tree per method: `at` in the request
+/// method's tree, the hits and their params counted.
+#[inline(never)]
+fn plain_loop_per_method(routers: &[matchit::Router<i32>], reqs: &[Request], reps: u64) -> u64 {
+    let mut sum: u64 = 0;
+    for _ in 0..reps {
+        for q in std::hint::black_box(reqs) {
+            if let Some(i) = method_index(&q.method) {
+                if let Ok(m) = routers[i].at(&q.path) {
+                    sum += 1 + m.params.len() as u64;
+                }
+            }
+        }
+    }
+    sum
+}
+
+/// The plain loop timed: one untimed run for the checksum, reps sized for
+/// about 200 ms, five runs; prints `plain NAME NS... checksum N`.
+fn plain_runs(name: &str, reqs: &[Request], plain_loop: impl Fn(&[Request], u64) -> u64) {
+    let one = plain_loop(reqs, 1);
     let mut reps: u64 = 1;
     loop {
         let t = Instant::now();
-        plain_loop(router, reqs, reps);
+        plain_loop(reqs, reps);
         let ns = t.elapsed().as_nanos() as f64;
         if ns >= 50e6 {
             reps = ((reps as f64 * 200e6 / ns) as u64).max(1);
@@ -429,10 +490,10 @@ fn plain_runs(router: &matchit::Router<usize>, reqs: &[Request]) {
         }
         reps *= 2;
     }
-    print!("plain matchit");
+    print!("plain {name}");
     for _ in 0..5 {
         let t = Instant::now();
-        let sum = plain_loop(router, reqs, reps);
+        let sum = plain_loop(reqs, reps);
         let ns = t.elapsed().as_nanos() as f64;
         assert_eq!(sum, reps * one, "checksum");
         print!(" {:.1}", ns / (reps as f64 * reqs.len() as f64));

@@ -3,19 +3,26 @@
 //
 //	chi ROUTES REQUESTS            chi's own tree lookup, Mux.Match with a
 //	                               reused routing context (which fills the
-//	                               URL params); the route is the pattern
+//	                               URL params), timed alone, folding 1 +
+//	                               the params' count (0 for no match).  In
+//	                               the check pass the route is the pattern
 //	                               chi matched (RoutePatterns), mapped back
-//	                               to its id per method (a Go map lookup,
-//	                               counted in the figure); a path that
-//	                               matches under no method is 405 when Match
-//	                               succeeds under another method (one Match
-//	                               per other method, counted in the figure:
-//	                               Match does not tell 405 from 404)
+//	                               to its id per method (a Go map lookup);
+//	                               a path that matches under no method is
+//	                               405 when Match succeeds under another
+//	                               method (Match does not tell 405 from 404)
 //	chi servehttp ROUTES REQUESTS  Mux.ServeHTTP as in a server (a reused
 //	                               request, a discarding ResponseWriter),
 //	                               chi telling its route to the handler it
-//	                               calls, 404 and 405 its NotFound and
-//	                               MethodNotAllowed handlers
+//	                               calls (which folds 1 + the params'
+//	                               count), 404 and 405 its NotFound and
+//	                               MethodNotAllowed handlers (0)
+//
+// With "plain" before the files (chi [servehttp] plain ROUTES REQUESTS)
+// there is no protocol: chi's plain loop of that call, in the style of
+// chi's own benchmarks (Match with a reused context, or ServeHTTP with a
+// reused request, in a for loop), timed and printed by peer.Plain
+// (scripts/peers_fair.sh).
 //
 // Translation: a param becomes {pN} (N its segment index), a catch-all
 // chi's "*", a template segment ("img-{id}.png", "{from}-{to}") chi's own
@@ -45,6 +52,7 @@ import (
 
 var (
 	current   int
+	got       uint64 // the fold of the last ServeHTTP: 1 + params for a route
 	wantSpans bool
 	spansOut  []int
 	path      string
@@ -99,10 +107,14 @@ func translate(r peer.Route) (string, error) {
 type ids map[string]int
 
 func main() {
-	serve := len(peer.Args()) == 1 && peer.Args()[0] == "servehttp"
-	plain := len(peer.Args()) == 1 && peer.Args()[0] == "plain"
-	if len(peer.Args()) > 0 && !serve && !plain {
-		fmt.Fprintf(os.Stderr, "usage: chi [servehttp|plain] ROUTES_FILE REQUESTS_FILE\n")
+	args := peer.Args()
+	serve := len(args) > 0 && args[0] == "servehttp"
+	if serve {
+		args = args[1:]
+	}
+	plain := len(args) == 1 && args[0] == "plain"
+	if len(args) > 0 && !plain {
+		fmt.Fprintf(os.Stderr, "usage: chi [servehttp] [plain] ROUTES_FILE REQUESTS_FILE\n")
 		os.Exit(2)
 	}
 	byPattern := map[string]ids{}
@@ -121,10 +133,11 @@ func main() {
 		}()
 		h := func(w http.ResponseWriter, req *http.Request) {
 			current = id
+			ps := chi.RouteContext(req.Context()).URLParams
+			got = 1 + uint64(len(ps.Values))
 			if !wantSpans {
 				return
 			}
-			ps := chi.RouteContext(req.Context()).URLParams
 			for _, v := range ps.Values {
 				off := peer.Offset(path, v)
 				if off < 0 { // an empty value (chi takes "" for a param): no place to report
@@ -199,6 +212,33 @@ func main() {
 		}
 		return 1 + uint64(len(rctx.URLParams.Values))
 	}
+	// timed (chi-servehttp): ServeHTTP, folding what the handler folded;
+	// the spans are the check pass's
+	serveBare := func(method, p string) uint64 {
+		req.Method = method
+		req.URL.Path = p
+		got = 0
+		mux.ServeHTTP(w, req)
+		return got
+	}
+	checked := func() { wantSpans = false }
+	if plain && serve { // ServeHTTP with a reused request in a for loop
+		peer.Plain(peer.Runner{Name: "chi-servehttp", Add: add, Build: func() {}, Checked: checked},
+			func(reqs []peer.Request, reps int) uint64 {
+				var sum uint64
+				for i := 0; i < reps; i++ {
+					for j := range reqs {
+						req.Method = reqs[j].Method
+						req.URL.Path = reqs[j].Path
+						got = 0
+						mux.ServeHTTP(w, req)
+						sum += got
+					}
+				}
+				return sum
+			})
+		return
+	}
 	if plain { // Match with a reused context in a for loop
 		peer.Plain(peer.Runner{Name: "chi", Add: add, Build: func() {}},
 			func(reqs []peer.Request, reps int) uint64 {
@@ -217,7 +257,8 @@ func main() {
 		return
 	}
 	if serve {
-		peer.Main(peer.Runner{Name: "chi-servehttp", Add: add, Build: func() {}, Lookup: lookup, Spans: true})
+		peer.Main(peer.Runner{Name: "chi-servehttp", Add: add, Build: func() {}, Lookup: lookup, Spans: true,
+			Bare: serveBare, Checked: checked})
 	} else {
 		peer.Main(peer.Runner{Name: "chi", Add: add, Build: func() {}, Lookup: match, Spans: true,
 			Bare: bare})

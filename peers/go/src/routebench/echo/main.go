@@ -1,9 +1,17 @@
 // echo is the routebench peer runner of Go's github.com/labstack/echo v4
-// (docs/peer-protocol.md), timed through echo's own tree lookup,
-// Router.Find with a reused Context (which fills the params), then the
-// handler Find chose is called: echo's Find hands 404 and 405 back as
-// handlers (NotFoundHandler, MethodNotAllowedHandler: echo tells them
-// apart itself) and a route's handler says its id.
+// (docs/peer-protocol.md):  echo [plain] ROUTES_FILE REQUESTS_FILE
+//
+// Timed through echo's own tree lookup, Router.Find with a reused Context
+// reset before each call (as Find's doc comment asks; Find fills the
+// params), then the handler Find chose is called, as echo's ServeHTTP
+// does: echo's Find hands 404 and 405 back as handlers (NotFoundHandler,
+// MethodNotAllowedHandler: echo tells them apart itself) and a route's
+// handler says its id.  The timed loop folds 1 + the params' count when
+// the handler is a route's (it returns no error), 0 otherwise; the spans
+// are the check pass's.  With "plain" there is no protocol: echo's plain
+// loop, in the style of echo's own router benchmarks (Find on every
+// request in a for loop, here with the reset and the handler call that
+// tell a hit), timed and printed by peer.Plain (scripts/peers_fair.sh).
 //
 // Translation: a param becomes :pN (N its segment index), a catch-all
 // echo's "*", a template that is a literal prefix and one param ("us_{id}")
@@ -110,5 +118,32 @@ func main() {
 		}
 		return current, spans
 	}
-	peer.Main(peer.Runner{Name: "echo", Add: add, Build: build, Lookup: lookup, Spans: true})
+	// timed: Find and the handler it chose, the answer folded
+	bare := func(method, p string) uint64 {
+		c.Reset(nil, nil)
+		router.Find(method, p, c)
+		if c.Handler()(c) != nil {
+			return 0
+		}
+		return 1 + uint64(len(c.ParamValues()))
+	}
+	runner := peer.Runner{Name: "echo", Add: add, Build: build, Lookup: lookup, Spans: true, Bare: bare}
+	if len(peer.Args()) == 1 && peer.Args()[0] == "plain" {
+		// echo's own router benchmarks: Find in a for loop
+		peer.Plain(runner, func(reqs []peer.Request, reps int) uint64 {
+			var sum uint64
+			for i := 0; i < reps; i++ {
+				for j := range reqs {
+					c.Reset(nil, nil)
+					router.Find(reqs[j].Method, reqs[j].Path, c)
+					if c.Handler()(c) == nil {
+						sum += 1 + uint64(len(c.ParamValues()))
+					}
+				}
+			}
+			return sum
+		})
+		return
+	}
+	peer.Main(runner)
 }

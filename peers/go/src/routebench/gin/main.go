@@ -1,10 +1,18 @@
 // gin is the routebench peer runner of Go's github.com/gin-gonic/gin
-// (docs/peer-protocol.md), routed through Engine.ServeHTTP as in a server
-// (a reused request, a discarding ResponseWriter): gin's tree lookup is not
-// exported, so its own lookup call is the one a server makes, with its
-// pooled Context.  405 is gin's own (HandleMethodNotAllowed: the path
-// looked up in the other methods' trees), 404 its NoRoute; trailing-slash
-// and fixed-path redirects are off (routebench's paths are exact).
+// (docs/peer-protocol.md):  gin [plain] ROUTES_FILE REQUESTS_FILE
+//
+// Routed through Engine.ServeHTTP as in a server (a reused request, a
+// discarding ResponseWriter): gin's tree lookup is not exported, so its
+// own lookup call is the one a server makes, with its pooled Context.  The
+// route's handler says its id and folds 1 + its params' count.  In the
+// check pass, 405 is gin's own (HandleMethodNotAllowed: the path looked up
+// in the other methods' trees), 404 its NoRoute; the timed loop runs with
+// gin's default, HandleMethodNotAllowed off, and folds what the handler
+// folded (0 for a miss).  Trailing-slash and fixed-path redirects are off
+// throughout (routebench's paths are exact).  With "plain" there is no
+// protocol: gin's plain loop, in the style of gin's own benchmarks and
+// go-http-routing-benchmark (ServeHTTP with a reused request in a for
+// loop), timed and printed by peer.Plain (scripts/peers_fair.sh).
 //
 // Translation (gin's tree descends from httprouter's): a param becomes :pN
 // (N its segment index), a catch-all *rest, a template that is a literal
@@ -32,6 +40,7 @@ import (
 
 var (
 	current   int
+	got       uint64 // the fold of the last request: 1 + params for a route
 	wantSpans bool
 	spansOut  []int
 	path      string
@@ -94,6 +103,7 @@ func main() {
 		}()
 		h := func(c *gin.Context) {
 			current = id
+			got = 1 + uint64(len(c.Params))
 			if !wantSpans {
 				return
 			}
@@ -130,5 +140,37 @@ func main() {
 		engine.ServeHTTP(w, req)
 		return current, spansOut
 	}
-	peer.Main(peer.Runner{Name: "gin", Add: add, Build: func() {}, Lookup: lookup, Spans: true})
+	// timed: ServeHTTP alone, as gin's own benchmarks call it; the 405
+	// search and the spans are the check pass's
+	serve := func(method, p string) uint64 {
+		req.Method = method
+		req.URL.Path = p
+		got = 0
+		engine.ServeHTTP(w, req)
+		return got
+	}
+	checked := func() {
+		engine.HandleMethodNotAllowed = false
+		wantSpans = false
+	}
+	runner := peer.Runner{Name: "gin", Add: add, Build: func() {}, Lookup: lookup, Spans: true,
+		Bare: serve, Checked: checked}
+	if len(peer.Args()) == 1 && peer.Args()[0] == "plain" {
+		// gin's own benchmarks: ServeHTTP with a reused request in a for loop
+		peer.Plain(runner, func(reqs []peer.Request, reps int) uint64 {
+			var sum uint64
+			for i := 0; i < reps; i++ {
+				for j := range reqs {
+					req.Method = reqs[j].Method
+					req.URL.Path = reqs[j].Path
+					got = 0
+					engine.ServeHTTP(w, req)
+					sum += got
+				}
+			}
+			return sum
+		})
+		return
+	}
+	peer.Main(runner)
 }

@@ -1,9 +1,14 @@
 // gorillamux is the routebench peer runner of Go's github.com/gorilla/mux
-// (docs/peer-protocol.md), timed through Router.Match with a fresh
-// RouteMatch per lookup (what its ServeHTTP does), then the matched
-// handler is called and says its route id.  405 is mux's own
-// (ErrMethodMismatch: a route matched the path under another method),
-// 404 ErrNotFound.
+// (docs/peer-protocol.md):  gorilla-mux [plain] ROUTES_FILE REQUESTS_FILE
+//
+// Timed through Router.Match with a fresh RouteMatch per lookup (what its
+// ServeHTTP does), alone, folding 1 + the matched variables' count (0 for
+// no match); in the check pass the matched handler is called and says its
+// route id.  405 is mux's own (ErrMethodMismatch: a route matched the path
+// under another method), 404 ErrNotFound.  With "plain" there is no
+// protocol: mux's plain loop (Match with a reused request in a for loop,
+// the style of go-http-routing-benchmark, which calls the ServeHTTP around
+// it), timed and printed by peer.Plain (scripts/peers_fair.sh).
 //
 // gorilla/mux tries its routes one by one in the order they were added
 // and takes the first that matches (each a regular expression), so the
@@ -185,5 +190,35 @@ func main() {
 		}
 		return current, spans
 	}
-	peer.Main(peer.Runner{Name: "gorilla-mux", Add: add, Build: func() {}, Lookup: lookup, Spans: true, Ordered: true})
+	// timed: Match alone; the handler call and the spans are the check pass's
+	bare := func(method, p string) uint64 {
+		req.Method = method
+		req.URL.Path = p
+		var match mux.RouteMatch
+		if !router.Match(req, &match) {
+			return 0
+		}
+		return 1 + uint64(len(match.Vars))
+	}
+	runner := peer.Runner{Name: "gorilla-mux", Add: add, Build: func() {}, Lookup: lookup, Spans: true,
+		Ordered: true, Bare: bare}
+	if len(peer.Args()) == 1 && peer.Args()[0] == "plain" {
+		// Match with a reused request in a for loop
+		peer.Plain(runner, func(reqs []peer.Request, reps int) uint64 {
+			var sum uint64
+			for i := 0; i < reps; i++ {
+				for j := range reqs {
+					req.Method = reqs[j].Method
+					req.URL.Path = reqs[j].Path
+					var match mux.RouteMatch
+					if router.Match(req, &match) {
+						sum += 1 + uint64(len(match.Vars))
+					}
+				}
+			}
+			return sum
+		})
+		return
+	}
+	peer.Main(runner)
 }

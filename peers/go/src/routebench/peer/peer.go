@@ -276,6 +276,11 @@ type Runner struct {
 	// Requests, when set, is given the requests before they are answered
 	// (the nop runner answers from their EXPECTED column).
 	Requests func(reqs []Request)
+	// Checked, when set, is called once the answers are checked, before
+	// Bare's first call, and in Plain before the plain loop: it switches
+	// off what only the answers needed (gin's 405 search, say), so that
+	// the timed loop and the plain loop ask the router the same way.
+	Checked func()
 	// Ordered: Add is called in PriorityOrder rather than file order
 	// (for routers that take the first route that matches).
 	Ordered bool
@@ -335,6 +340,9 @@ func Plain(r Runner, loop func(reqs []Request, reps int) uint64) {
 				r.Add(id, routes[id]) // a refused route is left out, as in Main
 			}
 			r.Build()
+			if r.Checked != nil {
+				r.Checked()
+			}
 			plainRuns(r.Name, reqs, loop)
 			return
 		}
@@ -528,6 +536,9 @@ func Main(r Runner) {
 		out.Flush()
 		waitQuit(out)
 		return
+	}
+	if r.Checked != nil {
+		r.Checked()
 	}
 	bare := r.Bare
 	if bare == nil {
