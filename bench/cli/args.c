@@ -120,6 +120,12 @@ int cli_status_of(int code)
     return code == RB_ENOMEM ? CLI_SYSTEM : CLI_USAGE;
 }
 
+int cli_error_of(const char *cmd, const rb_error *err)
+{
+    return err->code == RB_ENOMEM ? cli_system_error(cmd, "%s", err->message)
+                                  : cli_error(cmd, "%s", err->message);
+}
+
 int cli_write_output(const char *cmd, const char *path, const char *text, size_t len)
 {
     if (strcmp(path, "-") == 0) {

@@ -60,6 +60,9 @@ const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec
 /* The exit status for a failed call's rb_error code: CLI_SYSTEM for
  * RB_ENOMEM, CLI_USAGE (an input error) otherwise. */
 int cli_status_of(int code);
+/* Print err's message as cli_system_error (RB_ENOMEM) or cli_error (any
+ * other code) do; returns their status. */
+int cli_error_of(const char *cmd, const rb_error *err);
 
 /* Print "routebench CMD: MESSAGE" on stderr; returns CLI_SYSTEM (out of
  * memory, an output that could not be written). */
