@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "ecosystem.h"
-#include "estimate.h"
+#include "suite_estimate.h"
 #include "output.h"
 #include "progress.h"
 #include "report_console.h"
@@ -22,7 +22,6 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static void add_export_options(void);
@@ -425,115 +424,32 @@ static void command_line(rb_bundle *b, int argc, char **argv)
 
 /* ---- before the work: how long, and what will be slow ---------------------------------------- */
 
-#define LINEAR_WARN_ROUTES 10000
-
-static bool has_linear(const session_options *o)
-{
-    for (size_t k = 0; k < o->run.nrouters; k++)
-        if (strcmp(rb_ops_name(o->run.routers[k]), "linear") == 0) return true;
-    return false;
-}
-
 /* linear tries every route of a table on each lookup: on 10k+ routes its
  * build check and its trials take long; say so once, with the tables
  * concerned and how to leave it out. */
-static size_t count_lines(const char *path);
-
 static void warn_linear(const session_options *o)
 {
-    if (!has_linear(o)) return;
-    char tables[512] = "", others[1024] = "";
-    size_t nt = 0, n = 0, count = 0;
-    for (size_t i = 0; i < o->run.scenarios.n; i++) {
-        const rb_scenario_spec *sp = &o->run.scenarios.v[i];
-        const char *name = sp->name;
-        size_t routes =
-            sp->kind == RB_SCENARIO_GENERATED ? sp->nroutes : count_lines(sp->routes_path);
-        if (routes < LINEAR_WARN_ROUTES) continue;
-        int w = snprintf(tables + nt, sizeof tables - nt, "%s%s", nt ? ", " : "", name);
-        if (w > 0 && (size_t)w < sizeof tables - nt) nt += (size_t)w;
-        count++;
-    }
+    char tables[512], others[1024];
+    size_t count = rb_suite_linear_slow(&o->run, tables, sizeof tables, others, sizeof others);
     if (!count) return;
-    for (size_t k = 0; k < o->run.nrouters; k++) {
-        if (strcmp(rb_ops_name(o->run.routers[k]), "linear") == 0) continue;
-        int w = snprintf(others + n, sizeof others - n, "%s%s", n ? "," : "", o->run.labels[k]);
-        if (w > 0 && (size_t)w < sizeof others - n) n += (size_t)w;
-    }
+    bool n = others[0] != '\0';
     fprintf(stderr,
             "routebench %s: warning: linear (the reference) tries every route on each lookup, "
             "and %s ha%s %d routes or more: its checks and trials grow with the table; %s%s\n",
-            o->cmd, tables, count == 1 ? "s" : "ve", LINEAR_WARN_ROUTES,
+            o->cmd, tables, count == 1 ? "s" : "ve", RB_SUITE_LINEAR_WARN_ROUTES,
             n && o->leave_out ? o->leave_out : "choose another router",
             n && o->leave_out && o->leave_out[strlen(o->leave_out) - 1] == ' ' ? others : "");
-}
-
-/* A file's lines (the routes or requests of a table), for the estimate;
- * 0 for what is no regular file (a <(...) pipe read here would be empty
- * for the reader, /dev/zero would never end: the reader refuses it). */
-static size_t count_lines(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = 0;
-    for (int c; (c = getc(f)) != EOF;) n += c == '\n';
-    fclose(f);
-    return n;
-}
-
-/* The model's shape of one pass over spec (estimate.h). */
-static rb_estimate_shape pass_shape(const session_options *o, const rb_scenario_spec *spec,
-                                    bool cold)
-{
-    bool gen = spec->kind == RB_SCENARIO_GENERATED;
-    rb_estimate_shape sh = {
-        .routes = gen ? spec->nroutes : count_lines(spec->routes_path),
-        .requests = gen ? RB_SCENARIO_REQUESTS : count_lines(spec->requests_path),
-        .routers = o->run.nrouters,
-        .measured = o->run.nrouters,
-        .peers = o->run.npeers,
-        .generated = gen,
-        .linear = has_linear(o),
-        .cold = cold,
-        .app_bytes = cold ? o->run.app_bytes : 0,
-        .counted = rb_metric_exact(o->run.metric),
-        .warmup = o->run.proto.warmup,
-        .trials = o->run.proto.trials,
-        .min_trial_s = o->run.proto.min_trial_ms / 1e3,
-        .cpu_clock = o->run.proto.clock == RB_BENCH_CLOCK_CPU,
-    };
-    return sh;
-}
-
-/* The passes: every scenario under each condition measured (choose: two). */
-static size_t passes_of(const session_options *o)
-{
-    return o->run.scenarios.n * (o->run.both_conditions ? 2 : 1);
-}
-
-/* The model's seconds of pass `cold` over scenario i; its parts into parts. */
-static double pass_model(const session_options *o, size_t i, bool cold, double share,
-                         rb_estimate_parts *parts)
-{
-    rb_estimate_shape sh = pass_shape(o, &o->run.scenarios.v[i], cold);
-    return rb_estimate_pass(&sh, share, parts);
 }
 
 /* The whole session's estimate, said before the work starts; returns it. */
 static double print_estimate(const session_options *o, double share)
 {
-    double total = 0;
-    for (size_t i = 0; i < o->run.scenarios.n; i++) {
-        total += pass_model(o, i, !o->run.both_conditions && o->run.cache, share, NULL);
-        if (o->run.both_conditions) total += pass_model(o, i, true, share, NULL);
-    }
+    double total = rb_suite_estimate(&o->run, share);
+    size_t passes = rb_suite_passes(&o->run);
     char t[64];
     progress_fmt_seconds(total, t, sizeof t);
-    fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t,
-            passes_of(o), passes_of(o) == 1 ? "" : "es", o->run.nrouters,
-            o->run.nrouters == 1 ? "" : "s",
+    fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t, passes,
+            passes == 1 ? "" : "es", o->run.nrouters, o->run.nrouters == 1 ? "" : "s",
             share < 0.8 ? " (a busy machine: trials may run short and be measured again)" : "");
     return total;
 }
@@ -610,7 +526,7 @@ static void start_pass(void *ctx, size_t i, bool cold, const char *what)
     const session_options *o = pg->o;
     char name[160];
     pg->generated = o->run.scenarios.v[i].kind == RB_SCENARIO_GENERATED;
-    pg->pass_s = pass_model(o, i, cold, o->cpu_share, &pg->parts);
+    pg->pass_s = rb_suite_pass_estimate(&o->run, i, cold, o->cpu_share, &pg->parts);
     snprintf(name, sizeof name, "%s%s", o->run.scenarios.v[i].name, what);
     progress_pass(&pg->bar, name, pg->pass_s);
 }
@@ -662,7 +578,7 @@ static void on_begun(void *ctx, const rb_bundle *b)
 {
     session_progress *pg = ctx;
     print_intro(pg->o, b);
-    progress_start(&pg->bar, stderr, isatty(STDERR_FILENO) != 0, passes_of(pg->o),
+    progress_start(&pg->bar, stderr, isatty(STDERR_FILENO) != 0, rb_suite_passes(&pg->o->run),
                    pg->o->estimate_s);
 }
 
