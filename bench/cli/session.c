@@ -7,8 +7,8 @@
 #include "session.h"
 
 #include "cli.h"
-#include "ecosystem.h"
 #include "suite_estimate.h"
+#include "suite_routers.h"
 #include "output.h"
 #include "progress.h"
 #include "report_console.h"
@@ -50,33 +50,15 @@ int session_add_ops(session_options *o, const rb_router_ops *ops, const char *la
     return CLI_OK;
 }
 
-int session_add_peer(session_options *o, const rb_peer_spec *spec)
+/* A built-in peer runner that is not built, or could not be added. */
+static void peer_note(void *ctx, const char *why)
 {
-    rb_error err;
-    if (rb_suite_add_peer(&o->run, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
-    const rb_peer_spec *p = rb_suite_peer(&o->run, spec->name);
-    return session_add_ops(o, &p->ops, p->name);
+    fprintf(stderr, "routebench %s: note: %s\n", ((const session_options *)ctx)->cmd, why);
 }
 
 void session_add_builtin_peers(session_options *o)
 {
-    size_t matched = 0;
-    for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
-        rb_peer_spec spec;
-        rb_error err;
-        char lang[16];
-        int rc = rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err);
-        rb_ecosystem_language_of(spec.summary, lang, sizeof lang);
-        if (o->langs && !rb_ecosystem_language_in(lang, o->langs)) continue;
-        matched++;
-        if (rc < 0) {
-            fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
-            continue;
-        }
-        if (rb_suite_add_peer(&o->run, &spec, &err) < 0)
-            fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
-    }
-    if (o->langs && !matched)
+    if (!rb_suite_add_builtin_peers(&o->run, o->langs, peer_note, o) && o->langs)
         fprintf(stderr,
                 "routebench %s: note: no built-in peer runner is in --lang %s (Go, Rust, "
                 "Node)\n",
@@ -94,19 +76,9 @@ static int take_peer(void *field, const char *v, rb_error *err)
 
 int session_add_router(session_options *o, const char *spec)
 {
-    if (!strchr(spec, '@')) { /* a peer runner's name: one of --peer, or built in? */
-        const rb_peer_spec *known = rb_suite_peer(&o->run, spec);
-        if (known) return session_add_ops(o, &known->ops, known->name);
-        rb_peer_spec peer;
-        rb_error err;
-        int rc = rb_peer_builtin(spec, NULL, &peer, &err);
-        if (rc == RB_OK) return session_add_peer(o, &peer);
-        if (rc != RB_ENOTFOUND) return cli_error(o->cmd, "%s", err.message);
-    }
-    const rb_router_ops *ops = cli_router(&o->run.plugins, o->cmd, spec);
-    if (!ops) return CLI_USAGE;
-    bool builtin = rb_registry_find(rb_ops_name(ops)) == ops;
-    return session_add_ops(o, ops, builtin ? rb_ops_name(ops) : spec);
+    rb_error err;
+    if (rb_suite_add_spec(&o->run, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
+    return CLI_OK;
 }
 
 static int take_scenarios(void *list, const char *v, rb_error *err)
@@ -314,13 +286,7 @@ int session_finish_scenarios(session_options *o)
 {
     rb_error err;
     if (o->peers_all || o->langs) session_add_builtin_peers(o);
-    for (size_t k = 0; k < o->run.npeers; k++)
-        if (session_add_ops(o, &o->run.peers[k].ops, o->run.peers[k].name) != CLI_OK)
-            return CLI_USAGE;
-    if (o->routes_file &&
-        rb_scenario_list_add_files(&o->run.scenarios, o->routes_file, o->requests_file, &err) < 0)
-        return cli_error(o->cmd, "%s", err.message);
-    if (o->run.scenarios.n == 0 && rb_scenario_list_parse(&o->run.scenarios, "default", &err) < 0)
+    if (rb_suite_finish(&o->run, o->routes_file, o->requests_file, &err) < 0)
         return cli_error(o->cmd, "%s", err.message);
     if (o->json) o->human = stderr;
     /* fail before measuring, not after */
