@@ -462,7 +462,7 @@ static void print_intro(session_options *o, const rb_bundle *b)
         fprintf(out, "WARNING: %s build: these numbers do not show what the routers can do\n",
                 b->sanitized ? "sanitized" : "unoptimised");
     fflush(out);
-    o->cpu_share = progress_cpu_share();
+    o->cpu_share = rb_suite_cpu_share();
     o->estimate_s = print_estimate(o, o->cpu_share);
     warn_linear(o);
 }

@@ -4,11 +4,23 @@
 #define _POSIX_C_SOURCE 200809L
 #include "suite_estimate.h"
 
+#include "clock.h"
 #include "metric.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+
+double rb_suite_cpu_share(void)
+{
+    uint64_t w0 = rb__monotonic_ns(), c0 = rb__thread_cpu_ns(), w1 = w0;
+    volatile uint64_t sink = 0;
+    while ((w1 = rb__monotonic_ns()) - w0 < 20000000ull)
+        for (int i = 0; i < 1000; i++) sink = sink + (uint64_t)i;
+    uint64_t c1 = rb__thread_cpu_ns();
+    double share = (double)(c1 - c0) / (double)(w1 - w0);
+    return share > 1 ? 1 : share < 0.02 ? 0.02 : share;
+}
 
 static bool has_linear(const rb_suite *s)
 {

@@ -17,6 +17,11 @@
  * named in the warning. */
 #define RB_SUITE_LINEAR_WARN_ROUTES 10000
 
+/* The share of a core this process gets now: its CPU time over the wall
+ * time of a 20 ms busy loop (1 on an idle machine, 0.1 under a load of 20
+ * on 2 cores), from 0.02 to 1: the estimate's cpu_share. */
+double rb_suite_cpu_share(void);
+
 /* The passes of s: every scenario under each of its conditions. */
 size_t rb_suite_passes(const rb_suite *s);
 
