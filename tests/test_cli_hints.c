@@ -37,6 +37,8 @@ static const exemption exempt[] = {
     {"measure/peer.c", "--flag", "an example of a peer runner's own option"},
     {"http/http.c", "--router", "an option of the HTTP server process it starts"},
     {"cli/session.c", "--metric", "said only once --metric was given, which run and pair take"},
+    {"report/console_session.c", "--metric",
+     "said only once --metric was given, which run and pair take"},
     {"cli/session.c", "--cache", "in the help of run's and pair's --app-bytes"},
     {"cli/session.c", "--mode", "in the help of run's and pair's --cache"},
     {"suite/catalog.c", "--peers", "an option of scripts/setup.sh, which builds the peers"},
@@ -130,6 +132,8 @@ static size_t printers(const char *file, const char **out)
     }
     if (strcmp(file, "cli/session.c") == 0 || strcmp(file, "cli/progress.c") == 0 ||
         strcmp(file, "report/report_console.c") == 0 ||
+        strcmp(file, "report/console_session.c") == 0 ||
+        strcmp(file, "suite/suite_estimate.c") == 0 || strcmp(file, "suite/suite_routers.c") == 0 ||
         ((strncmp(file, "measure/", 8) == 0 || strncmp(file, "bundle/", 7) == 0) &&
          strcmp(base, "callgrind.c") != 0 &&
          strcmp(base, "peer_count.c") != 0)) { /* these two: Valgrind's own options */

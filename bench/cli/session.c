@@ -11,6 +11,7 @@
 #include "suite_routers.h"
 #include "output.h"
 #include "progress.h"
+#include "console_session.h"
 #include "report_console.h"
 #include "base_internal.h"
 #include "machine.h"
@@ -420,48 +421,22 @@ static double print_estimate(const session_options *o, double share)
     return total;
 }
 
-/* The peers' agreement, measured beside the run (not in the bundle). */
-static void print_peer_notes(FILE *out, const session_options *o, const rb_suite_peer_note *notes,
-                             size_t n)
+/* Write text on out, then free it. */
+static void put(FILE *out, rb_buf *text)
 {
-    for (size_t i = 0; i < n; i++) {
-        const rb_peer_agreement *a = &notes[i].a;
-        if (a->agree_expected == a->requests && !o->verbose) continue;
-        fprintf(out,
-                "  peer %s (its own process and timing loop): agrees with EXPECTED on %zu/%zu, "
-                "with linear on %zu/%zu (%s)\n",
-                label_of(o, notes[i].ops), a->agree_expected, a->requests, a->agree_linear,
-                a->requests, a->spans ? "capture spans compared" : "route ids only: no spans");
-    }
+    if (text->data) fwrite(text->data, 1, text->len, out);
+    rb_buf_free(text);
 }
+
 /* What will be measured, on what, and how long it will take. */
 static void print_intro(session_options *o, const rb_bundle *b)
 {
-    FILE *out = o->human;
-    if (rb_metric_exact(o->run.metric))
-        fprintf(out,
-                "routebench %s: %zu scenario%s x %zu router%s, --metric %s: Callgrind counts one "
-                "replay of each (after one uncounted), seed %llu\n",
-                o->cmd, o->run.scenarios.n, o->run.scenarios.n == 1 ? "" : "s", o->run.nrouters,
-                o->run.nrouters == 1 ? "" : "s", rb_metric_name(o->run.metric),
-                (unsigned long long)o->run.seed);
-    else
-        fprintf(out,
-                "routebench %s: %zu scenario%s x %zu router%s, %u trials (+%u warm-up) of >= %g "
-                "ms (%s), seed %llu\n",
-                o->cmd, o->run.scenarios.n, o->run.scenarios.n == 1 ? "" : "s", o->run.nrouters,
-                o->run.nrouters == 1 ? "" : "s", o->run.proto.trials, o->run.proto.warmup,
-                o->run.proto.min_trial_ms,
-                o->run.metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
-                : b->cpu_clock                             ? "thread CPU clock"
-                                                           : "wall clock",
-                (unsigned long long)o->run.seed);
-    fprintf(out, "in-process lookups on %s (%ld cores), not HTTP requests per second\n",
-            b->cpu_model, b->cores);
-    if (!b->optimized || b->sanitized)
-        fprintf(out, "WARNING: %s build: these numbers do not show what the routers can do\n",
-                b->sanitized ? "sanitized" : "unoptimised");
-    fflush(out);
+    rb_console_intro in = {o->cmd,        o->run.scenarios.n, o->run.nrouters,
+                           o->run.metric, o->run.proto,       o->run.seed};
+    rb_buf text = {0};
+    rb_console_intro_text(b, &in, &text);
+    put(o->human, &text);
+    fflush(o->human);
     o->cpu_share = rb_suite_cpu_share();
     o->estimate_s = print_estimate(o, o->cpu_share);
     warn_linear(o);
@@ -479,9 +454,9 @@ static void show_pass(void *ctx, const rb_bundle *b, const rb_suite_pass *p)
     rb_console_opts copts = {o->verbose};
     rb_buf text = {0};
     rb_console_scenario(b, b->nscenarios - 1, &copts, &text);
-    if (text.data) fwrite(text.data, 1, text.len, o->human);
-    rb_buf_free(&text);
-    print_peer_notes(o->human, o, p->notes, p->nnotes);
+    for (size_t i = 0; i < p->nnotes; i++)
+        rb_console_peer_note(label_of(o, p->notes[i].ops), &p->notes[i].a, o->verbose, &text);
+    put(o->human, &text);
     fflush(o->human);
 }
 
@@ -525,12 +500,10 @@ static void on_skipped(void *ctx, const char *scenario, const char *skipped,
                        const rb_suite_refusals *ref)
 {
     session_progress *pg = ctx;
-    FILE *out = pg->o->human;
     progress_clear(&pg->bar);
-    fprintf(out, "\n%s: skipped (%s lack%s a feature of its routes)\n", scenario,
-            *skipped ? skipped : "every router", strchr(skipped, ',') ? "" : "s");
-    for (size_t i = 0; i < ref->n; i++)
-        fprintf(out, "  %s refused it: %s\n", ref->v[i].router, ref->v[i].reason);
+    rb_buf text = {0};
+    rb_console_skipped(scenario, skipped, ref->v, ref->n, &text);
+    put(pg->o->human, &text);
 }
 
 static void on_failed(void *ctx, const char *scenario, const rb_error *err)
