@@ -37,6 +37,8 @@ static const exemption exempt[] = {
     {"measure/peer.c", "--flag", "an example of a peer runner's own option"},
     {"http/http.c", "--router", "an option of the HTTP server process it starts"},
     {"cli/session.c", "--metric", "said only once --metric was given, which run and pair take"},
+    {"suite/suite_estimate.c", "--metric",
+     "said only once --metric was given, which run and pair take"},
     {"report/console_session.c", "--metric",
      "said only once --metric was given, which run and pair take"},
     {"cli/session.c", "--cache", "in the help of run's and pair's --app-bytes"},

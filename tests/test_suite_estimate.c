@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "metric.h"
 #include "router.h"
 #include "suite_estimate.h"
 
@@ -60,4 +61,15 @@ Test(suite_estimate, both_conditions_double_the_passes_and_the_estimate_sums_the
     cr_expect(fabs(rb_suite_estimate(&s, 1) - sum) <= 1e-9 * sum, "%g vs %g",
               rb_suite_estimate(&s, 1), sum);
     rb_suite_free(&s);
+}
+
+/* Time is measured here; a counted metric in a Callgrind child of this
+ * process (this test runs outside Valgrind and is no such child). */
+Test(suite_estimate, counted_metrics_run_in_a_callgrind_child)
+{
+    rb_error err;
+    cr_expect_eq(rb_suite_metric_where(RB_METRIC_TIME, &err), RB_SUITE_METRIC_HERE);
+    cr_expect_eq(rb_suite_metric_where(RB_METRIC_INSTRUCTIONS, &err), RB_SUITE_METRIC_CALLGRIND,
+                 "%s", err.message);
+    cr_expect_eq(rb_suite_metric_where(RB_METRIC_CYCLES_EST, &err), RB_SUITE_METRIC_CALLGRIND);
 }

@@ -303,26 +303,10 @@ int session_finish_scenarios(session_options *o)
 int session_metric_dispatch(session_options *o, int argc, char **argv, bool *handled)
 {
     rb_error err;
-    *handled = false;
-    if (o->run.metric == RB_METRIC_HW_INSTRUCTIONS) {
-        rb_perf_counter c;
-        if (rb_perf_open(&c, &err) < 0) {
-            *handled = true;
-            return cli_error(o->cmd,
-                             "--metric hw-instructions: %s; --metric instructions counts "
-                             "instructions exactly with Callgrind instead",
-                             err.message);
-        }
-        rb_perf_close(&c);
-        return CLI_OK;
-    }
-    if (!rb_metric_exact(o->run.metric) || rb_callgrind_child()) return CLI_OK;
-    *handled = true;
-    if (rb_callgrind_under_valgrind())
-        return cli_error(o->cmd,
-                         "--metric %s starts Callgrind itself; run routebench without "
-                         "valgrind",
-                         rb_metric_name(o->run.metric));
+    int where = rb_suite_metric_where(o->run.metric, &err);
+    *handled = where != RB_SUITE_METRIC_HERE;
+    if (where < 0) return cli_error(o->cmd, "%s", err.message);
+    if (where == RB_SUITE_METRIC_HERE) return CLI_OK;
     int status = CLI_USAGE;
     fflush(stdout);
     if (rb_callgrind_run(argc, argv, o->run.metric == RB_METRIC_CYCLES_EST, &status, &err) < 0)

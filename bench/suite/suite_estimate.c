@@ -4,12 +4,39 @@
 #define _POSIX_C_SOURCE 200809L
 #include "suite_estimate.h"
 
+#include "base_internal.h"
+#include "callgrind.h"
 #include "clock.h"
 #include "metric.h"
+#include "perfcount.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+
+int rb_suite_metric_where(int metric, rb_error *err)
+{
+    if (metric == RB_METRIC_HW_INSTRUCTIONS) {
+        rb_perf_counter c;
+        int rc = rb_perf_open(&c, err);
+        if (rc < 0) {
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err->message);
+            return rb__error(err, rc, RB_NO_OFFSET,
+                             "--metric hw-instructions: %s; --metric instructions counts "
+                             "instructions exactly with Callgrind instead",
+                             why);
+        }
+        rb_perf_close(&c);
+        return RB_SUITE_METRIC_HERE;
+    }
+    if (!rb_metric_exact(metric) || rb_callgrind_child()) return RB_SUITE_METRIC_HERE;
+    if (rb_callgrind_under_valgrind())
+        return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
+                         "--metric %s starts Callgrind itself; run routebench without valgrind",
+                         rb_metric_name(metric));
+    return RB_SUITE_METRIC_CALLGRIND;
+}
 
 double rb_suite_cpu_share(void)
 {

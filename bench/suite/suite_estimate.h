@@ -17,6 +17,13 @@
  * named in the warning. */
 #define RB_SUITE_LINEAR_WARN_ROUTES 10000
 
+/* Where a session's metric is measured: here, or in a child of Callgrind
+ * (the counted metrics, unless this is that child).  An error when the
+ * metric cannot be had: no hardware counter for hw-instructions, or a
+ * counted metric under Valgrind already. */
+enum { RB_SUITE_METRIC_HERE = 0, RB_SUITE_METRIC_CALLGRIND = 1 };
+int rb_suite_metric_where(int metric, rb_error *err);
+
 /* The share of a core this process gets now: its CPU time over the wall
  * time of a 20 ms busy loop (1 on an idle machine, 0.1 under a load of 20
  * on 2 cores), from 0.02 to 1: the estimate's cpu_share. */
