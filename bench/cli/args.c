@@ -1,7 +1,8 @@
 /*
  * args.c — what every command does with its arguments and outputs: parse
  * them with its option table (options.h), print the help or the error with
- * the command's prefix, check an output location before the work starts.
+ * the command's prefix, have an output location checked before the work
+ * starts (bench/report/output_file.h) and write an output.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "base_internal.h"
