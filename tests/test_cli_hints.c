@@ -5,9 +5,11 @@
  * errors: "a quieter machine, --cpu N or --clock cpu help") are collected
  * from the sources, and each must be an option of every command that can
  * print that string, by its --help.  Which commands print a file's strings:
- * cli/cmd_X.c is command X (cmd_corpus.c: any corpus subcommand); the
- * session, the measuring code and the bundle are run, pair and choose; the
- * gate's files are pair; http/ is http.  Help texts of options (.help =)
+ * cli/cmd_X.c is command X (cmd_corpus.c and the corpus library's files
+ * that write its outputs: any corpus subcommand); the library files that
+ * render a command's output are that command; the session, the measuring
+ * code and the bundle are run, pair and choose; the gate's files and the
+ * self-test's are pair; http/ is http.  Help texts of options (.help =)
  * describe the command they belong to and are left out, and a literal that
  * names "routebench CMD" is advice for CMD.  The few literals that name a
  * flag of something else are listed below with the reason.
@@ -35,10 +37,15 @@ static const exemption exempt[] = {
     {"measure/peer.c", "--flag", "an example of a peer runner's own option"},
     {"http/http.c", "--router", "an option of the HTTP server process it starts"},
     {"cli/session.c", "--metric", "said only once --metric was given, which run and pair take"},
+    {"suite/suite_estimate.c", "--metric",
+     "said only once --metric was given, which run and pair take"},
+    {"report/console_session.c", "--metric",
+     "said only once --metric was given, which run and pair take"},
     {"cli/session.c", "--cache", "in the help of run's and pair's --app-bytes"},
     {"cli/session.c", "--mode", "in the help of run's and pair's --cache"},
-    {"cli/cmd_list.c", "--peers", "an option of scripts/setup.sh, which builds the peers"},
-    {"cli/cmd_compare.c", "--metric",
+    {"suite/catalog.c", "--peers", "an option of scripts/setup.sh, which builds the peers"},
+    {"cli/cmd_compare.c", "--metric", "names what run and pair take to gate on an exact count"},
+    {"report/report_compare.c", "--metric",
      "names the metric the two results were recorded with (run and pair take it)"},
 };
 
@@ -102,8 +109,21 @@ static size_t printers(const char *file, const char **out)
         out[0] = cmd;
         return 1;
     }
-    if (strcmp(file, "cli/pair_selftest.c") == 0 || strcmp(base, "gate.c") == 0 ||
-        strcmp(base, "bundle_gate.c") == 0 || strcmp(base, "report_gate.c") == 0 ||
+    /* what a command's library side says for it */
+    static const char *const said_for[][2] = {
+        {"suite/catalog.c", "list"},
+        {"report/report_verify.c", "verify"},
+        {"report/report_compare.c", "compare"},
+        {"suite/rerender.c", "report"},
+    };
+    for (size_t i = 0; i < sizeof said_for / sizeof *said_for; i++)
+        if (strcmp(file, said_for[i][0]) == 0) {
+            out[0] = said_for[i][1];
+            return 1;
+        }
+    if (strcmp(file, "cli/pair_selftest.c") == 0 || strcmp(file, "suite/selftest_text.c") == 0 ||
+        strcmp(base, "gate.c") == 0 || strcmp(base, "bundle_gate.c") == 0 ||
+        strcmp(base, "report_gate.c") == 0 ||
         strcmp(base, "headline.c") == 0) { /* headline.c: its gate line */
         out[0] = "pair";
         return 1;
@@ -114,6 +134,8 @@ static size_t printers(const char *file, const char **out)
     }
     if (strcmp(file, "cli/session.c") == 0 || strcmp(file, "cli/progress.c") == 0 ||
         strcmp(file, "report/report_console.c") == 0 ||
+        strcmp(file, "report/console_session.c") == 0 ||
+        strcmp(file, "suite/suite_estimate.c") == 0 || strcmp(file, "suite/suite_routers.c") == 0 ||
         ((strncmp(file, "measure/", 8) == 0 || strncmp(file, "bundle/", 7) == 0) &&
          strcmp(base, "callgrind.c") != 0 &&
          strcmp(base, "peer_count.c") != 0)) { /* these two: Valgrind's own options */
@@ -189,7 +211,7 @@ static void scan(tally *t, const char *file, char *text)
     }
     const char *cmds[8];
     size_t ncmds = printers(file, cmds);
-    bool corpus = strcmp(file, "cli/cmd_corpus.c") == 0;
+    bool corpus = strcmp(file, "cli/cmd_corpus.c") == 0 || strncmp(file, "corpus/", 7) == 0;
     regex_t flag_re, cmd_re;
     cr_assert_eq(regcomp(&flag_re, "(^|[^-a-z0-9])(--[a-z][-a-z]*[a-z])", REG_EXTENDED), 0);
     cr_assert_eq(regcomp(&cmd_re,
@@ -266,6 +288,15 @@ Test(cli_hints, every_command_accepts_every_flag_its_messages_name, .timeout = 1
 {
     tally t = {0};
     walk(&t, RB_SOURCE_DIR "/bench", "");
+    /* the corpus library's files that write what `routebench corpus` says */
+    const char *corpus_files[] = {"gen_pair.c", "check_text.c", "import_file.c", "profile_file.c"};
+    for (size_t i = 0; i < sizeof corpus_files / sizeof *corpus_files; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "corpus/%s", corpus_files[i]);
+        char *text = rbt_slurp(RB_SOURCE_DIR, name, NULL);
+        scan(&t, name, text);
+        free(text);
+    }
     cr_expect_gt(t.flags, 50u, "the scan found flags in the sources");
     cr_expect_gt(t.checked, 50u);
     cr_expect_eq(t.len, 0u, "advice a command cannot follow:\n%s", t.failures);

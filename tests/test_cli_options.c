@@ -1,6 +1,6 @@
 /*
  * test_cli_options.c — the option parser every command uses
- * (bench/cli/options.h): types, ranges, the rules for values, combinations
+ * (bench/options/options.h): types, ranges, the rules for values, combinations
  * and operands, and the help generated from the same table.
  */
 #include "cli.h"

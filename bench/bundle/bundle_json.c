@@ -26,7 +26,7 @@
 
 /* How a field is spelled in summary.json and stored in its struct.  The
  * writer and the reader walk the same rows (as the option tables of
- * bench/cli/options.h do with offsetof), and tests/test_schema.c checks
+ * bench/options/options.h do with offsetof), and tests/test_schema.c checks
  * every row against docs/measurement.md's schema. */
 typedef enum json_type {
     J_STR,             /* char[]: a string */

@@ -1,22 +1,21 @@
 /*
  * args.c — what every command does with its arguments and outputs: parse
  * them with its option table (options.h), print the help or the error with
- * the command's prefix, check an output location before the work starts.
+ * the command's prefix, have an output location checked before the work
+ * starts (bench/report/output_file.h) and write an output.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "base_internal.h"
 #include "bundle.h"
 #include "cli.h"
 #include "file.h"
-#include "report.h"
+#include "output_file.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 0)))
@@ -120,6 +119,12 @@ int cli_status_of(int code)
     return code == RB_ENOMEM ? CLI_SYSTEM : CLI_USAGE;
 }
 
+int cli_error_of(const char *cmd, const rb_error *err)
+{
+    return err->code == RB_ENOMEM ? cli_system_error(cmd, "%s", err->message)
+                                  : cli_error(cmd, "%s", err->message);
+}
+
 int cli_write_output(const char *cmd, const char *path, const char *text, size_t len)
 {
     if (strcmp(path, "-") == 0) {
@@ -135,41 +140,15 @@ int cli_write_output(const char *cmd, const char *path, const char *text, size_t
 
 int cli_check_output_file(const char *cmd, const char *what, const char *path)
 {
-    if (strcmp(path, "-") == 0) return CLI_OK;
     rb_error err;
-    if (rb_file_check_link(path, &err) < 0) return cli_error(cmd, "%s %s", what, err.message);
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return cli_error(cmd, "%s %s is a directory, not a file", what, path);
-    if (rb_file_is_stream(path)) { /* written in place (file.h) */
-        if (access(path, W_OK) != 0)
-            return cli_error(cmd, "%s %s: %s", what, path, strerror(errno));
-        return CLI_OK;
-    }
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (stat(dir, &st) != 0)
-        return cli_error(cmd, "%s %s: directory %s: %s", what, path, dir, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return cli_error(cmd, "%s %s: %s is not a directory", what, path, dir);
-    if (access(dir, W_OK) != 0)
-        return cli_error(cmd, "%s %s: directory %s is not writable: %s", what, path, dir,
-                         strerror(errno));
+    if (rb_output_check_file(path, &err) < 0) return cli_error(cmd, "%s %s", what, err.message);
     return CLI_OK;
 }
 
 void cli_print_bundle_files(FILE *out, const char *dir, const rb_bundle *b)
 {
-    fprintf(out, "report: %s/report.html (open it in a browser)\n", dir);
-    fprintf(out, "  beside summary.json, trials.csv, report.md");
-    for (int c = 0; c < RB_NCHARTS; c++)
-        if (rb_bundle_chart_has_data(b, (rb_bundle_chart)c))
-            fprintf(out, ", %s", rb_bundle_chart_file((rb_bundle_chart)c));
-    fprintf(out, "\n");
+    rb_buf text = {0};
+    rb_bundle_files_text(dir, b, &text);
+    if (text.data) fputs(text.data, out);
+    rb_buf_free(&text);
 }

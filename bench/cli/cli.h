@@ -53,13 +53,17 @@ int cli_take_router_lib(void *plugins, const char *path, rb_error *err);
  * (3% means 0.97), into a double; a value out of range is refused with
  * what it probably meant (97: 0.97 or 3%). */
 int cli_take_fail_below(void *field, const char *value, rb_error *err);
-/* Resolve a router spec (NAME or NAME@LIB, see plugins.h); NULL (message on
- * stderr naming cmd) when there is no such router. */
+/* Resolve a router spec (NAME, `limit`, `compiled` or NAME@LIB:
+ * rb_suite_resolve, bench/suite/suite_routers.h); NULL (message on stderr
+ * naming cmd) when there is no such router. */
 const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec);
 
 /* The exit status for a failed call's rb_error code: CLI_SYSTEM for
  * RB_ENOMEM, CLI_USAGE (an input error) otherwise. */
 int cli_status_of(int code);
+/* Print err's message as cli_system_error (RB_ENOMEM) or cli_error (any
+ * other code) do; returns their status. */
+int cli_error_of(const char *cmd, const rb_error *err);
 
 /* Print "routebench CMD: MESSAGE" on stderr; returns CLI_SYSTEM (out of
  * memory, an output that could not be written). */

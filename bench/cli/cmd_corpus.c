@@ -2,18 +2,15 @@
  * cmd_corpus.c — `routebench corpus`: generate corpora (by shape or like a
  * profile) and request tables, check route tables for duplicates and
  * shadowed routes, import OpenAPI documents, profile and compare tables.
- * The work is done by the corpus library (generate.h, like.h, profile.h,
- * reqgen.h, check.h, openapi.h); this file parses arguments and prints.
+ * The work and the reports are the corpus library's (gen_pair.h,
+ * check_text.h, import_file.h, profile_file.h); this file parses
+ * arguments and prints what they return.
  */
-#include "check.h"
+#include "check_text.h"
 #include "cli.h"
-#include "file.h"
-#include "generate.h"
-#include "like.h"
-#include "openapi.h"
-#include "profile.h"
-#include "reqgen.h"
-#include "table.h"
+#include "gen_pair.h"
+#include "import_file.h"
+#include "profile_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +32,6 @@ static const char corpus_usage[] =
     "document (YAML or JSON) into a route table; profile describes a table\n"
     "without its words; compare puts two profiles side by side.\n"
     "routebench corpus COMMAND --help (or routebench help corpus COMMAND) for more.\n";
-
-static size_t line_of(const rb_route_table *t, uint32_t r)
-{
-    return t->routes[r].line ? t->routes[r].line : (size_t)r + 1;
-}
 
 static int take_shape(void *field, const char *v, rb_error *err)
 {
@@ -83,80 +75,11 @@ static const cli_option reqgen_table[] = {
      .help = "route popularity: uniform (default), or Zipf (weight 1/k)"},
     {0}};
 
-/* Generate requests for routes and their text (which records the routes'
- * fingerprint).  Returns a CLI status (message printed). */
-static int make_requests(const char *name, const rb_route_table *routes,
-                         const rb_reqgen_config *cfg, rb_request_table *reqs, rb_reqgen_report *rep,
-                         rb_buf *text)
-{
-    rb_error err;
-    if (rb_requests_generate(routes, cfg, reqs, rep, &err) < 0)
-        return cli_error(name, "%s", err.message);
-    if (rb_request_table_check_text(reqs, &err) < 0) return cli_error(name, "%s", err.message);
-    rb_request_table_text(reqs, text);
-    return text->failed ? cli_system_error(name, "out of memory") : CLI_OK;
-}
-
-static void print_requests(FILE *info, const rb_request_table *reqs, const rb_reqgen_report *rep,
-                           const rb_reqgen_config *cfg, const char *out)
-{
-    fprintf(info, "%zu requests (seed %llu, %s) -> %s\n", rep->requests,
-            (unsigned long long)cfg->seed, cfg->dist == RB_DIST_ZIPF ? "zipf" : "uniform",
-            strcmp(out, "-") == 0 ? "stdout" : out);
-    fprintf(info, "  generated: %zu hits, %zu with another method, %zu misses\n", rep->hits,
-            rep->wrong_method, rep->misses);
-    fprintf(info,
-            "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
-            "(-2)\n",
-            rep->expect_found, rep->expect_not_found, rep->expect_not_allowed);
-    fprintf(info, "  hits taken by a higher-priority route: %zu\n", rep->hits_taken);
-    if (rep->misses_matched)
-        fprintf(info, "  misses still matched by a route after 8 mutations: %zu\n",
-                rep->misses_matched);
-    fprintf(info, "  fingerprint requests xxh3:%016llx (for routes xxh3:%016llx)\n",
-            (unsigned long long)rb_request_table_fingerprint(reqs),
-            (unsigned long long)reqs->routes_fp);
-}
-
-/* --paths: the requests of the file `paths` with EXPECTED for routes, and
- * their text (which records the routes' fingerprint).  Returns a CLI status
- * (message printed). */
-static int expect_requests(const rb_route_table *routes, const char *paths, rb_request_table *reqs,
-                           rb_reqgen_report *rep, rb_buf *text)
-{
-    const char *name = "corpus requests";
-    rb_request_table in;
-    rb_error err;
-    if (rb_request_table_read(paths, &in, &err) < 0) return cli_error(name, "%s", err.message);
-    int rc = rb_requests_expect(routes, &in, reqs, rep, &err);
-    rb_request_table_free(&in);
-    if (rc < 0) return cli_error(name, "%s", err.message);
-    if (rb_request_table_check_text(reqs, &err) < 0) return cli_error(name, "%s", err.message);
-    rb_request_table_text(reqs, text);
-    return text->failed ? cli_system_error(name, "out of memory") : CLI_OK;
-}
-
-static void print_expected(FILE *info, const rb_request_table *reqs, const rb_reqgen_report *rep,
-                           const char *paths, const char *out)
-{
-    fprintf(info, "%zu requests (the paths of %s) -> %s\n", rep->requests, paths,
-            strcmp(out, "-") == 0 ? "stdout" : out);
-    fprintf(info,
-            "  EXPECTED (from linear): %zu found, %zu not found (-1), %zu method not allowed "
-            "(-2)\n",
-            rep->expect_found, rep->expect_not_found, rep->expect_not_allowed);
-    fprintf(info, "  fingerprint requests xxh3:%016llx (for routes xxh3:%016llx)\n",
-            (unsigned long long)rb_request_table_fingerprint(reqs),
-            (unsigned long long)reqs->routes_fp);
-}
-
 /* ---- gen ------------------------------------------------------------------------------------- */
 
 typedef struct gen_options {
-    rb_gen_config g;
-    rb_reqgen_config q;
-    const char *out, *like;
-    int param_syntax; /* RB_LIKE_SYNTAX_* */
+    rb_gen_pair_config c;
+    const char *out;
 } gen_options;
 
 static int take_param_syntax(void *field, const char *v, rb_error *err)
@@ -183,24 +106,24 @@ static const cli_option gen_table[] = {
     {.name = "--routes",
      .type = CLI_SIZE,
      .metavar = "N",
-     .offset = offsetof(gen_options, g.routes),
+     .offset = offsetof(gen_options, c.g.routes),
      .min = 1,
      .max = RB_GEN_MAX_ROUTES,
      .flags = CLI_REQUIRED,
      .help = "routes to generate, every (method, shape) distinct"},
-    CLI_SEED(offsetof(gen_options, g.seed), CLI_REQUIRED,
+    CLI_SEED(offsetof(gen_options, c.g.seed), CLI_REQUIRED,
              "generator seed (the requests use it too)"),
     {.name = "--shape",
      .type = CLI_CALL,
      .metavar = "SHAPE",
-     .offset = offsetof(gen_options, g.shape),
+     .offset = offsetof(gen_options, c.g.shape),
      .call = take_shape,
      .excludes = "--like",
      .help = "static, params, mixed, catchall, glob or templates (this or --like)"},
     {.name = "--like",
      .type = CLI_STRING,
      .metavar = "FILE",
-     .offset = offsetof(gen_options, like),
+     .offset = offsetof(gen_options, c.like),
      .excludes = "--shape --no-conflicts",
      .help = "instead of a shape: a table like FILE (a routes file, yours or an imported one, "
              "or a profile from `corpus profile`).  From a routes file (v3): FILE's tree with "
@@ -213,7 +136,7 @@ static const cli_option gen_table[] = {
     {.name = "--param-syntax",
      .type = CLI_CALL,
      .metavar = "colon|brace",
-     .offset = offsetof(gen_options, param_syntax),
+     .offset = offsetof(gen_options, c.param_syntax),
      .call = take_param_syntax,
      .help = "with --like and --generator v2: params written :id (catch-alls *path) or {id} "
              "({*path}); by default the syntax most of FILE's params use.  Templates "
@@ -221,7 +144,7 @@ static const cli_option gen_table[] = {
     {.name = "--generator",
      .type = CLI_CALL,
      .metavar = "v1|v2|v3",
-     .offset = offsetof(gen_options, g.generator),
+     .offset = offsetof(gen_options, c.g.generator),
      .call = take_generator,
      .help = "v2 (the default): depth peaks at 4-5 and fan-out grows with N, like the public "
              "tables; v1: the original generator (fan-out 32, so large tables pile up at depth "
@@ -238,13 +161,13 @@ static const cli_option gen_table[] = {
      .help = "writes PREFIX.routes and PREFIX.requests"},
     {.name = "--no-conflicts",
      .type = CLI_FLAG,
-     .offset = offsetof(gen_options, g.no_conflicts),
+     .offset = offsetof(gen_options, c.g.no_conflicts),
      .help = "no static and param (or other) siblings at one position, for routers such as "
              "httprouter 1.x and r3"},
     {.name = "--requests",
      .type = CLI_SIZE,
      .metavar = "C",
-     .offset = offsetof(gen_options, q.count),
+     .offset = offsetof(gen_options, c.q.count),
      .min = 1,
      .max = RB_REQGEN_MAX_COUNT,
      .flags = CLI_SHOW_DEFAULT,
@@ -279,165 +202,49 @@ static const cli_command gen_command = {
              "            us_{user_id}, {user_id}-{rev}, settings.{format}); with\n"
              "            --no-conflicts only items without children\n",
     .tables = {{"options", gen_table, 0},
-               {"requests (as for corpus requests)", reqgen_table, offsetof(gen_options, q)}},
+               {"requests (as for corpus requests)", reqgen_table, offsetof(gen_options, c.q)}},
     .epilog = "exit status: 0 written, 2 usage error or the arguments cannot hold N routes\n",
 };
 
-static void print_like_report(const rb_like_report *r, size_t routes)
+/* Print text on stdout (info) or stderr, then free it; CLI_SYSTEM when it
+ * could not be made. */
+static int print_text(const char *cmd, rb_buf *text, FILE *info)
 {
-    if (r->tree) {
-        printf("  the tree of a table of %llu routes, words synthetic",
-               (unsigned long long)r->profile_routes);
-        if (r->prefix[0])
-            printf("; its shared prefix %s kept as it is (%llu routes below it)", r->prefix,
-                   (unsigned long long)r->prefix_routes);
-        printf("\n  grown by resources: %u copies of its %u resources (the last one in part)\n",
-               r->copies, r->resources);
-        return;
-    }
-    printf("  a profile of %llu routes: its depths (1..%u), kinds, methods and fan-out\n",
-           (unsigned long long)r->profile_routes, r->max_depth);
-    if (r->growth_milli > 1000)
-        printf("  grown as APIs grow: %u.%02u times the children at the top level that grows, "
-               "%u.%02u below %u more levels; %u children of / (the profile has %u), at most %u "
-               "under one prefix\n",
-               r->top_growth_milli / 1000, r->top_growth_milli % 1000 / 10, r->growth_milli / 1000,
-               r->growth_milli % 1000 / 10, r->grown_levels ? r->grown_levels - 1 : 0,
-               r->root_fanout, r->profile_root_fanout, r->max_fanout);
-    else if (r->root_fanout > r->profile_root_fanout)
-        printf("  fan-out widened at the root to hold %zu routes at the profile's depths: %u "
-               "children of / (the profile has %u), at most %u under one prefix\n",
-               routes, r->root_fanout, r->profile_root_fanout, r->max_fanout);
-    else
-        printf("  %u children of / (the profile has %u), at most %u under one prefix\n",
-               r->root_fanout, r->profile_root_fanout, r->max_fanout);
-    if (r->demoted)
-        printf("  %llu catch-alls, '**' or globs made static words (no room for them as leaves)\n",
-               (unsigned long long)r->demoted);
-    if (r->demoted_templates)
-        printf("  %llu templates made static words (no room for them as leaves)\n",
-               (unsigned long long)r->demoted_templates);
-}
-
-/* The routes by shape or like a profile; the header of the routes file and
- * the summary line's description into header and what. */
-static int generate(const gen_options *o, rb_route_table *routes, char *header, size_t hcap,
-                    char *what, size_t wcap, rb_like_report *lrep, rb_error *err)
-{
-    if (!o->like) {
-        int rc = rb_corpus_generate(&o->g, routes, err);
-        unsigned version = rb_gen_generator(&o->g);
-        snprintf(header, hcap,
-                 "routebench corpus gen --routes %zu --seed %llu --shape %s%s --generator v%u",
-                 o->g.routes, (unsigned long long)o->g.seed, rb_gen_shape_name(o->g.shape),
-                 o->g.no_conflicts ? " --no-conflicts" : "", version);
-        snprintf(what, wcap, "shape %s%s, generator v%u, seed %llu", rb_gen_shape_name(o->g.shape),
-                 o->g.no_conflicts ? ", no conflicts" : "", version, (unsigned long long)o->g.seed);
-        return rc;
-    }
-    rb_profile profile;
-    bool json = false;
-    int rc = rb_profile_load(o->like, &profile, &json, err);
-    if (rc == RB_EFORMAT) rb_openapi_hint(o->like, err);
-    if (rc < 0) return rc;
-    unsigned model = o->g.generator ? o->g.generator : json ? RB_LIKE_V2 : RB_LIKE_V3;
-    rb_like_config lc = {o->g.routes, o->g.seed, model, o->param_syntax};
-    if (model == RB_LIKE_V3) {
-        rb_route_table src;
-        if (json)
-            return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                             "--generator v3 copies a routes table's tree, and %s is a profile "
-                             "(counts only): use v2, or give the routes file",
-                             o->like);
-        if (o->param_syntax)
-            return rb__error(err, RB_EINVAL, RB_NO_OFFSET,
-                             "--param-syntax needs --generator v2 (v3 keeps the source's syntax)");
-        rc = rb_route_table_read(o->like, &src, err);
-        if (rc < 0) return rc;
-        rc = rb_corpus_generate_like_table(&src, &lc, routes, lrep, err);
-        rb_route_table_free(&src);
-        snprintf(header, hcap,
-                 "routebench corpus gen --routes %zu --seed %llu --like %s --generator v3\n"
-                 "(a table of %llu routes, xxh3:%016llx; its tree, synthetic words)",
-                 o->g.routes, (unsigned long long)o->g.seed, o->like,
-                 (unsigned long long)profile.routes, (unsigned long long)profile.fingerprint);
-        snprintf(what, wcap, "like %s, seed %llu", o->like, (unsigned long long)o->g.seed);
-        return rc;
-    }
-    if (model > RB_LIKE_V2)
-        return rb__error(err, RB_EINVAL, RB_NO_OFFSET, "--generator v3 needs --like");
-    rc = rb_corpus_generate_like(&profile, &lc, routes, lrep, err);
-    snprintf(header, hcap,
-             "routebench corpus gen --routes %zu --seed %llu --like %s --generator v%u%s\n"
-             "(a profile of %llu routes, xxh3:%016llx; synthetic words)",
-             o->g.routes, (unsigned long long)o->g.seed, o->like, model,
-             model == RB_LIKE_V1          ? ""
-             : rc == RB_OK && lrep->brace ? " --param-syntax brace"
-                                          : " --param-syntax colon",
-             (unsigned long long)profile.routes, (unsigned long long)profile.fingerprint);
-    snprintf(what, wcap, "like %s, seed %llu", o->like, (unsigned long long)o->g.seed);
-    return rc;
+    int status = text->failed ? cli_system_error(cmd, "out of memory") : CLI_OK;
+    if (status == CLI_OK && text->data) fwrite(text->data, 1, text->len, info);
+    rb_buf_free(text);
+    return status;
 }
 
 static int corpus_gen(int argc, char **argv)
 {
     gen_options o = {0};
-    o.g.shape = -1;
-    rb_reqgen_config_init(&o.q);
+    o.c.g.shape = -1;
+    rb_reqgen_config_init(&o.c.q);
     int status = cli_args(&gen_command, &o, argc, argv);
     if (status != CLI_CONTINUE) return status;
-    if (o.g.shape < 0 && !o.like) return cli_error("corpus gen", "needs --shape or --like");
-    if (o.param_syntax && !o.like) return cli_error("corpus gen", "--param-syntax needs --like");
-    if (o.g.generator == RB_LIKE_V3 && !o.like)
+    if (o.c.g.shape < 0 && !o.c.like) return cli_error("corpus gen", "needs --shape or --like");
+    if (o.c.param_syntax && !o.c.like)
+        return cli_error("corpus gen", "--param-syntax needs --like");
+    if (o.c.g.generator == RB_LIKE_V3 && !o.c.like)
         return cli_error("corpus gen", "--generator v3 needs --like (it copies a table's tree)");
-    o.q.seed = o.g.seed;
     char rpath[4096], qpath[4096];
     if ((size_t)snprintf(rpath, sizeof rpath, "%s.routes", o.out) >= sizeof rpath ||
         (size_t)snprintf(qpath, sizeof qpath, "%s.requests", o.out) >= sizeof qpath)
         return cli_error("corpus gen", "--out is too long");
     if (cli_check_output_file("corpus gen", "--out", rpath) != CLI_OK) return CLI_USAGE;
-    rb_route_table routes;
+    rb_gen_pair pair;
     rb_error err;
-    rb_like_report lrep;
-    char command[600], what[300], header[800];
-    if (generate(&o, &routes, command, sizeof command, what, sizeof what, &lrep, &err) < 0)
-        return cli_error("corpus gen", "%s", err.message);
-    uint64_t fp = rb_route_table_fingerprint(&routes);
-    snprintf(header, sizeof header,
-             "%s\n%zu routes, every (method, shape) distinct; fingerprint xxh3:%016llx", command,
-             routes.count, (unsigned long long)fp);
-    rb_buf rtext = {0}, qtext = {0};
-    rb_request_table reqs = {0};
-    rb_reqgen_report rep;
-    status = CLI_OK;
-    if (rb_route_table_check_text(&routes, &err) < 0)
-        status = cli_error("corpus gen", "%s", err.message);
-    rb_route_table_text(&routes, header, &rtext);
-    if (status == CLI_OK && rtext.failed) status = cli_system_error("corpus gen", "out of memory");
-    if (status == CLI_OK) status = make_requests("corpus gen", &routes, &o.q, &reqs, &rep, &qtext);
-    /* Both files are complete on disk before either is renamed, and the
-     * requests go first: a kill leaves the old pair, the new pair, or old
-     * routes beside new requests, which record the new routes'
-     * fingerprint, so verify, run and pair refuse that pair by name.  New
-     * routes never appear beside old requests.  Two writers of one pair
-     * rename theirs one after the other (rb_file_commit_pair). */
-    rb_file_staged sq = {0}, sr = {0};
-    if (status == CLI_OK && (rb_file_stage(qpath, qtext.data, qtext.len, &sq, &err) < 0 ||
-                             rb_file_stage(rpath, rtext.data, rtext.len, &sr, &err) < 0 ||
-                             rb_file_commit_pair(&sq, &sr, &err) < 0))
-        status = cli_error("corpus gen", "%s", err.message);
-    rb_file_discard(&sq);
-    rb_file_discard(&sr);
-    if (status == CLI_OK) {
-        printf("%zu routes (%s) -> %s\n", routes.count, what, rpath);
-        if (o.like) print_like_report(&lrep, o.g.routes);
-        printf("  fingerprint routes xxh3:%016llx\n", (unsigned long long)fp);
-        print_requests(stdout, &reqs, &rep, &o.q, qpath);
+    int rc = rb_gen_pair_make(&o.c, &pair, &err);
+    if (rc == RB_OK) rc = rb_gen_pair_write(&pair, rpath, qpath, &err);
+    if (rc < 0) {
+        status = cli_error_of("corpus gen", &err);
+    } else {
+        rb_buf text = {0};
+        rb_gen_pair_summary(&pair, &o.c, rpath, qpath, &text);
+        status = print_text("corpus gen", &text, stdout);
     }
-    rb_buf_free(&rtext);
-    rb_buf_free(&qtext);
-    rb_request_table_free(&reqs);
-    rb_route_table_free(&routes);
+    rb_gen_pair_free(&pair);
     return status;
 }
 
@@ -507,89 +314,29 @@ static int corpus_requests(int argc, char **argv)
     rb_error err;
     if (rb_route_table_read(o.in, &routes, &err) < 0)
         return cli_error("corpus requests", "%s", err.message);
-    fprintf(o.out ? stdout : stderr, "%zu routes from %s (fingerprint xxh3:%016llx)\n",
-            routes.count, o.in, (unsigned long long)rb_route_table_fingerprint(&routes));
+    FILE *info = o.out ? stdout : stderr; /* keep stdout for the requests */
+    fprintf(info, "%zu routes from %s (fingerprint xxh3:%016llx)\n", routes.count, o.in,
+            (unsigned long long)rb_route_table_fingerprint(&routes));
     rb_request_table reqs = {0};
     rb_reqgen_report rep;
     rb_buf text = {0};
-    status = o.paths ? expect_requests(&routes, o.paths, &reqs, &rep, &text)
-                     : make_requests("corpus requests", &routes, &o.q, &reqs, &rep, &text);
-    if (status == CLI_OK)
+    int rc = rb_requests_make(&routes, &o.q, o.paths, &reqs, &rep, &text, &err);
+    if (rc < 0) {
+        status = cli_error_of("corpus requests", &err);
+    } else {
         status = cli_write_output("corpus requests", out, text.data ? text.data : "", text.len);
-    /* keep stdout for the requests */
-    if (status == CLI_OK && o.paths)
-        print_expected(o.out ? stdout : stderr, &reqs, &rep, o.paths, out);
-    else if (status == CLI_OK)
-        print_requests(o.out ? stdout : stderr, &reqs, &rep, &o.q, out);
+    }
     rb_buf_free(&text);
+    if (status == CLI_OK) {
+        rb_requests_summary(&reqs, &rep, &o.q, o.paths, out, &text);
+        status = print_text("corpus requests", &text, info);
+    }
     rb_request_table_free(&reqs);
     rb_route_table_free(&routes);
     return status;
 }
 
 /* ---- check ----------------------------------------------------------------------------------- */
-
-#define SHOW 20
-
-static void print_pairs(const rb_route_table *t, const char *what, const rb_check_pair *p, size_t n)
-{
-    for (size_t i = 0; i < n && i < SHOW; i++) {
-        const rb_route_entry *e = &t->routes[p[i].route];
-        printf("  line %zu %s %.*s %s line %zu\n", line_of(t, p[i].route),
-               rb_method_name(e->method), (int)(e->len > 100 ? 100 : e->len),
-               rb_route_pattern(t, p[i].route), what, line_of(t, p[i].earlier));
-    }
-    if (n > SHOW) printf("  ... and %zu more (--json lists all)\n", n - SHOW);
-}
-
-static void print_check(const char *path, const rb_route_table *t, const rb_check_report *r)
-{
-    printf("%s\n", path);
-    printf("  routes              %zu\n", r->routes);
-    printf("  exact duplicates    %zu\n", r->exact_duplicates);
-    print_pairs(t, "repeats", r->exact, r->exact_duplicates);
-    printf("  shape duplicates    %zu   (same method and shape, exact ones included)\n",
-           r->shape_duplicates);
-    print_pairs(t, "has the method and shape of", r->shape, r->shape_duplicates);
-    printf("  shadowed            %zu", r->shadowed);
-    if (r->possibly_shadowed) printf(" (+ %zu possibly, from sampling)", r->possibly_shadowed);
-    printf("\n");
-    size_t ns = r->shadowed + r->possibly_shadowed;
-    for (size_t i = 0; i < ns && i < SHOW; i++) {
-        const rb_check_shadow *s = &r->shadows[i];
-        const rb_route_entry *e = &t->routes[s->route];
-        printf("  line %zu %s %.*s %s", line_of(t, s->route), rb_method_name(e->method),
-               (int)(e->len > 100 ? 100 : e->len), rb_route_pattern(t, s->route),
-               s->possible ? "possibly shadowed" : "shadowed");
-        if (s->by != RB_ST_NONE) {
-            const rb_route_entry *b = &t->routes[s->by];
-            printf(", e.g. by line %zu %s %.*s", line_of(t, s->by), rb_method_name(b->method),
-                   (int)(b->len > 100 ? 100 : b->len), rb_route_pattern(t, s->by));
-        }
-        printf("\n");
-    }
-    if (ns > SHOW) printf("  ... and %zu more (--json lists all)\n", ns - SHOW);
-    printf("  distinct routes     %zu   (method, shape)\n", r->distinct_routes);
-    printf("  distinct shapes     %zu\n", r->distinct_shapes);
-    printf("  distinct skeletons  %zu   (static words erased too)\n", r->distinct_skeletons);
-    printf("  depth               %zu..%zu:", r->min_depth, r->max_depth);
-    for (int d = 1; d < RB_CHECK_DEPTHS; d++)
-        if (r->depth[d]) printf(" %d%s:%zu", d, d == RB_CHECK_DEPTHS - 1 ? "+" : "", r->depth[d]);
-    printf("   (routes by segments)\n");
-    printf("  fan-out            ");
-    for (int b = 0; b < RB_CHECK_FANOUT_BUCKETS; b++)
-        if (r->fanout[b]) printf(" %s:%zu", rb_check_fanout_bucket(b), r->fanout[b]);
-    printf("   (prefixes by children; max %zu at %s)\n", r->max_fanout, r->max_fanout_prefix);
-    printf("  most behind one prefix %zu at %s\n", r->max_behind, r->max_behind_prefix);
-    if (r->sampled)
-        printf("  shadowing sampled for %zu routes (globs, templates, or a search over its state "
-               "cap)\n",
-               r->sampled);
-    if (r->over_budget)
-        printf("  work budget: %zu routes possibly shadowed, their search cut short\n",
-               r->over_budget);
-    printf("  fingerprint         xxh3:%016llx\n", (unsigned long long)r->fingerprint);
-}
 
 typedef struct check_options {
     rb_check_options opt;
@@ -666,49 +413,17 @@ static int corpus_check(int argc, char **argv)
         rb_route_table_free(&t);
         return cli_error("corpus check", "%s", err.message);
     }
-    bool ok = rb_check_clean(&rep, o.min_unique);
-    status = ok ? CLI_OK : CLI_FAILED;
-    rb_buf cmp = {0};
-    if (o.against) {
-        rb_profile pa, pb;
-        int rc = rb_profile_fit(&t, &pa, &err);
-        if (rc == RB_OK) rc = rb_profile_load(o.against, &pb, NULL, &err);
-        if (rc == RB_EFORMAT) rb_openapi_hint(o.against, &err);
-        if (rc == RB_OK)
-            rc = o.json ? rb_profile_compare_json(&pa, o.in, &pb, o.against, &cmp, &err)
-                        : rb_profile_compare_text(&pa, o.in, &pb, o.against, &cmp, &err);
-        if (rc < 0) {
-            rb_buf_free(&cmp);
-            rb_check_report_free(&rep);
-            rb_route_table_free(&t);
-            return cli_error("corpus check", "--against: %s", err.message);
-        }
+    status = rb_check_clean(&rep, o.min_unique) ? CLI_OK : CLI_FAILED;
+    rb_check_text_options to = {o.min_unique, o.against, o.json};
+    rb_buf text = {0};
+    int rc = rb_check_text(o.in, &t, &rep, &to, &text, &err);
+    if (rc < 0) {
+        status = cli_error_of("corpus check", &err);
+    } else if (cli_write_output("corpus check", "-", text.data, text.len) != CLI_OK) {
+        status = CLI_SYSTEM;
     }
-    if (o.json) {
-        rb_buf j = {0};
-        if (o.against) rb_buf_puts(&j, "{\n\"check\": ");
-        if (rb_check_report_json(o.in, &t, &rep, o.min_unique, &j, &err) < 0) {
-            status = cli_error("corpus check", "%s", err.message);
-        } else {
-            if (o.against) rb_buf_printf(&j, ",\n\"against\": %s}\n", cmp.data);
-            if (j.failed)
-                status = cli_system_error("corpus check", "out of memory");
-            else if (cli_write_output("corpus check", "-", j.data, j.len) != CLI_OK)
-                status = CLI_USAGE;
-        }
-        rb_buf_free(&j);
-    } else {
-        print_check(o.in, &t, &rep);
-        if (o.min_unique)
-            printf("  --min-unique %zu: %s (%zu distinct routes)\n", o.min_unique,
-                   rep.distinct_routes >= o.min_unique ? "ok" : "FAILED", rep.distinct_routes);
-        char verdict[256];
-        rb_check_verdict(&rep, o.min_unique, verdict, sizeof verdict);
-        printf("%s\n", verdict);
-        if (o.against) printf("\nprofile against %s\n%s", o.against, cmp.data);
-    }
-    rb_buf_free(&cmp);
-    if (rep.routes == 0) cli_error("corpus check", "%s has no routes", o.in);
+    rb_buf_free(&text);
+    if (rc == RB_OK && rep.routes == 0) cli_error("corpus check", "%s has no routes", o.in);
     rb_check_report_free(&rep);
     rb_route_table_free(&t);
     return status;
@@ -762,47 +477,6 @@ static const cli_command import_command = {
     .epilog = "exit status: 0 written, 2 usage or input error\n",
 };
 
-static void print_import(FILE *info, const rb_openapi_report *rep, const rb_route_table *t,
-                         const import_options *o)
-{
-    fprintf(info, "%zu routes from %zu paths of %s (%s %s)%s%s\n", rep->routes, rep->paths, o->in,
-            rep->spec, rep->version, o->out ? " -> " : "", o->out ? o->out : "");
-    if (rep->base_path[0])
-        fprintf(info, "  base path %s (from %s) prefixed to every route\n", rep->base_path,
-                rep->base_from);
-    else
-        fprintf(info, "  no base path (%s)\n",
-                o->base_path && strcmp(o->base_path, "none") == 0 ? "--base-path none"
-                                                                  : "the document gives none");
-    if (rep->server_bases > 1)
-        fprintf(info,
-                "  servers lists %zu base paths: servers[0]'s was used; another with "
-                "--base-path (e.g. --base-path %s), or --base-path none\n",
-                rep->server_bases, rep->other_base);
-    if (rep->variants)
-        fprintf(info,
-                "  %zu path keys with a #fragment or ?query routed as their path: %zu "
-                "operations merged into the route of the same method and path\n",
-                rep->variants, rep->merged);
-    for (size_t i = 0; i < rep->merged && i < RB_OPENAPI_NOTES; i++)
-        fprintf(info, "    %s\n", rep->merges[i]);
-    if (rep->merged > RB_OPENAPI_NOTES)
-        fprintf(info, "    ... and %zu more\n", rep->merged - RB_OPENAPI_NOTES);
-    if (rep->templates)
-        fprintf(info, "  %zu segments with templates inside ({Sid}.json)\n", rep->templates);
-    if (rep->globs)
-        fprintf(info, "  %zu segments with touching params ({a}{b}) written as globs (?*)\n",
-                rep->globs);
-    if (rep->renamed)
-        fprintf(info, "  %zu parameter names rewritten, first %s\n", rep->renamed,
-                rep->first_renamed);
-    if (rep->skipped)
-        fprintf(info, "  %zu operations skipped (no such method here), first %s\n", rep->skipped,
-                rep->first_skipped);
-    fprintf(info, "  fingerprint routes xxh3:%016llx\n",
-            (unsigned long long)rb_route_table_fingerprint(t));
-}
-
 static int corpus_import(int argc, char **argv)
 {
     import_options o = {0};
@@ -818,26 +492,18 @@ static int corpus_import(int argc, char **argv)
     rb_openapi_report rep;
     rb_error err;
     rb_openapi_options opt = {o.base_path};
-    if (rb_openapi_import_file_with(o.in, &opt, &t, &rep, &err) < 0)
-        return cli_error("corpus import", "%s", err.message);
-    char header[600];
-    snprintf(header, sizeof header,
-             "imported from %s (%s %s%s%s%s) by routebench corpus import\n"
-             "every operation (path x method) in document order%s%s%s",
-             o.in, rep.spec, rep.version, rep.title[0] ? ", \"" : "", rep.title,
-             rep.title[0] ? "\"" : "", rep.base_path[0] ? ", under the base path " : "",
-             rep.base_path, rep.base_path[0] ? "" : ", no base path");
-    if (rb_route_table_check_text(&t, &err) < 0) {
-        rb_route_table_free(&t);
-        return cli_error("corpus import", "%s", err.message);
-    }
     rb_buf text = {0};
-    rb_route_table_text(&t, o.out ? header : NULL, &text);
-    status = text.failed
-                 ? cli_system_error("corpus import", "out of memory")
-                 : cli_write_output("corpus import", out, text.data ? text.data : "", text.len);
+    int rc = rb_openapi_import_text(o.in, &opt, o.out != NULL, &t, &rep, &text, &err);
+    if (rc < 0) {
+        rb_buf_free(&text);
+        return cli_error_of("corpus import", &err);
+    }
+    status = cli_write_output("corpus import", out, text.data ? text.data : "", text.len);
     rb_buf_free(&text);
-    if (status == CLI_OK) print_import(o.out ? stdout : stderr, &rep, &t, &o);
+    if (status == CLI_OK) {
+        rb_openapi_import_summary(&rep, &t, o.in, o.out, &opt, &text);
+        status = print_text("corpus import", &text, o.out ? stdout : stderr);
+    }
     rb_route_table_free(&t);
     return status;
 }
@@ -883,8 +549,7 @@ static int corpus_profile(int argc, char **argv)
     rb_profile p;
     rb_error err;
     rb_buf b = {0};
-    int rc = rb_profile_load(o.in, &p, NULL, &err);
-    if (rc == RB_EFORMAT) rb_openapi_hint(o.in, &err);
+    int rc = rb_profile_read(o.in, &p, NULL, &err);
     if (rc == RB_OK) rc = rb_profile_json_write(&p, &b, &err);
     status = rc < 0 ? cli_error("corpus profile", "%s", err.message)
                     : cli_write_output("corpus profile", out, b.data, b.len);
@@ -936,16 +601,9 @@ static int corpus_compare(int argc, char **argv)
     int status = cli_args(&compare_command, &o, nrest, rest);
     if (status != CLI_CONTINUE) return status;
     if (nin < 2) return cli_error("corpus compare", "needs A and B (routes files or profiles)");
-    rb_profile p[2];
     rb_error err;
     rb_buf b = {0};
-    int rc = rb_profile_load(in[0], &p[0], NULL, &err);
-    if (rc == RB_EFORMAT) rb_openapi_hint(in[0], &err);
-    if (rc == RB_OK) rc = rb_profile_load(in[1], &p[1], NULL, &err);
-    if (rc == RB_EFORMAT) rb_openapi_hint(in[1], &err);
-    if (rc == RB_OK)
-        rc = o.json ? rb_profile_compare_json(&p[0], in[0], &p[1], in[1], &b, &err)
-                    : rb_profile_compare_text(&p[0], in[0], &p[1], in[1], &b, &err);
+    int rc = rb_profile_compare_files(in[0], in[1], o.json, &b, &err);
     status = rc < 0 ? cli_error("corpus compare", "%s", err.message)
                     : cli_write_output("corpus compare", "-", b.data, b.len);
     rb_buf_free(&b);

@@ -3,26 +3,20 @@
  * measured over loopback (the protocol is in bench/http/http.h; this file reads
  * options, reports progress and prints the report).
  */
-#define _GNU_SOURCE
-#include "cli.h"
 #include "base_internal.h"
-#include "http.h"
-#include "shipped.h"
+#include "cli.h"
+#include "http_inputs.h"
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* What the table parser fills; copied into rb_http_options after. */
 typedef struct http_cli {
     rb_http_options o;
     const char *routers, *corpus, *out, *server, *wrk;
     unsigned duration;
-    char routers_buf[1024];
-    char server_path[4096];
-    char rpath[4096], qpath[4096];
+    rb_http_inputs in; /* what o points into */
 } http_cli;
 
 #define H(f) offsetof(http_cli, f)
@@ -216,33 +210,6 @@ static void progress(void *ctx, const char *what, const char *spec, size_t done,
         fprintf(stderr, "http: %s\n", what);
 }
 
-/* routebench-http-server beside /proc/self/exe */
-static void default_server(http_cli *c)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        snprintf(c->server_path, sizeof c->server_path, "routebench-http-server");
-        return;
-    }
-    exe[n] = '\0';
-    snprintf(c->server_path, sizeof c->server_path, "%s/routebench-http-server", dirname(exe));
-}
-
-static int split_routers(http_cli *c, const char *list)
-{
-    snprintf(c->routers_buf, sizeof c->routers_buf, "%s", list);
-    c->o.nspecs = 0;
-    for (char *save = NULL, *tok = strtok_r(c->routers_buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (c->o.nspecs == RB_HTTP_MAX_ROUTERS)
-            return cli_error("http", "at most %d routers", RB_HTTP_MAX_ROUTERS);
-        c->o.specs[c->o.nspecs++] = tok;
-    }
-    if (c->o.nspecs == 0) return cli_error("http", "--routers needs at least one router");
-    return CLI_OK;
-}
-
 /* Parse argv; CLI_CONTINUE to go on, else the exit status. */
 static int parse_args(http_cli *c, int argc, char **argv)
 {
@@ -250,30 +217,14 @@ static int parse_args(http_cli *c, int argc, char **argv)
     rb_http_options_init(o);
     c->routers = "hashseg,radix,linear";
     c->duration = (unsigned)o->trial_s;
-    default_server(c);
     int status = cli_args(&http_command, c, argc, argv);
     if (status != CLI_CONTINUE) return status;
     o->trial_s = c->duration;
-    o->server_path = c->server ? c->server : c->server_path;
     if (c->wrk) o->wrk_path = c->wrk;
-    if (split_routers(c, c->routers) != CLI_OK) return CLI_USAGE;
-    if (c->corpus) {
-        if (!rb_shipped_path(c->corpus, "routes", c->rpath, sizeof c->rpath) ||
-            !rb_shipped_path(c->corpus, "requests", c->qpath, sizeof c->qpath))
-            return cli_error("http", "no shipped corpus '%s' (routebench list)", c->corpus);
-        o->routes_path = c->rpath;
-        o->requests_path = c->qpath;
-    }
-    if (!o->routes_path || !o->requests_path)
-        return cli_error("http", "needs --routes F and --requests F, or --corpus NAME");
+    rb_error err;
+    if (rb_http_inputs_resolve(o, &c->in, c->routers, c->corpus, c->server, &err) < 0)
+        return cli_error("http", "%s", err.message);
     return CLI_CONTINUE;
-}
-
-static void command_line(int argc, char **argv, char *buf, size_t cap)
-{
-    size_t n = (size_t)snprintf(buf, cap, "routebench");
-    for (int i = 0; i < argc && n < cap; i++)
-        n += (size_t)snprintf(buf + n, cap - n, " %s", argv[i]);
 }
 
 int cmd_http(int argc, char **argv)
@@ -293,7 +244,7 @@ int cmd_http(int argc, char **argv)
     }
     status = CLI_OK;
     char command[2048];
-    command_line(argc, argv, command, sizeof command);
+    rb_http_command_line(argc, argv, command, sizeof command);
     rb_error err;
     if (c->out && rb_http_prepare_dir(c->out, &err) < 0) {
         free(c);

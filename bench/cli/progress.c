@@ -9,19 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-/* ---- the share of a core --------------------------------------------------------------------- */
-
-double progress_cpu_share(void)
-{
-    uint64_t w0 = rb__monotonic_ns(), c0 = rb__thread_cpu_ns(), w1 = w0;
-    volatile uint64_t sink = 0;
-    while ((w1 = rb__monotonic_ns()) - w0 < 20000000ull)
-        for (int i = 0; i < 1000; i++) sink = sink + (uint64_t)i;
-    uint64_t c1 = rb__thread_cpu_ns();
-    double share = (double)(c1 - c0) / (double)(w1 - w0);
-    return share > 1 ? 1 : share < 0.02 ? 0.02 : share;
-}
-
 /* ---- the display ----------------------------------------------------------------------------- */
 
 void progress_fmt_seconds(double s, char *buf, size_t cap)

@@ -24,11 +24,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The share of a core this process gets now: its CPU time over the wall
- * time of a 20 ms busy loop (1 on an idle machine, 0.1 under a load of 20
- * on 2 cores). */
-double progress_cpu_share(void);
-
 typedef struct progress {
     FILE *out;
     bool tty;

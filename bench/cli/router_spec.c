@@ -3,8 +3,7 @@
  * (NAME, NAME@LIB), with messages for the user.
  */
 #include "cli.h"
-#include "compiled.h"
-#include "harness.h"
+#include "suite_routers.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -30,9 +29,7 @@ const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec
 {
     const rb_router_ops *ops;
     rb_error err;
-    if (strcmp(spec, RB_LIMIT_NAME) == 0) return &rb_bench_limit_ops; /* a reference */
-    if (strcmp(spec, RB_COMPILED_NAME) == 0) return &rb_bench_compiled_ops;
-    if (rb_router_spec_resolve(p, spec, &ops, &err) == RB_OK) return ops;
+    if (rb_suite_resolve(p, spec, &ops, &err) == RB_OK) return ops;
     cli_error(cmd, "%s", err.message);
     return NULL;
 }

@@ -7,10 +7,11 @@
 #include "session.h"
 
 #include "cli.h"
-#include "ecosystem.h"
-#include "estimate.h"
+#include "suite_estimate.h"
+#include "suite_routers.h"
 #include "output.h"
 #include "progress.h"
+#include "console_session.h"
 #include "report_console.h"
 #include "base_internal.h"
 #include "machine.h"
@@ -22,7 +23,6 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static void add_export_options(void);
@@ -51,33 +51,15 @@ int session_add_ops(session_options *o, const rb_router_ops *ops, const char *la
     return CLI_OK;
 }
 
-int session_add_peer(session_options *o, const rb_peer_spec *spec)
+/* A built-in peer runner that is not built, or could not be added. */
+static void peer_note(void *ctx, const char *why)
 {
-    rb_error err;
-    if (rb_suite_add_peer(&o->run, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
-    const rb_peer_spec *p = rb_suite_peer(&o->run, spec->name);
-    return session_add_ops(o, &p->ops, p->name);
+    fprintf(stderr, "routebench %s: note: %s\n", ((const session_options *)ctx)->cmd, why);
 }
 
 void session_add_builtin_peers(session_options *o)
 {
-    size_t matched = 0;
-    for (size_t i = 0; i < rb_peer_builtin_count(); i++) {
-        rb_peer_spec spec;
-        rb_error err;
-        char lang[16];
-        int rc = rb_peer_builtin(rb_peer_builtin_name(i), NULL, &spec, &err);
-        rb_ecosystem_language_of(spec.summary, lang, sizeof lang);
-        if (o->langs && !rb_ecosystem_language_in(lang, o->langs)) continue;
-        matched++;
-        if (rc < 0) {
-            fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
-            continue;
-        }
-        if (rb_suite_add_peer(&o->run, &spec, &err) < 0)
-            fprintf(stderr, "routebench %s: note: %s\n", o->cmd, err.message);
-    }
-    if (o->langs && !matched)
+    if (!rb_suite_add_builtin_peers(&o->run, o->langs, peer_note, o) && o->langs)
         fprintf(stderr,
                 "routebench %s: note: no built-in peer runner is in --lang %s (Go, Rust, "
                 "Node)\n",
@@ -95,19 +77,9 @@ static int take_peer(void *field, const char *v, rb_error *err)
 
 int session_add_router(session_options *o, const char *spec)
 {
-    if (!strchr(spec, '@')) { /* a peer runner's name: one of --peer, or built in? */
-        const rb_peer_spec *known = rb_suite_peer(&o->run, spec);
-        if (known) return session_add_ops(o, &known->ops, known->name);
-        rb_peer_spec peer;
-        rb_error err;
-        int rc = rb_peer_builtin(spec, NULL, &peer, &err);
-        if (rc == RB_OK) return session_add_peer(o, &peer);
-        if (rc != RB_ENOTFOUND) return cli_error(o->cmd, "%s", err.message);
-    }
-    const rb_router_ops *ops = cli_router(&o->run.plugins, o->cmd, spec);
-    if (!ops) return CLI_USAGE;
-    bool builtin = rb_registry_find(rb_ops_name(ops)) == ops;
-    return session_add_ops(o, ops, builtin ? rb_ops_name(ops) : spec);
+    rb_error err;
+    if (rb_suite_add_spec(&o->run, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
+    return CLI_OK;
 }
 
 static int take_scenarios(void *list, const char *v, rb_error *err)
@@ -315,13 +287,7 @@ int session_finish_scenarios(session_options *o)
 {
     rb_error err;
     if (o->peers_all || o->langs) session_add_builtin_peers(o);
-    for (size_t k = 0; k < o->run.npeers; k++)
-        if (session_add_ops(o, &o->run.peers[k].ops, o->run.peers[k].name) != CLI_OK)
-            return CLI_USAGE;
-    if (o->routes_file &&
-        rb_scenario_list_add_files(&o->run.scenarios, o->routes_file, o->requests_file, &err) < 0)
-        return cli_error(o->cmd, "%s", err.message);
-    if (o->run.scenarios.n == 0 && rb_scenario_list_parse(&o->run.scenarios, "default", &err) < 0)
+    if (rb_suite_finish(&o->run, o->routes_file, o->requests_file, &err) < 0)
         return cli_error(o->cmd, "%s", err.message);
     if (o->json) o->human = stderr;
     /* fail before measuring, not after */
@@ -337,26 +303,10 @@ int session_finish_scenarios(session_options *o)
 int session_metric_dispatch(session_options *o, int argc, char **argv, bool *handled)
 {
     rb_error err;
-    *handled = false;
-    if (o->run.metric == RB_METRIC_HW_INSTRUCTIONS) {
-        rb_perf_counter c;
-        if (rb_perf_open(&c, &err) < 0) {
-            *handled = true;
-            return cli_error(o->cmd,
-                             "--metric hw-instructions: %s; --metric instructions counts "
-                             "instructions exactly with Callgrind instead",
-                             err.message);
-        }
-        rb_perf_close(&c);
-        return CLI_OK;
-    }
-    if (!rb_metric_exact(o->run.metric) || rb_callgrind_child()) return CLI_OK;
-    *handled = true;
-    if (rb_callgrind_under_valgrind())
-        return cli_error(o->cmd,
-                         "--metric %s starts Callgrind itself; run routebench without "
-                         "valgrind",
-                         rb_metric_name(o->run.metric));
+    int where = rb_suite_metric_where(o->run.metric, &err);
+    *handled = where != RB_SUITE_METRIC_HERE;
+    if (where < 0) return cli_error(o->cmd, "%s", err.message);
+    if (where == RB_SUITE_METRIC_HERE) return CLI_OK;
     int status = CLI_USAGE;
     fflush(stdout);
     if (rb_callgrind_run(argc, argv, o->run.metric == RB_METRIC_CYCLES_EST, &status, &err) < 0)
@@ -425,163 +375,53 @@ static void command_line(rb_bundle *b, int argc, char **argv)
 
 /* ---- before the work: how long, and what will be slow ---------------------------------------- */
 
-#define LINEAR_WARN_ROUTES 10000
-
-static bool has_linear(const session_options *o)
-{
-    for (size_t k = 0; k < o->run.nrouters; k++)
-        if (strcmp(rb_ops_name(o->run.routers[k]), "linear") == 0) return true;
-    return false;
-}
-
 /* linear tries every route of a table on each lookup: on 10k+ routes its
  * build check and its trials take long; say so once, with the tables
  * concerned and how to leave it out. */
-static size_t count_lines(const char *path);
-
 static void warn_linear(const session_options *o)
 {
-    if (!has_linear(o)) return;
-    char tables[512] = "", others[1024] = "";
-    size_t nt = 0, n = 0, count = 0;
-    for (size_t i = 0; i < o->run.scenarios.n; i++) {
-        const rb_scenario_spec *sp = &o->run.scenarios.v[i];
-        const char *name = sp->name;
-        size_t routes =
-            sp->kind == RB_SCENARIO_GENERATED ? sp->nroutes : count_lines(sp->routes_path);
-        if (routes < LINEAR_WARN_ROUTES) continue;
-        int w = snprintf(tables + nt, sizeof tables - nt, "%s%s", nt ? ", " : "", name);
-        if (w > 0 && (size_t)w < sizeof tables - nt) nt += (size_t)w;
-        count++;
-    }
+    char tables[512], others[1024];
+    size_t count = rb_suite_linear_slow(&o->run, tables, sizeof tables, others, sizeof others);
     if (!count) return;
-    for (size_t k = 0; k < o->run.nrouters; k++) {
-        if (strcmp(rb_ops_name(o->run.routers[k]), "linear") == 0) continue;
-        int w = snprintf(others + n, sizeof others - n, "%s%s", n ? "," : "", o->run.labels[k]);
-        if (w > 0 && (size_t)w < sizeof others - n) n += (size_t)w;
-    }
+    bool n = others[0] != '\0';
     fprintf(stderr,
             "routebench %s: warning: linear (the reference) tries every route on each lookup, "
             "and %s ha%s %d routes or more: its checks and trials grow with the table; %s%s\n",
-            o->cmd, tables, count == 1 ? "s" : "ve", LINEAR_WARN_ROUTES,
+            o->cmd, tables, count == 1 ? "s" : "ve", RB_SUITE_LINEAR_WARN_ROUTES,
             n && o->leave_out ? o->leave_out : "choose another router",
             n && o->leave_out && o->leave_out[strlen(o->leave_out) - 1] == ' ' ? others : "");
-}
-
-/* A file's lines (the routes or requests of a table), for the estimate;
- * 0 for what is no regular file (a <(...) pipe read here would be empty
- * for the reader, /dev/zero would never end: the reader refuses it). */
-static size_t count_lines(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = 0;
-    for (int c; (c = getc(f)) != EOF;) n += c == '\n';
-    fclose(f);
-    return n;
-}
-
-/* The model's shape of one pass over spec (estimate.h). */
-static rb_estimate_shape pass_shape(const session_options *o, const rb_scenario_spec *spec,
-                                    bool cold)
-{
-    bool gen = spec->kind == RB_SCENARIO_GENERATED;
-    rb_estimate_shape sh = {
-        .routes = gen ? spec->nroutes : count_lines(spec->routes_path),
-        .requests = gen ? RB_SCENARIO_REQUESTS : count_lines(spec->requests_path),
-        .routers = o->run.nrouters,
-        .measured = o->run.nrouters,
-        .peers = o->run.npeers,
-        .generated = gen,
-        .linear = has_linear(o),
-        .cold = cold,
-        .app_bytes = cold ? o->run.app_bytes : 0,
-        .counted = rb_metric_exact(o->run.metric),
-        .uncountable = rb_suite_uncountable_peers(&o->run),
-        .warmup = o->run.proto.warmup,
-        .trials = o->run.proto.trials,
-        .min_trial_s = o->run.proto.min_trial_ms / 1e3,
-        .cpu_clock = o->run.proto.clock == RB_BENCH_CLOCK_CPU,
-    };
-    return sh;
-}
-
-/* The passes: every scenario under each condition measured (choose: two). */
-static size_t passes_of(const session_options *o)
-{
-    return o->run.scenarios.n * (o->run.both_conditions ? 2 : 1);
-}
-
-/* The model's seconds of pass `cold` over scenario i; its parts into parts. */
-static double pass_model(const session_options *o, size_t i, bool cold, double share,
-                         rb_estimate_parts *parts)
-{
-    rb_estimate_shape sh = pass_shape(o, &o->run.scenarios.v[i], cold);
-    return rb_estimate_pass(&sh, share, parts);
 }
 
 /* The whole session's estimate, said before the work starts; returns it. */
 static double print_estimate(const session_options *o, double share)
 {
-    double total = 0;
-    for (size_t i = 0; i < o->run.scenarios.n; i++) {
-        total += pass_model(o, i, !o->run.both_conditions && o->run.cache, share, NULL);
-        if (o->run.both_conditions) total += pass_model(o, i, true, share, NULL);
-    }
+    double total = rb_suite_estimate(&o->run, share);
+    size_t passes = rb_suite_passes(&o->run);
     char t[64];
     progress_fmt_seconds(total, t, sizeof t);
-    fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t,
-            passes_of(o), passes_of(o) == 1 ? "" : "es", o->run.nrouters,
-            o->run.nrouters == 1 ? "" : "s",
+    fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t, passes,
+            passes == 1 ? "" : "es", o->run.nrouters, o->run.nrouters == 1 ? "" : "s",
             share < 0.8 ? " (a busy machine: trials may run short and be measured again)" : "");
     return total;
 }
 
-/* The peers' agreement, measured beside the run (not in the bundle). */
-static void print_peer_notes(FILE *out, const session_options *o, const rb_suite_peer_note *notes,
-                             size_t n)
+/* Write text on out, then free it. */
+static void put(FILE *out, rb_buf *text)
 {
-    for (size_t i = 0; i < n; i++) {
-        const rb_peer_agreement *a = &notes[i].a;
-        if (a->agree_expected == a->requests && !o->verbose) continue;
-        fprintf(out,
-                "  peer %s (its own process and timing loop): agrees with EXPECTED on %zu/%zu, "
-                "with linear on %zu/%zu (%s)\n",
-                label_of(o, notes[i].ops), a->agree_expected, a->requests, a->agree_linear,
-                a->requests, a->spans ? "capture spans compared" : "route ids only: no spans");
-    }
+    if (text->data) fwrite(text->data, 1, text->len, out);
+    rb_buf_free(text);
 }
+
 /* What will be measured, on what, and how long it will take. */
 static void print_intro(session_options *o, const rb_bundle *b)
 {
-    FILE *out = o->human;
-    if (rb_metric_exact(o->run.metric))
-        fprintf(out,
-                "routebench %s: %zu scenario%s x %zu router%s, --metric %s: Callgrind counts one "
-                "replay of each (after one uncounted), seed %llu\n",
-                o->cmd, o->run.scenarios.n, o->run.scenarios.n == 1 ? "" : "s", o->run.nrouters,
-                o->run.nrouters == 1 ? "" : "s", rb_metric_name(o->run.metric),
-                (unsigned long long)o->run.seed);
-    else
-        fprintf(out,
-                "routebench %s: %zu scenario%s x %zu router%s, %u trials (+%u warm-up) of >= %g "
-                "ms (%s), seed %llu\n",
-                o->cmd, o->run.scenarios.n, o->run.scenarios.n == 1 ? "" : "s", o->run.nrouters,
-                o->run.nrouters == 1 ? "" : "s", o->run.proto.trials, o->run.proto.warmup,
-                o->run.proto.min_trial_ms,
-                o->run.metric == RB_METRIC_HW_INSTRUCTIONS ? "hardware instruction counter"
-                : b->cpu_clock                             ? "thread CPU clock"
-                                                           : "wall clock",
-                (unsigned long long)o->run.seed);
-    fprintf(out, "in-process lookups on %s (%ld cores), not HTTP requests per second\n",
-            b->cpu_model, b->cores);
-    if (!b->optimized || b->sanitized)
-        fprintf(out, "WARNING: %s build: these numbers do not show what the routers can do\n",
-                b->sanitized ? "sanitized" : "unoptimised");
-    fflush(out);
-    o->cpu_share = progress_cpu_share();
+    rb_console_intro in = {o->cmd,        o->run.scenarios.n, o->run.nrouters,
+                           o->run.metric, o->run.proto,       o->run.seed};
+    rb_buf text = {0};
+    rb_console_intro_text(b, &in, &text);
+    put(o->human, &text);
+    fflush(o->human);
+    o->cpu_share = rb_suite_cpu_share();
     o->estimate_s = print_estimate(o, o->cpu_share);
     warn_linear(o);
 }
@@ -598,9 +438,9 @@ static void show_pass(void *ctx, const rb_bundle *b, const rb_suite_pass *p)
     rb_console_opts copts = {o->verbose};
     rb_buf text = {0};
     rb_console_scenario(b, b->nscenarios - 1, &copts, &text);
-    if (text.data) fwrite(text.data, 1, text.len, o->human);
-    rb_buf_free(&text);
-    print_peer_notes(o->human, o, p->notes, p->nnotes);
+    for (size_t i = 0; i < p->nnotes; i++)
+        rb_console_peer_note(label_of(o, p->notes[i].ops), &p->notes[i].a, o->verbose, &text);
+    put(o->human, &text);
     fflush(o->human);
 }
 
@@ -611,7 +451,7 @@ static void start_pass(void *ctx, size_t i, bool cold, const char *what)
     const session_options *o = pg->o;
     char name[160];
     pg->generated = o->run.scenarios.v[i].kind == RB_SCENARIO_GENERATED;
-    pg->pass_s = pass_model(o, i, cold, o->cpu_share, &pg->parts);
+    pg->pass_s = rb_suite_pass_estimate(&o->run, i, cold, o->cpu_share, &pg->parts);
     snprintf(name, sizeof name, "%s%s", o->run.scenarios.v[i].name, what);
     progress_pass(&pg->bar, name, pg->pass_s);
 }
@@ -644,12 +484,10 @@ static void on_skipped(void *ctx, const char *scenario, const char *skipped,
                        const rb_suite_refusals *ref)
 {
     session_progress *pg = ctx;
-    FILE *out = pg->o->human;
     progress_clear(&pg->bar);
-    fprintf(out, "\n%s: skipped (%s lack%s a feature of its routes)\n", scenario,
-            *skipped ? skipped : "every router", strchr(skipped, ',') ? "" : "s");
-    for (size_t i = 0; i < ref->n; i++)
-        fprintf(out, "  %s refused it: %s\n", ref->v[i].router, ref->v[i].reason);
+    rb_buf text = {0};
+    rb_console_skipped(scenario, skipped, ref->v, ref->n, &text);
+    put(pg->o->human, &text);
 }
 
 static void on_failed(void *ctx, const char *scenario, const rb_error *err)
@@ -663,7 +501,7 @@ static void on_begun(void *ctx, const rb_bundle *b)
 {
     session_progress *pg = ctx;
     print_intro(pg->o, b);
-    progress_start(&pg->bar, stderr, isatty(STDERR_FILENO) != 0, passes_of(pg->o),
+    progress_start(&pg->bar, stderr, isatty(STDERR_FILENO) != 0, rb_suite_passes(&pg->o->run),
                    pg->o->estimate_s);
 }
 

@@ -55,8 +55,6 @@ extern cli_option session_protocol_table[];
  * a built-in router and NAME@LIB otherwise; a router already in the list
  * is not added twice.  Returns CLI_OK or CLI_USAGE (message printed). */
 int session_add_router(session_options *o, const char *spec);
-/* Add peer runner spec (copied) as a router of the session. */
-int session_add_peer(session_options *o, const rb_peer_spec *spec);
 /* --peers: every built-in runner that is built; a note on stderr for each
  * one that is not (never an error). */
 void session_add_builtin_peers(session_options *o);

@@ -36,7 +36,7 @@
 #define RB_CLI_OPTIONS_H
 
 #include "buf.h"
-#include "router.h"
+#include "base.h"
 
 #include <stdbool.h>
 #include <stddef.h>
