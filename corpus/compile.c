@@ -21,10 +21,14 @@
  *     n2 ":id"     term: GET -> route 1; static "posts" -> n5 (POST -> 3)
  *     n4 "static"  catch-all: 1+ bytes to the end, capture 0, GET -> route 4
  *
- *     slots[]  (parent + 1, length, bytes [0, 16)) -> child: a perfect hash,
- *              one slot per key, found by hash and displace (CHD):
- *              slot = (h + disp[bucket(h)] * g(h)) & mask; one compare of
- *              the stored key confirms it (and memcmp past 16 bytes)
+ *     slots[]  (parent + 1, length, bytes [0, 16)) -> child, one slot per
+ *              key; one compare of the stored key confirms it (and memcmp
+ *              past 16 bytes).  A node of up to 256 static children has
+ *              slots of its own: sbase + (v * mult >> shift), v from the
+ *              segment's length and first 16 bytes, mult found by trial
+ *              (one multiply); the children of larger nodes share a perfect
+ *              hash found by hash and displace (CHD):
+ *              slot = (h + disp[bucket(h)] * g(h)) & mask
  *
  * Why the first answer found is linear's.  Every route under a node has
  * the same segments above it, hence the same ranks there; at the node a
@@ -42,7 +46,8 @@
  * and their methods make the 405 mask.
  *
  * Cost: generation O(N log N + total pattern bytes) time and output
- * bytes (the perfect hash's search: expected linear); the emitted lookup
+ * bytes (the perfect hash's search: expected linear; a node's own table:
+ * at most 1,536 trials of its up to 256 children); the emitted lookup
  * does per path segment one scan for '/', at most one hash and one slot
  * compare for the static child, the param and template tests, plus the
  * backtracking the rule needs (bounded by the trie's size).  It recurses
@@ -509,6 +514,9 @@ static const char preamble[] =
     "/* The tables (filled in below).  A trie node: */\n"
     "typedef struct @_node {\n"
     "    uint64_t lens;     /* bit n % 64 set: a static child of n bytes (0: none) */\n"
+    "    uint64_t mult;     /* shift != 0: its static children have slots of their own, */\n"
+    "    uint32_t sbase;    /* @_slots[sbase + (v * mult >> shift)], v from the segment's */\n"
+    "    uint32_t shift;    /* first 16 bytes; shift 0: the shared table */\n"
     "    uint32_t term;     /* 1 + the terminal of the routes ending here, or 0 */\n"
     "    uint32_t catchall; /* 1 + the terminal of its catch-all child, or 0 */\n"
     "    uint32_t rank1;    /* its param and template children: @_rank1s[rank1, +nrank1);\n"
@@ -780,16 +788,22 @@ static const char walker_text[] =
     "        }\n"
     "        if ((nd->lens >> (n & 63)) & 1) {\n"
     "            uint64_t key = ((uint64_t)(id + 1) << 32) | n;\n"
-    "            uint64_t h = ((w0 ^ @_SEED) * UINT64_C(0x9e3779b97f4a7c15)) ^\n"
-    "                         (((w1 + @_SEED) ^ key) * UINT64_C(0xc2b2ae3d27d4eb4f));\n"
     "            const @_slot *sl;\n"
-    "            size_t at;\n"
-    "            for (at = 16; at < n; at += 8)\n"
-    "                h = (h ^ @_part(p, len, pos + at, pos + n)) * UINT64_C(0x9e3779b97f4a7c15);\n"
-    "            h ^= h >> 32;\n"
-    "            sl = &@_slots[((uint32_t)h + @_disp[((h >> 32) * @_NBUCKETS) >> 32] *\n"
-    "                                             ((uint32_t)(h >> 17) | 1u)) &\n"
-    "                          @_MASK];\n"
+    "            if (nd->shift) { /* a table of its own: one multiply */\n"
+    "                uint64_t v = (w0 ^ (w1 * UINT64_C(0xc2b2ae3d27d4eb4f))) + n;\n"
+    "                sl = &@_slots[nd->sbase + (size_t)((v * nd->mult) >> nd->shift)];\n"
+    "            } else {\n"
+    "                uint64_t h = ((w0 ^ @_SEED) * UINT64_C(0x9e3779b97f4a7c15)) ^\n"
+    "                             (((w1 + @_SEED) ^ key) * UINT64_C(0xc2b2ae3d27d4eb4f));\n"
+    "                size_t at;\n"
+    "                for (at = 16; at < n; at += 8)\n"
+    "                    h = (h ^ @_part(p, len, pos + at, pos + n)) * "
+    "UINT64_C(0x9e3779b97f4a7c15);\n"
+    "                h ^= h >> 32;\n"
+    "                sl = &@_slots[((uint32_t)h + @_disp[((h >> 32) * @_NBUCKETS) >> 32] *\n"
+    "                                                 ((uint32_t)(h >> 17) | 1u)) &\n"
+    "                              @_MASK];\n"
+    "            }\n"
     "            if (((sl->key ^ key) | (sl->w0 ^ w0) | (sl->w1 ^ w1)) == 0 &&\n"
     "                (n <= 16 || memcmp(@_pool + sl->text + 16, p + pos + 16, n - 16) == 0)) {\n"
     "                if (!nd->nrank1 && !nd->catchall) { /* nothing to come back for */\n"
@@ -918,14 +932,96 @@ static int minprio_compare(const compiler *c, uint32_t a, uint32_t b)
 /* The trie as tables (nodes, static slots, param and template children,
  * terminals, strings).  pool gets the strings; the routes' patterns and
  * shapes are added to it by the caller first. */
+/* Static child id in slot s. */
+static void put_slot(compiler *c, uint64_t s, uint32_t id, uint32_t text)
+{
+    const cnode *nd = &c->nodes[id];
+    rb_buf_printf(c->out, "    [%llu] = {0x%llxu,0x%llxu,0x%llxu,%u,%u},\n", (unsigned long long)s,
+                  (unsigned long long)key_of(nd->parent, nd->len),
+                  (unsigned long long)word_at(nd->text, nd->len, 0),
+                  (unsigned long long)word_at(nd->text, nd->len, 8), id, text);
+}
+
+/* A node's own table of its static children, when it has at most
+ * DIRECT_MAX_CHILDREN: slot sbase + (v * mult >> shift) for v = (w0 ^ (w1
+ * * HASH_K2)) + length, w0 and w1 a child's first 16 bytes (as the walk
+ * computes it; the slot's key and a memcmp check the rest), mult an odd
+ * number found by trial that gives each child a slot of its own.  One
+ * multiply where the shared table (phf) takes the whole key's hash, its
+ * bucket and its displacement.  Nodes without one (shift 0) use phf. */
+#define DIRECT_MAX_CHILDREN 256
+#define DIRECT_TRIES        512
+
+typedef struct direct {
+    uint64_t mult;
+    uint32_t sbase, shift;
+} direct;
+
+static uint64_t direct_value(const cnode *nd)
+{
+    return (word_at(nd->text, nd->len, 0) ^ (word_at(nd->text, nd->len, 8) * HASH_K2)) + nd->len;
+}
+
+/* Per node its table (shift 0: none); *nextra: the slots they take, after
+ * the shared table's.  Deterministic: the multipliers come from a fixed
+ * sequence. */
+static int direct_build(const compiler *c, direct *d, uint32_t *nextra)
+{
+    uint64_t v[DIRECT_MAX_CHILDREN], state = UINT64_C(0x726f757465626e63);
+    uint32_t stamp[4 * 2 * DIRECT_MAX_CHILDREN] = {0}, round = 0;
+    *nextra = 0;
+    for (size_t i = 0; i < c->nnodes; i++) {
+        uint32_t k = 0;
+        bool fits = true;
+        d[i].shift = 0;
+        for (uint32_t ch = c->nodes[i].child; ch && fits; ch = c->nodes[ch].sibling) {
+            const cnode *x = &c->nodes[ch];
+            if (x->order != 0) continue;
+            if (k == DIRECT_MAX_CHILDREN)
+                fits = false;
+            else
+                v[k++] = direct_value(x);
+        }
+        if (!fits || !k) continue;
+        uint32_t lg = 1;
+        while ((1u << lg) < 2 * k) lg++;
+        for (uint32_t grow = 0; grow < 3 && !d[i].shift; grow++, lg++) {
+            for (uint32_t t = 0; t < DIRECT_TRIES && !d[i].shift; t++) {
+                /* splitmix64 */
+                uint64_t z = (state += UINT64_C(0x9e3779b97f4a7c15));
+                z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+                z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+                uint64_t mult = (z ^ (z >> 31)) | 1u;
+                uint32_t j = 0;
+                round++;
+                for (; j < k; j++) {
+                    uint32_t at = (uint32_t)((v[j] * mult) >> (64 - lg));
+                    if (stamp[at] == round) break;
+                    stamp[at] = round;
+                }
+                if (j < k) continue;
+                if (*nextra > UINT32_MAX / 2) return RB_ELIMIT;
+                d[i].mult = mult;
+                d[i].shift = 64 - lg;
+                d[i].sbase = *nextra;
+                *nextra += 1u << lg;
+            }
+        }
+    }
+    return RB_OK;
+}
+
 static int put_tables(compiler *c, rb_buf *pool)
 {
     phf f = {0};
     int rc = phf_build(c, &f);
-    uint32_t *text = calloc(c->nnodes ? c->nnodes : 1, sizeof *text);
-    if (rc < 0 || !text) {
+    uint32_t *text = calloc(c->nnodes ? c->nnodes : 1, sizeof *text), nextra = 0;
+    direct *d = malloc((c->nnodes ? c->nnodes : 1) * sizeof *d);
+    if (rc >= 0 && text && d) rc = direct_build(c, d, &nextra);
+    if (rc < 0 || !text || !d) {
         phf_free(&f);
         free(text);
+        free(d);
         return rc < 0 ? rc : RB_ENOMEM;
     }
     const char *P = c->prefix;
@@ -966,6 +1062,7 @@ static int put_tables(compiler *c, rb_buf *pool)
         free(group);
         free(first);
         free(text);
+        free(d);
         phf_free(&f);
         return RB_ENOMEM;
     }
@@ -978,6 +1075,7 @@ static int put_tables(compiler *c, rb_buf *pool)
             free(group);
             free(first);
             free(text);
+            free(d);
             phf_free(&f);
             return RB_ELIMIT;
         }
@@ -1013,26 +1111,32 @@ static int put_tables(compiler *c, rb_buf *pool)
         }
         if (n1 == 1 && !lens && !catchall && c->nodes[nd->child].order == 1 &&
             !c->nodes[nd->child].sibling) /* a param only: the walk's shortcut */
-            rb_buf_printf(c->out, "    {0x0u,%u,0,%u,%u,%s_PARAM_ONLY},\n",
+            rb_buf_printf(c->out, "    {0x0u,0x0u,0,0,%u,0,%u,%u,%s_PARAM_ONLY},\n",
                           nd->order == 3 ? 0 : (uint32_t)nd->window, nd->child, nd->caps, P);
         else
-            rb_buf_printf(c->out, "    {0x%llxu,%u,%u,%u,%u,%u},\n", (unsigned long long)lens,
-                          nd->order == 3 ? 0 : (uint32_t)nd->window, catchall, first[i], nd->caps,
-                          n1);
+            rb_buf_printf(
+                c->out, "    {0x%llxu,0x%llxu,%u,%u,%u,%u,%u,%u,%u},\n", (unsigned long long)lens,
+                (unsigned long long)(d[i].shift ? d[i].mult : 0),
+                d[i].shift ? f.mask + 1 + d[i].sbase : 0, d[i].shift,
+                nd->order == 3 ? 0 : (uint32_t)nd->window, catchall, first[i], nd->caps, n1);
     }
     rb_buf_puts(c->out, "};\n\n");
     /* static children, in their slots */
-    rb_buf_printf(c->out, "static const %s_slot %s_slots[%u] = {\n", P, P, f.mask + 1);
+    rb_buf_printf(c->out, "static const %s_slot %s_slots[%llu] = {\n", P, P,
+                  (unsigned long long)f.mask + 1 + nextra);
     bool any = false;
     for (uint32_t s = 0; s <= f.mask; s++) {
         if (!f.slot[s]) continue;
-        uint32_t id = f.slot[s] - 1;
-        const cnode *nd = &c->nodes[id];
-        rb_buf_printf(c->out, "    [%u] = {0x%llxu,0x%llxu,0x%llxu,%u,%u},\n", s,
-                      (unsigned long long)key_of(nd->parent, nd->len),
-                      (unsigned long long)word_at(nd->text, nd->len, 0),
-                      (unsigned long long)word_at(nd->text, nd->len, 8), id, text[id]);
+        put_slot(c, s, f.slot[s] - 1, text[f.slot[s] - 1]);
         any = true;
+    }
+    for (size_t i = 0; i < c->nnodes; i++) {
+        if (!d[i].shift) continue;
+        for (uint32_t ch = c->nodes[i].child; ch; ch = c->nodes[ch].sibling) {
+            if (c->nodes[ch].order != 0) continue;
+            uint64_t at = (direct_value(&c->nodes[ch]) * d[i].mult) >> d[i].shift;
+            put_slot(c, (uint64_t)f.mask + 1 + d[i].sbase + at, ch, text[ch]);
+        }
     }
     if (!any) rb_buf_puts(c->out, "    {0,0,0,0,0},\n");
     rb_buf_printf(c->out, "};\n\nstatic const uint32_t %s_disp[%u] = {", P, f.nb);
@@ -1042,6 +1146,7 @@ static int put_tables(compiler *c, rb_buf *pool)
     free(group);
     free(first);
     free(text);
+    free(d);
     phf_free(&f);
     return RB_OK;
 }

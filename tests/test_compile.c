@@ -708,3 +708,62 @@ Test(compile, one_taker_among_equal_ranks_keeps_its_own_captures)
         rb_route_table_free(&routes);
     }
 }
+
+/* Static children are found in their node's own table (up to 256 of them,
+ * keyed by their first 16 bytes and their length) or, at a node with
+ * more, in the table shared by all: children that share their first 16
+ * bytes and differ in length or past byte 16, and a node of 300 children,
+ * each beside a param that must take what no static child does. */
+Test(compile, static_children_in_own_and_shared_tables_agree_with_linear)
+{
+    char text[16384];
+    size_t n = 0;
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "GET /a/AvailablePhoneNumbers\n"      /* 0 */
+                          "GET /a/AvailablePhoneNumbers.json\n" /* 1 */
+                          "GET /a/AvailablePhoneNumbersX\n"     /* 2 */
+                          "GET /a/AvailablePhoneNumbersY/:id\n" /* 3 */
+                          "GET /a/AvailablePhone\n"             /* 4 */
+                          "GET /a/:other\n" /* 5 */);
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "GET /b/child-%d\n", i); /* 6.. */
+    n += (size_t)snprintf(text + n, sizeof text - n, "GET /b/:id\n");             /* 306 */
+    cr_assert_lt(n, sizeof text);
+    rb_route_table routes = rbt_parse_routes(text);
+    rb_router *r = build_from(&routes, &rb_bench_compiled_ops, "own and shared tables");
+    rb_router *lin = build_from(&routes, &rb__linear_ops, "own and shared tables");
+    static const struct {
+        const char *path;
+        uint32_t route;
+    } hits[] = {
+        {"/a/AvailablePhoneNumbers", 0},
+        {"/a/AvailablePhoneNumbers.json", 1},
+        {"/a/AvailablePhoneNumbersX", 2},
+        {"/a/AvailablePhoneNumbersY/7", 3},
+        {"/a/AvailablePhone", 4},
+        {"/a/AvailablePhoneNumbers.jsox", 5},
+        {"/a/AvailablePhoneNumbersZ", 5},
+        {"/a/AvailablePhoneNumber", 5},
+        {"/a/AvailablePhoneNumbersY", 5},
+        {"/b/child-0", 6},
+        {"/b/child-299", 305},
+        {"/b/child-300", 306},
+        {"/b/child-29", 35},
+        {"/b/AvailablePhone", 306},
+    };
+    for (size_t i = 0; i < sizeof hits / sizeof hits[0]; i++) {
+        rb_match m;
+        cr_assert_eq(rbt_lookup(r, "GET", hits[i].path, &m), RB_FOUND, "%s", hits[i].path);
+        cr_expect_eq(m.route_id, hits[i].route, "%s: route %u", hits[i].path, m.route_id);
+        for (int meth = 0; meth < RB_METHOD_COUNT; meth++)
+            rbt_expect_like(r, lin, meth, hits[i].path, strlen(hits[i].path), "own and shared");
+    }
+    static const char *const misses[] = {"/a/AvailablePhoneNumbersY/7/x", "/b/child-1/x", "/c"};
+    for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++) {
+        rb_match m;
+        cr_expect_eq(rbt_lookup(r, "GET", misses[i], &m), RB_NOT_FOUND, "%s", misses[i]);
+    }
+    rb_router_destroy(r);
+    rb_router_destroy(lin);
+    rb_route_table_free(&routes);
+}
