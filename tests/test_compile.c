@@ -767,3 +767,46 @@ Test(compile, static_children_in_own_and_shared_tables_agree_with_linear)
     rb_router_destroy(lin);
     rb_route_table_free(&routes);
 }
+
+/* The walk keeps up to 64 places to come back to (a node whose static
+ * child it took and that has a param too) and recurses past them: a path
+ * of 70 such levels, whose only route is found by coming back to the
+ * root's param. */
+Test(compile, coming_back_past_the_64_kept_places_finds_the_route)
+{
+    static char text[65536], path[512];
+    size_t n = 0, pn = 0;
+    n += (size_t)snprintf(text + n, sizeof text - n, "GET /:p"); /* 0: /:p/a^69/q */
+    for (int i = 0; i < 69; i++) n += (size_t)snprintf(text + n, sizeof text - n, "/a");
+    n += (size_t)snprintf(text + n, sizeof text - n, "/q\nGET ");
+    for (int i = 0; i < 70; i++) n += (size_t)snprintf(text + n, sizeof text - n, "/a");
+    n += (size_t)snprintf(text + n, sizeof text - n, "/x\n"); /* 1: /a^70/x */
+    for (int k = 1; k < 70; k++) {                            /* 2..70: /a^k/:p */
+        n += (size_t)snprintf(text + n, sizeof text - n, "GET ");
+        for (int i = 0; i < k; i++) n += (size_t)snprintf(text + n, sizeof text - n, "/a");
+        n += (size_t)snprintf(text + n, sizeof text - n, "/:p\n");
+    }
+    cr_assert_lt(n, sizeof text);
+    for (int i = 0; i < 70; i++) pn += (size_t)snprintf(path + pn, sizeof path - pn, "/a");
+    pn += (size_t)snprintf(path + pn, sizeof path - pn, "/q");
+    rb_route_table routes = rbt_parse_routes(text);
+    rb_router *r = build_from(&routes, &rb_bench_compiled_ops, "70 levels");
+    rb_router *lin = build_from(&routes, &rb__linear_ops, "70 levels");
+    rb_match m;
+    cr_assert_eq(rbt_lookup(r, "GET", path, &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 0u, "route %u", m.route_id);
+    cr_expect_eq(m.nparams, 1u);
+    cr_expect_eq(m.params[0].offset, 1u);
+    cr_expect_eq(m.params[0].len, 1u);
+    rbt_expect_like(r, lin, RB_GET, path, pn, "70 levels");
+    rbt_expect_like(r, lin, RB_POST, path, pn, "70 levels");
+    path[pn - 1] = 'x'; /* /a^70/x */
+    cr_assert_eq(rbt_lookup(r, "GET", path, &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 1u, "route %u", m.route_id);
+    path[pn - 1] = 'z'; /* /a^70/z: /a^69/:p takes the 70th a, then nothing takes z */
+    cr_expect_eq(rbt_lookup(r, "GET", path, &m), RB_NOT_FOUND);
+    rbt_expect_like(r, lin, RB_GET, path, pn, "70 levels");
+    rb_router_destroy(r);
+    rb_router_destroy(lin);
+    rb_route_table_free(&routes);
+}
