@@ -538,6 +538,7 @@ static const char preamble[] =
     "    uint32_t node, minprio; /* the child; the best priority place below it */\n"
     "    uint32_t text;          /* its template shape in @_pool */\n"
     "    uint16_t len, head, tail, kind; /* the shape's bytes, before and after {} */\n"
+    "    uint64_t tailw; /* kind 2, tail <= 8: the bytes after {} as a little-endian word */\n"
     "} @_rank1;\n"
     "/* The routes ending at one node, by method (then `*`); @_NONE: none. */\n"
     "typedef struct @_term {\n"
@@ -670,6 +671,9 @@ static const char walker_text[] =
     "}\n"
     "\n"
     "/* Does param or template child r take the segment s[0, n) (at pos)? */\n"
+    "#if defined(__GNUC__)\n"
+    "__attribute__((always_inline))\n"
+    "#endif\n"
     "static inline int @_takes(const @_rank1 *r, const char *s, size_t pos, size_t n, @_span "
     "*cap)\n"
     "{\n"
@@ -685,8 +689,11 @@ static const char walker_text[] =
     "    if (n < (size_t)r->head + r->tail + 1u) return 0;\n"
     "    for (i = 0; i < r->head; i++) /* a few bytes: a loop, not a call */\n"
     "        if (s[i] != t[i]) return 0;\n"
-    "    for (i = 0; i < r->tail; i++)\n"
-    "        if (s[n - r->tail + i] != t[r->head + 2 + i]) return 0;\n"
+    "    if (r->tail && r->tail <= 8 && pos + n >= 8) { /* one word, ending where s does */\n"
+    "        if ((@_load(s + n - 8) >> (64 - 8 * r->tail)) != r->tailw) return 0;\n"
+    "    } else\n"
+    "        for (i = 0; i < r->tail; i++)\n"
+    "            if (s[n - r->tail + i] != t[r->head + 2 + i]) return 0;\n"
     "    cap->offset = (uint32_t)(pos + r->head);\n"
     "    cap->len = (uint32_t)(n - r->head - r->tail);\n"
     "    return 1;\n"
@@ -1138,12 +1145,13 @@ static int put_tables(compiler *c, rb_buf *pool)
                 tail = ch->len - head - 2;
                 kind = memchr(open + 2, '{', tail) ? 3 : 2;
             }
-            rb_buf_printf(c->out, "    {%u,%u,%u,%u,%zu,%zu,%zu},\n", group[g], ch->minprio,
-                          text[group[g]], ch->len, head, tail, kind);
+            uint64_t tailw = kind == 2 && tail <= 8 ? word_at(ch->text + head + 2, tail, 0) : 0;
+            rb_buf_printf(c->out, "    {%u,%u,%u,%u,%zu,%zu,%zu,0x%llxu},\n", group[g], ch->minprio,
+                          text[group[g]], ch->len, head, tail, kind, (unsigned long long)tailw);
             nrank1++;
         }
     }
-    if (!nrank1) rb_buf_puts(c->out, "    {0,0,0,0,0,0,0},\n");
+    if (!nrank1) rb_buf_puts(c->out, "    {0,0,0,0,0,0,0,0},\n");
     rb_buf_puts(c->out, "};\n\n");
     /* nodes */
     rb_buf_printf(c->out, "static const %s_node %s_nodes[%zu] = {\n", P, P, c->nnodes);

@@ -810,3 +810,47 @@ Test(compile, coming_back_past_the_64_kept_places_finds_the_route)
     rb_router_destroy(lin);
     rb_route_table_free(&routes);
 }
+
+/* A one-param template's bytes after `{}` are compared as one word when
+ * there are at most 8 of them and 8 bytes of the path end where the
+ * segment does; byte by byte otherwise (a longer suffix, a segment ending
+ * within the path's first 8 bytes). */
+Test(compile, template_suffixes_as_a_word_and_byte_by_byte)
+{
+    static const char text[] = "GET /{id}.json\n"            /* 0 */
+                               "GET /f/{id}.tar.gz.backup\n" /* 1: 14 bytes after {} */
+                               "GET /f/{id}.json\n"          /* 2 */
+                               "GET /f/:x\n";                /* 3 */
+    static const struct {
+        const char *path;
+        int outcome;
+        uint32_t route, offset, len;
+    } cases[] = {
+        {"/1.json", RB_FOUND, 0, 1, 1},
+        {"/12345.json", RB_FOUND, 0, 1, 5},
+        {"/12345.jsox", RB_NOT_FOUND, 0, 0, 0},
+        {"/1.jsox", RB_NOT_FOUND, 0, 0, 0},
+        {"/f/a.json", RB_FOUND, 2, 3, 1},
+        {"/f/a.jsox", RB_FOUND, 3, 3, 6},
+        {"/f/a.tar.gz.backup", RB_FOUND, 1, 3, 1},
+        {"/f/a.tar.gz.backuq", RB_FOUND, 3, 3, 15},
+        {"/f/.json", RB_FOUND, 3, 3, 5},
+    };
+    rb_route_table routes = rbt_parse_routes(text);
+    rb_router *r = build_from(&routes, &rb_bench_compiled_ops, "template suffixes");
+    rb_router *lin = build_from(&routes, &rb__linear_ops, "template suffixes");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rb_match m;
+        int got = rbt_lookup(r, "GET", cases[i].path, &m);
+        cr_expect_eq(got, cases[i].outcome, "%s: %d", cases[i].path, got);
+        if (got == RB_FOUND && cases[i].outcome == RB_FOUND) {
+            cr_expect_eq(m.route_id, cases[i].route, "%s: route %u", cases[i].path, m.route_id);
+            cr_expect_eq(m.params[0].offset, cases[i].offset, "%s", cases[i].path);
+            cr_expect_eq(m.params[0].len, cases[i].len, "%s", cases[i].path);
+        }
+        rbt_expect_like(r, lin, RB_GET, cases[i].path, strlen(cases[i].path), "suffixes");
+    }
+    rb_router_destroy(r);
+    rb_router_destroy(lin);
+    rb_route_table_free(&routes);
+}
