@@ -1039,8 +1039,8 @@ static int direct_build(const compiler *c, direct *d, uint32_t *nextra)
         }
         if (!fits || !k) continue;
         uint32_t lg = 1;
-        while ((1u << lg) < 2 * k) lg++;
-        for (uint32_t grow = 0; grow < 3 && !d[i].shift; grow++, lg++) {
+        while ((1u << lg) < k) lg++;
+        for (uint32_t grow = 0; grow < 4 && !d[i].shift; grow++, lg++) {
             for (uint32_t t = 0; t < DIRECT_TRIES && !d[i].shift; t++) {
                 /* splitmix64 */
                 uint64_t z = (state += UINT64_C(0x9e3779b97f4a7c15));
