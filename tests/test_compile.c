@@ -710,10 +710,12 @@ Test(compile, one_taker_among_equal_ranks_keeps_its_own_captures)
 }
 
 /* Static children are found in their node's own table (up to 256 of them,
- * keyed by their first 16 bytes and their length) or, at a node with
- * more, in the table shared by all: children that share their first 16
- * bytes and differ in length or past byte 16, and a node of 300 children,
- * each beside a param that must take what no static child does. */
+ * keyed by their first 16 bytes and their length) or in the table shared
+ * by all (a node with more, or whose children no multiplier separates):
+ * children that share their first 16 bytes and differ in length, two of
+ * one length that differ only past byte 16 (/c: no table of its own can
+ * tell them apart), and a node of 300 children, each beside a param that
+ * must take what no static child does. */
 Test(compile, static_children_in_own_and_shared_tables_agree_with_linear)
 {
     char text[16384];
@@ -727,7 +729,11 @@ Test(compile, static_children_in_own_and_shared_tables_agree_with_linear)
                           "GET /a/:other\n" /* 5 */);
     for (int i = 0; i < 300; i++)
         n += (size_t)snprintf(text + n, sizeof text - n, "GET /b/child-%d\n", i); /* 6.. */
-    n += (size_t)snprintf(text + n, sizeof text - n, "GET /b/:id\n");             /* 306 */
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "GET /b/:id\n"                    /* 306 */
+                          "GET /c/AvailablePhoneNumbersX\n" /* 307 */
+                          "GET /c/AvailablePhoneNumbersY\n" /* 308 */
+                          "GET /c/:id\n");                  /* 309 */
     cr_assert_lt(n, sizeof text);
     rb_route_table routes = rbt_parse_routes(text);
     rb_router *r = build_from(&routes, &rb_bench_compiled_ops, "own and shared tables");
@@ -750,6 +756,10 @@ Test(compile, static_children_in_own_and_shared_tables_agree_with_linear)
         {"/b/child-300", 306},
         {"/b/child-29", 35},
         {"/b/AvailablePhone", 306},
+        {"/c/AvailablePhoneNumbersX", 307},
+        {"/c/AvailablePhoneNumbersY", 308},
+        {"/c/AvailablePhoneNumbersZ", 309},
+        {"/c/AvailablePhoneNumbers", 309},
     };
     for (size_t i = 0; i < sizeof hits / sizeof hits[0]; i++) {
         rb_match m;
