@@ -863,7 +863,7 @@ static const char walker_text[] =
     "        if ((nd->lens >> (n & 63)) & 1) {\n"
     "            uint64_t key = ((uint64_t)(id + 1) << 32) | n;\n"
     "            const @_slot *sl;\n"
-    "            if (nd->shift) { /* a table of its own: one multiply */\n"
+    "            if (!@_SHARED || nd->shift) { /* a table of its own: one multiply */\n"
     "                uint64_t v = (w0 ^ (w1 * UINT64_C(0xc2b2ae3d27d4eb4f))) + n;\n"
     "                sl = &@_slots[nd->sbase + (size_t)((v * nd->mult) >> nd->shift)];\n"
     "            } else {\n"
@@ -1083,10 +1083,16 @@ static int put_tables(compiler *c, rb_buf *pool)
     for (size_t i = 1; i < c->nnodes; i++)
         if (c->nodes[i].order == 0 || c->nodes[i].order == 2)
             text[i] = pool_add(pool, c->nodes[i].text, c->nodes[i].len);
+    /* SHARED 0: every node with static children has a table of its own,
+     * and the walk needs no code for the shared one */
+    bool shared = false;
+    for (size_t i = 0; i < c->nnodes; i++)
+        for (uint32_t ch = c->nodes[i].child; ch && !d[i].shift; ch = c->nodes[ch].sibling)
+            if (c->nodes[ch].order == 0) shared = true;
     rb_buf_printf(c->out,
                   "#define %s_SEED UINT64_C(%llu)\n#define %s_NBUCKETS %uu\n"
-                  "#define %s_MASK %uu\n\n",
-                  P, (unsigned long long)f.seed, P, f.nb, P, f.mask);
+                  "#define %s_MASK %uu\n#define %s_SHARED %d\n\n",
+                  P, (unsigned long long)f.seed, P, f.nb, P, f.mask, P, shared);
     /* terminals: a node's own, then its catch-all child's */
     rb_buf_printf(c->out, "static const %s_term %s_terms[] = {\n", P, P);
     uint32_t nterms = 0;
