@@ -780,11 +780,11 @@ static const char walker_text[] =
     "    if (nd->nrank1 == 1) {\n"
     "        const @_rank1 *c = &@_rank1s[nd->rank1];\n"
     "        if (@_takes(c, p + pos, pos, n, cx->m->params + nd->caps)) {\n"
-    "            if (!nd->catchall) return -2 - (int)c->node;\n"
+    "            if (!@_CATCHALLS || !nd->catchall) return -2 - (int)c->node;\n"
     "            r = @_walk(cx, pos + n + 1, c->node);\n"
     "            if (r >= 0) return r;\n"
     "        }\n"
-    "    } else if (nd->nrank1 > 1) {\n"
+    "    } else if (@_TEMPLATES && nd->nrank1 > 1) {\n"
     "        /* equal ranks: when one child alone takes the segment, it is\n"
     "         * the only one to search, as if it were the node's only one */\n"
     "        const @_rank1 *c = &@_rank1s[nd->rank1], *one = 0;\n"
@@ -797,7 +797,7 @@ static const char walker_text[] =
     "        if (takers == 1) {\n"
     "            if (one != &c[i - 1]) /* a later test may have written captures */\n"
     "                (void)@_takes(one, p + pos, pos, n, cx->m->params + nd->caps);\n"
-    "            if (!nd->catchall) return -2 - (int)one->node;\n"
+    "            if (!@_CATCHALLS || !nd->catchall) return -2 - (int)one->node;\n"
     "            r = @_walk(cx, pos + n + 1, one->node);\n"
     "            if (r >= 0) return r;\n"
     "        } else if (takers > 1) {\n"
@@ -805,7 +805,7 @@ static const char walker_text[] =
     "            if (r >= 0) return r;\n"
     "        }\n"
     "    }\n"
-    "    if (nd->catchall && pos < cx->len) {\n"
+    "    if (@_CATCHALLS && nd->catchall && pos < cx->len) {\n"
     "        cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
     "        cx->m->params[nd->caps].len = (uint32_t)(cx->len - pos);\n"
     "        return @_end(nd->catchall, cx->method, cx->m);\n"
@@ -880,7 +880,7 @@ static const char walker_text[] =
     "            }\n"
     "            if (((sl->key ^ key) | (sl->w0 ^ w0) | (sl->w1 ^ w1)) == 0 &&\n"
     "                (n <= 16 || memcmp(@_pool + sl->text + 16, p + pos + 16, n - 16) == 0)) {\n"
-    "                if (nd->nrank1 | nd->catchall) { /* other children to come back to */\n"
+    "                if (nd->nrank1 | (@_CATCHALLS ? nd->catchall : 0)) { /* to come back to */\n"
     "                    if (cx->sp == @_BACK) {\n"
     "                        r = @_walk(cx, pos + n + 1, sl->node);\n"
     "                        if (r >= 0) break;\n"
@@ -1083,16 +1083,22 @@ static int put_tables(compiler *c, rb_buf *pool)
     for (size_t i = 1; i < c->nnodes; i++)
         if (c->nodes[i].order == 0 || c->nodes[i].order == 2)
             text[i] = pool_add(pool, c->nodes[i].text, c->nodes[i].len);
-    /* SHARED 0: every node with static children has a table of its own,
-     * and the walk needs no code for the shared one */
-    bool shared = false;
-    for (size_t i = 0; i < c->nnodes; i++)
+    /* SHARED 0: every node with static children has a table of its own;
+     * TEMPLATES 0, CATCHALLS 0: the table has none.  The walk needs no
+     * code for what is 0. */
+    bool shared = false, templates = false, catchalls = false;
+    for (size_t i = 0; i < c->nnodes; i++) {
         for (uint32_t ch = c->nodes[i].child; ch && !d[i].shift; ch = c->nodes[ch].sibling)
             if (c->nodes[ch].order == 0) shared = true;
+        if (c->nodes[i].order == 2) templates = true;
+        if (c->nodes[i].order == 3) catchalls = true;
+    }
     rb_buf_printf(c->out,
                   "#define %s_SEED UINT64_C(%llu)\n#define %s_NBUCKETS %uu\n"
-                  "#define %s_MASK %uu\n#define %s_SHARED %d\n\n",
-                  P, (unsigned long long)f.seed, P, f.nb, P, f.mask, P, shared);
+                  "#define %s_MASK %uu\n#define %s_SHARED %d\n#define %s_TEMPLATES %d\n"
+                  "#define %s_CATCHALLS %d\n\n",
+                  P, (unsigned long long)f.seed, P, f.nb, P, f.mask, P, shared, P, templates, P,
+                  catchalls);
     /* terminals: a node's own, then its catch-all child's */
     rb_buf_printf(c->out, "static const %s_term %s_terms[] = {\n", P, P);
     uint32_t nterms = 0;
