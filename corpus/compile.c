@@ -879,7 +879,8 @@ static const char walker_text[] =
     "                              @_MASK];\n"
     "            }\n"
     "            if (((sl->key ^ key) | (sl->w0 ^ w0) | (sl->w1 ^ w1)) == 0 &&\n"
-    "                (n <= 16 || memcmp(@_pool + sl->text + 16, p + pos + 16, n - 16) == 0)) {\n"
+    "                (!@_LONG || n <= 16 ||\n"
+    "                 memcmp(@_pool + sl->text + 16, p + pos + 16, n - 16) == 0)) {\n"
     "                if (nd->nrank1 | (@_CATCHALLS ? nd->catchall : 0)) { /* to come back to */\n"
     "                    if (cx->sp == @_BACK) {\n"
     "                        r = @_walk(cx, pos + n + 1, sl->node);\n"
@@ -1084,10 +1085,11 @@ static int put_tables(compiler *c, rb_buf *pool)
         if (c->nodes[i].order == 0 || c->nodes[i].order == 2)
             text[i] = pool_add(pool, c->nodes[i].text, c->nodes[i].len);
     /* SHARED 0: every node with static children has a table of its own;
-     * TEMPLATES 0, CATCHALLS 0: the table has none.  The walk needs no
-     * code for what is 0. */
-    bool shared = false, templates = false, catchalls = false;
+     * TEMPLATES 0, CATCHALLS 0: the table has none; LONG 0: no static
+     * segment over 16 bytes.  The walk needs no code for what is 0. */
+    bool shared = false, templates = false, catchalls = false, longer = false;
     for (size_t i = 0; i < c->nnodes; i++) {
+        if (c->nodes[i].order == 0 && c->nodes[i].len > 16) longer = true;
         for (uint32_t ch = c->nodes[i].child; ch && !d[i].shift; ch = c->nodes[ch].sibling)
             if (c->nodes[ch].order == 0) shared = true;
         if (c->nodes[i].order == 2) templates = true;
@@ -1096,9 +1098,9 @@ static int put_tables(compiler *c, rb_buf *pool)
     rb_buf_printf(c->out,
                   "#define %s_SEED UINT64_C(%llu)\n#define %s_NBUCKETS %uu\n"
                   "#define %s_MASK %uu\n#define %s_SHARED %d\n#define %s_TEMPLATES %d\n"
-                  "#define %s_CATCHALLS %d\n\n",
+                  "#define %s_CATCHALLS %d\n#define %s_LONG %d\n\n",
                   P, (unsigned long long)f.seed, P, f.nb, P, f.mask, P, shared, P, templates, P,
-                  catchalls);
+                  catchalls, P, longer);
     /* terminals: a node's own, then its catch-all child's */
     rb_buf_printf(c->out, "static const %s_term %s_terms[] = {\n", P, P);
     uint32_t nterms = 0;
