@@ -3,8 +3,10 @@
  * contract: compile.h; the user's side: docs/compile.md).
  *
  * The table becomes a segment trie held in constant tables, walked by one
- * small loop that is the same for every table (walker_text): code stays a
- * few hundred bytes whatever the table, and a compiler turns even 20,000
+ * small loop that is the same for every table (walker_text; four
+ * constants of the table, PREFIX_SHARED, _TEMPLATES, _CATCHALLS and _LONG,
+ * let the compiler drop the code it does not need): code stays a few
+ * hundred bytes whatever the table, and a compiler turns even 20,000
  * routes into an object in seconds, in time and memory linear in the
  * table.  Per path segment the walk tries the node's children in the
  * order of the priority rule (docs/design.md, "Route semantics"),
