@@ -3,8 +3,10 @@
  * contract: compile.h; the user's side: docs/compile.md).
  *
  * The table becomes a segment trie held in constant tables, walked by one
- * small loop that is the same for every table (walker_text): code stays a
- * few hundred bytes whatever the table, and a compiler turns even 20,000
+ * small loop that is the same for every table (walker_text; four
+ * constants of the table, PREFIX_SHARED, _TEMPLATES, _CATCHALLS and _LONG,
+ * let the compiler drop the code it does not need): code stays a few
+ * hundred bytes whatever the table, and a compiler turns even 20,000
  * routes into an object in seconds, in time and memory linear in the
  * table.  Per path segment the walk tries the node's children in the
  * order of the priority rule (docs/design.md, "Route semantics"),
@@ -21,10 +23,14 @@
  *     n2 ":id"     term: GET -> route 1; static "posts" -> n5 (POST -> 3)
  *     n4 "static"  catch-all: 1+ bytes to the end, capture 0, GET -> route 4
  *
- *     slots[]  (parent + 1, length, bytes [0, 16)) -> child: a perfect hash,
- *              one slot per key, found by hash and displace (CHD):
- *              slot = (h + disp[bucket(h)] * g(h)) & mask; one compare of
- *              the stored key confirms it (and memcmp past 16 bytes)
+ *     slots[]  (parent + 1, length, bytes [0, 16)) -> child, one slot per
+ *              key; one compare of the stored key confirms it (and memcmp
+ *              past 16 bytes).  A node of up to 256 static children has
+ *              slots of its own: sbase + (v * mult >> shift), v from the
+ *              segment's length and first 16 bytes, mult found by trial
+ *              (one multiply); the children of larger nodes share a perfect
+ *              hash found by hash and displace (CHD):
+ *              slot = (h + disp[bucket(h)] * g(h)) & mask
  *
  * Why the first answer found is linear's.  Every route under a node has
  * the same segments above it, hence the same ranks there; at the node a
@@ -42,12 +48,15 @@
  * and their methods make the 405 mask.
  *
  * Cost: generation O(N log N + total pattern bytes) time and output
- * bytes (the perfect hash's search: expected linear); the emitted lookup
+ * bytes (the perfect hash's search: expected linear; a node's own table:
+ * at most 1,536 trials of its up to 256 children); the emitted lookup
  * does per path segment one scan for '/', at most one hash and one slot
  * compare for the static child, the param and template tests, plus the
- * backtracking the rule needs (bounded by the trie's size).  It recurses
- * only at a node where another child may be tried after the one taken,
- * so a chain of single children costs no stack.  Every string (patterns,
+ * backtracking the rule needs (bounded by the trie's size).  A node whose
+ * static child it takes and that has other children is kept in the
+ * lookup's context, up to 64 of them, to come back to; past 64, and where
+ * a template or a catch-all may still be tried after the child taken, it
+ * recurses, so a chain of single children costs no stack.  Every string (patterns,
  * shapes, static segments) is one array of numbers (the pool): C11 asks a
  * compiler for no string literal over 4,095 bytes, and a pattern can be
  * longer.
@@ -518,12 +527,15 @@ static const char preamble[] =
     "/* The tables (filled in below).  A trie node: */\n"
     "typedef struct @_node {\n"
     "    uint64_t lens;     /* bit n % 64 set: a static child of n bytes (0: none) */\n"
+    "    uint64_t mult;     /* shift != 0: its static children have slots of their own, */\n"
+    "    uint32_t sbase;    /* @_slots[sbase + (v * mult >> shift)], v from the segment's */\n"
+    "    uint32_t shift;    /* first 16 bytes; shift 0: the shared table */\n"
     "    uint32_t term;     /* 1 + the terminal of the routes ending here, or 0 */\n"
     "    uint32_t catchall; /* 1 + the terminal of its catch-all child, or 0 */\n"
     "    uint32_t rank1;    /* its param and template children: @_rank1s[rank1, +nrank1);\n"
-    "                        * @_PARAM_ONLY: its one child, a param */\n"
+    "                        * @_PARAM_ONLY: its one param child */\n"
     "    uint16_t caps;     /* captures up to and including it */\n"
-    "    uint16_t nrank1;   /* @_PARAM_ONLY: a param is its only child */\n"
+    "    uint16_t nrank1;   /* @_PARAM_ONLY: a param, no template, no catch-all */\n"
     "} @_node;\n"
     "/* A static child, in the slot its key (parent, bytes) hashes to. */\n"
     "typedef struct @_slot {\n"
@@ -537,6 +549,7 @@ static const char preamble[] =
     "    uint32_t node, minprio; /* the child; the best priority place below it */\n"
     "    uint32_t text;          /* its template shape in @_pool */\n"
     "    uint16_t len, head, tail, kind; /* the shape's bytes, before and after {} */\n"
+    "    uint64_t tailw; /* kind 2, tail <= 8: the bytes after {} as a little-endian word */\n"
     "} @_rank1;\n"
     "/* The routes ending at one node, by method (then `*`); @_NONE: none. */\n"
     "typedef struct @_term {\n"
@@ -669,6 +682,9 @@ static const char walker_text[] =
     "}\n"
     "\n"
     "/* Does param or template child r take the segment s[0, n) (at pos)? */\n"
+    "#if defined(__GNUC__)\n"
+    "__attribute__((always_inline))\n"
+    "#endif\n"
     "static inline int @_takes(const @_rank1 *r, const char *s, size_t pos, size_t n, @_span "
     "*cap)\n"
     "{\n"
@@ -684,22 +700,33 @@ static const char walker_text[] =
     "    if (n < (size_t)r->head + r->tail + 1u) return 0;\n"
     "    for (i = 0; i < r->head; i++) /* a few bytes: a loop, not a call */\n"
     "        if (s[i] != t[i]) return 0;\n"
-    "    for (i = 0; i < r->tail; i++)\n"
-    "        if (s[n - r->tail + i] != t[r->head + 2 + i]) return 0;\n"
+    "    if (r->tail && r->tail <= 8 && pos + n >= 8) { /* one word, ending where s does */\n"
+    "        if ((@_load(s + n - 8) >> (64 - 8 * r->tail)) != r->tailw) return 0;\n"
+    "    } else\n"
+    "        for (i = 0; i < r->tail; i++)\n"
+    "            if (s[n - r->tail + i] != t[r->head + 2 + i]) return 0;\n"
     "    cap->offset = (uint32_t)(pos + r->head);\n"
     "    cap->len = (uint32_t)(n - r->head - r->tail);\n"
     "    return 1;\n"
     "}\n"
     "\n"
-    "/* One lookup's request, and the path's last 16 bytes (all of it when\n"
+    "/* One lookup's request, the path's last 16 bytes (all of it when\n"
     " * shorter) followed by zeros, from which a segment near the end is read\n"
-    " * as whole words without reading past the path. */\n"
+    " * as whole words without reading past the path, and the walk's places to\n"
+    " * come back to: the nodes whose static child was taken and that have\n"
+    " * other children to try if nothing below it fits. */\n"
+    "#define @_BACK 64\n"
     "typedef struct @_ctx {\n"
     "    const char *p;\n"
     "    size_t len, base; /* tail[i] is p[base + i] */\n"
     "    int method;\n"
     "    @_match *m;\n"
     "    unsigned char tail[32];\n"
+    "    uint32_t sp; /* the places to come back to: back[0, sp) */\n"
+    "    struct {\n"
+    "        size_t pos, n; /* the segment [pos, pos + n) */\n"
+    "        uint32_t id;   /* at node id, whose static child took it */\n"
+    "    } back[@_BACK];\n"
     "} @_ctx;\n"
     "\n"
     "static void @_ctx_init(@_ctx *cx, int method, const char *path, size_t len, @_match *m)\n"
@@ -717,10 +744,11 @@ static const char walker_text[] =
     "        memset(cx->tail, 0, 16);\n"
     "        memcpy(cx->tail, path, len);\n"
     "    }\n"
+    "    cx->sp = 0;\n"
     "    m->allowed = 0;\n"
     "}\n"
     "\n"
-    "static int @_walk(const @_ctx *cx, size_t pos, uint32_t id);\n"
+    "static int @_walk(@_ctx *cx, size_t pos, uint32_t id);\n"
     "\n"
     "/* Equal ranks at node nd (a param and templates, or several templates):\n"
     " * search every child that takes the segment [pos, pos + n), in the order\n"
@@ -729,7 +757,7 @@ static const char walker_text[] =
     "#if defined(__GNUC__)\n"
     "__attribute__((noinline))\n"
     "#endif\n"
-    "static int @_group(const @_ctx *cx, size_t pos, size_t n, const @_node *nd)\n"
+    "static int @_group(@_ctx *cx, size_t pos, size_t n, const @_node *nd)\n"
     "{\n"
     "    @_match *m = cx->m;\n"
     "    int best = -1, r;\n"
@@ -750,19 +778,75 @@ static const char walker_text[] =
     "    return best;\n"
     "}\n"
     "\n"
-    "/* The route for the path from pos below node id: its static child, then\n"
-    " * its param and template children, then its catch-all (the priority\n"
-    " * rule's order); -1 when none fits. */\n"
-    "static int @_walk(const @_ctx *cx, size_t pos, uint32_t id)\n"
+    "/* The children after the static one at node nd, for the segment\n"
+    " * [pos, pos + n): its param and template children, then its catch-all\n"
+    " * (the priority rule's order); -1 when none fits.  When one child alone\n"
+    " * takes the segment and nothing is left to come back for: -2 - the child,\n"
+    " * for the walk's loop to go on there.  Apart from the loop, which keeps\n"
+    " * the common steps. */\n"
+    "static inline int @_rest(@_ctx *cx, size_t pos, size_t n, const @_node *nd)\n"
     "{\n"
     "    const char *p = cx->p;\n"
-    "    size_t len = cx->len;\n"
+    "    int r;\n"
+    "    if (nd->nrank1 == 1) {\n"
+    "        const @_rank1 *c = &@_rank1s[nd->rank1];\n"
+    "        if (@_takes(c, p + pos, pos, n, cx->m->params + nd->caps)) {\n"
+    "            if (!@_CATCHALLS || !nd->catchall) return -2 - (int)c->node;\n"
+    "            r = @_walk(cx, pos + n + 1, c->node);\n"
+    "            if (r >= 0) return r;\n"
+    "        }\n"
+    "    } else if (@_TEMPLATES && nd->nrank1 > 1) {\n"
+    "        /* equal ranks: when one child alone takes the segment, it is\n"
+    "         * the only one to search, as if it were the node's only one */\n"
+    "        const @_rank1 *c = &@_rank1s[nd->rank1], *one = 0;\n"
+    "        uint32_t i, takers = 0;\n"
+    "        for (i = 0; i < nd->nrank1 && takers < 2; i++)\n"
+    "            if (@_takes(&c[i], p + pos, pos, n, cx->m->params + nd->caps)) {\n"
+    "                one = &c[i];\n"
+    "                takers++;\n"
+    "            }\n"
+    "        if (takers == 1) {\n"
+    "            if (one != &c[i - 1]) /* a later test may have written captures */\n"
+    "                (void)@_takes(one, p + pos, pos, n, cx->m->params + nd->caps);\n"
+    "            if (!@_CATCHALLS || !nd->catchall) return -2 - (int)one->node;\n"
+    "            r = @_walk(cx, pos + n + 1, one->node);\n"
+    "            if (r >= 0) return r;\n"
+    "        } else if (takers > 1) {\n"
+    "            r = @_group(cx, pos, n, nd);\n"
+    "            if (r >= 0) return r;\n"
+    "        }\n"
+    "    }\n"
+    "    if (@_CATCHALLS && nd->catchall && pos < cx->len) {\n"
+    "        cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
+    "        cx->m->params[nd->caps].len = (uint32_t)(cx->len - pos);\n"
+    "        return @_end(nd->catchall, cx->method, cx->m);\n"
+    "    }\n"
+    "    return -1;\n"
+    "}\n"
+    "\n"
+    "/* The route for the path from pos below node id: its static child, then\n"
+    " * its param and template children, then its catch-all (the priority\n"
+    " * rule's order); -1 when none fits.  A loop without calls for the common\n"
+    " * steps (a static child; a param that is the node's only other child);\n"
+    " * where a static child is taken and the node has other children, the\n"
+    " * place is kept in cx->back to come back to if nothing below fits (a\n"
+    " * call, when more than @_BACK are kept). */\n"
+    "static int @_walk(@_ctx *cx, size_t pos, uint32_t id)\n"
+    "{\n"
+    "    const char *p = cx->p;\n"
+    "    const size_t len = cx->len;\n"
+    "    const uint32_t sp0 = cx->sp;\n"
+    "    const @_node *nd;\n"
+    "    size_t n;\n"
+    "    int r;\n"
     "    for (;;) {\n"
-    "        const @_node *nd = &@_nodes[id];\n"
-    "        size_t n;\n"
     "        uint64_t w0, w1, x, z0, z1;\n"
-    "        int r;\n"
-    "        if (pos > len) return @_end(nd->term, cx->method, cx->m);\n"
+    "        nd = &@_nodes[id];\n"
+    "        if (pos > len) {\n"
+    "            r = @_end(nd->term, cx->method, cx->m);\n"
+    "            if (r >= 0) break;\n"
+    "            goto back;\n"
+    "        }\n"
     "        {\n"
     "            /* the segment's first 16 bytes as two words, from the path or\n"
     "             * near its end from the zero-padded tail; then its end */\n"
@@ -775,13 +859,13 @@ static const char walker_text[] =
     "        z0 = (x - UINT64_C(0x0101010101010101)) & ~x & UINT64_C(0x8080808080808080);\n"
     "        x = w1 ^ UINT64_C(0x2f2f2f2f2f2f2f2f);\n"
     "        z1 = (x - UINT64_C(0x0101010101010101)) & ~x & UINT64_C(0x8080808080808080);\n"
-    "        if (z0) {\n"
-    "            n = (size_t)@_ctz(z0) >> 3;\n"
-    "            w0 &= (z0 ^ (z0 - 1)) >> 8; /* the bytes before the '/' */\n"
-    "            w1 = 0;\n"
-    "        } else if (z1) {\n"
-    "            n = 8 + ((size_t)@_ctz(z1) >> 3);\n"
-    "            w1 &= (z1 ^ (z1 - 1)) >> 8;\n"
+    "        if (z0 | z1) { /* which word holds the '/': masks, not a branch */\n"
+    "            uint64_t in1 = (uint64_t)0 - (z0 == 0); /* all ones: the '/' is in w1 */\n"
+    "            uint64_t z = z0 | (z1 & in1);\n"
+    "            n = ((size_t)@_ctz(z) >> 3) + (size_t)(in1 & 8);\n"
+    "            z = (z ^ (z - 1)) >> 8; /* the bytes before the '/' in its word */\n"
+    "            w0 &= z | in1;\n"
+    "            w1 &= z & in1;\n"
     "        } else if (pos + 16 >= len) {\n"
     "            n = len - pos; /* zeros past the end */\n"
     "        } else {\n"
@@ -789,87 +873,75 @@ static const char walker_text[] =
     "        }\n"
     "        if ((nd->lens >> (n & 63)) & 1) {\n"
     "            uint64_t key = ((uint64_t)(id + 1) << 32) | n;\n"
-    "            uint64_t h = ((w0 ^ @_SEED) * UINT64_C(0x9e3779b97f4a7c15)) ^\n"
-    "                         (((w1 + @_SEED) ^ key) * UINT64_C(0xc2b2ae3d27d4eb4f));\n"
     "            const @_slot *sl;\n"
-    "            size_t at;\n"
-    "            for (at = 16; at < n; at += 8)\n"
-    "                h = (h ^ @_part(p, len, pos + at, pos + n)) * UINT64_C(0x9e3779b97f4a7c15);\n"
-    "            h ^= h >> 33;\n"
-    "            h *= UINT64_C(0xc2b2ae3d27d4eb4f);\n"
-    "            h ^= h >> 33;\n"
-    "            sl = &@_slots[((uint32_t)h + @_disp[((h >> 32) * @_NBUCKETS) >> 32] *\n"
-    "                                             ((uint32_t)(h >> 17) | 1u)) &\n"
-    "                          @_MASK];\n"
+    "            if (!@_SHARED || nd->shift) { /* a table of its own: one multiply */\n"
+    "                uint64_t v = (w0 ^ (w1 * UINT64_C(0xc2b2ae3d27d4eb4f))) + n;\n"
+    "                sl = &@_slots[nd->sbase + (size_t)((v * nd->mult) >> nd->shift)];\n"
+    "            } else {\n"
+    "                uint64_t h = ((w0 ^ @_SEED) * UINT64_C(0x9e3779b97f4a7c15)) ^\n"
+    "                             (((w1 + @_SEED) ^ key) * UINT64_C(0xc2b2ae3d27d4eb4f));\n"
+    "                size_t at;\n"
+    "                for (at = 16; at < n; at += 8)\n"
+    "                    h = (h ^ @_part(p, len, pos + at, pos + n)) * "
+    "UINT64_C(0x9e3779b97f4a7c15);\n"
+    "                h ^= h >> 33;\n"
+    "                h *= UINT64_C(0xc2b2ae3d27d4eb4f);\n"
+    "                h ^= h >> 33;\n"
+    "                sl = &@_slots[((uint32_t)h + @_disp[((h >> 32) * @_NBUCKETS) >> 32] *\n"
+    "                                                 ((uint32_t)(h >> 17) | 1u)) &\n"
+    "                              @_MASK];\n"
+    "            }\n"
     "            if (((sl->key ^ key) | (sl->w0 ^ w0) | (sl->w1 ^ w1)) == 0 &&\n"
-    "                (n <= 16 || memcmp(@_pool + sl->text + 16, p + pos + 16, n - 16) == 0)) {\n"
-    "                if (!nd->nrank1 && !nd->catchall) { /* nothing to come back for */\n"
-    "                    id = sl->node;\n"
-    "                    pos += n + 1;\n"
-    "                    continue;\n"
+    "                (!@_LONG || n <= 16 ||\n"
+    "                 memcmp(@_pool + sl->text + 16, p + pos + 16, n - 16) == 0)) {\n"
+    "                if (nd->nrank1 | (@_CATCHALLS ? nd->catchall : 0)) { /* to come back to */\n"
+    "                    if (cx->sp == @_BACK) {\n"
+    "                        r = @_walk(cx, pos + n + 1, sl->node);\n"
+    "                        if (r >= 0) break;\n"
+    "                        goto rest;\n"
+    "                    }\n"
+    "                    cx->back[cx->sp].pos = pos;\n"
+    "                    cx->back[cx->sp].n = n;\n"
+    "                    cx->back[cx->sp].id = id;\n"
+    "                    cx->sp++;\n"
     "                }\n"
-    "                r = @_walk(cx, pos + n + 1, sl->node);\n"
-    "                if (r >= 0) return r;\n"
+    "                id = sl->node;\n"
+    "                pos += n + 1;\n"
+    "                continue;\n"
     "            }\n"
     "        }\n"
+    "    rest:\n"
     "        if (nd->nrank1 == @_PARAM_ONLY) { /* 1+ bytes; nothing to come back for */\n"
-    "            if (n == 0) return -1;\n"
-    "            cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
-    "            cx->m->params[nd->caps].len = (uint32_t)n;\n"
-    "            id = nd->rank1;\n"
-    "            pos += n + 1;\n"
-    "            continue;\n"
-    "        }\n"
-    "        if (nd->nrank1 == 1) {\n"
-    "            const @_rank1 *c = &@_rank1s[nd->rank1];\n"
-    "            int ok;\n"
-    "            if (c->kind == 1) { /* a param: 1+ bytes */\n"
+    "            if (n) {\n"
     "                cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
     "                cx->m->params[nd->caps].len = (uint32_t)n;\n"
-    "                ok = n > 0;\n"
-    "            } else\n"
-    "                ok = @_takes(c, p + pos, pos, n, cx->m->params + nd->caps);\n"
-    "            if (ok) {\n"
-    "                if (!nd->catchall) {\n"
-    "                    id = c->node;\n"
-    "                    pos += n + 1;\n"
-    "                    continue;\n"
-    "                }\n"
-    "                r = @_walk(cx, pos + n + 1, c->node);\n"
-    "                if (r >= 0) return r;\n"
+    "                id = nd->rank1;\n"
+    "                pos += n + 1;\n"
+    "                continue;\n"
     "            }\n"
-    "        } else if (nd->nrank1 > 1) {\n"
-    "            /* equal ranks: when one child alone takes the segment, it is\n"
-    "             * the only one to search, as if it were the node's only one */\n"
-    "            const @_rank1 *c = &@_rank1s[nd->rank1], *one = 0;\n"
-    "            uint32_t i, takers = 0;\n"
-    "            for (i = 0; i < nd->nrank1 && takers < 2; i++)\n"
-    "                if (@_takes(&c[i], p + pos, pos, n, cx->m->params + nd->caps)) {\n"
-    "                    one = &c[i];\n"
-    "                    takers++;\n"
-    "                }\n"
-    "            if (takers == 1) {\n"
-    "                if (one != &c[i - 1]) /* a later test may have written captures */\n"
-    "                    (void)@_takes(one, p + pos, pos, n, cx->m->params + nd->caps);\n"
-    "                if (!nd->catchall) {\n"
-    "                    id = one->node;\n"
-    "                    pos += n + 1;\n"
-    "                    continue;\n"
-    "                }\n"
-    "                r = @_walk(cx, pos + n + 1, one->node);\n"
-    "                if (r >= 0) return r;\n"
-    "            } else if (takers > 1) {\n"
-    "                r = @_group(cx, pos, n, nd);\n"
-    "                if (r >= 0) return r;\n"
+    "        } else {\n"
+    "            r = @_rest(cx, pos, n, nd);\n"
+    "            if (r >= 0) break;\n"
+    "            if (r < -1) {\n"
+    "                id = (uint32_t)(-2 - r);\n"
+    "                pos += n + 1;\n"
+    "                continue;\n"
     "            }\n"
     "        }\n"
-    "        if (nd->catchall && pos < len) {\n"
-    "            cx->m->params[nd->caps].offset = (uint32_t)pos;\n"
-    "            cx->m->params[nd->caps].len = (uint32_t)(len - pos);\n"
-    "            return @_end(nd->catchall, cx->method, cx->m);\n"
+    "    back:\n"
+    "        if (cx->sp == sp0) {\n"
+    "            r = -1;\n"
+    "            break;\n"
     "        }\n"
-    "        return -1;\n"
+    "        cx->sp--;\n"
+    "        pos = cx->back[cx->sp].pos;\n"
+    "        n = cx->back[cx->sp].n;\n"
+    "        id = cx->back[cx->sp].id;\n"
+    "        nd = &@_nodes[id];\n"
+    "        goto rest;\n"
     "    }\n"
+    "    cx->sp = sp0;\n"
+    "    return r;\n"
     "}\n"
     "\n";
 
@@ -929,24 +1001,119 @@ static int minprio_compare(const compiler *c, uint32_t a, uint32_t b)
 /* The trie as tables (nodes, static slots, param and template children,
  * terminals, strings).  pool gets the strings; the routes' patterns and
  * shapes are added to it by the caller first. */
+/* Static child id in slot s. */
+static void put_slot(compiler *c, uint64_t s, uint32_t id, uint32_t text)
+{
+    const cnode *nd = &c->nodes[id];
+    rb_buf_printf(c->out, "    [%llu] = {0x%llxu,0x%llxu,0x%llxu,%u,%u},\n", (unsigned long long)s,
+                  (unsigned long long)key_of(nd->parent, nd->len),
+                  (unsigned long long)word_at(nd->text, nd->len, 0),
+                  (unsigned long long)word_at(nd->text, nd->len, 8), id, text);
+}
+
+/* A node's own table of its static children, when it has at most
+ * DIRECT_MAX_CHILDREN: slot sbase + (v * mult >> shift) for v = (w0 ^ (w1
+ * * HASH_K2)) + length, w0 and w1 a child's first 16 bytes (as the walk
+ * computes it; the slot's key and a memcmp check the rest), mult an odd
+ * number found by trial that gives each child a slot of its own.  One
+ * multiply where the shared table (phf) takes the whole key's hash, its
+ * bucket and its displacement.  Nodes without one (shift 0) use phf. */
+#define DIRECT_MAX_CHILDREN 256
+#define DIRECT_TRIES        512
+
+typedef struct direct {
+    uint64_t mult;
+    uint32_t sbase, shift;
+} direct;
+
+static uint64_t direct_value(const cnode *nd)
+{
+    return (word_at(nd->text, nd->len, 0) ^ (word_at(nd->text, nd->len, 8) * HASH_K2)) + nd->len;
+}
+
+/* Per node its table (shift 0: none); *nextra: the slots they take, after
+ * the shared table's.  Deterministic: the multipliers come from a fixed
+ * sequence. */
+static int direct_build(const compiler *c, direct *d, uint32_t *nextra)
+{
+    uint64_t v[DIRECT_MAX_CHILDREN], state = UINT64_C(0x726f757465626e63);
+    uint32_t stamp[4 * 2 * DIRECT_MAX_CHILDREN] = {0}, round = 0;
+    *nextra = 0;
+    for (size_t i = 0; i < c->nnodes; i++) {
+        uint32_t k = 0;
+        bool fits = true;
+        d[i].shift = 0;
+        for (uint32_t ch = c->nodes[i].child; ch && fits; ch = c->nodes[ch].sibling) {
+            const cnode *x = &c->nodes[ch];
+            if (x->order != 0) continue;
+            if (k == DIRECT_MAX_CHILDREN)
+                fits = false;
+            else
+                v[k++] = direct_value(x);
+        }
+        if (!fits || !k) continue;
+        uint32_t lg = 1;
+        while ((1u << lg) < k) lg++;
+        for (uint32_t grow = 0; grow < 4 && !d[i].shift; grow++, lg++) {
+            for (uint32_t t = 0; t < DIRECT_TRIES && !d[i].shift; t++) {
+                /* splitmix64 */
+                uint64_t z = (state += UINT64_C(0x9e3779b97f4a7c15));
+                z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+                z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+                uint64_t mult = (z ^ (z >> 31)) | 1u;
+                uint32_t j = 0;
+                round++;
+                for (; j < k; j++) {
+                    uint32_t at = (uint32_t)((v[j] * mult) >> (64 - lg));
+                    if (stamp[at] == round) break;
+                    stamp[at] = round;
+                }
+                if (j < k) continue;
+                if (*nextra > UINT32_MAX / 2) return RB_ELIMIT;
+                d[i].mult = mult;
+                d[i].shift = 64 - lg;
+                d[i].sbase = *nextra;
+                *nextra += 1u << lg;
+            }
+        }
+    }
+    return RB_OK;
+}
+
 static int put_tables(compiler *c, rb_buf *pool)
 {
     phf f = {0};
     int rc = phf_build(c, &f);
-    uint32_t *text = calloc(c->nnodes ? c->nnodes : 1, sizeof *text);
-    if (rc < 0 || !text) {
+    uint32_t *text = calloc(c->nnodes ? c->nnodes : 1, sizeof *text), nextra = 0;
+    direct *d = malloc((c->nnodes ? c->nnodes : 1) * sizeof *d);
+    if (rc >= 0 && text && d) rc = direct_build(c, d, &nextra);
+    if (rc < 0 || !text || !d) {
         phf_free(&f);
         free(text);
+        free(d);
         return rc < 0 ? rc : RB_ENOMEM;
     }
     const char *P = c->prefix;
     for (size_t i = 1; i < c->nnodes; i++)
         if (c->nodes[i].order == 0 || c->nodes[i].order == 2)
             text[i] = pool_add(pool, c->nodes[i].text, c->nodes[i].len);
+    /* SHARED 0: every node with static children has a table of its own;
+     * TEMPLATES 0, CATCHALLS 0: the table has none; LONG 0: no static
+     * segment over 16 bytes.  The walk needs no code for what is 0. */
+    bool shared = false, templates = false, catchalls = false, longer = false;
+    for (size_t i = 0; i < c->nnodes; i++) {
+        if (c->nodes[i].order == 0 && c->nodes[i].len > 16) longer = true;
+        for (uint32_t ch = c->nodes[i].child; ch && !d[i].shift; ch = c->nodes[ch].sibling)
+            if (c->nodes[ch].order == 0) shared = true;
+        if (c->nodes[i].order == 2) templates = true;
+        if (c->nodes[i].order == 3) catchalls = true;
+    }
     rb_buf_printf(c->out,
                   "#define %s_SEED UINT64_C(%llu)\n#define %s_NBUCKETS %uu\n"
-                  "#define %s_MASK %uu\n\n",
-                  P, (unsigned long long)f.seed, P, f.nb, P, f.mask);
+                  "#define %s_MASK %uu\n#define %s_SHARED %d\n#define %s_TEMPLATES %d\n"
+                  "#define %s_CATCHALLS %d\n#define %s_LONG %d\n\n",
+                  P, (unsigned long long)f.seed, P, f.nb, P, f.mask, P, shared, P, templates, P,
+                  catchalls, P, longer);
     /* terminals: a node's own, then its catch-all child's */
     rb_buf_printf(c->out, "static const %s_term %s_terms[] = {\n", P, P);
     uint32_t nterms = 0;
@@ -977,6 +1144,7 @@ static int put_tables(compiler *c, rb_buf *pool)
         free(group);
         free(first);
         free(text);
+        free(d);
         phf_free(&f);
         return RB_ENOMEM;
     }
@@ -989,6 +1157,7 @@ static int put_tables(compiler *c, rb_buf *pool)
             free(group);
             free(first);
             free(text);
+            free(d);
             phf_free(&f);
             return RB_ELIMIT;
         }
@@ -1003,47 +1172,57 @@ static int put_tables(compiler *c, rb_buf *pool)
                 tail = ch->len - head - 2;
                 kind = memchr(open + 2, '{', tail) ? 3 : 2;
             }
-            rb_buf_printf(c->out, "    {%u,%u,%u,%u,%zu,%zu,%zu},\n", group[g], ch->minprio,
-                          text[group[g]], ch->len, head, tail, kind);
+            uint64_t tailw = kind == 2 && tail <= 8 ? word_at(ch->text + head + 2, tail, 0) : 0;
+            rb_buf_printf(c->out, "    {%u,%u,%u,%u,%zu,%zu,%zu,0x%llxu},\n", group[g], ch->minprio,
+                          text[group[g]], ch->len, head, tail, kind, (unsigned long long)tailw);
             nrank1++;
         }
     }
-    if (!nrank1) rb_buf_puts(c->out, "    {0,0,0,0,0,0,0},\n");
+    if (!nrank1) rb_buf_puts(c->out, "    {0,0,0,0,0,0,0,0},\n");
     rb_buf_puts(c->out, "};\n\n");
     /* nodes */
     rb_buf_printf(c->out, "static const %s_node %s_nodes[%zu] = {\n", P, P, c->nnodes);
     for (size_t i = 0; i < c->nnodes; i++) {
         const cnode *nd = &c->nodes[i];
         uint64_t lens = 0;
-        uint32_t catchall = 0, n1 = 0;
+        uint32_t catchall = 0, n1 = 0, param = 0;
         for (uint32_t ch = nd->child; ch; ch = c->nodes[ch].sibling) {
             const cnode *x = &c->nodes[ch];
             if (x->order == 0) lens |= UINT64_C(1) << (x->len & 63);
             if (x->order == 1 || x->order == 2) n1++;
+            if (x->order == 1) param = ch;
             if (x->order == 3) catchall = (uint32_t)x->window;
         }
-        if (n1 == 1 && !lens && !catchall && c->nodes[nd->child].order == 1 &&
-            !c->nodes[nd->child].sibling) /* a param only: the walk's shortcut */
-            rb_buf_printf(c->out, "    {0x0u,%u,0,%u,%u,%s_PARAM_ONLY},\n",
-                          nd->order == 3 ? 0 : (uint32_t)nd->window, nd->child, nd->caps, P);
+        if (n1 == 1 && param && !catchall) /* static children and one param: the walk's shortcut */
+            rb_buf_printf(c->out, "    {0x%llxu,0x%llxu,%u,%u,%u,0,%u,%u,%s_PARAM_ONLY},\n",
+                          (unsigned long long)lens,
+                          (unsigned long long)(d[i].shift ? d[i].mult : 0),
+                          d[i].shift ? f.mask + 1 + d[i].sbase : 0, d[i].shift,
+                          nd->order == 3 ? 0 : (uint32_t)nd->window, param, nd->caps, P);
         else
-            rb_buf_printf(c->out, "    {0x%llxu,%u,%u,%u,%u,%u},\n", (unsigned long long)lens,
-                          nd->order == 3 ? 0 : (uint32_t)nd->window, catchall, first[i], nd->caps,
-                          n1);
+            rb_buf_printf(
+                c->out, "    {0x%llxu,0x%llxu,%u,%u,%u,%u,%u,%u,%u},\n", (unsigned long long)lens,
+                (unsigned long long)(d[i].shift ? d[i].mult : 0),
+                d[i].shift ? f.mask + 1 + d[i].sbase : 0, d[i].shift,
+                nd->order == 3 ? 0 : (uint32_t)nd->window, catchall, first[i], nd->caps, n1);
     }
     rb_buf_puts(c->out, "};\n\n");
     /* static children, in their slots */
-    rb_buf_printf(c->out, "static const %s_slot %s_slots[%u] = {\n", P, P, f.mask + 1);
+    rb_buf_printf(c->out, "static const %s_slot %s_slots[%llu] = {\n", P, P,
+                  (unsigned long long)f.mask + 1 + nextra);
     bool any = false;
     for (uint32_t s = 0; s <= f.mask; s++) {
         if (!f.slot[s]) continue;
-        uint32_t id = f.slot[s] - 1;
-        const cnode *nd = &c->nodes[id];
-        rb_buf_printf(c->out, "    [%u] = {0x%llxu,0x%llxu,0x%llxu,%u,%u},\n", s,
-                      (unsigned long long)key_of(nd->parent, nd->len),
-                      (unsigned long long)word_at(nd->text, nd->len, 0),
-                      (unsigned long long)word_at(nd->text, nd->len, 8), id, text[id]);
+        put_slot(c, s, f.slot[s] - 1, text[f.slot[s] - 1]);
         any = true;
+    }
+    for (size_t i = 0; i < c->nnodes; i++) {
+        if (!d[i].shift) continue;
+        for (uint32_t ch = c->nodes[i].child; ch; ch = c->nodes[ch].sibling) {
+            if (c->nodes[ch].order != 0) continue;
+            uint64_t at = (direct_value(&c->nodes[ch]) * d[i].mult) >> d[i].shift;
+            put_slot(c, (uint64_t)f.mask + 1 + d[i].sbase + at, ch, text[ch]);
+        }
     }
     if (!any) rb_buf_puts(c->out, "    {0,0,0,0,0},\n");
     rb_buf_printf(c->out, "};\n\nstatic const uint32_t %s_disp[%u] = {", P, f.nb);
@@ -1053,6 +1232,7 @@ static int put_tables(compiler *c, rb_buf *pool)
     free(group);
     free(first);
     free(text);
+    free(d);
     phf_free(&f);
     return RB_OK;
 }

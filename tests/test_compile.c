@@ -756,3 +756,159 @@ Test(compile, regression_keys_differing_in_a_top_byte_get_a_perfect_hash)
     rb_route_table_free(&routes);
     rb_request_table_free(&reqs);
 }
+
+/* Static children are found in their node's own table (up to 256 of them,
+ * keyed by their first 16 bytes and their length) or in the table shared
+ * by all (a node with more, or whose children no multiplier separates):
+ * children that share their first 16 bytes and differ in length, two of
+ * one length that differ only past byte 16 (/c: no table of its own can
+ * tell them apart), and a node of 300 children, each beside a param that
+ * must take what no static child does. */
+Test(compile, static_children_in_own_and_shared_tables_agree_with_linear)
+{
+    char text[16384];
+    size_t n = 0;
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "GET /a/AvailablePhoneNumbers\n"      /* 0 */
+                          "GET /a/AvailablePhoneNumbers.json\n" /* 1 */
+                          "GET /a/AvailablePhoneNumbersX\n"     /* 2 */
+                          "GET /a/AvailablePhoneNumbersY/:id\n" /* 3 */
+                          "GET /a/AvailablePhone\n"             /* 4 */
+                          "GET /a/:other\n" /* 5 */);
+    for (int i = 0; i < 300; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "GET /b/child-%d\n", i); /* 6.. */
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "GET /b/:id\n"                    /* 306 */
+                          "GET /c/AvailablePhoneNumbersX\n" /* 307 */
+                          "GET /c/AvailablePhoneNumbersY\n" /* 308 */
+                          "GET /c/:id\n");                  /* 309 */
+    cr_assert_lt(n, sizeof text);
+    rb_route_table routes = rbt_parse_routes(text);
+    rb_router *r = build_from(&routes, &rb_bench_compiled_ops, "own and shared tables");
+    rb_router *lin = build_from(&routes, &rb__linear_ops, "own and shared tables");
+    static const struct {
+        const char *path;
+        uint32_t route;
+    } hits[] = {
+        {"/a/AvailablePhoneNumbers", 0},
+        {"/a/AvailablePhoneNumbers.json", 1},
+        {"/a/AvailablePhoneNumbersX", 2},
+        {"/a/AvailablePhoneNumbersY/7", 3},
+        {"/a/AvailablePhone", 4},
+        {"/a/AvailablePhoneNumbers.jsox", 5},
+        {"/a/AvailablePhoneNumbersZ", 5},
+        {"/a/AvailablePhoneNumber", 5},
+        {"/a/AvailablePhoneNumbersY", 5},
+        {"/b/child-0", 6},
+        {"/b/child-299", 305},
+        {"/b/child-300", 306},
+        {"/b/child-29", 35},
+        {"/b/AvailablePhone", 306},
+        {"/c/AvailablePhoneNumbersX", 307},
+        {"/c/AvailablePhoneNumbersY", 308},
+        {"/c/AvailablePhoneNumbersZ", 309},
+        {"/c/AvailablePhoneNumbers", 309},
+    };
+    for (size_t i = 0; i < sizeof hits / sizeof hits[0]; i++) {
+        rb_match m;
+        cr_assert_eq(rbt_lookup(r, "GET", hits[i].path, &m), RB_FOUND, "%s", hits[i].path);
+        cr_expect_eq(m.route_id, hits[i].route, "%s: route %u", hits[i].path, m.route_id);
+        for (int meth = 0; meth < RB_METHOD_COUNT; meth++)
+            rbt_expect_like(r, lin, meth, hits[i].path, strlen(hits[i].path), "own and shared");
+    }
+    static const char *const misses[] = {"/a/AvailablePhoneNumbersY/7/x", "/b/child-1/x", "/c"};
+    for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++) {
+        rb_match m;
+        cr_expect_eq(rbt_lookup(r, "GET", misses[i], &m), RB_NOT_FOUND, "%s", misses[i]);
+    }
+    rb_router_destroy(r);
+    rb_router_destroy(lin);
+    rb_route_table_free(&routes);
+}
+
+/* The walk keeps up to 64 places to come back to (a node whose static
+ * child it took and that has a param too) and recurses past them: a path
+ * of 70 such levels, whose only route is found by coming back to the
+ * root's param. */
+Test(compile, coming_back_past_the_64_kept_places_finds_the_route)
+{
+    static char text[65536], path[512];
+    size_t n = 0, pn = 0;
+    n += (size_t)snprintf(text + n, sizeof text - n, "GET /:p"); /* 0: /:p/a^69/q */
+    for (int i = 0; i < 69; i++) n += (size_t)snprintf(text + n, sizeof text - n, "/a");
+    n += (size_t)snprintf(text + n, sizeof text - n, "/q\nGET ");
+    for (int i = 0; i < 70; i++) n += (size_t)snprintf(text + n, sizeof text - n, "/a");
+    n += (size_t)snprintf(text + n, sizeof text - n, "/x\n"); /* 1: /a^70/x */
+    for (int k = 1; k < 70; k++) {                            /* 2..70: /a^k/:p */
+        n += (size_t)snprintf(text + n, sizeof text - n, "GET ");
+        for (int i = 0; i < k; i++) n += (size_t)snprintf(text + n, sizeof text - n, "/a");
+        n += (size_t)snprintf(text + n, sizeof text - n, "/:p\n");
+    }
+    cr_assert_lt(n, sizeof text);
+    for (int i = 0; i < 70; i++) pn += (size_t)snprintf(path + pn, sizeof path - pn, "/a");
+    pn += (size_t)snprintf(path + pn, sizeof path - pn, "/q");
+    rb_route_table routes = rbt_parse_routes(text);
+    rb_router *r = build_from(&routes, &rb_bench_compiled_ops, "70 levels");
+    rb_router *lin = build_from(&routes, &rb__linear_ops, "70 levels");
+    rb_match m;
+    cr_assert_eq(rbt_lookup(r, "GET", path, &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 0u, "route %u", m.route_id);
+    cr_expect_eq(m.nparams, 1u);
+    cr_expect_eq(m.params[0].offset, 1u);
+    cr_expect_eq(m.params[0].len, 1u);
+    rbt_expect_like(r, lin, RB_GET, path, pn, "70 levels");
+    rbt_expect_like(r, lin, RB_POST, path, pn, "70 levels");
+    path[pn - 1] = 'x'; /* /a^70/x */
+    cr_assert_eq(rbt_lookup(r, "GET", path, &m), RB_FOUND);
+    cr_expect_eq(m.route_id, 1u, "route %u", m.route_id);
+    path[pn - 1] = 'z'; /* /a^70/z: /a^69/:p takes the 70th a, then nothing takes z */
+    cr_expect_eq(rbt_lookup(r, "GET", path, &m), RB_NOT_FOUND);
+    rbt_expect_like(r, lin, RB_GET, path, pn, "70 levels");
+    rb_router_destroy(r);
+    rb_router_destroy(lin);
+    rb_route_table_free(&routes);
+}
+
+/* A one-param template's bytes after `{}` are compared as one word when
+ * there are at most 8 of them and 8 bytes of the path end where the
+ * segment does; byte by byte otherwise (a longer suffix, a segment ending
+ * within the path's first 8 bytes). */
+Test(compile, template_suffixes_as_a_word_and_byte_by_byte)
+{
+    static const char text[] = "GET /{id}.json\n"            /* 0 */
+                               "GET /f/{id}.tar.gz.backup\n" /* 1: 14 bytes after {} */
+                               "GET /f/{id}.json\n"          /* 2 */
+                               "GET /f/:x\n";                /* 3 */
+    static const struct {
+        const char *path;
+        int outcome;
+        uint32_t route, offset, len;
+    } cases[] = {
+        {"/1.json", RB_FOUND, 0, 1, 1},
+        {"/12345.json", RB_FOUND, 0, 1, 5},
+        {"/12345.jsox", RB_NOT_FOUND, 0, 0, 0},
+        {"/1.jsox", RB_NOT_FOUND, 0, 0, 0},
+        {"/f/a.json", RB_FOUND, 2, 3, 1},
+        {"/f/a.jsox", RB_FOUND, 3, 3, 6},
+        {"/f/a.tar.gz.backup", RB_FOUND, 1, 3, 1},
+        {"/f/a.tar.gz.backuq", RB_FOUND, 3, 3, 15},
+        {"/f/.json", RB_FOUND, 3, 3, 5},
+    };
+    rb_route_table routes = rbt_parse_routes(text);
+    rb_router *r = build_from(&routes, &rb_bench_compiled_ops, "template suffixes");
+    rb_router *lin = build_from(&routes, &rb__linear_ops, "template suffixes");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rb_match m;
+        int got = rbt_lookup(r, "GET", cases[i].path, &m);
+        cr_expect_eq(got, cases[i].outcome, "%s: %d", cases[i].path, got);
+        if (got == RB_FOUND && cases[i].outcome == RB_FOUND) {
+            cr_expect_eq(m.route_id, cases[i].route, "%s: route %u", cases[i].path, m.route_id);
+            cr_expect_eq(m.params[0].offset, cases[i].offset, "%s", cases[i].path);
+            cr_expect_eq(m.params[0].len, cases[i].len, "%s", cases[i].path);
+        }
+        rbt_expect_like(r, lin, RB_GET, cases[i].path, strlen(cases[i].path), "suffixes");
+    }
+    rb_router_destroy(r);
+    rb_router_destroy(lin);
+    rb_route_table_free(&routes);
+}
