@@ -492,7 +492,7 @@ Test(cli, regression_the_docs_quote_the_busy_machine_note_as_printed)
         }
         free(doc);
     }
-    cr_expect_gt(quotes, 0u, "no doc quotes the note (choosing.md's example did)");
+    cr_expect_gt(quotes, 0u, "no doc quotes the note (measurement.md does)");
     free(src);
 }
 
