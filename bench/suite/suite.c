@@ -10,7 +10,6 @@
 #include "base_internal.h"
 #include "bundle_run.h"
 #include "clock.h"
-#include "compiled.h"
 #include "library_id.h"
 #include "machine.h"
 #include "metric.h"
