@@ -5,6 +5,7 @@
 #include "check.h"
 
 #include "base_internal.h"
+#include "json_out.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -116,11 +117,5 @@ int rb_check_report_json(const char *path, const rb_route_table *t, const rb_che
     rb_check_verdict(r, min_unique, verdict, sizeof verdict);
     cJSON_AddStringToObject(o, "verdict", verdict);
     cJSON_AddBoolToObject(o, "empty", r->routes == 0);
-    char *s = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!s) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    rb_buf_puts(out, s);
-    rb_buf_puts(out, "\n");
-    free(s);
-    return out->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
+    return rb__json_out(o, out, NULL, err);
 }

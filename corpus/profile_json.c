@@ -114,21 +114,7 @@ int rb_profile_json_write(const rb_profile *p, rb_buf *out, rb_error *err)
     while (last > 0 && level_empty(&p->level[last])) last--;
     cJSON *levels = cJSON_AddArrayToObject(o, "levels");
     for (int d = 0; levels && d <= last; d++) add_level(levels, &p->level[d], d);
-    return rb__profile_json_out(o, out, "writing a profile", err);
-}
-
-int rb__profile_json_out(cJSON *o, rb_buf *out, const char *doing, rb_error *err)
-{
-    char *text = o ? cJSON_Print(o) : NULL;
-    cJSON_Delete(o);
-    if (text) {
-        rb_buf_puts(out, text);
-        rb_buf_puts(out, "\n");
-        free(text);
-    }
-    if (!text || out->failed)
-        return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory %s", doing);
-    return RB_OK;
+    return rb__json_out(o, out, "writing a profile", err);
 }
 
 /* ---- reading ------------------------------------------------------------------- */

@@ -260,5 +260,5 @@ static cJSON *compare_json(const rb_profile *a, const char *name_a, const rb_pro
 int rb_profile_compare_json(const rb_profile *a, const char *name_a, const rb_profile *b,
                             const char *name_b, rb_buf *out, rb_error *err)
 {
-    return rb__profile_json_out(compare_json(a, name_a, b, name_b), out, "comparing profiles", err);
+    return rb__json_out(compare_json(a, name_a, b, name_b), out, "comparing profiles", err);
 }

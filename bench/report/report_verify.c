@@ -4,6 +4,7 @@
 #include "report_verify.h"
 
 #include "base_internal.h"
+#include "json_out.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -139,11 +140,5 @@ int rb_verify_doc_render(rb_verify_doc *d, const rb_verify_totals *t, rb_buf *ou
     cJSON_AddNumberToObject(tot, "skipped", (double)t->skipped);
     cJSON_AddNumberToObject(tot, "peers_disagreeing", (double)t->peers_disagreeing);
     cJSON_AddBoolToObject(o, "ok", t->failed == 0);
-    char *s = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!s) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    rb_buf_puts(out, s);
-    rb_buf_puts(out, "\n");
-    free(s);
-    return out->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
+    return rb__json_out(o, out, NULL, err);
 }

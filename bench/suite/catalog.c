@@ -7,6 +7,7 @@
 #include "base_internal.h"
 #include "compiled.h"
 #include "feature_names.h"
+#include "json_out.h"
 #include "peer.h"
 #include "router.h"
 #include "shipped.h"
@@ -103,13 +104,7 @@ int rb_catalog_json(const rb_plugins *plugins, rb_buf *out, rb_error *err)
             cJSON_AddStringToObject(c, "requests", path);
         cJSON_AddItemToArray(corpora, c);
     }
-    char *s = cJSON_Print(o);
-    cJSON_Delete(o);
-    if (!s) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
-    rb_buf_puts(out, s);
-    rb_buf_puts(out, "\n");
-    free(s);
-    return out->failed ? rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory") : RB_OK;
+    return rb__json_out(o, out, NULL, err);
 }
 
 void rb_catalog_text(const rb_plugins *plugins, rb_buf *out)
