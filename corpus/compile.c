@@ -1083,16 +1083,15 @@ static int direct_build(const compiler *c, direct *d, uint32_t *nextra)
 static int put_tables(compiler *c, rb_buf *pool)
 {
     phf f = {0};
+    size_t nn = c->nnodes ? c->nnodes : 1;
     int rc = phf_build(c, &f);
-    uint32_t *text = calloc(c->nnodes ? c->nnodes : 1, sizeof *text), nextra = 0;
-    direct *d = malloc((c->nnodes ? c->nnodes : 1) * sizeof *d);
-    if (rc >= 0 && text && d) rc = direct_build(c, d, &nextra);
-    if (rc < 0 || !text || !d) {
-        phf_free(&f);
-        free(text);
-        free(d);
-        return rc < 0 ? rc : RB_ENOMEM;
-    }
+    uint32_t *text = calloc(nn, sizeof *text), nextra = 0;
+    direct *d = malloc(nn * sizeof *d);
+    uint32_t *group = malloc(nn * sizeof *group), *first = calloc(nn, sizeof *first);
+    uint32_t *tmp = malloc(nn * sizeof *tmp);
+    if (rc >= 0 && !(text && d && group && first && tmp)) rc = RB_ENOMEM;
+    if (rc >= 0) rc = direct_build(c, d, &nextra);
+    if (rc < 0) goto done;
     const char *P = c->prefix;
     for (size_t i = 1; i < c->nnodes; i++)
         if (c->nodes[i].order == 0 || c->nodes[i].order == 2)
@@ -1117,49 +1116,27 @@ static int put_tables(compiler *c, rb_buf *pool)
     /* terminals: a node's own, then its catch-all child's */
     rb_buf_printf(c->out, "static const %s_term %s_terms[] = {\n", P, P);
     uint32_t nterms = 0;
-    for (size_t i = 0; i < c->nnodes; i++) {
-        if (!has_term(&c->nodes[i]) || c->nodes[i].order == 3) continue;
-        rb_buf_puts(c->out, "    ");
-        put_term(c, c->nodes[i].term);
-        rb_buf_puts(c->out, ",\n");
-        c->nodes[i].window = ++nterms;
-    }
-    for (size_t i = 0; i < c->nnodes; i++) {
-        if (!has_term(&c->nodes[i]) || c->nodes[i].order != 3) continue;
-        rb_buf_puts(c->out, "    ");
-        put_term(c, c->nodes[i].term);
-        rb_buf_puts(c->out, ",\n");
-        c->nodes[i].window = ++nterms;
-    }
+    for (int catchall = 0; catchall < 2; catchall++)
+        for (size_t i = 0; i < c->nnodes; i++) {
+            if (!has_term(&c->nodes[i]) || (c->nodes[i].order == 3) != catchall) continue;
+            rb_buf_puts(c->out, "    ");
+            put_term(c, c->nodes[i].term);
+            rb_buf_puts(c->out, ",\n");
+            c->nodes[i].window = ++nterms;
+        }
     if (!nterms) put(c, "    {{@_NONE},0u},\n");
     rb_buf_puts(c->out, "};\n\n");
     /* param and template children, each node's in the order of the best
      * route below them */
     rb_buf_printf(c->out, "static const %s_rank1 %s_rank1s[] = {\n", P, P);
-    uint32_t nrank1 = 0, *group = malloc((c->nnodes ? c->nnodes : 1) * sizeof *group);
-    uint32_t *first = calloc(c->nnodes ? c->nnodes : 1, sizeof *first);
-    uint32_t *tmp = malloc((c->nnodes ? c->nnodes : 1) * sizeof *tmp);
-    if (!group || !first || !tmp) {
-        free(tmp);
-        free(group);
-        free(first);
-        free(text);
-        free(d);
-        phf_free(&f);
-        return RB_ENOMEM;
-    }
+    uint32_t nrank1 = 0;
     for (size_t i = 0; i < c->nnodes; i++) {
         uint32_t ngroup = 0;
         for (uint32_t ch = c->nodes[i].child; ch; ch = c->nodes[ch].sibling)
             if (c->nodes[ch].order == 1 || c->nodes[ch].order == 2) group[ngroup++] = ch;
         if (ngroup > UINT16_MAX) { /* @_node.nrank1 is 16 bits */
-            free(tmp);
-            free(group);
-            free(first);
-            free(text);
-            free(d);
-            phf_free(&f);
-            return RB_ELIMIT;
+            rc = RB_ELIMIT;
+            goto done;
         }
         merge_sort(c, group, tmp, ngroup, minprio_compare); /* stable: ties keep their order */
         first[i] = nrank1;
@@ -1228,13 +1205,14 @@ static int put_tables(compiler *c, rb_buf *pool)
     rb_buf_printf(c->out, "};\n\nstatic const uint32_t %s_disp[%u] = {", P, f.nb);
     for (uint32_t b = 0; b < f.nb; b++) rb_buf_printf(c->out, "%s%u", sep(b), f.disp[b]);
     rb_buf_puts(c->out, "\n};\n\n");
+done:
     free(tmp);
     free(group);
     free(first);
     free(text);
     free(d);
     phf_free(&f);
-    return RB_OK;
+    return rc < 0 ? rc : RB_OK;
 }
 
 /* The routes: ids, methods, patterns and captures (by index in the file),
