@@ -188,7 +188,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 /* Bind and listen on 127.0.0.1:port; the port actually bound in *bound. */
 static int listen_on(unsigned port, unsigned *bound)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+                    0); /* accepted from until empty */
     if (fd < 0) {
         fprintf(stderr, "routebench-http-server: socket: %s\n", strerror(errno));
         return -EXIT_RUNTIME;
@@ -206,7 +207,7 @@ static int listen_on(unsigned port, unsigned *bound)
         close(fd);
         return e == EADDRINUSE ? -EXIT_PORT_IN_USE : -EXIT_RUNTIME;
     }
-    if (listen(fd, 1024) != 0) {
+    if (listen(fd, SOMAXCONN) != 0) {
         fprintf(stderr, "routebench-http-server: listen: %s\n", strerror(errno));
         close(fd);
         return -EXIT_RUNTIME;
@@ -254,6 +255,12 @@ static unsigned long fit_files(unsigned long max_conn)
         setrlimit(RLIMIT_NOFILE, &rl);
         getrlimit(RLIMIT_NOFILE, &rl);
     }
+    /* grow the file table now, while this is the only thread: grown later,
+     * under a flood, the kernel waits for the other threads each time it
+     * doubles, and the accept stage stalls long enough for the listening
+     * queue to overflow (a client whose SYN is dropped retries after 1 s) */
+    int top = (int)(rl.rlim_cur < want ? rl.rlim_cur : want) - 1;
+    if (top > 2 && dup2(2, top) == top) close(top);
     if (rl.rlim_cur < want && rl.rlim_cur > RESERVE) return (unsigned long)(rl.rlim_cur - RESERVE);
     return max_conn;
 }
@@ -364,6 +371,41 @@ static bool look(stage *st, waiting *w)
     return true;
 }
 
+/* Accept what the kernel has queued, up to the room the limit leaves and
+ * ACCEPT_BATCH at a time, and look at each at once (a client's first bytes
+ * are often in already).  One connection a wake-up would let a flood fill
+ * the kernel's queue: a connection dropped there is retried by the client
+ * after a second, and then after ever longer pauses. */
+static void accept_queued(stage *st, int listen_fd, double *backoff_until)
+{
+    enum { ACCEPT_BATCH = 256 };
+    for (int k = 0; k < ACCEPT_BATCH; k++) {
+        unsigned long open = st->handed - atomic_load(&st->closed);
+        if (open + st->nwait >= st->limit) return;
+        if (st->nwait == st->cap) {
+            size_t cap = st->cap ? st->cap * 2 : 64;
+            waiting *q = realloc(st->wait, cap * sizeof *q);
+            if (!q) {
+                *backoff_until = now_s() + 0.1;
+                return;
+            }
+            st->wait = q;
+            st->cap = cap;
+        }
+        waiting *w = &st->wait[st->nwait];
+        w->addrlen = sizeof w->addr;
+        w->fd = accept4(listen_fd, (struct sockaddr *)&w->addr, &w->addrlen,
+                        SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (w->fd < 0) {
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+                *backoff_until = now_s() + 0.1; /* out of files: wait, do not spin */
+            return;                             /* EAGAIN: the queue is empty */
+        }
+        w->since = now_s();
+        if (!look(st, w)) st->nwait++;
+    }
+}
+
 /* Accept, look, hand over, until SIGTERM or SIGINT (read from sigfd). */
 static int accept_loop(stage *st, int listen_fd, int sigfd)
 {
@@ -424,28 +466,7 @@ static int accept_loop(stage *st, int listen_fd, int sigfd)
             if (!done) st->wait[kept++] = *w;
         }
         st->nwait = kept;
-        if (ready > 0 && p[2].revents && room) {
-            if (st->nwait == st->cap) {
-                size_t cap = st->cap ? st->cap * 2 : 64;
-                waiting *q = realloc(st->wait, cap * sizeof *q);
-                if (!q) {
-                    backoff_until = now_s() + 0.1;
-                    continue;
-                }
-                st->wait = q;
-                st->cap = cap;
-            }
-            waiting *w = &st->wait[st->nwait];
-            w->addrlen = sizeof w->addr;
-            w->fd = accept4(listen_fd, (struct sockaddr *)&w->addr, &w->addrlen,
-                            SOCK_NONBLOCK | SOCK_CLOEXEC);
-            if (w->fd >= 0) {
-                w->since = now_s();
-                st->nwait++;
-            } else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
-                backoff_until = now_s() + 0.1; /* out of files: wait, do not spin */
-            }
-        }
+        if (ready > 0 && p[2].revents && room) accept_queued(st, listen_fd, &backoff_until);
     }
     free(p);
     return 0;
