@@ -94,9 +94,29 @@ Test(estimate, a_replay_longer_than_the_trial_is_the_trial)
 Test(estimate, every_peer_runner_started_adds_its_start)
 {
     rb_estimate_shape sh = small(0.1, 9);
-    double without = rb_estimate_pass(&sh, 0.5, NULL);
+    rb_estimate_parts a, b;
+    rb_estimate_pass(&sh, 0.5, &a);
     sh.peers = 5;
-    cr_expect_float_eq(rb_estimate_pass(&sh, 0.5, NULL) - without, 1.0, 1e-9);
+    rb_estimate_pass(&sh, 0.5, &b);
+    cr_expect_float_eq(b.prep_s - a.prep_s, 1.0, 1e-9);
+}
+
+/* A peer warms up until it stops getting faster: two trials more at the
+ * least, and a JIT runtime until its loop has run a second.  Three peers,
+ * two of them JIT, on the small table (a trial: 1.1 x 0.1 s + half a
+ * replay of 10 x 0.3 us), after one warm-up round: each JIT peer adds
+ * 1 s - 1 trial, each other 2 trials. */
+Test(estimate, regression_a_jit_peer_is_charged_its_longer_warm_up)
+{
+    rb_estimate_shape sh = small(0.1, 9);
+    rb_estimate_parts a, b;
+    rb_estimate_pass(&sh, 1.0, &a);
+    sh.peers = 3;
+    sh.jit = 2;
+    rb_estimate_pass(&sh, 1.0, &b);
+    double trial = 0.11 + 10 * 3e-7 / 2;
+    cr_expect_float_eq(b.measure_s - a.measure_s, 2 * (1.0 - trial) + 2 * trial, 1e-9, "%g",
+                       b.measure_s - a.measure_s);
 }
 
 Test(estimate, a_counted_pass_does_not_depend_on_the_trial_length)
@@ -122,7 +142,7 @@ Test(estimate, regression_a_counted_run_charges_only_the_peers_it_counts)
     jit.routers = 2;
     jit.measured = 5;
     jit.peers = 3;
-    jit.uncountable = 2;
+    jit.jit = 2;
     rb_estimate_parts a, b;
     rb_estimate_pass(&none, 1.0, &a);
     rb_estimate_pass(&jit, 1.0, &b);

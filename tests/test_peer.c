@@ -353,6 +353,77 @@ Test(peer, a_peer_is_measured_in_the_same_rounds_as_in_process_routers)
     rb_request_table_free(&reqs);
 }
 
+/* Writes a runner that answers 3 requests and reports its own trial
+ * times, as a runtime that optimises its loop while it runs: a replay
+ * takes 2 ms at first and 1 ms once the loop has run 500 ms (its reported
+ * time, summed); gradual: falling steadily from 2 ms to 1 ms over those
+ * 500 ms, else in one step at 500 ms after a plateau. */
+static void warming_runner(const char *script, bool gradual)
+{
+    FILE *f = fopen(script, "w");
+    cr_assert(f);
+    fprintf(f,
+            "#!/bin/sh\necho 'routebench-peer 1 warming'\necho 'loaded 3 0 -1'\n"
+            "echo 'a 5'\necho 'a -1'\necho 'a 7'\necho 'fold 3'\necho ready\ncum=0\n"
+            "while read cmd r; do [ \"$cmd\" = run ] || exit 0\n"
+            "  %s\n"
+            "  cum=$((cum + r * us)); echo \"ok $((r * us * 1000)) $((r * 3))\"\n"
+            "done\n",
+            gradual ? "us=$((2000 - cum / 500)); [ $us -lt 1000 ] && us=1000"
+                    : "us=2000; [ $cum -ge 500000 ] && us=1000");
+    fclose(f);
+    chmod(script, 0755);
+}
+
+/* Measures radix and the warming runner (as a JIT runtime or not) with
+ * 100 ms trials; whether the runner's trials had to be measured again. */
+static bool warming_runner_recalibrated(bool gradual, bool jit)
+{
+    char *dir = rbt_tmpdir();
+    char script[4096], text[4200], rp[4096], qp[4096];
+    snprintf(script, sizeof script, "%s/warming.sh", dir);
+    snprintf(text, sizeof text, "warming=%s", script);
+    warming_runner(script, gradual);
+    rb_route_table routes;
+    rb_request_table reqs;
+    rbt_load_shipped("github", &routes, &reqs, rp, sizeof rp);
+    paths("github", rp, qp, sizeof rp);
+    const rb_router_ops *ops[1] = {rb_registry_find("radix")};
+    rb_bench_run run;
+    rb_error err;
+    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 1, NULL, &err), RB_OK, "%s",
+                 err.message);
+    rb_peer_spec spec;
+    cr_assert_eq(rb_peer_spec_parse(text, &spec, &err), RB_OK, "%s", err.message);
+    spec.jit = jit;
+    rb_peer *p;
+    cr_assert_eq(rb_peer_start(&spec, rp, qp, 3, &p, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_bench_add_peer(&run, &spec.ops, p, p->checksum, 0, &err), RB_OK);
+    const rb_bench_protocol proto = {5, 1, 100, RB_BENCH_CLOCK_WALL, 7};
+    cr_assert_eq(rb_bench_measure(&run, &proto, NULL, NULL, &err), RB_OK, "%s", err.message);
+    bool again = run.subjects[1].recalibrated;
+    cr_expect_eq(run.subjects[1].short_trials, 0u);
+    rb_bench_run_free(&run);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+    rbt_remove_tree(dir);
+    free(dir);
+    return again;
+}
+
+/* Regression: a Node peer got faster after calibration (V8 optimising its
+ * loop), so its trials ran short and the scenario was measured again (9
+ * of 180 router-scenarios of the field run, all peers).  A peer now warms
+ * up until it stops getting faster, and a JIT runtime for a second at the
+ * least (the runner's times are its own, so this is exact). */
+Test(peer, regression_a_peer_warms_up_until_it_stops_getting_faster, .timeout = 60)
+{
+    cr_expect(!warming_runner_recalibrated(true, false),
+              "a runner getting faster steadily was calibrated too early");
+    cr_expect(!warming_runner_recalibrated(false, true),
+              "a JIT runner that speeds up after a plateau was calibrated too early");
+}
+
 /* Latency mode and the cold cache replay the same requests in the same
  * order: a router's trials fold to reps x its checksum (else the measure
  * fails with RB_ESTATE), and the cold run records the clock cost it

@@ -58,7 +58,7 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
          * "run 1" and "run 2", twice: six replays); a JIT runtime's is
          * refused at once.  The model knows no peer's own speed: one 100x
          * slower than the rest (gorilla/mux) takes longer than said. */
-        double counted = sh->peers > sh->uncountable ? (double)(sh->peers - sh->uncountable) : 0;
+        double counted = sh->peers > sh->jit ? (double)(sh->peers - sh->jit) : 0;
         double in_process = subjects > (double)sh->peers ? subjects - (double)sh->peers : 0;
         x.prep_s += 4.0 * counted * CALLGRIND_START_S / cpu_share;
         x.measure_s =
@@ -79,8 +79,15 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
                           ? 0
                           : RB_BENCH_CALIBRATION_TRIALS * fmax(trial / 4, replay);
         double rounds = (double)sh->warmup + (double)sh->trials;
+        /* a peer's warm-up until it stops getting faster (harness.c,
+         * warm_peer): two trials more at the least, a JIT runtime's until
+         * its loop has run RB_BENCH_JIT_WARMUP_MS */
+        double jit = sh->jit < sh->peers ? (double)sh->jit : (double)sh->peers;
+        double steady = 2 * trial;
+        double jit_warm = fmax(RB_BENCH_JIT_WARMUP_MS / 1e3 - (double)sh->warmup * trial, steady);
         x.prep_s = prep / cpu_share;
-        x.measure_s = subjects * (first + warm + rounds * trial);
+        x.measure_s = subjects * (first + warm + rounds * trial) +
+                      ((double)sh->peers - jit) * steady + jit * jit_warm;
         if (sh->cold) x.measure_s += (rounds + 1) * APP_ALONE_TRIALS * min;
         if (cpu_share < RB_ESTIMATE_BUSY_SHARE)
             x.remeasure_s = BUSY_REMEASURED * subjects * (double)sh->trials * trial;

@@ -46,7 +46,8 @@ typedef struct rb_estimate_shape {
     bool cold;          /* the application stand-in runs between lookups */
     size_t app_bytes;   /* the stand-in's bytes */
     bool counted;       /* Callgrind counts replays instead of timed trials */
-    size_t uncountable; /* of the peers, those Callgrind cannot count (JIT): refused at once */
+    size_t jit;         /* of the peers, those in a JIT runtime: not counted (refused at
+                           once), and warmed up for RB_BENCH_JIT_WARMUP_MS when timed */
     unsigned warmup;    /* warm-up rounds */
     unsigned trials;    /* measured rounds */
     double min_trial_s; /* a trial's minimum length */

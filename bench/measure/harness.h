@@ -12,7 +12,9 @@
  *   calibrate per router: replay the table 1, 2, 4, ... times until a run
  *             lasts min_trial/8, then set reps so that one trial lasts about
  *             RB_BENCH_CALIBRATION_MARGIN x min_trial (at least one replay).
- *   warm-up   `warmup` rounds of every router, discarded.
+ *   warm-up   `warmup` rounds of every router, discarded; then each peer
+ *             runner alone until it stops getting faster (warm_peer: a JIT
+ *             runtime still optimising its loop).
  *   calibrate again, warm: RB_BENCH_CALIBRATION_TRIALS rounds of every
  *             router, each trial a quarter of that length, discarded; the
  *             fastest of them per router sets its reps (the margin above
@@ -79,6 +81,13 @@
 /* Warm calibration trials per router, after the warm-up: the fastest sets
  * the trial length (docs/measurement.md, "Calibration"). */
 #define RB_BENCH_CALIBRATION_TRIALS 3u
+/* A peer runner's warm-up goes on until two trials in a row are not this
+ * share faster than every one before them, a JIT runtime's until it has
+ * also run RB_BENCH_JIT_WARMUP_MS; at most RB_BENCH_PEER_WARMUP_MAX trials
+ * after the protocol's rounds (harness.c, warm_peer). */
+#define RB_BENCH_STEADY_GAIN     0.05
+#define RB_BENCH_JIT_WARMUP_MS   1000.0
+#define RB_BENCH_PEER_WARMUP_MAX 20u
 /* A trial of at least this share of min_trial is long enough: only trials
  * shorter than that are short (re-measured, then counted). */
 #define RB_BENCH_SHORT_SHARE 0.9

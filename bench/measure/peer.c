@@ -532,6 +532,7 @@ int rb_peer_start(const rb_peer_spec *spec, const char *routes_path, const char 
     if (!p) return rb__error(err, RB_ENOMEM, RB_NO_OFFSET, "out of memory");
     p->to = p->from = p->errfd = -1;
     snprintf(p->name, sizeof p->name, "%s", spec->name);
+    p->jit = spec->jit;
     /* a runner that dies must not kill us with SIGPIPE */
     signal(SIGPIPE, SIG_IGN);
     int rc = spawn(p, spec, routes_path, requests_path, err);

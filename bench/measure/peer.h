@@ -107,6 +107,7 @@ typedef struct rb_peer {
     char ebuf[RB_PEER_STDERR_KEEP]; /* the start of its stderr, for one line in an error */
     size_t elen;
     char name[64];
+    bool jit; /* its spec's: a JIT runtime, warmed up longer (harness.c) */
     char rbuf[8192];
     size_t rlen, rpos;
     size_t nrefused;

@@ -69,7 +69,7 @@ int rb_suite_add_peer(rb_suite *s, const rb_peer_spec *spec, rb_error *err)
     return RB_OK;
 }
 
-size_t rb_suite_uncountable_peers(const rb_suite *s)
+size_t rb_suite_jit_peers(const rb_suite *s)
 {
     size_t n = 0;
     for (size_t k = 0; k < s->npeers; k++) n += s->peers[k].jit;

@@ -130,9 +130,10 @@ int rb_suite_add_ops(rb_suite *s, const rb_router_ops *ops, const char *label, r
 /* Add a peer runner (copied) to the peers; RB_ELIMIT when full.  Not yet a
  * router: rb_suite_add_ops(s, &peer->ops, ...) makes it one. */
 int rb_suite_add_peer(rb_suite *s, const rb_peer_spec *spec, rb_error *err);
-/* How many of the peers run in a JIT runtime, which Callgrind cannot
- * count (the counted metrics refuse them at once). */
-size_t rb_suite_uncountable_peers(const rb_suite *s);
+/* How many of the peers run in a JIT runtime: Callgrind cannot count
+ * them (the counted metrics refuse them at once); timed, they warm up
+ * longer (harness.c). */
+size_t rb_suite_jit_peers(const rb_suite *s);
 /* The peer runner spec named name, or NULL. */
 rb_peer_spec *rb_suite_peer(rb_suite *s, const char *name);
 /* The label of ops among the routers (its name when not one of them). */

@@ -97,7 +97,7 @@ double rb_suite_pass_estimate(const rb_suite *s, size_t i, bool cold, double cpu
         .cold = cold,
         .app_bytes = cold ? s->app_bytes : 0,
         .counted = rb_metric_exact(s->metric),
-        .uncountable = rb_suite_uncountable_peers(s),
+        .jit = rb_suite_jit_peers(s),
         .warmup = s->proto.warmup,
         .trials = s->proto.trials,
         .min_trial_s = s->proto.min_trial_ms / 1e3,
