@@ -172,31 +172,45 @@ static bool word_ok(const char *src, size_t sn, const char *w, size_t n)
     return rb_profile_has_extension(w, n) == rb_profile_has_extension(src, sn);
 }
 
+/* Add the text out[0, w) under parent as kind: 1 added, 0 given already
+ * or not a word for src (a static word's version and extension stay as
+ * src's), -1 out of memory (g->rc set). */
+static int give_text(tgen *g, uint32_t parent, int kind, const char *src, size_t sn,
+                     const char *out, size_t w)
+{
+    if (kind == RB_SEG_STATIC && !word_ok(src, sn, out, w)) return 0;
+    int added = hset_add(&g->given, text_hash(mix(parent, (uint64_t)kind), out, w));
+    if (added < 0) g->rc = RB_ENOMEM;
+    return added;
+}
+
 /* The renamed text of node x (source text s[0, n)) under parent, distinct
  * from every text given under it: renamed with key, then with other keys,
- * then lengthened by a letter a round.  Into out (WORD_BYTES + 8). */
+ * then lengthened by a letter a round.  The letters go at the end; for a
+ * word with a file extension that can never be a word again (cmd.htmlb),
+ * so when those rounds are used up they go before the extension (cmdb.html):
+ * a 2-letter stem has 676 renamings, and a million routes like a table of
+ * 157 file names need more.  Into out (WORD_BYTES + 8). */
 static size_t fresh_text(tgen *g, uint32_t parent, int kind, const char *s, size_t n, uint64_t key,
                          char *out)
 {
     size_t len = n > WORD_BYTES ? WORD_BYTES : n;
-    for (uint32_t round = 0;; round++) {
-        for (uint32_t attempt = 0; attempt < RETRIES; attempt++) {
-            size_t w = rename_text(s, len, mix(key, attempt), out);
-            for (uint32_t i = 0; i < round; i++) out[w++] = "bcdfghjklmnprstz"[mix(key, i) % 16];
-            if (kind == RB_SEG_STATIC && !word_ok(s, n, out, w)) continue;
-            uint64_t h = text_hash(mix(parent, (uint64_t)kind), out, w);
-            int added = hset_add(&g->given, h);
-            if (added < 0) {
-                g->rc = RB_ENOMEM;
-                return w;
+    for (uint32_t stem = 0; stem < 2; stem++) {
+        for (uint32_t round = stem; round <= 8; round++) {
+            for (uint32_t attempt = 0; attempt < RETRIES; attempt++) {
+                size_t w = rename_text(s, len, mix(key, attempt), out), at, k, end = w;
+                if (stem && rb_profile_extension_of(out, w, &at, &k)) end = at - 1;
+                memmove(out + end + round, out + end, w - end);
+                for (uint32_t i = 0; i < round; i++)
+                    out[end + i] = "bcdfghjklmnprstz"[mix(key, i) % 16];
+                w += round;
+                int added = give_text(g, parent, kind, s, n, out, w);
+                if (added) return w;
             }
-            if (added) return w;
-        }
-        if (round >= 8) {
-            g->rc = RB_ELIMIT;
-            return 0;
         }
     }
+    g->rc = RB_ELIMIT;
+    return 0;
 }
 
 static void keep_text(tgen *g, uint32_t parent, int kind, const char *s, size_t n)
