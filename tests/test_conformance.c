@@ -152,3 +152,28 @@ Test(conformance, every_router_on_hand_cases)
         rb_request_table_free(&reqs);
     }
 }
+
+/* Regression: verify listed every request whose EXPECTED route the router
+ * had refused as a disagreement ("expected 97, got 404; linear says
+ * 404"), which reads as a wrong answer.  floor (static routes only) on
+ * GitHub: the requests it answers as linear does on the routes it took,
+ * but not as EXPECTED, are counted apart and none is an example. */
+Test(conformance, regression_answers_a_refusal_explains_are_not_disagreements)
+{
+    char rpath[4096];
+    rb_route_table routes;
+    rb_request_table reqs;
+    rb_error err;
+    rbt_load_shipped("github", &routes, &reqs, rpath, sizeof rpath);
+    const rb_router_ops *floor_ops = rb_registry_find("floor");
+    cr_assert(floor_ops);
+    rb_verify_report rep;
+    cr_assert_eq(rb_verify(floor_ops, &routes, rpath, &reqs, &rep, &err), RB_OK, "%s", err.message);
+    cr_expect_gt(rep.refused, 0u);
+    cr_expect_eq(rep.agree_linear, rep.requests);
+    cr_expect_lt(rep.agree_expected, rep.requests);
+    cr_expect_eq(rep.expect_refused, rep.requests - rep.agree_expected);
+    cr_expect_eq(rep.nexamples, 0u, "%zu examples listed", rep.nexamples);
+    rb_route_table_free(&routes);
+    rb_request_table_free(&reqs);
+}

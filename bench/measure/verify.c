@@ -87,6 +87,10 @@ static void compare(const rb_router *const *routers, size_t n, const rb_router *
             rep->agree_expected += ok_expected;
             rep->agree_linear += ok_linear;
             rep->disagreeing += !ok_expected || !ok_linear;
+            if (rep->refused && ok_linear && !ok_expected) { /* EXPECTED's route was refused */
+                rep->expect_refused++;
+                continue;
+            }
             if ((!ok_expected || !ok_linear) && rep->nexamples < RB_VERIFY_MAX_EXAMPLES)
                 rep->examples[rep->nexamples++] = (rb_verify_example){i, got, want, ok_expected};
         }

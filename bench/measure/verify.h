@@ -32,6 +32,11 @@ typedef struct rb_verify_report {
     size_t agree_expected; /* check 1 */
     size_t agree_linear;   /* check 2 */
     size_t disagreeing;    /* requests failing either check */
+    /* of those, with routes refused: the requests the router answers as
+     * linear does (built from the same accepted routes) but not as
+     * EXPECTED, which names a refused route: the refusal's consequence,
+     * not a wrong answer, and not among the examples */
+    size_t expect_refused;
     rb_error first_refusal;
     size_t nexamples;
     rb_verify_example examples[RB_VERIFY_MAX_EXAMPLES];

@@ -30,6 +30,11 @@ void rb_verify_run_text(const rb_verify_run *r, rb_buf *out)
     if (rep->refused) rb_buf_printf(out, "; %zu/%zu routes refused", rep->refused, rep->routes);
     rb_buf_puts(out, "\n");
     if (rep->refused) rb_buf_printf(out, "  first refusal: %s\n", rep->first_refusal.message);
+    if (rep->expect_refused)
+        rb_buf_printf(out,
+                      "  %zu requests expect a refused route: answered as linear answers on "
+                      "the accepted routes (not listed)\n",
+                      rep->expect_refused);
     for (size_t k = 0; k < rep->nexamples; k++) {
         char line[800];
         rb_verify_example_format(&rep->examples[k], r->requests, line, sizeof line);
@@ -116,6 +121,7 @@ static cJSON *run_json(const rb_verify_run *r)
     cJSON_AddNumberToObject(o, "request_count", (double)rep->requests);
     cJSON_AddNumberToObject(o, "agree_expected", (double)rep->agree_expected);
     cJSON_AddNumberToObject(o, "agree_linear", (double)rep->agree_linear);
+    cJSON_AddNumberToObject(o, "expect_refused", (double)rep->expect_refused);
     cJSON *ex = cJSON_AddArrayToObject(o, "disagreements");
     for (size_t k = 0; k < rep->nexamples; k++)
         cJSON_AddItemToArray(ex, disagreement(r, &rep->examples[k]));
