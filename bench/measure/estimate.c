@@ -7,20 +7,36 @@
 
 #include <math.h>
 
-/* Costs on one core of the machine this was fitted on (a 2-core AMD EPYC
- * VM, the default job and choose on the shipped OpenAPI documents): CPU
- * seconds per unit of work. */
-#define GEN_S_PER_ROUTE    4e-6   /* generating a route and checking it */
-#define GEN_S_PER_REQUEST  2e-6   /* generating a request and its EXPECTED answer */
-#define BUILD_S_PER_ROUTE  2.5e-6 /* one router: create, add, build */
+/* Costs on one core, CPU seconds per unit of work: fitted on a 2-core AMD
+ * EPYC VM (the default job and choose on the shipped OpenAPI documents),
+ * the generating and building costs measured again on a quiet 2-core Intel
+ * Xeon (100,000 mixed routes: generated with their requests in 0.07 s;
+ * radix, hashseg and ctrie built in 0.07 s together). */
+#define GEN_S_PER_ROUTE   1e-6   /* generating a route and checking it */
+#define GEN_S_PER_REQUEST 2e-6   /* generating a request and its EXPECTED answer */
+#define BUILD_S_PER_ROUTE 0.3e-6 /* one router: create, add, build */
+/* the generated router (compiled): routebench compile and cc -O2 on the
+ * table (RESULTS.md's compile cost: 1,000 routes 0.13 s, 10,000 0.92 s);
+ * refused above RB_COMPILED_MAX_ROUTES */
+#define CC_S               0.05
+#define CC_S_PER_ROUTE     9e-5
+#define CC_MAX_ROUTES      20000
 #define LINEAR_S_PER_ROUTE 1.6e-9 /* one linear lookup, per route of the table */
 #define LOOKUP_S           3e-7   /* one lookup of any other router, checked */
+/* one lookup replayed unchecked (a counted replay): our routers take 10-80
+ * ns on the shipped tables */
+#define REPLAY_S 5e-8
 /* a peer runner's start to "ready" on GitHub's table: Node 0.10-0.15 s of
  * CPU (its modules, the answers), Go and Rust 0.01 s */
 #define PEER_START_S 0.1
 /* the cold stand-in: it touches one byte per 64-byte line of app_bytes */
 #define APP_S_PER_LINE     1e-9
 #define CALLGRIND_SLOWDOWN 60.0 /* a lookup under Callgrind */
+/* The rest of a counted run under Callgrind with its instrumentation off
+ * (--instr-atstart=no: generating, building, checking): Valgrind's
+ * translation alone.  mixed-nc-100000 with five routers: 0.47 s natively,
+ * 2.17 s counted (Intel Xeon, quiet). */
+#define CALLGRIND_UNINSTRUMENTED 4.5
 /* Valgrind's own start, per process (`valgrind --tool=callgrind
  * /bin/true`: 0.34 s at load 6 on 2 cores) */
 #define CALLGRIND_START_S 0.3
@@ -49,11 +65,16 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
                   q * (sh->linear ? LINEAR_S_PER_ROUTE * n : 0) +
                   q * (double)sh->routers * LOOKUP_S;
     if (sh->generated) prep += GEN_S_PER_ROUTE * n + GEN_S_PER_REQUEST * q;
-    prep += (double)sh->peers * PEER_START_S;
+    /* cc and the peer runners are processes of their own: never under
+     * Callgrind */
+    double cc = sh->compiled && sh->routes <= CC_MAX_ROUTES ? CC_S + CC_S_PER_ROUTE * n : 0;
+    cc += (double)sh->peers * PEER_START_S;
     double subjects = (double)sh->measured;
     if (sh->counted) {
         /* one uncounted and one counted replay per subject, under Callgrind */
-        x.prep_s = CALLGRIND_START_S + prep * CALLGRIND_SLOWDOWN / 4 / cpu_share;
+        /* the run's one Valgrind start is rb_estimate_run_start's */
+        x.prep_s = (prep * CALLGRIND_UNINSTRUMENTED + cc) / cpu_share;
+        double replay = REPLAY_S + (sh->linear ? LINEAR_S_PER_ROUTE * n : 0);
         /* a peer is counted in four processes of its own (peer_count.c:
          * "run 1" and "run 2", twice: six replays); a JIT runtime's is
          * refused at once.  The model knows no peer's own speed: one 100x
@@ -62,7 +83,7 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
         double in_process = subjects > (double)sh->peers ? subjects - (double)sh->peers : 0;
         x.prep_s += 4.0 * counted * CALLGRIND_START_S / cpu_share;
         x.measure_s =
-            (2.0 * in_process + 6.0 * counted) * q * lookup * CALLGRIND_SLOWDOWN / cpu_share;
+            (2.0 * in_process + 6.0 * counted) * q * replay * CALLGRIND_SLOWDOWN / cpu_share;
     } else {
         double app = sh->cold ? APP_S_PER_LINE * (double)sh->app_bytes / 64 : 0;
         /* a replay is CPU work: on a busy machine it takes longer, if less
@@ -85,7 +106,7 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
         double jit = sh->jit < sh->peers ? (double)sh->jit : (double)sh->peers;
         double steady = 2 * trial;
         double jit_warm = fmax(RB_BENCH_JIT_WARMUP_MS / 1e3 - (double)sh->warmup * trial, steady);
-        x.prep_s = prep / cpu_share;
+        x.prep_s = (prep + cc) / cpu_share;
         x.measure_s = subjects * (first + warm + rounds * trial) +
                       ((double)sh->peers - jit) * steady + jit * jit_warm;
         if (sh->cold) x.measure_s += (rounds + 1) * APP_ALONE_TRIALS * min;
@@ -94,4 +115,11 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
     }
     if (parts) *parts = x;
     return x.prep_s + x.measure_s + x.remeasure_s;
+}
+
+double rb_estimate_run_start(bool counted, double cpu_share)
+{
+    if (!(cpu_share > 0.02)) cpu_share = 0.02;
+    if (cpu_share > 1) cpu_share = 1;
+    return counted ? CALLGRIND_START_S / cpu_share : 0;
 }

@@ -43,6 +43,7 @@ typedef struct rb_estimate_shape {
     size_t peers;       /* of which peer processes (started, loaded, checked) */
     bool generated;     /* the tables are generated first */
     bool linear;        /* linear is among them (its lookups grow with the table) */
+    bool compiled;      /* the generated router is among them (cc compiles the table) */
     bool cold;          /* the application stand-in runs between lookups */
     size_t app_bytes;   /* the stand-in's bytes */
     bool counted;       /* Callgrind counts replays instead of timed trials */
@@ -61,6 +62,10 @@ typedef struct rb_estimate_parts {
 /* The model's seconds for one pass where the process gets cpu_share
  * (0..1] of a core; its parts into parts when not NULL. */
 double rb_estimate_pass(const rb_estimate_shape *shape, double cpu_share, rb_estimate_parts *parts);
+
+/* The seconds a run spends once, beside its passes: a counted run's one
+ * Valgrind start (the whole run is re-executed under Callgrind). */
+double rb_estimate_run_start(bool counted, double cpu_share);
 
 /* The seconds of one trial of a subject whose replay of the request table
  * takes replay_s: RB_BENCH_CALIBRATION_MARGIN x min_trial_s plus half a

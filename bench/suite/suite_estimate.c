@@ -7,6 +7,7 @@
 #include "base_internal.h"
 #include "callgrind.h"
 #include "clock.h"
+#include "compiled.h"
 #include "metric.h"
 #include "perfcount.h"
 
@@ -56,6 +57,13 @@ static bool has_linear(const rb_suite *s)
     return false;
 }
 
+static bool has_compiled(const rb_suite *s)
+{
+    for (size_t k = 0; k < s->nrouters; k++)
+        if (s->routers[k] == &rb_bench_compiled_ops) return true;
+    return false;
+}
+
 /* A file's lines (the routes or requests of a table); 0 for what is no
  * regular file (a <(...) pipe read here would be empty for the reader,
  * /dev/zero would never end: the reader refuses it). */
@@ -94,6 +102,7 @@ double rb_suite_pass_estimate(const rb_suite *s, size_t i, bool cold, double cpu
         .peers = s->npeers,
         .generated = gen,
         .linear = has_linear(s),
+        .compiled = has_compiled(s),
         .cold = cold,
         .app_bytes = cold ? s->app_bytes : 0,
         .counted = rb_metric_exact(s->metric),
@@ -108,7 +117,7 @@ double rb_suite_pass_estimate(const rb_suite *s, size_t i, bool cold, double cpu
 
 double rb_suite_estimate(const rb_suite *s, double cpu_share)
 {
-    double total = 0;
+    double total = rb_estimate_run_start(rb_metric_exact(s->metric), cpu_share);
     for (size_t i = 0; i < s->scenarios.n; i++) {
         total += rb_suite_pass_estimate(s, i, !s->both_conditions && s->cache, cpu_share, NULL);
         if (s->both_conditions) total += rb_suite_pass_estimate(s, i, true, cpu_share, NULL);
