@@ -52,14 +52,23 @@ int session_add_ops(session_options *o, const rb_router_ops *ops, const char *la
 }
 
 /* A built-in peer runner that is not built, or could not be added. */
+/* A counted metric's parent checks the options and hands the run to the
+ * same command under Callgrind, which says the notes: the parent does not. */
+static bool hands_over(const session_options *o)
+{
+    rb_error err;
+    return rb_suite_metric_where(o->run.metric, &err) != RB_SUITE_METRIC_HERE;
+}
+
 static void peer_note(void *ctx, const char *why)
 {
-    fprintf(stderr, "routebench %s: note: %s\n", ((const session_options *)ctx)->cmd, why);
+    const session_options *o = ctx;
+    if (!hands_over(o)) fprintf(stderr, "routebench %s: note: %s\n", o->cmd, why);
 }
 
 void session_add_builtin_peers(session_options *o)
 {
-    if (!rb_suite_add_builtin_peers(&o->run, o->langs, peer_note, o) && o->langs)
+    if (!rb_suite_add_builtin_peers(&o->run, o->langs, peer_note, o) && o->langs && !hands_over(o))
         fprintf(stderr,
                 "routebench %s: note: no built-in peer runner is in --lang %s (Go, Rust, "
                 "Node)\n",
@@ -401,7 +410,9 @@ static double print_estimate(const session_options *o, double share)
     progress_fmt_seconds(total, t, sizeof t);
     fprintf(stderr, "routebench %s: estimated %s: %zu pass%s x %zu router%s%s\n", o->cmd, t, passes,
             passes == 1 ? "" : "es", o->run.nrouters, o->run.nrouters == 1 ? "" : "s",
-            share < 0.8 ? " (a busy machine: trials may run short and be measured again)" : "");
+            share < 0.8 && !rb_metric_exact(o->run.metric)
+                ? " (a busy machine: trials may run short and be measured again)"
+                : "");
     return total;
 }
 
