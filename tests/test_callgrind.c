@@ -193,25 +193,3 @@ Test(callgrind, the_self_test_slows_the_copy_by_what_it_claims, .timeout = 300)
     rbt_remove_tree(tmp);
     free(tmp);
 }
-
-/* Regression: a counted run's notes were printed twice, once by the
- * command checking its options and once by the same command under
- * Callgrind ("note: no built-in peer runner is in --lang cobol" twice). */
-Test(callgrind, regression_a_counted_runs_notes_are_said_once, .timeout = 120)
-{
-    need_valgrind();
-    char *tmp = rbt_tmpdir();
-    char log[4200];
-    snprintf(log, sizeof log, "%s/notes.log", tmp);
-    int rc = rbt_routebench(
-        "run --scenarios github --routers hashseg --lang cobol --metric instructions", log);
-    char *out = rbt_slurp(tmp, "notes.log", NULL);
-    cr_expect_eq(rc, 0, "exit %d\n%s", rc, out);
-    size_t notes = 0;
-    for (const char *p = out; (p = strstr(p, "no built-in peer runner is in --lang cobol")); p++)
-        notes++;
-    cr_expect_eq(notes, 1u, "the note %zu times:\n%s", notes, out);
-    free(out);
-    rbt_remove_tree(tmp);
-    free(tmp);
-}

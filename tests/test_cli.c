@@ -673,3 +673,21 @@ Test(cli, regression_183_compiled_refuses_a_large_table_and_the_run_goes_on)
               "%s", r.out);
     done(&r);
 }
+
+/* Regression: a counted run's notes were printed twice, once by the
+ * command checking its options and once by the same command under
+ * Callgrind ("note: no built-in peer runner is in --lang cobol" twice).
+ * Needs valgrind, which cannot run a sanitized build. */
+Test(cli, regression_a_counted_runs_notes_are_said_once)
+{
+    if (RB_TEST_SANITIZED) cr_skip_test("sanitized build: Valgrind cannot run it");
+    if (system("valgrind --version >/dev/null 2>&1") != 0)
+        cr_skip_test("valgrind is not installed (scripts/setup.sh installs it): skipped");
+    result r = rb("run --scenarios github --routers hashseg --lang cobol --metric instructions");
+    cr_expect_eq(r.status, 0, "exit %d\n%s", r.status, r.err);
+    size_t notes = 0;
+    for (const char *p = r.err; (p = strstr(p, "no built-in peer runner is in --lang cobol")); p++)
+        notes++;
+    cr_expect_eq(notes, 1u, "the note %zu times:\n%s", notes, r.err);
+    done(&r);
+}
