@@ -380,9 +380,6 @@ static int calibrate_warm(rb_bench_run *run, double min_trial_ns, rb_bench_progr
             rc = timed(run, &run->subjects[k], reps[k], &t, err);
             double per = (double)duration_ns(run, &t) / (double)reps[k];
             if (rc == RB_OK && (fastest[k] == 0 || per < fastest[k])) fastest[k] = per;
-            if (getenv("RBDBG"))
-                fprintf(stderr, "DBG cal %s reps=%llu per=%.1f\n", run->subjects[k].ops->name,
-                        (unsigned long long)reps[k], per);
         }
     }
     for (size_t k = 0; rc == RB_OK && k < nr; k++)
@@ -494,11 +491,6 @@ static int measure_rounds(rb_bench_run *run, const rb_bench_protocol *proto, con
             if (rc < 0) return rc;
             (*done)++;
             tr.subject = (uint32_t)k;
-            if (getenv("RBDBG"))
-                fprintf(stderr, "DBG %s %s reps=%llu per=%.1f dur=%.1fms\n", what, s->ops->name,
-                        (unsigned long long)s->reps,
-                        (double)duration_ns(run, &tr) / (double)s->reps,
-                        (double)duration_ns(run, &tr) / 1e6);
             tr.trial = (uint32_t)t;
             tr.position = (uint32_t)p;
             run->trials[run->ntrials++] = tr;
@@ -605,9 +597,11 @@ int rb_bench_measure(rb_bench_run *run, const rb_bench_protocol *proto,
             if (progress) progress(ctx, "warm-up", s, done, total);
             rb_bench_trial tr;
             rc = timed(run, s, s->reps, &tr, err);
-            double ns = (double)duration_ns(run, &tr), per = ns / (double)s->reps;
-            if (rc == RB_OK && (warm_best[k] == 0 || per < warm_best[k])) warm_best[k] = per;
-            if (rc == RB_OK) warm_ns[k] += ns;
+            if (rc == RB_OK) {
+                double ns = (double)duration_ns(run, &tr), per = ns / (double)s->reps;
+                if (warm_best[k] == 0 || per < warm_best[k]) warm_best[k] = per;
+                warm_ns[k] += ns;
+            }
             done++;
         }
     }
