@@ -188,8 +188,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 /* Bind and listen on 127.0.0.1:port; the port actually bound in *bound. */
 static int listen_on(unsigned port, unsigned *bound)
 {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-                    0); /* accepted from until empty */
+    /* non-blocking: the accept stage takes connections until none is left */
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) {
         fprintf(stderr, "routebench-http-server: socket: %s\n", strerror(errno));
         return -EXIT_RUNTIME;
