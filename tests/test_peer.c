@@ -322,6 +322,18 @@ Test(peer, builtin_runners_and_the_jit_refusal)
     free(dir);
 }
 
+/* run prepared with radix on GitHub's table (routes, reqs); rp and qp
+ * (4096 bytes each) the table's two files, for a peer. */
+static void radix_on_github(rb_bench_run *run, rb_route_table *routes, rb_request_table *reqs,
+                            char *rp, char *qp)
+{
+    rbt_load_shipped("github", routes, reqs, rp, 4096);
+    paths("github", rp, qp, 4096);
+    const rb_router_ops *ops[1] = {rb_registry_find("radix")};
+    rb_error err;
+    cr_assert_eq(rb_bench_prepare(run, routes, reqs, ops, 1, NULL, &err), RB_OK, "%s", err.message);
+}
+
 /* A peer joins the paired rounds: every router and the peer get every
  * trial, and the peer's trials pass the checksum check. */
 Test(peer, a_peer_is_measured_in_the_same_rounds_as_in_process_routers)
@@ -329,13 +341,9 @@ Test(peer, a_peer_is_measured_in_the_same_rounds_as_in_process_routers)
     char rp[4096], qp[4096];
     rb_route_table routes;
     rb_request_table reqs;
-    rbt_load_shipped("github", &routes, &reqs, rp, sizeof rp);
-    paths("github", rp, qp, sizeof rp);
-    const rb_router_ops *ops[1] = {rb_registry_find("radix")};
     rb_bench_run run;
+    radix_on_github(&run, &routes, &reqs, rp, qp);
     rb_error err;
-    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 1, NULL, &err), RB_OK, "%s",
-                 err.message);
     rb_peer_spec spec;
     minimal_spec(&spec);
     rb_peer *p;
@@ -386,13 +394,9 @@ static bool warming_runner_recalibrated(bool gradual, bool jit)
     warming_runner(script, gradual);
     rb_route_table routes;
     rb_request_table reqs;
-    rbt_load_shipped("github", &routes, &reqs, rp, sizeof rp);
-    paths("github", rp, qp, sizeof rp);
-    const rb_router_ops *ops[1] = {rb_registry_find("radix")};
     rb_bench_run run;
+    radix_on_github(&run, &routes, &reqs, rp, qp);
     rb_error err;
-    cr_assert_eq(rb_bench_prepare(&run, &routes, &reqs, ops, 1, NULL, &err), RB_OK, "%s",
-                 err.message);
     rb_peer_spec spec;
     cr_assert_eq(rb_peer_spec_parse(text, &spec, &err), RB_OK, "%s", err.message);
     spec.jit = jit;
