@@ -32,8 +32,8 @@ void rb_verify_run_text(const rb_verify_run *r, rb_buf *out)
     if (rep->refused) rb_buf_printf(out, "  first refusal: %s\n", rep->first_refusal.message);
     if (rep->expect_refused)
         rb_buf_printf(out,
-                      "  %zu requests expect a refused route: answered as linear answers on "
-                      "the accepted routes (not listed)\n",
+                      "  %zu requests expect a refused route (answered as linear answers "
+                      "without it; not listed)\n",
                       rep->expect_refused);
     for (size_t k = 0; k < rep->nexamples; k++) {
         char line[800];
