@@ -18,11 +18,15 @@
 /* the generated router (compiled): routebench compile and cc -O2 on the
  * table (RESULTS.md's compile cost: 1,000 routes 0.13 s, 10,000 0.92 s);
  * refused above RB_COMPILED_MAX_ROUTES */
-#define CC_S               0.05
-#define CC_S_PER_ROUTE     9e-5
-#define CC_MAX_ROUTES      20000
-#define LINEAR_S_PER_ROUTE 1.6e-9 /* one linear lookup, per route of the table */
-#define LOOKUP_S           3e-7   /* one lookup of any other router, checked */
+#define CC_S           0.05
+#define CC_S_PER_ROUTE 9e-5
+#define CC_MAX_ROUTES  20000
+/* one linear lookup, per square root of the table's routes: its index by
+ * first segment leaves it the routes of one bucket to try (Intel Xeon,
+ * quiet: GitHub 0.8 us, 10,000 routes 2.5-9.4 us, 100,000 9-20 us; a cost
+ * per route, as modelled before, said 16 and 160 us) */
+#define LINEAR_S_PER_SQRT_ROUTE 6e-8
+#define LOOKUP_S                3e-7 /* one lookup of any other router, checked */
 /* one lookup replayed unchecked (a counted replay): our routers take 10-80
  * ns on the shipped tables */
 #define REPLAY_S 5e-8
@@ -60,9 +64,9 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
     if (!(cpu_share > 0.02)) cpu_share = 0.02;
     if (cpu_share > 1) cpu_share = 1;
     double n = (double)sh->routes, q = (double)sh->requests;
-    double lookup = LOOKUP_S + (sh->linear ? LINEAR_S_PER_ROUTE * n : 0);
-    double prep = (double)sh->routers * BUILD_S_PER_ROUTE * n +
-                  q * (sh->linear ? LINEAR_S_PER_ROUTE * n : 0) +
+    double linear = sh->linear ? LINEAR_S_PER_SQRT_ROUTE * sqrt(n) : 0;
+    double lookup = LOOKUP_S + linear;
+    double prep = (double)sh->routers * BUILD_S_PER_ROUTE * n + q * linear +
                   q * (double)sh->routers * LOOKUP_S;
     if (sh->generated) prep += GEN_S_PER_ROUTE * n + GEN_S_PER_REQUEST * q;
     /* cc and the peer runners are processes of their own: never under
@@ -74,7 +78,7 @@ double rb_estimate_pass(const rb_estimate_shape *sh, double cpu_share, rb_estima
         /* one uncounted and one counted replay per subject, under Callgrind */
         /* the run's one Valgrind start is rb_estimate_run_start's */
         x.prep_s = (prep * CALLGRIND_UNINSTRUMENTED + cc) / cpu_share;
-        double replay = REPLAY_S + (sh->linear ? LINEAR_S_PER_ROUTE * n : 0);
+        double replay = REPLAY_S + linear;
         /* a peer is counted in four processes of its own (peer_count.c:
          * "run 1" and "run 2", twice: six replays); a JIT runtime's is
          * refused at once.  The model knows no peer's own speed: one 100x
