@@ -407,3 +407,11 @@ Test(cli_options, fail_below_takes_a_ratio_or_a_percentage)
     cr_expect_eq(cli_take_fail_below(&r, "-3%", &err), RB_EINVAL);
     cr_expect_eq(cli_take_fail_below(&r, "%", &err), RB_EINVAL);
 }
+
+Test(cli_options, command_line_joins_the_arguments)
+{
+    char *argv[] = {"http", "--corpus", "github"};
+    char buf[64];
+    cli_command_line(3, argv, buf, sizeof buf);
+    cr_expect_str_eq(buf, "routebench http --corpus github");
+}

@@ -43,11 +43,3 @@ Test(http_inputs, errors_name_the_option)
     cr_expect_str_eq(err.message, "needs --routes F and --requests F, or --corpus NAME");
     cr_expect_str_eq(o.server_path, "/x/server");
 }
-
-Test(http_inputs, command_line_joins_the_arguments)
-{
-    char *argv[] = {"http", "--corpus", "github"};
-    char buf[64];
-    rb_http_command_line(3, argv, buf, sizeof buf);
-    cr_expect_str_eq(buf, "routebench http --corpus github");
-}

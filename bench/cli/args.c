@@ -152,3 +152,12 @@ void cli_print_bundle_files(FILE *out, const char *dir, const rb_bundle *b)
     if (text.data) fputs(text.data, out);
     rb_buf_free(&text);
 }
+
+void cli_command_line(int argc, char **argv, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "routebench");
+    for (int i = 0; i < argc && n < cap; i++) {
+        bool quote = strpbrk(argv[i], " \t'\"$") != NULL || !*argv[i];
+        n += (size_t)snprintf(buf + n, cap - n, quote ? " '%s'" : " %s", argv[i]);
+    }
+}

@@ -76,6 +76,11 @@ int cli_system_error(const char *cmd, const char *fmt, ...)
 /* Write text to path atomically ("-" is stdout); CLI_OK, or CLI_SYSTEM
  * when it cannot be written (message printed). */
 int cli_write_output(const char *cmd, const char *path, const char *text, size_t len);
+/* "routebench ARG..." into buf (cap bytes, cut if longer): the command
+ * as a bundle and the HTTP lab record it, an argument with a blank,
+ * quote or '$' (or an empty one) in single quotes. */
+void cli_command_line(int argc, char **argv, char *buf, size_t cap);
+
 /* Can a file be created at path (its directory exists and is writable)?
  * Checked before long work, so it fails before it starts.  CLI_OK or
  * CLI_USAGE (message printed, naming what). */

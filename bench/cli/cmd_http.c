@@ -244,7 +244,7 @@ int cmd_http(int argc, char **argv)
     }
     status = CLI_OK;
     char command[2048];
-    rb_http_command_line(argc, argv, command, sizeof command);
+    cli_command_line(argc, argv, command, sizeof command);
     rb_error err;
     if (c->out && rb_http_prepare_dir(c->out, &err) < 0) {
         free(c);

@@ -370,18 +370,6 @@ static void on_progress(void *ctx, const char *what, const rb_bench_subject *s, 
     progress_note(p, line, frac);
 }
 
-/* ---- the session --------------------------------------------------------- */
-
-static void command_line(rb_bundle *b, int argc, char **argv)
-{
-    size_t n = 0, cap = sizeof b->command;
-    n += (size_t)snprintf(b->command, cap, "routebench");
-    for (int i = 0; i < argc && n < cap; i++) {
-        bool quote = strpbrk(argv[i], " \t'\"$") != NULL || !*argv[i];
-        n += (size_t)snprintf(b->command + n, cap - n, quote ? " '%s'" : " %s", argv[i]);
-    }
-}
-
 /* ---- before the work: how long, and what will be slow ---------------------------------------- */
 
 /* linear tries every route of a table on each lookup: on 10k+ routes its
@@ -572,7 +560,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
                         on_progress, show_pass, on_skipped, on_failed};
     int status = rb_suite_run(&o->run, &h, b, &err);
     progress_clear(&pg.bar);
-    command_line(b, argc, argv);
+    cli_command_line(argc, argv, b->command, sizeof b->command);
     if (status == RB_SUITE_INPUT || status == RB_SUITE_SYSTEM) { /* a scenario's: said */
         if (err.message[0]) fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
         return status;

@@ -61,10 +61,3 @@ int rb_http_inputs_resolve(rb_http_options *o, rb_http_inputs *in, const char *r
                          "needs --routes F and --requests F, or --corpus NAME");
     return RB_OK;
 }
-
-void rb_http_command_line(int argc, char **argv, char *buf, size_t cap)
-{
-    size_t n = (size_t)snprintf(buf, cap, "routebench");
-    for (int i = 0; i < argc && n < cap; i++)
-        n += (size_t)snprintf(buf + n, cap - n, " %s", argv[i]);
-}

@@ -2,8 +2,8 @@
  * http_inputs.h — an HTTP run's inputs as the command names them, into
  * rb_http_options (http.h): the routers as one comma-separated list, the
  * tables as a shipped corpus or two files, the server (by default
- * routebench-http-server beside the running executable); and the command
- * line the report records.  Nothing here prints.
+ * routebench-http-server beside the running executable).  Nothing here
+ * prints.
  */
 #ifndef RB_HTTP_INPUTS_H
 #define RB_HTTP_INPUTS_H
@@ -23,8 +23,5 @@ typedef struct rb_http_inputs {
  * in.  RB_EINVAL with the message naming the option. */
 int rb_http_inputs_resolve(rb_http_options *o, rb_http_inputs *in, const char *routers,
                            const char *corpus, const char *server, rb_error *err);
-
-/* "routebench ARG ..." into buf (cut at cap). */
-void rb_http_command_line(int argc, char **argv, char *buf, size_t cap);
 
 #endif
