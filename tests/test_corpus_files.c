@@ -19,15 +19,6 @@
 #include "rb_test.h"
 #include "shipped.h"
 
-static rb_route_table parse(const char *text)
-{
-    rb_route_table t;
-    rb_error err;
-    cr_assert_eq(rb_route_table_parse("t.routes", text, strlen(text), &t, &err), RB_OK, "%s",
-                 err.message);
-    return t;
-}
-
 static const char *text_of(const rb_buf *b)
 {
     cr_assert(!b->failed);
@@ -37,7 +28,7 @@ static const char *text_of(const rb_buf *b)
 /* The check's text names each duplicate by its lines and ends in the verdict. */
 Test(corpus_files, check_text_names_duplicates_and_ends_in_the_verdict)
 {
-    rb_route_table t = parse("GET /a\nGET /a\nGET /u/:id\nGET /u/:name\n");
+    rb_route_table t = rbt_parse_routes("GET /a\nGET /a\nGET /u/:id\nGET /u/:name\n");
     rb_check_options opt;
     rb_check_options_init(&opt);
     rb_check_report r;
@@ -64,7 +55,7 @@ Test(corpus_files, check_text_names_duplicates_and_ends_in_the_verdict)
  * it came from --against. */
 Test(corpus_files, check_json_with_against_wraps_both)
 {
-    rb_route_table t = parse("GET /a\nGET /b/:id\n");
+    rb_route_table t = rbt_parse_routes("GET /a\nGET /b/:id\n");
     rb_check_options opt;
     rb_check_options_init(&opt);
     rb_check_report r;
@@ -137,7 +128,7 @@ Test(corpus_files, gen_pair_refuses_v3_from_a_profile)
  * has no generator lines. */
 Test(corpus_files, requests_from_paths_summary)
 {
-    rb_route_table t = parse("GET /a\nPOST /a\n");
+    rb_route_table t = rbt_parse_routes("GET /a\nPOST /a\n");
     char paths[] = "/tmp/rb_corpus_files_XXXXXX";
     int fd = mkstemp(paths);
     cr_assert(fd >= 0);

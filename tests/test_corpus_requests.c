@@ -30,15 +30,6 @@
 
 extern const rb_router_ops rb__linear_ops;
 
-static rb_route_table parse(const char *text)
-{
-    rb_route_table t;
-    rb_error err;
-    cr_assert_eq(rb_route_table_parse("test", text, strlen(text), &t, &err), RB_OK, "%s",
-                 err.message);
-    return t;
-}
-
 /* Generator v1: the exact counts below were worked out on its tables (a
  * wrong-method draw on a '*' route is a plain hit), and v1 never changes. */
 static rb_route_table generated(size_t n, int shape)
@@ -143,7 +134,7 @@ Test(corpus_requests, hits_taken_by_a_higher_priority_route_are_counted)
     /* every path of route 1 is taken by route 0 ('**' before a catch-all),
      * so every request expects route 0 and the hits picked for route 1 are
      * all "taken" */
-    rb_route_table t = parse("GET /x/**\nGET /x/*rest\n");
+    rb_route_table t = rbt_parse_routes("GET /x/**\nGET /x/*rest\n");
     rb_reqgen_config c = {1000, 0, 0, 9, RB_DIST_UNIFORM};
     rb_request_table q;
     rb_reqgen_report rep;
@@ -158,7 +149,7 @@ Test(corpus_requests, hits_taken_by_a_higher_priority_route_are_counted)
 
 Test(corpus_requests, under_a_root_globstar_misses_cannot_escape)
 {
-    rb_route_table t = parse("GET /**\n");
+    rb_route_table t = rbt_parse_routes("GET /**\n");
     rb_reqgen_config c = {100, 500000, 0, 1, RB_DIST_UNIFORM};
     rb_request_table q;
     rb_reqgen_report rep;
@@ -234,7 +225,7 @@ Test(corpus_requests, filled_values_never_equal_a_static_word)
         for (size_t j = 0; j < 36; j++) rb_buf_printf(&b, "GET /v/%c%c\n", al[i], al[j]);
     }
     rb_buf_puts(&b, "GET /v/:p\nGET /w/*rest\nGET /g/*\n");
-    rb_route_table t = parse(b.data);
+    rb_route_table t = rbt_parse_routes(b.data);
     rb_buf_free(&b);
     rb_shape_tree st;
     cr_assert_eq(rb_shape_tree_build(&t, &st, NULL), RB_OK);
@@ -260,8 +251,8 @@ Test(corpus_requests, filled_values_never_equal_a_static_word)
 
 Test(corpus_requests, filled_globs_match_their_glob)
 {
-    rb_route_table t = parse("GET /f/img-??.png\nGET /f/[a-c]*\nGET /f/[!a-c]*.txt\n"
-                             "GET /f/x*y?z\nGET /v2/**/manifests/:ref\n");
+    rb_route_table t = rbt_parse_routes("GET /f/img-??.png\nGET /f/[a-c]*\nGET /f/[!a-c]*.txt\n"
+                                        "GET /f/x*y?z\nGET /v2/**/manifests/:ref\n");
     rb_shape_tree st;
     cr_assert_eq(rb_shape_tree_build(&t, &st, NULL), RB_OK);
     rb_router *lin;
@@ -284,7 +275,7 @@ Test(corpus_requests, filled_globs_match_their_glob)
 
 Test(corpus_requests, shape_duplicates_and_bad_arguments_are_refused)
 {
-    rb_route_table t = parse("# two\nGET /a/:x\nGET /b\nGET /a/{y}\n");
+    rb_route_table t = rbt_parse_routes("# two\nGET /a/:x\nGET /b\nGET /a/{y}\n");
     rb_reqgen_config c = {10, 0, 0, 1, RB_DIST_UNIFORM};
     rb_request_table q;
     rb_error err;
@@ -292,7 +283,7 @@ Test(corpus_requests, shape_duplicates_and_bad_arguments_are_refused)
     cr_expect(strstr(err.message, "line 4") && strstr(err.message, "line 2"), "%s", err.message);
     rb_route_table_free(&t);
 
-    t = parse("GET /a\n");
+    t = rbt_parse_routes("GET /a\n");
     c.count = 0;
     cr_expect_eq(rb_requests_generate(&t, &c, &q, NULL, &err), RB_EINVAL);
     c.count = 10;
