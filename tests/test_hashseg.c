@@ -468,7 +468,7 @@ Test(hashseg, forced_hash_collisions)
  * the entry itself) while a path with two still tells GET from POST. */
 Test(hashseg, static_paths_of_every_length_told_apart_by_their_bytes)
 {
-    enum { LONGEST = 48, GROUP = 16 }; /* a group of paths: a probe sequence under the limit */
+    enum { LONGEST = 80, GROUP = 16 }; /* a group of paths: a probe sequence under the limit */
     for (unsigned bits = 0; bits <= 64; bits += 64) {
         for (size_t lo = 1; lo <= LONGEST; lo += GROUP) {
             pair p;
