@@ -53,6 +53,22 @@ int cli_take_router_lib(void *plugins, const char *path, rb_error *err);
  * (3% means 0.97), into a double; a value out of range is refused with
  * what it probably meant (97: 0.97 or 3%). */
 int cli_take_fail_below(void *field, const char *value, rb_error *err);
+
+/* The rows of options that mean the same in every command that takes them,
+ * with one loader or parser: each command gives the field's offset in its
+ * own options struct and its own help text (as CLI_SEED does for --seed).
+ * --router-lib LIB (repeatable) loads into an rb_plugins field; --fail-below
+ * R reads the gate's threshold into a double. */
+#define CLI_ROUTER_LIB(field_offset, text)                                                         \
+    {                                                                                              \
+        .name = "--router-lib", .type = CLI_CALL, .metavar = "LIB", .offset = (field_offset),      \
+        .call = cli_take_router_lib, .flags = CLI_REPEAT, .help = (text)                           \
+    }
+#define CLI_FAIL_BELOW(field_offset, text)                                                         \
+    {                                                                                              \
+        .name = "--fail-below", .type = CLI_CALL, .metavar = "R", .offset = (field_offset),        \
+        .call = cli_take_fail_below, .help = (text)                                                \
+    }
 /* Resolve a router spec (NAME, `limit`, `compiled` or NAME@LIB:
  * rb_suite_resolve, bench/suite/suite_routers.h); NULL (message on stderr
  * naming cmd) when there is no such router. */

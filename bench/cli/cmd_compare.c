@@ -17,15 +17,12 @@ typedef struct compare_options {
 } compare_options;
 
 static const cli_option compare_table[] = {
-    {.name = "--fail-below",
-     .type = CLI_CALL,
-     .metavar = "R",
-     .offset = offsetof(compare_options, fail_below),
-     .call = cli_take_fail_below,
-     .help = "gate every router on the geometric mean of its ratios NEW/OLD over the scenarios "
-             "compared, as pair --fail-below does: 0.97 or 3% fails when NEW is more than 3% "
-             "slower.  Outcomes and exit status as pair's: passed 0, FAILED 1, INCONCLUSIVE 3 "
-             "(the worst router decides).  Counted metrics only, unless --unpaired-gate"},
+    CLI_FAIL_BELOW(
+        offsetof(compare_options, fail_below),
+        "gate every router on the geometric mean of its ratios NEW/OLD over the scenarios "
+        "compared, as pair --fail-below does: 0.97 or 3% fails when NEW is more than 3% "
+        "slower.  Outcomes and exit status as pair's: passed 0, FAILED 1, INCONCLUSIVE 3 "
+        "(the worst router decides).  Counted metrics only, unless --unpaired-gate"),
     {.name = "--unpaired-gate",
      .type = CLI_FLAG,
      .offset = offsetof(compare_options, unpaired_gate),

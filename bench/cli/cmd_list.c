@@ -13,13 +13,8 @@ typedef struct list_options {
 } list_options;
 
 static const cli_option list_table[] = {
-    {.name = "--router-lib",
-     .type = CLI_CALL,
-     .metavar = "LIB",
-     .offset = offsetof(list_options, plugins),
-     .call = cli_take_router_lib,
-     .flags = CLI_REPEAT,
-     .help = "load a plugin library first (repeatable); its routers are listed as NAME@LIB"},
+    CLI_ROUTER_LIB(offsetof(list_options, plugins),
+                   "load a plugin library first (repeatable); its routers are listed as NAME@LIB"),
     {.name = "--json",
      .type = CLI_FLAG,
      .offset = offsetof(list_options, json),

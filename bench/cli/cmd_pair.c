@@ -63,19 +63,16 @@ static const cli_option pair_table[] = {
      .excludes = "--self-test",
      .help = "the router judged against the baseline, B, the same way (required, except with "
              "--self-test)"},
-    {.name = "--fail-below",
-     .type = CLI_CALL,
-     .metavar = "R",
-     .offset = offsetof(pair_options, fail_below),
-     .call = cli_take_fail_below,
-     .help = "the gate, on the interval of the one scenario or of the geometric mean of several: "
-             "0.97, or 3% (the same), fails when the candidate is surely more than 3% slower "
-             "than the baseline; from 0.5 to 1 (50% to 0%).  Outcomes: passed (exit 0); "
-             "FAILED (exit 1: the whole interval lies below R; a counted metric: the exact ratio "
-             "is below R); INCONCLUSIVE (exit 3: too few pairs, or the threshold lies inside the "
-             "run's noise, its minimum detectable effect being larger than the distance from 1 "
-             "to R; the message says how many trials or which metric would decide it).  Needs "
-             "--trials 7 or more unless the metric is counted"},
+    CLI_FAIL_BELOW(
+        offsetof(pair_options, fail_below),
+        "the gate, on the interval of the one scenario or of the geometric mean of several: "
+        "0.97, or 3% (the same), fails when the candidate is surely more than 3% slower "
+        "than the baseline; from 0.5 to 1 (50% to 0%).  Outcomes: passed (exit 0); "
+        "FAILED (exit 1: the whole interval lies below R; a counted metric: the exact ratio "
+        "is below R); INCONCLUSIVE (exit 3: too few pairs, or the threshold lies inside the "
+        "run's noise, its minimum detectable effect being larger than the distance from 1 "
+        "to R; the message says how many trials or which metric would decide it).  Needs "
+        "--trials 7 or more unless the metric is counted"),
     {.name = "--self-test",
      .type = CLI_FLAG,
      .offset = offsetof(pair_options, self_test),

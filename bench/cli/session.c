@@ -207,13 +207,8 @@ const cli_option session_option_table[] = {
      .flags = CLI_REPEAT,
      .help = "a peer runner of your own (docs/peer-protocol.md), started as CMD ROUTES "
              "REQUESTS; repeatable"},
-    {.name = "--router-lib",
-     .type = CLI_CALL,
-     .metavar = "LIB",
-     .offset = S(run.plugins),
-     .call = cli_take_router_lib,
-     .flags = CLI_REPEAT,
-     .help = "load a plugin library of routers (repeatable); its routers are NAME@LIB"},
+    CLI_ROUTER_LIB(S(run.plugins),
+                   "load a plugin library of routers (repeatable); its routers are NAME@LIB"),
     {0}};
 
 /* The fixed rows, then one --export-* row per output of the table that has
