@@ -60,15 +60,11 @@ int cli_take_fail_below(void *field, const char *value, rb_error *err);
  * --router-lib LIB (repeatable) loads into an rb_plugins field; --fail-below
  * R reads the gate's threshold into a double. */
 #define CLI_ROUTER_LIB(field_offset, text)                                                         \
-    {                                                                                              \
-        .name = "--router-lib", .type = CLI_CALL, .metavar = "LIB", .offset = (field_offset),      \
-        .call = cli_take_router_lib, .flags = CLI_REPEAT, .help = (text)                           \
-    }
+    CLI_OPT_CALL("--router-lib", "LIB", field_offset, cli_take_router_lib, (text),                 \
+                 .flags = CLI_REPEAT)
 #define CLI_FAIL_BELOW(field_offset, text)                                                         \
-    {                                                                                              \
-        .name = "--fail-below", .type = CLI_CALL, .metavar = "R", .offset = (field_offset),        \
-        .call = cli_take_fail_below, .help = (text)                                                \
-    }
+    CLI_OPT_CALL("--fail-below", "R", field_offset, cli_take_fail_below, (text))
+
 /* Resolve a router spec (NAME, `limit`, `compiled` or NAME@LIB:
  * rb_suite_resolve, bench/suite/suite_routers.h); NULL (message on stderr
  * naming cmd) when there is no such router. */

@@ -26,50 +26,27 @@ typedef struct choose_options {
 #define C(field) offsetof(choose_options, field)
 #define S(field) (offsetof(choose_options, s) + offsetof(session_options, field))
 static const cli_option choose_table[] = {
-    {.name = "--routes",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = C(routes),
-     .excludes = "--openapi",
-     .help = "your route table (METHOD PATTERN lines)"},
-    {.name = "--openapi",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = C(openapi),
-     .help = "or your OpenAPI 3.x or Swagger 2.0 document (YAML or JSON): one route per "
-             "operation, under its base path"},
-    {.name = "--base-path",
-     .type = CLI_STRING,
-     .metavar = "KEEP|none|/PATH",
-     .offset = C(base_path),
-     .help = "with --openapi: the prefix of every route, as for corpus import (default KEEP: "
-             "the document's servers[0].url path or basePath)"},
-    {.name = "--requests",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = C(requests),
-     .help = "your request table (default: generated from the routes, 10% misses, 5% of hits "
-             "with another method, EXPECTED from linear)"},
-    {.name = "--count",
-     .type = CLI_SIZE,
-     .metavar = "N",
-     .offset = C(count),
-     .min = 1,
-     .max = RB_REQGEN_MAX_COUNT,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "requests to generate"},
-    {.name = "--routers",
-     .type = CLI_STRING,
-     .metavar = "a,b,...",
-     .offset = C(routers),
-     .help = "routers to consider (default: every registered router; peer runner names "
-             "too: routebench list names them)"},
+    CLI_OPT_STRING("--routes", "FILE", C(routes), "your route table (METHOD PATTERN lines)",
+                   .excludes = "--openapi"),
+    CLI_OPT_STRING("--openapi", "FILE", C(openapi),
+                   "or your OpenAPI 3.x or Swagger 2.0 document (YAML or JSON): one route per "
+                   "operation, under its base path"),
+    CLI_OPT_STRING("--base-path", "KEEP|none|/PATH", C(base_path),
+                   "with --openapi: the prefix of every route, as for corpus import (default KEEP: "
+                   "the document's servers[0].url path or basePath)"),
+    CLI_OPT_STRING("--requests", "FILE", C(requests),
+                   "your request table (default: generated from the routes, 10% misses, 5% of hits "
+                   "with another method, EXPECTED from linear)"),
+    CLI_OPT_RANGE(CLI_SIZE, "--count", "N", C(count), 1, RB_REQGEN_MAX_COUNT,
+                  "requests to generate", .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_STRING("--routers", "a,b,...", C(routers),
+                   "routers to consider (default: every registered router; peer runner names too: "
+                   "routebench list names them)"),
     SESSION_OPT_APP_BYTES(S(run.app_bytes),
                           "bytes the application stand-in touches between two cold lookups"),
-    {.name = "--peers",
-     .type = CLI_FLAG,
-     .offset = S(peers_all),
-     .help = "also measure the built-in peer runners that are built (scripts/setup.sh --peers)"},
+    CLI_OPT_FLAG(
+        "--peers", S(peers_all),
+        "also measure the built-in peer runners that are built (scripts/setup.sh --peers)"),
     SESSION_OPT_LANG(S(langs)),
     {0}};
 #undef C

@@ -20,16 +20,14 @@ static const cli_option compare_table[] = {
     CLI_FAIL_BELOW(
         offsetof(compare_options, fail_below),
         "gate every router on the geometric mean of its ratios NEW/OLD over the scenarios "
-        "compared, as pair --fail-below does: 0.97 or 3% fails when NEW is more than 3% "
-        "slower.  Outcomes and exit status as pair's: passed 0, FAILED 1, INCONCLUSIVE 3 "
-        "(the worst router decides).  Counted metrics only, unless --unpaired-gate"),
-    {.name = "--unpaired-gate",
-     .type = CLI_FLAG,
-     .offset = offsetof(compare_options, unpaired_gate),
-     .requires = "--fail-below",
-     .help = "gate time results too, on the unpaired interval: the trials of two sessions have "
-             "no partners, so a busier machine in one session moves the ratio as a code change "
-             "would; use it knowing that (pair, which pairs the trials, is the gate for time)"},
+        "compared, as pair --fail-below does: 0.97 or 3% fails when NEW is more than 3% slower.  "
+        "Outcomes and exit status as pair's: passed 0, FAILED 1, INCONCLUSIVE 3 (the worst router "
+        "decides).  Counted metrics only, unless --unpaired-gate"),
+    CLI_OPT_FLAG("--unpaired-gate", offsetof(compare_options, unpaired_gate),
+                 "gate time results too, on the unpaired interval: the trials of two sessions have "
+                 "no partners, so a busier machine in one session moves the ratio as a code change "
+                 "would; use it knowing that (pair, which pairs the trials, is the gate for time)",
+                 .requires = "--fail-below"),
     {0}};
 
 static const cli_command compare_command = {

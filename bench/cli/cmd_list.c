@@ -15,10 +15,8 @@ typedef struct list_options {
 static const cli_option list_table[] = {
     CLI_ROUTER_LIB(offsetof(list_options, plugins),
                    "load a plugin library first (repeatable); its routers are listed as NAME@LIB"),
-    {.name = "--json",
-     .type = CLI_FLAG,
-     .offset = offsetof(list_options, json),
-     .help = "the list as JSON on stdout (schema routebench-list, docs/measurement.md)"},
+    CLI_OPT_FLAG("--json", offsetof(list_options, json),
+                 "the list as JSON on stdout (schema routebench-list, docs/measurement.md)"),
     {0}};
 
 static const cli_command list_command = {

@@ -46,56 +46,36 @@ static int take_percent(void *field, const char *v, rb_error *err)
 }
 
 static const cli_option pair_table[] = {
-    {.name = "--baseline",
-     .alias = "--a",
-     .type = CLI_STRING,
-     .metavar = "SPEC",
-     .offset = offsetof(pair_options, a),
-     .flags = CLI_REQUIRED,
-     .help = "the reference router, A: NAME (routebench list) or NAME@LIB, router NAME of plugin "
-             "library LIB, so two builds of one router can be paired: --baseline "
-             "radix@old/lib.so --candidate radix@new/lib.so"},
-    {.name = "--candidate",
-     .alias = "--b",
-     .type = CLI_STRING,
-     .metavar = "SPEC",
-     .offset = offsetof(pair_options, b),
-     .excludes = "--self-test",
-     .help = "the router judged against the baseline, B, the same way (required, except with "
-             "--self-test)"},
+    CLI_OPT_STRING("--baseline", "SPEC", offsetof(pair_options, a),
+                   "the reference router, A: NAME (routebench list) or NAME@LIB, router NAME of "
+                   "plugin library LIB, so two builds of one router can be paired: --baseline "
+                   "radix@old/lib.so --candidate radix@new/lib.so",
+                   .alias = "--a", .flags = CLI_REQUIRED),
+    CLI_OPT_STRING("--candidate", "SPEC", offsetof(pair_options, b),
+                   "the router judged against the baseline, B, the same way (required, except with "
+                   "--self-test)",
+                   .alias = "--b", .excludes = "--self-test"),
     CLI_FAIL_BELOW(
         offsetof(pair_options, fail_below),
-        "the gate, on the interval of the one scenario or of the geometric mean of several: "
-        "0.97, or 3% (the same), fails when the candidate is surely more than 3% slower "
-        "than the baseline; from 0.5 to 1 (50% to 0%).  Outcomes: passed (exit 0); "
-        "FAILED (exit 1: the whole interval lies below R; a counted metric: the exact ratio "
-        "is below R); INCONCLUSIVE (exit 3: too few pairs, or the threshold lies inside the "
-        "run's noise, its minimum detectable effect being larger than the distance from 1 "
-        "to R; the message says how many trials or which metric would decide it).  Needs "
-        "--trials 7 or more unless the metric is counted"),
-    {.name = "--self-test",
-     .type = CLI_FLAG,
-     .offset = offsetof(pair_options, self_test),
-     .help = "can this machine gate A?  Runs A against itself and against a copy of A slowed by "
-             "--effect (busy work after each lookup, calibrated), --runs times each, with the "
-             "other options, and prints the false-alarm rate, the detection rate and the trials "
-             "that would detect the effect in 90% of runs (without --fail-below, the gate is set "
-             "halfway: R = 1 - effect/2)"},
-    {.name = "--effect",
-     .type = CLI_CALL,
-     .metavar = "P%",
-     .offset = offsetof(pair_options, effect),
-     .call = take_percent,
-     .requires = "--self-test",
-     .help = "the self-test's slowdown (default 5%)"},
-    {.name = "--runs",
-     .type = CLI_UINT,
-     .metavar = "K",
-     .offset = offsetof(pair_options, runs),
-     .min = 1,
-     .max = 1000,
-     .requires = "--self-test",
-     .help = "the self-test's runs per case (default 10; a counted metric needs 1)"},
+        "the gate, on the interval of the one scenario or of the geometric mean of several: 0.97, "
+        "or 3% (the same), fails when the candidate is surely more than 3% slower than the "
+        "baseline; from 0.5 to 1 (50% to 0%).  Outcomes: passed (exit 0); FAILED (exit 1: the "
+        "whole interval lies below R; a counted metric: the exact ratio is below R); INCONCLUSIVE "
+        "(exit 3: too few pairs, or the threshold lies inside the run's noise, its minimum "
+        "detectable effect being larger than the distance from 1 to R; the message says how many "
+        "trials or which metric would decide it).  Needs --trials 7 or more unless the metric is "
+        "counted"),
+    CLI_OPT_FLAG("--self-test", offsetof(pair_options, self_test),
+                 "can this machine gate A?  Runs A against itself and against a copy of A slowed "
+                 "by --effect (busy work after each lookup, calibrated), --runs times each, with "
+                 "the other options, and prints the false-alarm rate, the detection rate and the "
+                 "trials that would detect the effect in 90% of runs (without --fail-below, the "
+                 "gate is set halfway: R = 1 - effect/2)"),
+    CLI_OPT_CALL("--effect", "P%", offsetof(pair_options, effect), take_percent,
+                 "the self-test's slowdown (default 5%)", .requires = "--self-test"),
+    CLI_OPT_RANGE(CLI_UINT, "--runs", "K", offsetof(pair_options, runs), 1, 1000,
+                  "the self-test's runs per case (default 10; a counted metric needs 1)",
+                  .requires = "--self-test"),
     {0}};
 
 static const cli_command pair_command = {

@@ -18,20 +18,14 @@ typedef struct run_options {
 } run_options;
 
 static const cli_option run_table[] = {
-    {.name = "--routers",
-     .type = CLI_STRING,
-     .metavar = "a,b,...",
-     .offset = offsetof(run_options, routers),
-     .help = "routers to run (default: every registered router, the limit and every "
-             "--router-lib router); NAME@LIB names router NAME of plugin library LIB (two "
-             "builds side by side); 'limit' is the reference row of an exact match of the "
-             "scenario's own requested paths (docs/measurement.md)"},
-    {.name = "--baseline",
-     .type = CLI_STRING,
-     .metavar = "NAME",
-     .offset = offsetof(run_options, baseline),
-     .help = "ratios are against it; always run (default: radix, or linear while radix is not "
-             "built in)"},
+    CLI_OPT_STRING("--routers", "a,b,...", offsetof(run_options, routers),
+                   "routers to run (default: every registered router, the limit and every "
+                   "--router-lib router); NAME@LIB names router NAME of plugin library LIB (two "
+                   "builds side by side); 'limit' is the reference row of an exact match of the "
+                   "scenario's own requested paths (docs/measurement.md)"),
+    CLI_OPT_STRING("--baseline", "NAME", offsetof(run_options, baseline),
+                   "ratios are against it; always run (default: radix, or linear while radix is "
+                   "not built in)"),
     {0}};
 
 static const cli_command run_command = {

@@ -129,84 +129,49 @@ static const cli_choice metrics[] = {{"time", RB_METRIC_TIME},
 
 #define S(field) offsetof(session_options, field)
 const cli_option session_option_table[] = {
-    {.name = "--scenarios",
-     .alias = "--scenario",
-     .type = CLI_CALL,
-     .metavar = "LIST",
-     .offset = S(run.scenarios),
-     .call = take_scenarios,
-     .flags = CLI_REPEAT,
-     .help = "comma-separated: SHAPE-N (e.g. params-1000; SHAPE-nc-N: without static/param "
-             "conflicts, for peers; SHAPE-v1-N or SHAPE-nc-v1-N: generator v1, which made the "
-             "figures published before v2), SHAPE (at 100, 1000, 10000 routes), default, "
-             "shipped, or a shipped corpus name (routebench list); default: the default suite"},
-    {.name = "--shape",
-     .type = CLI_CALL,
-     .metavar = "S[,S]",
-     .offset = S(run.scenarios),
-     .call = take_shapes,
-     .flags = CLI_REPEAT,
-     .help = "the suite of shape S at 100, 1000, 10000 routes (static, params, mixed, catchall, "
-             "glob, templates)"},
-    {.name = "--routes",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = S(routes_file),
-     .requires = "--requests",
-     .help = "a scenario from your own route table ..."},
-    {.name = "--requests",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = S(requests_file),
-     .requires = "--routes",
-     .help = "... and request table (routebench corpus requests)"},
-    {.name = "--metric",
-     .type = CLI_CHOICE,
-     .metavar = "M",
-     .offset = S(run.metric),
-     .choices = metrics,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "what a lookup costs: time (on --clock), instructions (counted by Callgrind: "
-             "exact, the same for two builds of the same code), cycles-est (Callgrind's cache "
-             "simulation: L1 hits + 5 x LL hits + 35 x RAM accesses), hw-instructions (the "
-             "hardware counter, where the machine has one)"},
-    {.name = "--mode",
-     .type = CLI_CHOICE,
-     .metavar = "throughput|latency",
-     .offset = S(run.mode),
-     .choices = modes,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "throughput: lookups back to back (they may overlap in the pipeline); latency: "
-             "each lookup's request is chosen by the previous answer, so none overlap, as in a "
-             "server that waits for the route before running the handler"},
-    {.name = "--cache",
-     .type = CLI_CHOICE,
-     .metavar = "warm|cold",
-     .offset = S(run.cache),
-     .choices = caches,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "cold: between lookups a stand-in for the application touches --app-bytes of "
-             "other memory (evicting the router's lines); each lookup is timed on its own, the "
-             "stand-in outside the intervals, and the clock's own cost, measured alone in every "
-             "round, is subtracted"},
+    CLI_OPT_CALL("--scenarios", "LIST", S(run.scenarios), take_scenarios,
+                 "comma-separated: SHAPE-N (e.g. params-1000; SHAPE-nc-N: without static/param "
+                 "conflicts, for peers; SHAPE-v1-N or SHAPE-nc-v1-N: generator v1, which made the "
+                 "figures published before v2), SHAPE (at 100, 1000, 10000 routes), default, "
+                 "shipped, or a shipped corpus name (routebench list); default: the default suite",
+                 .alias = "--scenario", .flags = CLI_REPEAT),
+    CLI_OPT_CALL("--shape", "S[,S]", S(run.scenarios), take_shapes,
+                 "the suite of shape S at 100, 1000, 10000 routes (static, params, mixed, "
+                 "catchall, glob, templates)",
+                 .flags = CLI_REPEAT),
+    CLI_OPT_STRING("--routes", "FILE", S(routes_file), "a scenario from your own route table ...",
+                   .requires = "--requests"),
+    CLI_OPT_STRING("--requests", "FILE", S(requests_file),
+                   "... and request table (routebench corpus requests)", .requires = "--routes"),
+    CLI_OPT_CHOICE("--metric", "M", S(run.metric), metrics,
+                   "what a lookup costs: time (on --clock), instructions (counted by Callgrind: "
+                   "exact, the same for two builds of the same code), cycles-est (Callgrind's "
+                   "cache simulation: L1 hits + 5 x LL hits + 35 x RAM accesses), hw-instructions "
+                   "(the hardware counter, where the machine has one)",
+                   .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_CHOICE("--mode", "throughput|latency", S(run.mode), modes,
+                   "throughput: lookups back to back (they may overlap in the pipeline); latency: "
+                   "each lookup's request is chosen by the previous answer, so none overlap, as in "
+                   "a server that waits for the route before running the handler",
+                   .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_CHOICE(
+        "--cache", "warm|cold", S(run.cache), caches,
+        "cold: between lookups a stand-in for the application touches --app-bytes of other memory "
+        "(evicting the router's lines); each lookup is timed on its own, the stand-in outside the "
+        "intervals, and the clock's own cost, measured alone in every round, is subtracted",
+        .flags = CLI_SHOW_DEFAULT),
     SESSION_OPT_APP_BYTES(
         S(run.app_bytes),
         "bytes the application stand-in touches between two lookups (--cache cold)"),
-    {.name = "--peers",
-     .type = CLI_FLAG,
-     .offset = S(peers_all),
-     .help = "also run the built-in peer runners that are built (Go, Rust, Node: `routebench "
-             "list` names them; "
-             "scripts/setup.sh --peers); a missing one is a note, not an error"},
+    CLI_OPT_FLAG(
+        "--peers", S(peers_all),
+        "also run the built-in peer runners that are built (Go, Rust, Node: `routebench list` "
+        "names them; scripts/setup.sh --peers); a missing one is a note, not an error"),
     SESSION_OPT_LANG(S(langs)),
-    {.name = "--peer",
-     .type = CLI_CALL,
-     .metavar = "NAME=CMD",
-     .offset = S(run),
-     .call = take_peer,
-     .flags = CLI_REPEAT,
-     .help = "a peer runner of your own (docs/peer-protocol.md), started as CMD ROUTES "
-             "REQUESTS; repeatable"},
+    CLI_OPT_CALL("--peer", "NAME=CMD", S(run), take_peer,
+                 "a peer runner of your own (docs/peer-protocol.md), started as CMD ROUTES "
+                 "REQUESTS; repeatable",
+                 .flags = CLI_REPEAT),
     CLI_ROUTER_LIB(S(run.plugins),
                    "load a plugin library of routers (repeatable); its routers are NAME@LIB"),
     {0}};
@@ -218,49 +183,27 @@ cli_option session_protocol_table[SESSION_PROTOCOL_FIXED + SESSION_MAX_EXPORTS +
     SESSION_OPT_TRIALS(S(run.proto.trials),
                        "measured trials per router (the 95% sign-test interval of 9 pairs covers "
                        "96.1%; 15 for a gate; counted metrics need none: one replay decides)"),
-    {.name = "--warmup",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = S(run.proto.warmup),
-     .min = 0,
-     .max = 1000,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "discarded warm-up rounds"},
+    CLI_OPT_RANGE(CLI_UINT, "--warmup", "N", S(run.proto.warmup), 0, 1000,
+                  "discarded warm-up rounds", .flags = CLI_SHOW_DEFAULT),
     SESSION_OPT_MIN_TRIAL_MS(S(run.proto.min_trial_ms)),
     CLI_SEED(S(run.seed), CLI_SHOW_DEFAULT,
              "seed of the generated tables and requests and of the round orders"),
-    {.name = "--cpu",
-     .type = CLI_INT,
-     .metavar = "N",
-     .offset = S(run.cpu),
-     .min = 0,
-     .max = 4095,
-     .help = "pin to CPU N (sched_setaffinity; default: not pinned)"},
-    {.name = "--clock",
-     .type = CLI_CHOICE,
-     .metavar = "wall|cpu",
-     .offset = S(run.proto.clock),
-     .choices = clocks,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
-             "(CLOCK_THREAD_CPUTIME_ID: leaves out time other processes held the core; for busy "
-             "machines)"},
-    {.name = "--out",
-     .type = CLI_STRING,
-     .metavar = "DIR",
-     .offset = S(out),
-     .help = "write the bundle: summary.json, trials.csv, report.md and the charts.  DIR must "
-             "be new, empty or an old bundle (checked before measuring); the bundle is written "
-             "beside it and replaces it whole at the end"},
-    {.name = "--json",
-     .type = CLI_FLAG,
-     .offset = S(json),
-     .help = "print summary.json's document on stdout (the tables go to stderr)"},
-    {.name = "--verbose",
-     .alias = "-v",
-     .type = CLI_FLAG,
-     .offset = S(verbose),
-     .help = "also print each table's fingerprints, checksums and the verdict's paragraph"},
+    CLI_OPT_RANGE(CLI_INT, "--cpu", "N", S(run.cpu), 0, 4095,
+                  "pin to CPU N (sched_setaffinity; default: not pinned)"),
+    CLI_OPT_CHOICE("--clock", "wall|cpu", S(run.proto.clock), clocks,
+                   "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
+                   "(CLOCK_THREAD_CPUTIME_ID: leaves out time other processes held the core; for "
+                   "busy machines)",
+                   .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_STRING("--out", "DIR", S(out),
+                   "write the bundle: summary.json, trials.csv, report.md and the charts.  DIR "
+                   "must be new, empty or an old bundle (checked before measuring); the bundle is "
+                   "written beside it and replaces it whole at the end"),
+    CLI_OPT_FLAG("--json", S(json),
+                 "print summary.json's document on stdout (the tables go to stderr)"),
+    CLI_OPT_FLAG("--verbose", S(verbose),
+                 "also print each table's fingerprints, checksums and the verdict's paragraph",
+                 .alias = "-v"),
 };
 
 /* The --export-* rows from the table of outputs, once. */
@@ -271,11 +214,8 @@ static void add_export_options(void)
     for (size_t i = 0, k = 0; i < rb_output_count() && k < SESSION_MAX_EXPORTS; i++) {
         const rb_output *out = rb_output_at(i);
         if (!out->option) continue;
-        row[k] = (cli_option){.name = out->option,
-                              .type = CLI_STRING,
-                              .metavar = "FILE",
-                              .offset = S(exports) + k * sizeof(const char *),
-                              .help = out->help};
+        row[k] = (cli_option)CLI_OPT_STRING(out->option, "FILE",
+                                            S(exports) + k * sizeof(const char *), out->help);
         k++;
     }
 }

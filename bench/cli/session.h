@@ -89,27 +89,18 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
  * of limits: each command gives the field's offset in its own options
  * struct and its own help text (as CLI_SEED does for --seed). */
 #define SESSION_OPT_TRIALS(field_offset, text)                                                     \
-    {                                                                                              \
-        .name = "--trials", .type = CLI_UINT, .metavar = "N", .offset = (field_offset), .min = 1,  \
-        .max = 100000, .flags = CLI_SHOW_DEFAULT, .help = (text)                                   \
-    }
+    CLI_OPT_RANGE(CLI_UINT, "--trials", "N", field_offset, 1, 100000, (text),                      \
+                  .flags = CLI_SHOW_DEFAULT)
 #define SESSION_OPT_MIN_TRIAL_MS(field_offset)                                                     \
-    {                                                                                              \
-        .name = "--min-trial-ms", .type = CLI_DOUBLE, .metavar = "X", .offset = (field_offset),    \
-        .dmin = 0.001, .dmax = 600000, .flags = CLI_SHOW_DEFAULT,                                  \
-        .help = "a trial lasts at least X ms"                                                      \
-    }
+    CLI_OPT_DOUBLE("--min-trial-ms", "X", field_offset, 0.001, 600000,                             \
+                   "a trial lasts at least X ms", .flags = CLI_SHOW_DEFAULT)
 /* --lang go,rust: the built-in runners of these languages only (implies --peers). */
 #define SESSION_OPT_LANG(field_offset)                                                             \
-    {                                                                                              \
-        .name = "--lang", .type = CLI_STRING, .metavar = "go,rust,node", .offset = (field_offset), \
-        .help = "with --peers (implied): only the built-in peer runners of these languages"        \
-    }
+    CLI_OPT_STRING("--lang", "go,rust,node", field_offset,                                         \
+                   "with --peers (implied): only the built-in peer runners of these languages")
 
 #define SESSION_OPT_APP_BYTES(field_offset, text)                                                  \
-    {                                                                                              \
-        .name = "--app-bytes", .type = CLI_SIZE, .metavar = "N", .offset = (field_offset),         \
-        .min = 64, .max = (unsigned long long)1 << 32, .flags = CLI_SHOW_DEFAULT, .help = (text)   \
-    }
+    CLI_OPT_RANGE(CLI_SIZE, "--app-bytes", "N", field_offset, 64, (unsigned long long)1 << 32,     \
+                  (text), .flags = CLI_SHOW_DEFAULT)
 
 #endif
