@@ -145,12 +145,17 @@ int cli_check_output_file(const char *cmd, const char *what, const char *path)
     return CLI_OK;
 }
 
+void cli_put(FILE *out, rb_buf *text)
+{
+    if (text->data) fwrite(text->data, 1, text->len, out);
+    rb_buf_free(text);
+}
+
 void cli_print_bundle_files(FILE *out, const char *dir, const rb_bundle *b)
 {
     rb_buf text = {0};
     rb_bundle_files_text(dir, b, &text);
-    if (text.data) fputs(text.data, out);
-    rb_buf_free(&text);
+    cli_put(out, &text);
 }
 
 void cli_command_line(int argc, char **argv, char *buf, size_t cap)

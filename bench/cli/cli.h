@@ -98,6 +98,9 @@ void cli_command_line(int argc, char **argv, char *buf, size_t cap);
  * CLI_USAGE (message printed, naming what). */
 int cli_check_output_file(const char *cmd, const char *what, const char *path);
 
+/* Write text on out, then free it. */
+void cli_put(FILE *out, rb_buf *text);
+
 /* "report: DIR/report.html", then the other files of the bundle written
  * from b (the charts with something to plot). */
 struct rb_bundle;

@@ -99,8 +99,7 @@ int cmd_compare(int argc, char **argv)
         rb_buf text = {0};
         int outcome;
         int rc = rb_compare_text(&c, &f, o.fail_below, &text, &outcome, &err);
-        if (text.data) fputs(text.data, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
         if (rc < 0)
             status = cli_error("compare", "%s", err.message);
         else if (o.fail_below > 0)

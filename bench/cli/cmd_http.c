@@ -173,8 +173,7 @@ int cmd_http(int argc, char **argv)
     } else {
         rb_buf text = {0};
         rb_http_report(&c->o, res, command, false, &text);
-        fwrite(text.data ? text.data : "", 1, text.len, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
         if (!res->gate_passed) {
             const rb_http_router_result *x = &res->results[res->gate_failed];
             fprintf(stderr,

@@ -45,8 +45,7 @@ int cmd_list(int argc, char **argv)
         rb_buf text = {0};
         rb_catalog_text(&o.plugins, &text);
         status = text.failed ? cli_system_error("list", "out of memory") : CLI_OK;
-        if (text.data) fputs(text.data, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
     }
     rb_plugins_close(&o.plugins);
     return status;

@@ -85,8 +85,7 @@ static void each(void *ctx, const rb_verify_run *r)
     } else {
         rb_buf text = {0};
         rb_verify_run_text(r, &text);
-        if (text.data) fputs(text.data, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
     }
 }
 
@@ -115,8 +114,7 @@ static int verify_all(const verify_options *o, collector *c)
     } else {
         rb_buf text = {0};
         rb_verify_totals_text(&tot, &text);
-        if (text.data) fputs(text.data, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
     }
     return c->input_error ? CLI_USAGE : tot.failed ? CLI_FAILED : CLI_OK;
 }

@@ -25,13 +25,6 @@ static void on_skip(void *ctx, const char *name)
             o->run.labels[0]);
 }
 
-/* Write text on out, then free it. */
-static void put(FILE *out, rb_buf *text)
-{
-    if (text->data) fwrite(text->data, 1, text->len, out);
-    rb_buf_free(text);
-}
-
 int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below)
 {
     FILE *out = o->human;
@@ -61,7 +54,7 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     rb_selftest_text_in in = {o->run.labels[0], &so, gate, l};
     rb_buf text = {0};
     rb_selftest_intro(&in, &text);
-    put(out, &text);
+    cli_put(out, &text);
     fflush(out);
 
     rb_selftest_result r;
@@ -73,6 +66,6 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
         fprintf(stderr, "routebench pair: self-test: %s\n", err.message);
         return rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
     }
-    put(out, &text);
+    cli_put(out, &text);
     return CLI_OK;
 }

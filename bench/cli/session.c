@@ -339,13 +339,6 @@ static double print_estimate(const session_options *o, double share)
     return total;
 }
 
-/* Write text on out, then free it. */
-static void put(FILE *out, rb_buf *text)
-{
-    if (text->data) fwrite(text->data, 1, text->len, out);
-    rb_buf_free(text);
-}
-
 /* What will be measured, on what, and how long it will take. */
 static void print_intro(session_options *o, const rb_bundle *b)
 {
@@ -353,7 +346,7 @@ static void print_intro(session_options *o, const rb_bundle *b)
                            o->run.metric, o->run.proto,       o->run.seed};
     rb_buf text = {0};
     rb_console_intro_text(b, &in, &text);
-    put(o->human, &text);
+    cli_put(o->human, &text);
     fflush(o->human);
     o->cpu_share = rb_suite_cpu_share();
     o->estimate_s = print_estimate(o, o->cpu_share);
@@ -374,7 +367,7 @@ static void show_pass(void *ctx, const rb_bundle *b, const rb_suite_pass *p)
     rb_console_scenario(b, b->nscenarios - 1, &copts, &text);
     for (size_t i = 0; i < p->nnotes; i++)
         rb_console_peer_note(label_of(o, p->notes[i].ops), &p->notes[i].a, o->verbose, &text);
-    put(o->human, &text);
+    cli_put(o->human, &text);
     fflush(o->human);
 }
 
@@ -421,7 +414,7 @@ static void on_skipped(void *ctx, const char *scenario, const char *skipped,
     progress_clear(&pg->bar);
     rb_buf text = {0};
     rb_console_skipped(scenario, skipped, ref->v, ref->n, &text);
-    put(pg->o->human, &text);
+    cli_put(pg->o->human, &text);
 }
 
 static void on_failed(void *ctx, const char *scenario, const rb_error *err)
@@ -466,8 +459,7 @@ static int write_outputs(session_options *o, const rb_bundle *b)
     rb_console_opts copts = {o->verbose};
     rb_buf text = {0};
     rb_console_summary(b, &copts, &text);
-    if (text.data) fwrite(text.data, 1, text.len, o->human);
-    rb_buf_free(&text);
+    cli_put(o->human, &text);
     if (o->out) {
         if (rb_bundle_write_dir(b, o->out, o->inputs, o->ninputs, &err) < 0)
             return cli_system_error(o->cmd, "writing the bundle: %s", err.message);
