@@ -10,7 +10,6 @@
 #include "choose_tables.h"
 #include "reqgen.h"
 #include "router.h"
-#include "router_list.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -74,26 +73,11 @@ static const cli_command choose_command = {
               "             2 usage/input error\n",
 };
 
-static int add_ops(void *s, const rb_router_ops *ops, const char *label)
-{
-    return session_add_ops(s, ops, label);
-}
-
-static int add_router(void *s, const char *spec)
-{
-    return session_add_router(s, spec);
-}
-
+/* --routers, or radix (the baseline) and every registered router. */
 static int add_routers(choose_options *o)
 {
-    if (!o->routers) {
-        int rc = session_add_router(&o->s, "radix");
-        return rc == CLI_OK ? rb_router_list_every(NULL, false, add_ops, &o->s) : rc;
-    }
-    int rc = rb_router_list_names(o->routers, add_router, &o->s);
-    if (rc == RB_EINVAL)
-        return cli_error("choose", "--routers: an empty or too long name in '%s'", o->routers);
-    return rc;
+    int rc = o->routers ? CLI_OK : session_add_router(&o->s, "radix");
+    return rc == CLI_OK ? session_add_routers(&o->s, o->routers, NULL, false) : rc;
 }
 
 /* Make the tables (bench/suite/choose_tables.h) and tell what was imported

@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "harness.h"
 #include "router.h"
-#include "router_list.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -47,16 +46,6 @@ static const cli_command run_command = {
               "             2 usage/input error\n",
 };
 
-static int add_ops(void *o, const rb_router_ops *ops, const char *label)
-{
-    return session_add_ops(o, ops, label);
-}
-
-static int add_router(void *o, const char *spec)
-{
-    return session_add_router(o, spec);
-}
-
 /* Fill o->run.routers: the baseline first, then the others (--routers order, or
  * the registry's and then every --router-lib router's). */
 static int choose_routers(session_options *o, const char *list, const char *baseline)
@@ -70,12 +59,7 @@ static int choose_routers(session_options *o, const char *list, const char *base
         fprintf(stderr, "routebench run: note: radix is not built in; the baseline is linear\n");
         rc = session_add_router(o, "linear");
     }
-    if (rc != CLI_OK) return rc;
-    if (!list) return rb_router_list_every(&o->run.plugins, true, add_ops, o);
-    rc = rb_router_list_names(list, add_router, o);
-    if (rc == RB_EINVAL)
-        return cli_error("run", "--routers: an empty or too long name in '%s'", list);
-    return rc;
+    return rc == CLI_OK ? session_add_routers(o, list, &o->run.plugins, true) : rc;
 }
 
 int cmd_run(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "suite_estimate.h"
 #include "suite_routers.h"
+#include "router_list.h"
 #include "output.h"
 #include "progress.h"
 #include "console_session.h"
@@ -89,6 +90,25 @@ int session_add_router(session_options *o, const char *spec)
     rb_error err;
     if (rb_suite_add_spec(&o->run, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
     return CLI_OK;
+}
+
+static int add_listed_ops(void *o, const rb_router_ops *ops, const char *label)
+{
+    return session_add_ops(o, ops, label);
+}
+
+static int add_listed_router(void *o, const char *spec)
+{
+    return session_add_router(o, spec);
+}
+
+int session_add_routers(session_options *o, const char *list, const rb_plugins *plugins, bool limit)
+{
+    if (!list) return rb_router_list_every(plugins, limit, add_listed_ops, o);
+    int rc = rb_router_list_names(list, add_listed_router, o);
+    if (rc == RB_EINVAL)
+        return cli_error(o->cmd, "--routers: an empty or too long name in '%s'", list);
+    return rc;
 }
 
 static int take_scenarios(void *list, const char *v, rb_error *err)

@@ -60,6 +60,13 @@ int session_add_router(session_options *o, const char *spec);
 void session_add_builtin_peers(session_options *o);
 /* Append ops with the given label (no resolution). */
 int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label);
+/* Each router of a --routers list as session_add_router adds it; with list
+ * NULL every router (rb_router_list_every, router_list.h: the limit when
+ * limit is set, then the routers of plugins, which may be NULL).  Returns
+ * CLI_OK or CLI_USAGE (message printed; an empty or too long name in the
+ * list is named as --routers's). */
+int session_add_routers(session_options *o, const char *list, const rb_plugins *plugins,
+                        bool limit);
 
 /* After parsing: add --routes/--requests, or the default suite when no
  * scenario was named; check that every output can be written.  Returns
