@@ -200,12 +200,14 @@ const cli_option session_option_table[] = {
  * an option (bench/report/output.h), added by session_options_init. */
 #define SESSION_PROTOCOL_FIXED 9
 cli_option session_protocol_table[SESSION_PROTOCOL_FIXED + SESSION_MAX_EXPORTS + 1] = {
-    SESSION_OPT_TRIALS(S(run.proto.trials),
-                       "measured trials per router (the 95% sign-test interval of 9 pairs covers "
-                       "96.1%; 15 for a gate; counted metrics need none: one replay decides)"),
+    CLI_OPT_RANGE(CLI_UINT, "--trials", "N", S(run.proto.trials), 1, 100000,
+                  "measured trials per router (the 95% sign-test interval of 9 pairs covers "
+                  "96.1%; 15 for a gate; counted metrics need none: one replay decides)",
+                  .flags = CLI_SHOW_DEFAULT),
     CLI_OPT_RANGE(CLI_UINT, "--warmup", "N", S(run.proto.warmup), 0, 1000,
                   "discarded warm-up rounds", .flags = CLI_SHOW_DEFAULT),
-    SESSION_OPT_MIN_TRIAL_MS(S(run.proto.min_trial_ms)),
+    CLI_OPT_DOUBLE("--min-trial-ms", "X", S(run.proto.min_trial_ms), 0.001, 600000,
+                   "a trial lasts at least X ms", .flags = CLI_SHOW_DEFAULT),
     CLI_SEED(S(run.seed), CLI_SHOW_DEFAULT,
              "seed of the generated tables and requests and of the round orders"),
     CLI_OPT_RANGE(CLI_INT, "--cpu", "N", S(run.cpu), 0, 4095,

@@ -92,20 +92,14 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
  * (0.03 for 3%), runs per case, the gate's threshold when given. */
 int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below);
 
-/* The measuring options that `run`, `pair` and `choose` share, with one set
- * of limits: each command gives the field's offset in its own options
- * struct and its own help text (as CLI_SEED does for --seed). */
-#define SESSION_OPT_TRIALS(field_offset, text)                                                     \
-    CLI_OPT_RANGE(CLI_UINT, "--trials", "N", field_offset, 1, 100000, (text),                      \
-                  .flags = CLI_SHOW_DEFAULT)
-#define SESSION_OPT_MIN_TRIAL_MS(field_offset)                                                     \
-    CLI_OPT_DOUBLE("--min-trial-ms", "X", field_offset, 0.001, 600000,                             \
-                   "a trial lasts at least X ms", .flags = CLI_SHOW_DEFAULT)
-/* --lang go,rust: the built-in runners of these languages only (implies --peers). */
+/* The rows that session_option_table and choose's own table share, with
+ * one set of limits: each gives the field's offset from its table's base
+ * (and its own help text for --app-bytes), as CLI_SEED does for --seed.
+ * --lang go,rust: the built-in runners of these languages only (implies
+ * --peers). */
 #define SESSION_OPT_LANG(field_offset)                                                             \
     CLI_OPT_STRING("--lang", "go,rust,node", field_offset,                                         \
                    "with --peers (implied): only the built-in peer runners of these languages")
-
 #define SESSION_OPT_APP_BYTES(field_offset, text)                                                  \
     CLI_OPT_RANGE(CLI_SIZE, "--app-bytes", "N", field_offset, 64, (unsigned long long)1 << 32,     \
                   (text), .flags = CLI_SHOW_DEFAULT)
