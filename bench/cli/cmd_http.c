@@ -163,7 +163,7 @@ int cmd_http(int argc, char **argv)
     }
     int rc = rb_http_run(&c->o, progress, NULL, res, &err);
     if (rc < 0) {
-        fprintf(stderr, "routebench http: %s\n", err.message);
+        cli_error("http", "%s", err.message);
         if (res->detail[0]) {
             fprintf(stderr, "---- its stderr (last lines) ----\n%s", res->detail);
             if (res->detail[strlen(res->detail) - 1] != '\n') fputc('\n', stderr);
@@ -183,12 +183,10 @@ int cmd_http(int argc, char **argv)
             status = CLI_FAILED;
         }
         if (c->out) {
-            if (rb_http_write_bundle(&c->o, res, command, c->out, &err) < 0) {
-                fprintf(stderr, "routebench http: --out %s: %s\n", c->out, err.message);
-                status = CLI_USAGE;
-            } else {
+            if (rb_http_write_bundle(&c->o, res, command, c->out, &err) < 0)
+                status = cli_error("http", "--out %s: %s", c->out, err.message);
+            else
                 printf("\nbundle: %s/http.json, http_trials.csv, http.md\n", c->out);
-            }
         }
     }
     rb_http_result_free(res);

@@ -31,22 +31,19 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     rb_error err;
     double threshold = gate ? fail_below : 1.0 - effect / 2.0;
     bool exact = rb_metric_exact(o->run.metric);
-    if (exact && rb_callgrind_open(&o->run.cg, &err) < 0) {
-        fprintf(stderr, "routebench pair: %s\n", err.message);
-        return CLI_USAGE;
-    }
+    if (exact && rb_callgrind_open(&o->run.cg, &err) < 0)
+        return cli_error("pair", "%s", err.message);
     rb_selftest_loaded *l = malloc(sizeof *l);
     if (!l) return cli_system_error("pair", "out of memory");
     if (rb_selftest_load(&o->run.scenarios, o->run.seed, o->run.routers[0], on_skip, o, l, &err) <
         0) {
-        fprintf(stderr, "routebench pair: scenario %s: %s\n", l->failed, err.message);
+        cli_error("pair", "scenario %s: %s", l->failed, err.message);
         free(l);
         return CLI_USAGE;
     }
     if (l->n == 0) {
-        fprintf(stderr, "routebench pair: no scenario %s supports\n", o->run.labels[0]);
         free(l);
-        return CLI_USAGE;
+        return cli_error("pair", "no scenario %s supports", o->run.labels[0]);
     }
     double load_start = rb_machine_loadavg();
     rb_selftest_opts so = {o->run.routers[0], o->run.metric, o->run.proto, o->run.seed, effect,
@@ -63,7 +60,7 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     rb_selftest_loaded_free(l);
     free(l);
     if (rc < 0) {
-        fprintf(stderr, "routebench pair: self-test: %s\n", err.message);
+        cli_error("pair", "self-test: %s", err.message);
         return rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
     }
     cli_put(out, &text);

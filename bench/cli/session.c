@@ -45,10 +45,8 @@ void session_options_free(session_options *o)
 int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label)
 {
     rb_error err;
-    if (rb_suite_add_ops(&o->run, ops, label, &err) < 0) {
-        fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
-        return CLI_USAGE;
-    }
+    if (rb_suite_add_ops(&o->run, ops, label, &err) < 0)
+        return cli_error(o->cmd, "%s", err.message);
     return CLI_OK;
 }
 
@@ -443,7 +441,7 @@ static void on_failed(void *ctx, const char *scenario, const rb_error *err)
 {
     session_progress *pg = ctx;
     progress_clear(&pg->bar);
-    fprintf(stderr, "routebench %s: scenario %s: %s\n", pg->o->cmd, scenario, err->message);
+    cli_error(pg->o->cmd, "scenario %s: %s", scenario, err->message);
 }
 
 static void on_begun(void *ctx, const rb_bundle *b)
@@ -511,7 +509,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     progress_clear(&pg.bar);
     cli_command_line(argc, argv, b->command, sizeof b->command);
     if (status == RB_SUITE_INPUT || status == RB_SUITE_SYSTEM) { /* a scenario's: said */
-        if (err.message[0]) fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
+        if (err.message[0]) cli_error(o->cmd, "%s", err.message);
         return status;
     }
     int s = write_outputs(o, b);
