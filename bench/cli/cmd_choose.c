@@ -102,53 +102,50 @@ static int prepare_tables(choose_options *o, const rb_choose_input *in, rb_choos
     return rc < 0 ? cli_error("choose", "%s", err.message) : CLI_OK;
 }
 
+/* The parsed options: the tables in a temporary directory, then the session. */
+static int choose(choose_options *o, int argc, char **argv)
+{
+    if (!o->routes && !o->openapi)
+        return cli_error("choose", "--routes FILE or --openapi FILE is required");
+    if (o->base_path && !o->openapi) return cli_error("choose", "--base-path goes with --openapi");
+    rb_choose_input in = {o->routes,   o->openapi, o->base_path,
+                          o->requests, o->count,   o->s.run.seed};
+    rb_choose_tables tables, *t = &tables;
+    rb_error err;
+    if (rb_choose_tables_dir(t, getenv("TMPDIR"), &err) < 0)
+        return cli_error("choose", "%s", err.message);
+    int status = prepare_tables(o, &in, t);
+    rb_choose_tables_notes(&in, o->s.out != NULL, t);
+    o->s.run.source_note = t->note;
+    o->s.run.requests_note = t->rnote;
+    if (o->s.out) {
+        o->s.inputs[0] = t->routes;
+        o->s.inputs[1] = t->requests;
+        o->s.ninputs = 2;
+    }
+    o->s.run.both_conditions = true;
+    if (status == CLI_OK) status = add_routers(o);
+    if (status == CLI_OK) {
+        o->s.routes_file = t->routes;
+        o->s.requests_file = t->requests;
+        status = session_finish_scenarios(&o->s);
+    }
+    if (status == CLI_OK) {
+        rb_bundle b;
+        status = session_run(&o->s, argc, argv, &b);
+        rb_bundle_free(&b);
+    }
+    rb_choose_tables_remove(t);
+    return status;
+}
+
 int cmd_choose(int argc, char **argv)
 {
     choose_options o = {.count = RB_REQGEN_DEFAULT_COUNT};
     session_options_init(&o.s, "choose");
     o.s.leave_out = "leave it out with --routers ";
     int status = cli_args(&choose_command, &o, argc, argv);
-    if (status != CLI_CONTINUE) {
-        session_options_free(&o.s);
-        return status;
-    }
-    if (!o.routes && !o.openapi) {
-        session_options_free(&o.s);
-        return cli_error("choose", "--routes FILE or --openapi FILE is required");
-    }
-    if (o.base_path && !o.openapi) {
-        session_options_free(&o.s);
-        return cli_error("choose", "--base-path goes with --openapi");
-    }
-    rb_choose_input in = {o.routes, o.openapi, o.base_path, o.requests, o.count, o.s.run.seed};
-    rb_choose_tables tables, *t = &tables;
-    rb_error err;
-    if (rb_choose_tables_dir(t, getenv("TMPDIR"), &err) < 0) {
-        session_options_free(&o.s);
-        return cli_error("choose", "%s", err.message);
-    }
-    status = prepare_tables(&o, &in, t);
-    rb_choose_tables_notes(&in, o.s.out != NULL, t);
-    o.s.run.source_note = t->note;
-    o.s.run.requests_note = t->rnote;
-    if (o.s.out) {
-        o.s.inputs[0] = t->routes;
-        o.s.inputs[1] = t->requests;
-        o.s.ninputs = 2;
-    }
-    o.s.run.both_conditions = true;
-    if (status == CLI_OK) status = add_routers(&o);
-    if (status == CLI_OK) {
-        o.s.routes_file = t->routes;
-        o.s.requests_file = t->requests;
-        status = session_finish_scenarios(&o.s);
-    }
-    if (status == CLI_OK) {
-        rb_bundle b;
-        status = session_run(&o.s, argc, argv, &b);
-        rb_bundle_free(&b);
-    }
-    rb_choose_tables_remove(t);
+    if (status == CLI_CONTINUE) status = choose(&o, argc, argv);
     session_options_free(&o.s);
     return status;
 }

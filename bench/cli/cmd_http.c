@@ -137,59 +137,51 @@ static int parse_args(http_cli *c, int argc, char **argv)
     return CLI_CONTINUE;
 }
 
-int cmd_http(int argc, char **argv)
+/* The parsed options: the run into res, the report, the bundle. */
+static int http(http_cli *c, rb_http_result *res, int argc, char **argv)
 {
-    http_cli *c = calloc(1, sizeof *c);
-    rb_http_result *res = calloc(1, sizeof *res);
-    if (!c || !res) {
-        free(c);
-        free(res);
-        return cli_system_error("http", "out of memory");
-    }
-    int status = parse_args(c, argc, argv);
-    if (status != CLI_CONTINUE) {
-        free(c);
-        free(res);
-        return status;
-    }
-    status = CLI_OK;
     char command[2048];
     cli_command_line(argc, argv, command, sizeof command);
     rb_error err;
-    if (c->out && rb_http_prepare_dir(c->out, &err) < 0) {
-        free(c);
-        free(res);
+    if (c->out && rb_http_prepare_dir(c->out, &err) < 0)
         return cli_error("http", "--out: %s", err.message);
-    }
-    int rc = rb_http_run(&c->o, progress, NULL, res, &err);
-    if (rc < 0) {
+    if (rb_http_run(&c->o, progress, NULL, res, &err) < 0) {
         cli_error("http", "%s", err.message);
         if (res->detail[0]) {
             fprintf(stderr, "---- its stderr (last lines) ----\n%s", res->detail);
             if (res->detail[strlen(res->detail) - 1] != '\n') fputc('\n', stderr);
             fprintf(stderr, "----\n");
         }
-        status = res->fault ? CLI_FAILED : CLI_USAGE;
-    } else {
-        rb_buf text = {0};
-        rb_http_report(&c->o, res, command, false, &text);
-        cli_put(stdout, &text);
-        if (!res->gate_passed) {
-            const rb_http_router_result *x = &res->results[res->gate_failed];
-            fprintf(stderr,
-                    "routebench http: %s failed the validity gate (request %zu, %s); the load "
-                    "phase is refused\n",
-                    x->spec, x->gate.first_wrong + 1, x->gate.first_what);
-            status = CLI_FAILED;
-        }
-        if (c->out) {
-            if (rb_http_write_bundle(&c->o, res, command, c->out, &err) < 0)
-                status = cli_error("http", "--out %s: %s", c->out, err.message);
-            else
-                printf("\nbundle: %s/http.json, http_trials.csv, http.md\n", c->out);
-        }
+        return res->fault ? CLI_FAILED : CLI_USAGE;
     }
-    rb_http_result_free(res);
+    int status = CLI_OK;
+    rb_buf text = {0};
+    rb_http_report(&c->o, res, command, false, &text);
+    cli_put(stdout, &text);
+    if (!res->gate_passed) {
+        const rb_http_router_result *x = &res->results[res->gate_failed];
+        fprintf(stderr,
+                "routebench http: %s failed the validity gate (request %zu, %s); the load "
+                "phase is refused\n",
+                x->spec, x->gate.first_wrong + 1, x->gate.first_what);
+        status = CLI_FAILED;
+    }
+    if (c->out) {
+        if (rb_http_write_bundle(&c->o, res, command, c->out, &err) < 0)
+            status = cli_error("http", "--out %s: %s", c->out, err.message);
+        else
+            printf("\nbundle: %s/http.json, http_trials.csv, http.md\n", c->out);
+    }
+    return status;
+}
+
+int cmd_http(int argc, char **argv)
+{
+    http_cli *c = calloc(1, sizeof *c);
+    rb_http_result *res = calloc(1, sizeof *res);
+    int status = !c || !res ? cli_system_error("http", "out of memory") : parse_args(c, argc, argv);
+    if (status == CLI_CONTINUE) status = http(c, res, argc, argv);
+    if (res) rb_http_result_free(res);
     free(res);
     free(c);
     return status;

@@ -122,24 +122,13 @@ static int report_pair(const session_options *o, const rb_bundle *bundle, int st
     return status == CLI_OK ? gate_status : status;
 }
 
-int cmd_pair(int argc, char **argv)
+/* The parsed options: the routers, then the self-test or the paired run. */
+static int pair(pair_options *po, int argc, char **argv)
 {
-    pair_options po = {0};
-    po.effect = RB_SELFTEST_DEFAULT_EFFECT;
-    po.runs = RB_SELFTEST_DEFAULT_RUNS;
-    session_options *o = &po.s;
-    session_options_init(o, "pair");
-    o->leave_out = "pair another router with --a or --b";
-    o->run.all_or_nothing = true;
-    o->run.noise_note = true;
-    int status = cli_args(&pair_command, &po, argc, argv);
-    if (status != CLI_CONTINUE) {
-        session_options_free(o);
-        return status;
-    }
-    bool gate = po.fail_below > 0;
-    status = CLI_OK;
-    if (!po.self_test && !po.b)
+    session_options *o = &po->s;
+    bool gate = po->fail_below > 0;
+    int status = CLI_OK;
+    if (!po->self_test && !po->b)
         status = cli_error("pair", "needs --candidate SPEC (--b), or --self-test");
     if (status == CLI_OK && gate && !rb_metric_exact(o->run.metric) &&
         o->run.proto.trials < RB_PAIR_GATE_MIN_TRIALS)
@@ -149,25 +138,18 @@ int cmd_pair(int argc, char **argv)
                       "fewer pairs cannot tell a regression from noise (or use --metric "
                       "instructions, which is exact)",
                       RB_PAIR_GATE_MIN_TRIALS, rb_metric_name(o->run.metric), o->run.proto.trials);
-    if (status == CLI_OK) status = session_add_router(o, po.a);
-    if (status == CLI_OK && !po.self_test) status = session_add_router(o, po.b);
-    if (status == CLI_OK && !po.self_test && o->run.nrouters != 2)
+    if (status == CLI_OK) status = session_add_router(o, po->a);
+    if (status == CLI_OK && !po->self_test) status = session_add_router(o, po->b);
+    if (status == CLI_OK && !po->self_test && o->run.nrouters != 2)
         status = cli_error("pair", "--baseline and --candidate name the same router");
     if (status == CLI_OK) status = session_finish_scenarios(o);
     bool handled = false;
     if (status == CLI_OK) status = session_metric_dispatch(o, argc, argv, &handled);
-    if (status != CLI_OK || handled) {
-        session_options_free(o);
-        return status;
-    }
-    if (po.self_test) {
-        status = pair_selftest(o, po.effect, po.runs, gate, po.fail_below);
-        session_options_free(o);
-        return status;
-    }
+    if (status != CLI_OK || handled) return status;
+    if (po->self_test) return pair_selftest(o, po->effect, po->runs, gate, po->fail_below);
     if (gate) {
         o->run.gate.on = true;
-        o->run.gate.threshold = po.fail_below;
+        o->run.gate.threshold = po->fail_below;
         snprintf(o->run.gate.a, sizeof o->run.gate.a, "%s", o->run.labels[0]);
         snprintf(o->run.gate.b, sizeof o->run.gate.b, "%s", o->run.labels[1]);
     }
@@ -175,6 +157,20 @@ int cmd_pair(int argc, char **argv)
     status = session_run(o, argc, argv, &bundle);
     if (status != CLI_USAGE) status = report_pair(o, &bundle, status);
     rb_bundle_free(&bundle);
-    session_options_free(o);
+    return status;
+}
+
+int cmd_pair(int argc, char **argv)
+{
+    pair_options po = {0};
+    po.effect = RB_SELFTEST_DEFAULT_EFFECT;
+    po.runs = RB_SELFTEST_DEFAULT_RUNS;
+    session_options_init(&po.s, "pair");
+    po.s.leave_out = "pair another router with --a or --b";
+    po.s.run.all_or_nothing = true;
+    po.s.run.noise_note = true;
+    int status = cli_args(&pair_command, &po, argc, argv);
+    if (status == CLI_CONTINUE) status = pair(&po, argc, argv);
+    session_options_free(&po.s);
     return status;
 }
