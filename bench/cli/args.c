@@ -37,15 +37,6 @@ int cli_error(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
-void cli_print_wrapped(FILE *out, const char *text, size_t indent)
-{
-    rb_buf b = {0};
-    rb_buf_wrap(&b, text, indent, 0, CLI_COLUMNS);
-    fputs(b.failed || !b.data ? text : b.data, out);
-    if (b.failed || !b.data) fputs("\n", out);
-    rb_buf_free(&b);
-}
-
 int cli_system_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -112,11 +103,6 @@ int cli_take_fail_below(void *field, const char *v, rb_error *err)
                      "%s: a ratio from 0.5 to 1 (0.97, or 3%%: fail when the "
                      "candidate is surely more than 3%% slower)",
                      v);
-}
-
-int cli_status_of(int code)
-{
-    return code == RB_ENOMEM ? CLI_SYSTEM : CLI_USAGE;
 }
 
 int cli_error_of(const char *cmd, const rb_error *err)

@@ -41,11 +41,6 @@ int cli_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Print text on out wrapped before CLI_COLUMNS (its leading blanks kept),
- * the lines after the first indented by indent, then a newline. */
-#define CLI_COLUMNS 100
-void cli_print_wrapped(FILE *out, const char *text, size_t indent);
-
 /* CLI_CALL destination handlers shared by commands: --router-lib LIB loads
  * a plugin library into the rb_plugins field. */
 int cli_take_router_lib(void *plugins, const char *path, rb_error *err);
@@ -70,9 +65,6 @@ int cli_take_fail_below(void *field, const char *value, rb_error *err);
  * naming cmd) when there is no such router. */
 const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec);
 
-/* The exit status for a failed call's rb_error code: CLI_SYSTEM for
- * RB_ENOMEM, CLI_USAGE (an input error) otherwise. */
-int cli_status_of(int code);
 /* Print err's message as cli_system_error (RB_ENOMEM) or cli_error (any
  * other code) do; returns their status. */
 int cli_error_of(const char *cmd, const rb_error *err);
