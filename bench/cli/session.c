@@ -50,7 +50,6 @@ int session_add_ops(session_options *o, const rb_router_ops *ops, const char *la
     return CLI_OK;
 }
 
-/* A built-in peer runner that is not built, or could not be added. */
 /* A counted metric's parent checks the options and hands the run to the
  * same command under Callgrind, which says the notes: the parent does not. */
 static bool hands_over(const session_options *o)
@@ -59,6 +58,7 @@ static bool hands_over(const session_options *o)
     return rb_suite_metric_where(o->run.metric, &err) != RB_SUITE_METRIC_HERE;
 }
 
+/* A built-in peer runner that is not built, or could not be added. */
 static void peer_note(void *ctx, const char *why)
 {
     const session_options *o = ctx;
