@@ -9,8 +9,9 @@
  * that write its outputs: any corpus subcommand); the library files that
  * render a command's output are that command; the session, the measuring
  * code and the bundle are run, pair and choose; the gate's files and the
- * self-test's are pair; http/ is http.  Help texts of options (.help =)
- * describe the command they belong to and are left out, and a literal that
+ * self-test's are pair; http/ is http.  Help texts of options (.help =, or
+ * a row written by a row constructor, CLI_OPT_FLAG(...)) describe the
+ * command they belong to and are left out, and a literal that
  * names "routebench CMD" is advice for CMD.  The few literals that name a
  * flag of something else are listed below with the reason.
  */
@@ -41,8 +42,7 @@ static const exemption exempt[] = {
      "said only once --metric was given, which run and pair take"},
     {"report/console_session.c", "--metric",
      "said only once --metric was given, which run and pair take"},
-    {"cli/session.c", "--cache", "in the help of run's and pair's --app-bytes"},
-    {"cli/session.c", "--mode", "in the help of run's and pair's --cache"},
+    {"cli/session.c", "--routers", "said by session_add_routers, which run and choose call for it"},
     {"suite/catalog.c", "--peers", "an option of scripts/setup.sh, which builds the peers"},
     {"cli/cmd_compare.c", "--metric", "names what run and pair take to gate on an exact count"},
     {"report/report_compare.c", "--metric",
@@ -201,7 +201,35 @@ static void check_flag(tally *t, const char *file, const char *flag, const char 
     }
 }
 
-/* Every flag of every literal of file (source text, comments blanked). */
+/* Blank the option rows written by a row constructor (options.h:
+ * CLI_OPT_STRING("--out", "DIR", offset, "write the bundle ..."), and the
+ * row macros built on them, CLI_SEED(...)): their names and help texts
+ * document the command's own options, as .name = and .help = do. */
+static void blank_rows(char *text)
+{
+    static const char *const makers[] = {"CLI_OPT_", "CLI_SEED", "CLI_ROUTER_LIB", "CLI_FAIL_BELOW",
+                                         "SESSION_OPT_"};
+    for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++)
+        for (char *c = strstr(text, makers[i]); c; c = strstr(c + 1, makers[i])) {
+            char *e = c + strspn(c, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_");
+            if (*e != '(') continue; /* not a call: CLI_SEED_MAX */
+            for (int depth = 0; *e; e++) {
+                if (*e == '"') { /* a literal's parentheses do not count */
+                    for (e++; *e && *e != '"'; e++)
+                        if (*e == '\\' && e[1]) e++;
+                    if (!*e) break;
+                } else if (*e == '(') {
+                    depth++;
+                } else if (*e == ')' && --depth == 0) {
+                    break;
+                }
+            }
+            memset(c, ' ', (size_t)(e - c) + (*e != '\0'));
+        }
+}
+
+/* Every flag of every literal of file (source text, comments and option
+ * rows blanked). */
 static void scan(tally *t, const char *file, char *text)
 {
     for (char *c = strstr(text, "/*"); c; c = strstr(c, "/*")) {
@@ -209,6 +237,7 @@ static void scan(tally *t, const char *file, char *text)
         if (!e) break;
         memset(c, ' ', (size_t)(e + 2 - c));
     }
+    blank_rows(text);
     const char *cmds[8];
     size_t ncmds = printers(file, cmds);
     bool corpus = strcmp(file, "cli/cmd_corpus.c") == 0 || strncmp(file, "corpus/", 7) == 0;

@@ -37,15 +37,6 @@ int cli_error(const char *cmd, const char *fmt, ...)
     return CLI_USAGE;
 }
 
-void cli_print_wrapped(FILE *out, const char *text, size_t indent)
-{
-    rb_buf b = {0};
-    rb_buf_wrap(&b, text, indent, 0, CLI_COLUMNS);
-    fputs(b.failed || !b.data ? text : b.data, out);
-    if (b.failed || !b.data) fputs("\n", out);
-    rb_buf_free(&b);
-}
-
 int cli_system_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -114,11 +105,6 @@ int cli_take_fail_below(void *field, const char *v, rb_error *err)
                      v);
 }
 
-int cli_status_of(int code)
-{
-    return code == RB_ENOMEM ? CLI_SYSTEM : CLI_USAGE;
-}
-
 int cli_error_of(const char *cmd, const rb_error *err)
 {
     return err->code == RB_ENOMEM ? cli_system_error(cmd, "%s", err->message)
@@ -145,12 +131,17 @@ int cli_check_output_file(const char *cmd, const char *what, const char *path)
     return CLI_OK;
 }
 
+void cli_put(FILE *out, rb_buf *text)
+{
+    if (text->data) fwrite(text->data, 1, text->len, out);
+    rb_buf_free(text);
+}
+
 void cli_print_bundle_files(FILE *out, const char *dir, const rb_bundle *b)
 {
     rb_buf text = {0};
     rb_bundle_files_text(dir, b, &text);
-    if (text.data) fputs(text.data, out);
-    rb_buf_free(&text);
+    cli_put(out, &text);
 }
 
 void cli_command_line(int argc, char **argv, char *buf, size_t cap)

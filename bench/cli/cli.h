@@ -41,11 +41,6 @@ int cli_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Print text on out wrapped before CLI_COLUMNS (its leading blanks kept),
- * the lines after the first indented by indent, then a newline. */
-#define CLI_COLUMNS 100
-void cli_print_wrapped(FILE *out, const char *text, size_t indent);
-
 /* CLI_CALL destination handlers shared by commands: --router-lib LIB loads
  * a plugin library into the rb_plugins field. */
 int cli_take_router_lib(void *plugins, const char *path, rb_error *err);
@@ -53,14 +48,23 @@ int cli_take_router_lib(void *plugins, const char *path, rb_error *err);
  * (3% means 0.97), into a double; a value out of range is refused with
  * what it probably meant (97: 0.97 or 3%). */
 int cli_take_fail_below(void *field, const char *value, rb_error *err);
+
+/* The rows of options that mean the same in every command that takes them,
+ * with one loader or parser: each command gives the field's offset in its
+ * own options struct and its own help text (as CLI_SEED does for --seed).
+ * --router-lib LIB (repeatable) loads into an rb_plugins field; --fail-below
+ * R reads the gate's threshold into a double. */
+#define CLI_ROUTER_LIB(field_offset, text)                                                         \
+    CLI_OPT_CALL("--router-lib", "LIB", field_offset, cli_take_router_lib, (text),                 \
+                 .flags = CLI_REPEAT)
+#define CLI_FAIL_BELOW(field_offset, text)                                                         \
+    CLI_OPT_CALL("--fail-below", "R", field_offset, cli_take_fail_below, (text))
+
 /* Resolve a router spec (NAME, `limit`, `compiled` or NAME@LIB:
  * rb_suite_resolve, bench/suite/suite_routers.h); NULL (message on stderr
  * naming cmd) when there is no such router. */
 const rb_router_ops *cli_router(rb_plugins *p, const char *cmd, const char *spec);
 
-/* The exit status for a failed call's rb_error code: CLI_SYSTEM for
- * RB_ENOMEM, CLI_USAGE (an input error) otherwise. */
-int cli_status_of(int code);
 /* Print err's message as cli_system_error (RB_ENOMEM) or cli_error (any
  * other code) do; returns their status. */
 int cli_error_of(const char *cmd, const rb_error *err);
@@ -85,6 +89,9 @@ void cli_command_line(int argc, char **argv, char *buf, size_t cap);
  * Checked before long work, so it fails before it starts.  CLI_OK or
  * CLI_USAGE (message printed, naming what). */
 int cli_check_output_file(const char *cmd, const char *what, const char *path);
+
+/* Write text on out, then free it. */
+void cli_put(FILE *out, rb_buf *text);
 
 /* "report: DIR/report.html", then the other files of the bundle written
  * from b (the charts with something to plot). */

@@ -10,7 +10,6 @@
 #include "choose_tables.h"
 #include "reqgen.h"
 #include "router.h"
-#include "router_list.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -26,50 +25,27 @@ typedef struct choose_options {
 #define C(field) offsetof(choose_options, field)
 #define S(field) (offsetof(choose_options, s) + offsetof(session_options, field))
 static const cli_option choose_table[] = {
-    {.name = "--routes",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = C(routes),
-     .excludes = "--openapi",
-     .help = "your route table (METHOD PATTERN lines)"},
-    {.name = "--openapi",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = C(openapi),
-     .help = "or your OpenAPI 3.x or Swagger 2.0 document (YAML or JSON): one route per "
-             "operation, under its base path"},
-    {.name = "--base-path",
-     .type = CLI_STRING,
-     .metavar = "KEEP|none|/PATH",
-     .offset = C(base_path),
-     .help = "with --openapi: the prefix of every route, as for corpus import (default KEEP: "
-             "the document's servers[0].url path or basePath)"},
-    {.name = "--requests",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = C(requests),
-     .help = "your request table (default: generated from the routes, 10% misses, 5% of hits "
-             "with another method, EXPECTED from linear)"},
-    {.name = "--count",
-     .type = CLI_SIZE,
-     .metavar = "N",
-     .offset = C(count),
-     .min = 1,
-     .max = RB_REQGEN_MAX_COUNT,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "requests to generate"},
-    {.name = "--routers",
-     .type = CLI_STRING,
-     .metavar = "a,b,...",
-     .offset = C(routers),
-     .help = "routers to consider (default: every registered router; peer runner names "
-             "too: routebench list names them)"},
+    CLI_OPT_STRING("--routes", "FILE", C(routes), "your route table (METHOD PATTERN lines)",
+                   .excludes = "--openapi"),
+    CLI_OPT_STRING("--openapi", "FILE", C(openapi),
+                   "or your OpenAPI 3.x or Swagger 2.0 document (YAML or JSON): one route per "
+                   "operation, under its base path"),
+    CLI_OPT_STRING("--base-path", "KEEP|none|/PATH", C(base_path),
+                   "with --openapi: the prefix of every route, as for corpus import (default KEEP: "
+                   "the document's servers[0].url path or basePath)"),
+    CLI_OPT_STRING("--requests", "FILE", C(requests),
+                   "your request table (default: generated from the routes, 10% misses, 5% of hits "
+                   "with another method, EXPECTED from linear)"),
+    CLI_OPT_RANGE(CLI_SIZE, "--count", "N", C(count), 1, RB_REQGEN_MAX_COUNT,
+                  "requests to generate", .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_STRING("--routers", "a,b,...", C(routers),
+                   "routers to consider (default: every registered router; peer runner names too: "
+                   "routebench list names them)"),
     SESSION_OPT_APP_BYTES(S(run.app_bytes),
                           "bytes the application stand-in touches between two cold lookups"),
-    {.name = "--peers",
-     .type = CLI_FLAG,
-     .offset = S(peers_all),
-     .help = "also measure the built-in peer runners that are built (scripts/setup.sh --peers)"},
+    CLI_OPT_FLAG(
+        "--peers", S(peers_all),
+        "also measure the built-in peer runners that are built (scripts/setup.sh --peers)"),
     SESSION_OPT_LANG(S(langs)),
     {0}};
 #undef C
@@ -97,26 +73,11 @@ static const cli_command choose_command = {
               "             2 usage/input error\n",
 };
 
-static int add_ops(void *s, const rb_router_ops *ops, const char *label)
-{
-    return session_add_ops(s, ops, label);
-}
-
-static int add_router(void *s, const char *spec)
-{
-    return session_add_router(s, spec);
-}
-
+/* --routers, or radix (the baseline) and every registered router. */
 static int add_routers(choose_options *o)
 {
-    if (!o->routers) {
-        int rc = session_add_router(&o->s, "radix");
-        return rc == CLI_OK ? rb_router_list_every(NULL, false, add_ops, &o->s) : rc;
-    }
-    int rc = rb_router_list_names(o->routers, add_router, &o->s);
-    if (rc == RB_EINVAL)
-        return cli_error("choose", "--routers: an empty or too long name in '%s'", o->routers);
-    return rc;
+    int rc = o->routers ? CLI_OK : session_add_router(&o->s, "radix");
+    return rc == CLI_OK ? session_add_routers(&o->s, o->routers, NULL, false) : rc;
 }
 
 /* Make the tables (bench/suite/choose_tables.h) and tell what was imported
@@ -141,53 +102,50 @@ static int prepare_tables(choose_options *o, const rb_choose_input *in, rb_choos
     return rc < 0 ? cli_error("choose", "%s", err.message) : CLI_OK;
 }
 
+/* The parsed options: the tables in a temporary directory, then the session. */
+static int choose(choose_options *o, int argc, char **argv)
+{
+    if (!o->routes && !o->openapi)
+        return cli_error("choose", "--routes FILE or --openapi FILE is required");
+    if (o->base_path && !o->openapi) return cli_error("choose", "--base-path goes with --openapi");
+    rb_choose_input in = {o->routes,   o->openapi, o->base_path,
+                          o->requests, o->count,   o->s.run.seed};
+    rb_choose_tables tables, *t = &tables;
+    rb_error err;
+    if (rb_choose_tables_dir(t, getenv("TMPDIR"), &err) < 0)
+        return cli_error("choose", "%s", err.message);
+    int status = prepare_tables(o, &in, t);
+    rb_choose_tables_notes(&in, o->s.out != NULL, t);
+    o->s.run.source_note = t->note;
+    o->s.run.requests_note = t->rnote;
+    if (o->s.out) {
+        o->s.inputs[0] = t->routes;
+        o->s.inputs[1] = t->requests;
+        o->s.ninputs = 2;
+    }
+    o->s.run.both_conditions = true;
+    if (status == CLI_OK) status = add_routers(o);
+    if (status == CLI_OK) {
+        o->s.routes_file = t->routes;
+        o->s.requests_file = t->requests;
+        status = session_finish_scenarios(&o->s);
+    }
+    if (status == CLI_OK) {
+        rb_bundle b;
+        status = session_run(&o->s, argc, argv, &b);
+        rb_bundle_free(&b);
+    }
+    rb_choose_tables_remove(t);
+    return status;
+}
+
 int cmd_choose(int argc, char **argv)
 {
     choose_options o = {.count = RB_REQGEN_DEFAULT_COUNT};
     session_options_init(&o.s, "choose");
     o.s.leave_out = "leave it out with --routers ";
     int status = cli_args(&choose_command, &o, argc, argv);
-    if (status != CLI_CONTINUE) {
-        session_options_free(&o.s);
-        return status;
-    }
-    if (!o.routes && !o.openapi) {
-        session_options_free(&o.s);
-        return cli_error("choose", "--routes FILE or --openapi FILE is required");
-    }
-    if (o.base_path && !o.openapi) {
-        session_options_free(&o.s);
-        return cli_error("choose", "--base-path goes with --openapi");
-    }
-    rb_choose_input in = {o.routes, o.openapi, o.base_path, o.requests, o.count, o.s.run.seed};
-    rb_choose_tables tables, *t = &tables;
-    rb_error err;
-    if (rb_choose_tables_dir(t, getenv("TMPDIR"), &err) < 0) {
-        session_options_free(&o.s);
-        return cli_error("choose", "%s", err.message);
-    }
-    status = prepare_tables(&o, &in, t);
-    rb_choose_tables_notes(&in, o.s.out != NULL, t);
-    o.s.run.source_note = t->note;
-    o.s.run.requests_note = t->rnote;
-    if (o.s.out) {
-        o.s.inputs[0] = t->routes;
-        o.s.inputs[1] = t->requests;
-        o.s.ninputs = 2;
-    }
-    o.s.run.both_conditions = true;
-    if (status == CLI_OK) status = add_routers(&o);
-    if (status == CLI_OK) {
-        o.s.routes_file = t->routes;
-        o.s.requests_file = t->requests;
-        status = session_finish_scenarios(&o.s);
-    }
-    if (status == CLI_OK) {
-        rb_bundle b;
-        status = session_run(&o.s, argc, argv, &b);
-        rb_bundle_free(&b);
-    }
-    rb_choose_tables_remove(t);
+    if (status == CLI_CONTINUE) status = choose(&o, argc, argv);
     session_options_free(&o.s);
     return status;
 }

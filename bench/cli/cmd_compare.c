@@ -17,22 +17,17 @@ typedef struct compare_options {
 } compare_options;
 
 static const cli_option compare_table[] = {
-    {.name = "--fail-below",
-     .type = CLI_CALL,
-     .metavar = "R",
-     .offset = offsetof(compare_options, fail_below),
-     .call = cli_take_fail_below,
-     .help = "gate every router on the geometric mean of its ratios NEW/OLD over the scenarios "
-             "compared, as pair --fail-below does: 0.97 or 3% fails when NEW is more than 3% "
-             "slower.  Outcomes and exit status as pair's: passed 0, FAILED 1, INCONCLUSIVE 3 "
-             "(the worst router decides).  Counted metrics only, unless --unpaired-gate"},
-    {.name = "--unpaired-gate",
-     .type = CLI_FLAG,
-     .offset = offsetof(compare_options, unpaired_gate),
-     .requires = "--fail-below",
-     .help = "gate time results too, on the unpaired interval: the trials of two sessions have "
-             "no partners, so a busier machine in one session moves the ratio as a code change "
-             "would; use it knowing that (pair, which pairs the trials, is the gate for time)"},
+    CLI_FAIL_BELOW(
+        offsetof(compare_options, fail_below),
+        "gate every router on the geometric mean of its ratios NEW/OLD over the scenarios "
+        "compared, as pair --fail-below does: 0.97 or 3% fails when NEW is more than 3% slower.  "
+        "Outcomes and exit status as pair's: passed 0, FAILED 1, INCONCLUSIVE 3 (the worst router "
+        "decides).  Counted metrics only, unless --unpaired-gate"),
+    CLI_OPT_FLAG("--unpaired-gate", offsetof(compare_options, unpaired_gate),
+                 "gate time results too, on the unpaired interval: the trials of two sessions have "
+                 "no partners, so a busier machine in one session moves the ratio as a code change "
+                 "would; use it knowing that (pair, which pairs the trials, is the gate for time)",
+                 .requires = "--fail-below"),
     {0}};
 
 static const cli_command compare_command = {
@@ -104,8 +99,7 @@ int cmd_compare(int argc, char **argv)
         rb_buf text = {0};
         int outcome;
         int rc = rb_compare_text(&c, &f, o.fail_below, &text, &outcome, &err);
-        if (text.data) fputs(text.data, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
         if (rc < 0)
             status = cli_error("compare", "%s", err.message);
         else if (o.fail_below > 0)

@@ -22,26 +22,16 @@ typedef struct compile_options {
 } compile_options;
 
 static const cli_option compile_table[] = {
-    {.name = "--routes",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(compile_options, routes),
-     .flags = CLI_REQUIRED,
-     .help = "the route table (routes file format, docs/corpora.md); - reads stdin"},
-    {.name = "-o",
-     .alias = "--out",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(compile_options, out),
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "where the C file goes (written whole or not at all); - is stdout"},
-    {.name = "--prefix",
-     .type = CLI_STRING,
-     .metavar = "NAME",
-     .offset = offsetof(compile_options, prefix),
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "the prefix of every name the file defines (NAME_lookup, NAME_match): a C "
-             "identifier of up to 40 bytes"},
+    CLI_OPT_STRING("--routes", "FILE", offsetof(compile_options, routes),
+                   "the route table (routes file format, docs/corpora.md); - reads stdin",
+                   .flags = CLI_REQUIRED),
+    CLI_OPT_STRING("-o", "FILE", offsetof(compile_options, out),
+                   "where the C file goes (written whole or not at all); - is stdout",
+                   .alias = "--out", .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_STRING("--prefix", "NAME", offsetof(compile_options, prefix),
+                   "the prefix of every name the file defines (NAME_lookup, NAME_match): a C "
+                   "identifier of up to 40 bytes",
+                   .flags = CLI_SHOW_DEFAULT),
     {0}};
 
 static const cli_command compile_command = {

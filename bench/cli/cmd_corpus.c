@@ -55,24 +55,14 @@ static int take_dist(void *field, const char *v, rb_error *err)
 /* The request generator's options, shared by gen and requests (their
  * destinations in rb_reqgen_config). */
 static const cli_option reqgen_table[] = {
-    {.name = "--miss",
-     .type = CLI_SHARE,
-     .metavar = "M",
-     .offset = offsetof(rb_reqgen_config, miss_ppm),
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "share of misses, 0..1: paths mutated until no route matches"},
-    {.name = "--wrong-method",
-     .type = CLI_SHARE,
-     .metavar = "W",
-     .offset = offsetof(rb_reqgen_config, wrong_method_ppm),
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "share of the hits sent with another method (405s), 0..1"},
-    {.name = "--dist",
-     .type = CLI_CALL,
-     .metavar = "uniform|zipf",
-     .offset = offsetof(rb_reqgen_config, dist),
-     .call = take_dist,
-     .help = "route popularity: uniform (default), or Zipf (weight 1/k)"},
+    CLI_OPT_SHARE("--miss", "M", offsetof(rb_reqgen_config, miss_ppm),
+                  "share of misses, 0..1: paths mutated until no route matches",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_SHARE("--wrong-method", "W", offsetof(rb_reqgen_config, wrong_method_ppm),
+                  "share of the hits sent with another method (405s), 0..1",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_CALL("--dist", "uniform|zipf", offsetof(rb_reqgen_config, dist), take_dist,
+                 "route popularity: uniform (default), or Zipf (weight 1/k)"),
     {0}};
 
 /* ---- gen ------------------------------------------------------------------------------------- */
@@ -103,75 +93,43 @@ static int take_generator(void *field, const char *v, rb_error *err)
 }
 
 static const cli_option gen_table[] = {
-    {.name = "--routes",
-     .type = CLI_SIZE,
-     .metavar = "N",
-     .offset = offsetof(gen_options, c.g.routes),
-     .min = 1,
-     .max = RB_GEN_MAX_ROUTES,
-     .flags = CLI_REQUIRED,
-     .help = "routes to generate, every (method, shape) distinct"},
+    CLI_OPT_RANGE(CLI_SIZE, "--routes", "N", offsetof(gen_options, c.g.routes), 1,
+                  RB_GEN_MAX_ROUTES, "routes to generate, every (method, shape) distinct",
+                  .flags = CLI_REQUIRED),
     CLI_SEED(offsetof(gen_options, c.g.seed), CLI_REQUIRED,
              "generator seed (the requests use it too)"),
-    {.name = "--shape",
-     .type = CLI_CALL,
-     .metavar = "SHAPE",
-     .offset = offsetof(gen_options, c.g.shape),
-     .call = take_shape,
-     .excludes = "--like",
-     .help = "static, params, mixed, catchall, glob or templates (this or --like)"},
-    {.name = "--like",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(gen_options, c.like),
-     .excludes = "--shape --no-conflicts",
-     .help = "instead of a shape: a table like FILE (a routes file, yours or an imported one, "
-             "or a profile from `corpus profile`).  From a routes file (v3): FILE's tree with "
-             "its words renamed, its shared prefix (/2.0, /api) kept as it is, grown by copies "
-             "of its resources, so params per route, adjacent params, templates and extensions "
-             "keep FILE's proportions.  From a profile (v2): its depths, segment kinds per "
-             "depth, fan-out, static and param siblings, methods, word lengths, versions, "
-             "extensions, template forms and param syntax, grown below every level.  "
-             "`corpus compare FILE PREFIX.routes` shows how alike they are"},
-    {.name = "--param-syntax",
-     .type = CLI_CALL,
-     .metavar = "colon|brace",
-     .offset = offsetof(gen_options, c.param_syntax),
-     .call = take_param_syntax,
-     .help = "with --like and --generator v2: params written :id (catch-alls *path) or {id} "
-             "({*path}); by default the syntax most of FILE's params use.  Templates "
-             "({sid}.json) need brace"},
-    {.name = "--generator",
-     .type = CLI_CALL,
-     .metavar = "v1|v2|v3",
-     .offset = offsetof(gen_options, c.g.generator),
-     .call = take_generator,
-     .help = "v2 (the default): depth peaks at 4-5 and fan-out grows with N, like the public "
-             "tables; v1: the original generator (fan-out 32, so large tables pile up at depth "
-             "8), kept byte-identical to reproduce published corpora and figures.  With --like: "
-             "v3 (the default for a routes file) keeps FILE's tree and shared prefix, its words "
-             "synthetic, and grows by copies of its resources; v2 (the default for a profile) "
-             "fits the profile's counts and grows below every level; v1 widens only the root; "
-             "v1 and v2 are byte-identical to the corpora made before"},
-    {.name = "--out",
-     .type = CLI_STRING,
-     .metavar = "PREFIX",
-     .offset = offsetof(gen_options, out),
-     .flags = CLI_REQUIRED,
-     .help = "writes PREFIX.routes and PREFIX.requests"},
-    {.name = "--no-conflicts",
-     .type = CLI_FLAG,
-     .offset = offsetof(gen_options, c.g.no_conflicts),
-     .help = "no static and param (or other) siblings at one position, for routers such as "
-             "httprouter 1.x and r3"},
-    {.name = "--requests",
-     .type = CLI_SIZE,
-     .metavar = "C",
-     .offset = offsetof(gen_options, c.q.count),
-     .min = 1,
-     .max = RB_REQGEN_MAX_COUNT,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "requests to write"},
+    CLI_OPT_CALL("--shape", "SHAPE", offsetof(gen_options, c.g.shape), take_shape,
+                 "static, params, mixed, catchall, glob or templates (this or --like)",
+                 .excludes = "--like"),
+    CLI_OPT_STRING(
+        "--like", "FILE", offsetof(gen_options, c.like),
+        "instead of a shape: a table like FILE (a routes file, yours or an imported one, or a "
+        "profile from `corpus profile`).  From a routes file (v3): FILE's tree with its words "
+        "renamed, its shared prefix (/2.0, /api) kept as it is, grown by copies of its resources, "
+        "so params per route, adjacent params, templates and extensions keep FILE's proportions.  "
+        "From a profile (v2): its depths, segment kinds per depth, fan-out, static and param "
+        "siblings, methods, word lengths, versions, extensions, template forms and param syntax, "
+        "grown below every level.  `corpus compare FILE PREFIX.routes` shows how alike they are",
+        .excludes = "--shape --no-conflicts"),
+    CLI_OPT_CALL(
+        "--param-syntax", "colon|brace", offsetof(gen_options, c.param_syntax), take_param_syntax,
+        "with --like and --generator v2: params written :id (catch-alls *path) or {id} ({*path}); "
+        "by default the syntax most of FILE's params use.  Templates ({sid}.json) need brace"),
+    CLI_OPT_CALL("--generator", "v1|v2|v3", offsetof(gen_options, c.g.generator), take_generator,
+                 "v2 (the default): depth peaks at 4-5 and fan-out grows with N, like the public "
+                 "tables; v1: the original generator (fan-out 32, so large tables pile up at depth "
+                 "8), kept byte-identical to reproduce published corpora and figures.  With "
+                 "--like: v3 (the default for a routes file) keeps FILE's tree and shared prefix, "
+                 "its words synthetic, and grows by copies of its resources; v2 (the default for a "
+                 "profile) fits the profile's counts and grows below every level; v1 widens only "
+                 "the root; v1 and v2 are byte-identical to the corpora made before"),
+    CLI_OPT_STRING("--out", "PREFIX", offsetof(gen_options, out),
+                   "writes PREFIX.routes and PREFIX.requests", .flags = CLI_REQUIRED),
+    CLI_OPT_FLAG("--no-conflicts", offsetof(gen_options, c.g.no_conflicts),
+                 "no static and param (or other) siblings at one position, for routers such as "
+                 "httprouter 1.x and r3"),
+    CLI_OPT_RANGE(CLI_SIZE, "--requests", "C", offsetof(gen_options, c.q.count), 1,
+                  RB_REQGEN_MAX_COUNT, "requests to write", .flags = CLI_SHOW_DEFAULT),
     {0}};
 
 static const cli_command gen_command = {
@@ -256,28 +214,16 @@ typedef struct requests_options {
 } requests_options;
 
 static const cli_option requests_table[] = {
-    {.name = "--out",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(requests_options, out),
-     .help = "write the requests to FILE (default: stdout, the summary then goes to stderr)"},
-    {.name = "--count",
-     .type = CLI_SIZE,
-     .metavar = "C",
-     .offset = offsetof(requests_options, q.count),
-     .min = 1,
-     .max = RB_REQGEN_MAX_COUNT,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "requests to write"},
+    CLI_OPT_STRING("--out", "FILE", offsetof(requests_options, out),
+                   "write the requests to FILE (default: stdout, the summary then goes to stderr)"),
+    CLI_OPT_RANGE(CLI_SIZE, "--count", "C", offsetof(requests_options, q.count), 1,
+                  RB_REQGEN_MAX_COUNT, "requests to write", .flags = CLI_SHOW_DEFAULT),
     CLI_SEED(offsetof(requests_options, q.seed), CLI_SHOW_DEFAULT, "generator seed"),
-    {.name = "--paths",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(requests_options, paths),
-     .excludes = "--count --seed --miss --wrong-method --dist",
-     .help = "instead of generating: the methods and paths of the request table FILE, with "
-             "EXPECTED recomputed for FILE.routes (the same requests against another table, "
-             "e.g. one with templates written as params)"},
+    CLI_OPT_STRING("--paths", "FILE", offsetof(requests_options, paths),
+                   "instead of generating: the methods and paths of the request table FILE, with "
+                   "EXPECTED recomputed for FILE.routes (the same requests against another table, "
+                   "e.g. one with templates written as params)",
+                   .excludes = "--count --seed --miss --wrong-method --dist"),
     {0}};
 
 static const cli_command requests_command = {
@@ -346,33 +292,17 @@ typedef struct check_options {
 } check_options;
 
 static const cli_option check_table[] = {
-    {.name = "--min-unique",
-     .type = CLI_SIZE,
-     .metavar = "K",
-     .offset = offsetof(check_options, min_unique),
-     .min = 0,
-     .max = SIZE_MAX,
-     .help = "fail unless there are at least K distinct (method, shape)"},
-    {.name = "--json",
-     .type = CLI_FLAG,
-     .offset = offsetof(check_options, json),
-     .help = "the report as JSON on stdout (fields: corpus/check.h)"},
-    {.name = "--samples",
-     .type = CLI_U32,
-     .metavar = "N",
-     .offset = offsetof(check_options, opt.samples),
-     .min = 1,
-     .max = 1000000,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "paths sampled per glob route to decide shadowing"},
+    CLI_OPT_RANGE(CLI_SIZE, "--min-unique", "K", offsetof(check_options, min_unique), 0, SIZE_MAX,
+                  "fail unless there are at least K distinct (method, shape)"),
+    CLI_OPT_FLAG("--json", offsetof(check_options, json),
+                 "the report as JSON on stdout (fields: corpus/check.h)"),
+    CLI_OPT_RANGE(CLI_U32, "--samples", "N", offsetof(check_options, opt.samples), 1, 1000000,
+                  "paths sampled per glob route to decide shadowing", .flags = CLI_SHOW_DEFAULT),
     CLI_SEED(offsetof(check_options, opt.seed), CLI_SHOW_DEFAULT, "seed of the sampling"),
-    {.name = "--against",
-     .type = CLI_STRING,
-     .metavar = "B",
-     .offset = offsetof(check_options, against),
-     .help = "then the table's profile beside B's (a routes file or a profile), as `corpus "
-             "compare FILE.routes B` prints it; with --json the output is {\"check\": ..., "
-             "\"against\": ...}"},
+    CLI_OPT_STRING(
+        "--against", "B", offsetof(check_options, against),
+        "then the table's profile beside B's (a routes file or a profile), as `corpus compare "
+        "FILE.routes B` prints it; with --json the output is {\"check\": ..., \"against\": ...}"),
     {0}};
 
 static const cli_command check_command = {
@@ -436,23 +366,13 @@ typedef struct import_options {
 } import_options;
 
 static const cli_option import_table[] = {
-    {.name = "--openapi",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(import_options, in),
-     .flags = CLI_REQUIRED,
-     .help = "the OpenAPI 3.x or Swagger 2.0 document, YAML or JSON"},
-    {.name = "--out",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(import_options, out),
-     .help = "write the routes to FILE (default: stdout, the summary then goes to stderr)"},
-    {.name = "--base-path",
-     .type = CLI_STRING,
-     .metavar = "KEEP|none|/PATH",
-     .offset = offsetof(import_options, base_path),
-     .help = "the prefix of every route: KEEP (the default) the document's base path, the path "
-             "of servers[0].url (3.x) or basePath (2.0); none; or /PATH"},
+    CLI_OPT_STRING("--openapi", "FILE", offsetof(import_options, in),
+                   "the OpenAPI 3.x or Swagger 2.0 document, YAML or JSON", .flags = CLI_REQUIRED),
+    CLI_OPT_STRING("--out", "FILE", offsetof(import_options, out),
+                   "write the routes to FILE (default: stdout, the summary then goes to stderr)"),
+    CLI_OPT_STRING("--base-path", "KEEP|none|/PATH", offsetof(import_options, base_path),
+                   "the prefix of every route: KEEP (the default) the document's base path, the "
+                   "path of servers[0].url (3.x) or basePath (2.0); none; or /PATH"),
     {0}};
 
 static const cli_command import_command = {
@@ -515,11 +435,8 @@ typedef struct profile_options {
 } profile_options;
 
 static const cli_option profile_table[] = {
-    {.name = "--out",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(profile_options, out),
-     .help = "write the profile to FILE, atomically (default: stdout)"},
+    CLI_OPT_STRING("--out", "FILE", offsetof(profile_options, out),
+                   "write the profile to FILE, atomically (default: stdout)"),
     {0}};
 
 static const cli_command profile_command = {
@@ -566,10 +483,8 @@ typedef struct compare_options {
 } compare_options;
 
 static const cli_option compare_table[] = {
-    {.name = "--json",
-     .type = CLI_FLAG,
-     .offset = offsetof(compare_options, json),
-     .help = "the comparison as JSON (counts and totals per bin; fields: corpus/profile.h)"},
+    CLI_OPT_FLAG("--json", offsetof(compare_options, json),
+                 "the comparison as JSON (counts and totals per bin; fields: corpus/profile.h)"),
     {0}};
 
 static const cli_command compare_command = {

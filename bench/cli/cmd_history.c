@@ -15,12 +15,9 @@ typedef struct history_options {
 } history_options;
 
 static const cli_option history_table[] = {
-    {.name = "--svg",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = offsetof(history_options, svg),
-     .help = "also write the chart: a panel per scenario, a line per router across the commits, "
-             "steps ringed, a dashed rule where a new series starts"},
+    CLI_OPT_STRING("--svg", "FILE", offsetof(history_options, svg),
+                   "also write the chart: a panel per scenario, a line per router across the "
+                   "commits, steps ringed, a dashed rule where a new series starts"),
     {0}};
 
 static const cli_command history_command = {

@@ -32,147 +32,57 @@ static int take_router_lib(void *field, const char *v, rb_error *err)
 }
 
 static const cli_option tables_table[] = {
-    {.name = "--routes",
-     .type = CLI_STRING,
-     .metavar = "F",
-     .offset = H(o.routes_path),
-     .requires = "--requests",
-     .help = "the route table (METHOD PATTERN lines)"},
-    {.name = "--requests",
-     .type = CLI_STRING,
-     .metavar = "F",
-     .offset = H(o.requests_path),
-     .requires = "--routes",
-     .help = "the request table (METHOD PATH EXPECTED lines)"},
-    {.name = "--corpus",
-     .type = CLI_STRING,
-     .metavar = "NAME",
-     .offset = H(corpus),
-     .excludes = "--routes --requests",
-     .help = "a shipped corpus instead (routebench list)"},
-    {.name = "--routers",
-     .type = CLI_STRING,
-     .metavar = "LIST",
-     .offset = H(routers),
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "router specs, NAME or NAME@LIB, comma-separated; the first is the baseline of the "
-             "ratios"},
-    {.name = "--router-lib",
-     .type = CLI_CALL,
-     .metavar = "LIB",
-     .offset = H(o),
-     .call = take_router_lib,
-     .flags = CLI_REPEAT,
-     .help = "load a plugin library first (repeatable; the servers load it too)"},
+    CLI_OPT_STRING("--routes", "F", H(o.routes_path), "the route table (METHOD PATTERN lines)",
+                   .requires = "--requests"),
+    CLI_OPT_STRING("--requests", "F", H(o.requests_path),
+                   "the request table (METHOD PATH EXPECTED lines)", .requires = "--routes"),
+    CLI_OPT_STRING("--corpus", "NAME", H(corpus), "a shipped corpus instead (routebench list)",
+                   .excludes = "--routes --requests"),
+    CLI_OPT_STRING(
+        "--routers", "LIST", H(routers),
+        "router specs, NAME or NAME@LIB, comma-separated; the first is the baseline of the ratios",
+        .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_CALL("--router-lib", "LIB", H(o), take_router_lib,
+                 "load a plugin library first (repeatable; the servers load it too)",
+                 .flags = CLI_REPEAT),
     {0}};
 
 static const cli_option protocol_table[] = {
-    {.name = "--trials",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = H(o.trials),
-     .min = 1,
-     .max = 1000,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "measured wrk rounds per router"},
-    {.name = "--warmup",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = H(o.warmup),
-     .min = 0,
-     .max = 100,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "warm-up rounds, discarded"},
-    {.name = "--duration",
-     .type = CLI_UINT,
-     .metavar = "S",
-     .offset = H(duration),
-     .min = 1,
-     .max = 3600,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "seconds of one wrk run (whole seconds: wrk's -d)"},
-    {.name = "--connections",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = H(o.connections),
-     .min = 1,
-     .max = 1000,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "keep-alive connections of wrk and of the latency generator"},
-    {.name = "--rate-fraction",
-     .type = CLI_DOUBLE,
-     .metavar = "F",
-     .offset = H(o.rate_fraction),
-     .dmin = 1e-6,
-     .dmax = 1,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "latency is measured at F x the slowest router's capacity, the same rate for all"},
-    {.name = "--latency-duration",
-     .type = CLI_DOUBLE,
-     .metavar = "S",
-     .offset = H(o.latency_s),
-     .dmin = 0.01,
-     .dmax = 3600,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "seconds of each open-loop latency run"},
-    {.name = "--timeout-ms",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = H(o.timeout_ms),
-     .min = 1,
-     .max = 3600000,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "per request (a server that does not answer is killed), and for wrk"},
-    {.name = "--lookup-trials",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = H(o.lookup_trials),
-     .min = 1,
-     .max = 1000,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "in-process lookup trials for the router's share"},
+    CLI_OPT_RANGE(CLI_UINT, "--trials", "N", H(o.trials), 1, 1000, "measured wrk rounds per router",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_RANGE(CLI_UINT, "--warmup", "N", H(o.warmup), 0, 100, "warm-up rounds, discarded",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_RANGE(CLI_UINT, "--duration", "S", H(duration), 1, 3600,
+                  "seconds of one wrk run (whole seconds: wrk's -d)", .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_RANGE(CLI_UINT, "--connections", "N", H(o.connections), 1, 1000,
+                  "keep-alive connections of wrk and of the latency generator",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_DOUBLE(
+        "--rate-fraction", "F", H(o.rate_fraction), 1e-6, 1,
+        "latency is measured at F x the slowest router's capacity, the same rate for all",
+        .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_DOUBLE("--latency-duration", "S", H(o.latency_s), 0.01, 3600,
+                   "seconds of each open-loop latency run", .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_RANGE(CLI_UINT, "--timeout-ms", "N", H(o.timeout_ms), 1, 3600000,
+                  "per request (a server that does not answer is killed), and for wrk",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_RANGE(CLI_UINT, "--lookup-trials", "N", H(o.lookup_trials), 1, 1000,
+                  "in-process lookup trials for the router's share", .flags = CLI_SHOW_DEFAULT),
     {0}};
 
 static const cli_option machine_table[] = {
-    {.name = "--server-cpu",
-     .type = CLI_INT,
-     .metavar = "N",
-     .offset = H(o.server_cpu),
-     .min = 0,
-     .max = 1023,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "the CPU the servers (and the in-process lookups) run on"},
-    {.name = "--client-cpu",
-     .type = CLI_INT,
-     .metavar = "N",
-     .offset = H(o.client_cpu),
-     .min = 0,
-     .max = 1023,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "the CPU wrk and the latency generator run on"},
-    {.name = "--port",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = H(o.port),
-     .min = 0,
-     .max = 65535,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "first server port, then N+1, ...; 0: free ports the kernel picks, never in use"},
-    {.name = "--server",
-     .type = CLI_STRING,
-     .metavar = "PATH",
-     .offset = H(server),
-     .help = "the server (default: routebench-http-server next to this executable)"},
-    {.name = "--wrk",
-     .type = CLI_STRING,
-     .metavar = "PATH",
-     .offset = H(wrk),
-     .help = "wrk (default: wrk on PATH)"},
-    {.name = "--out",
-     .type = CLI_STRING,
-     .metavar = "DIR",
-     .offset = H(out),
-     .help = "write http.json, http_trials.csv and http.md into DIR"},
+    CLI_OPT_RANGE(CLI_INT, "--server-cpu", "N", H(o.server_cpu), 0, 1023,
+                  "the CPU the servers (and the in-process lookups) run on",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_RANGE(CLI_INT, "--client-cpu", "N", H(o.client_cpu), 0, 1023,
+                  "the CPU wrk and the latency generator run on", .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_RANGE(CLI_UINT, "--port", "N", H(o.port), 0, 65535,
+                  "first server port, then N+1, ...; 0: free ports the kernel picks, never in use",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_STRING("--server", "PATH", H(server),
+                   "the server (default: routebench-http-server next to this executable)"),
+    CLI_OPT_STRING("--wrk", "PATH", H(wrk), "wrk (default: wrk on PATH)"),
+    CLI_OPT_STRING("--out", "DIR", H(out), "write http.json, http_trials.csv and http.md into DIR"),
     {0}};
 
 static const cli_command http_command = {
@@ -227,62 +137,51 @@ static int parse_args(http_cli *c, int argc, char **argv)
     return CLI_CONTINUE;
 }
 
-int cmd_http(int argc, char **argv)
+/* The parsed options: the run into res, the report, the bundle. */
+static int http(http_cli *c, rb_http_result *res, int argc, char **argv)
 {
-    http_cli *c = calloc(1, sizeof *c);
-    rb_http_result *res = calloc(1, sizeof *res);
-    if (!c || !res) {
-        free(c);
-        free(res);
-        return cli_system_error("http", "out of memory");
-    }
-    int status = parse_args(c, argc, argv);
-    if (status != CLI_CONTINUE) {
-        free(c);
-        free(res);
-        return status;
-    }
-    status = CLI_OK;
     char command[2048];
     cli_command_line(argc, argv, command, sizeof command);
     rb_error err;
-    if (c->out && rb_http_prepare_dir(c->out, &err) < 0) {
-        free(c);
-        free(res);
+    if (c->out && rb_http_prepare_dir(c->out, &err) < 0)
         return cli_error("http", "--out: %s", err.message);
-    }
-    int rc = rb_http_run(&c->o, progress, NULL, res, &err);
-    if (rc < 0) {
-        fprintf(stderr, "routebench http: %s\n", err.message);
+    if (rb_http_run(&c->o, progress, NULL, res, &err) < 0) {
+        cli_error("http", "%s", err.message);
         if (res->detail[0]) {
             fprintf(stderr, "---- its stderr (last lines) ----\n%s", res->detail);
             if (res->detail[strlen(res->detail) - 1] != '\n') fputc('\n', stderr);
             fprintf(stderr, "----\n");
         }
-        status = res->fault ? CLI_FAILED : CLI_USAGE;
-    } else {
-        rb_buf text = {0};
-        rb_http_report(&c->o, res, command, false, &text);
-        fwrite(text.data ? text.data : "", 1, text.len, stdout);
-        rb_buf_free(&text);
-        if (!res->gate_passed) {
-            const rb_http_router_result *x = &res->results[res->gate_failed];
-            fprintf(stderr,
-                    "routebench http: %s failed the validity gate (request %zu, %s); the load "
-                    "phase is refused\n",
-                    x->spec, x->gate.first_wrong + 1, x->gate.first_what);
-            status = CLI_FAILED;
-        }
-        if (c->out) {
-            if (rb_http_write_bundle(&c->o, res, command, c->out, &err) < 0) {
-                fprintf(stderr, "routebench http: --out %s: %s\n", c->out, err.message);
-                status = CLI_USAGE;
-            } else {
-                printf("\nbundle: %s/http.json, http_trials.csv, http.md\n", c->out);
-            }
-        }
+        return res->fault ? CLI_FAILED : CLI_USAGE;
     }
-    rb_http_result_free(res);
+    int status = CLI_OK;
+    rb_buf text = {0};
+    rb_http_report(&c->o, res, command, false, &text);
+    cli_put(stdout, &text);
+    if (!res->gate_passed) {
+        const rb_http_router_result *x = &res->results[res->gate_failed];
+        fprintf(stderr,
+                "routebench http: %s failed the validity gate (request %zu, %s); the load "
+                "phase is refused\n",
+                x->spec, x->gate.first_wrong + 1, x->gate.first_what);
+        status = CLI_FAILED;
+    }
+    if (c->out) {
+        if (rb_http_write_bundle(&c->o, res, command, c->out, &err) < 0)
+            status = cli_error("http", "--out %s: %s", c->out, err.message);
+        else
+            printf("\nbundle: %s/http.json, http_trials.csv, http.md\n", c->out);
+    }
+    return status;
+}
+
+int cmd_http(int argc, char **argv)
+{
+    http_cli *c = calloc(1, sizeof *c);
+    rb_http_result *res = calloc(1, sizeof *res);
+    int status = !c || !res ? cli_system_error("http", "out of memory") : parse_args(c, argc, argv);
+    if (status == CLI_CONTINUE) status = http(c, res, argc, argv);
+    if (res) rb_http_result_free(res);
     free(res);
     free(c);
     return status;

@@ -13,17 +13,10 @@ typedef struct list_options {
 } list_options;
 
 static const cli_option list_table[] = {
-    {.name = "--router-lib",
-     .type = CLI_CALL,
-     .metavar = "LIB",
-     .offset = offsetof(list_options, plugins),
-     .call = cli_take_router_lib,
-     .flags = CLI_REPEAT,
-     .help = "load a plugin library first (repeatable); its routers are listed as NAME@LIB"},
-    {.name = "--json",
-     .type = CLI_FLAG,
-     .offset = offsetof(list_options, json),
-     .help = "the list as JSON on stdout (schema routebench-list, docs/measurement.md)"},
+    CLI_ROUTER_LIB(offsetof(list_options, plugins),
+                   "load a plugin library first (repeatable); its routers are listed as NAME@LIB"),
+    CLI_OPT_FLAG("--json", offsetof(list_options, json),
+                 "the list as JSON on stdout (schema routebench-list, docs/measurement.md)"),
     {0}};
 
 static const cli_command list_command = {
@@ -52,8 +45,7 @@ int cmd_list(int argc, char **argv)
         rb_buf text = {0};
         rb_catalog_text(&o.plugins, &text);
         status = text.failed ? cli_system_error("list", "out of memory") : CLI_OK;
-        if (text.data) fputs(text.data, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
     }
     rb_plugins_close(&o.plugins);
     return status;

@@ -46,59 +46,36 @@ static int take_percent(void *field, const char *v, rb_error *err)
 }
 
 static const cli_option pair_table[] = {
-    {.name = "--baseline",
-     .alias = "--a",
-     .type = CLI_STRING,
-     .metavar = "SPEC",
-     .offset = offsetof(pair_options, a),
-     .flags = CLI_REQUIRED,
-     .help = "the reference router, A: NAME (routebench list) or NAME@LIB, router NAME of plugin "
-             "library LIB, so two builds of one router can be paired: --baseline "
-             "radix@old/lib.so --candidate radix@new/lib.so"},
-    {.name = "--candidate",
-     .alias = "--b",
-     .type = CLI_STRING,
-     .metavar = "SPEC",
-     .offset = offsetof(pair_options, b),
-     .excludes = "--self-test",
-     .help = "the router judged against the baseline, B, the same way (required, except with "
-             "--self-test)"},
-    {.name = "--fail-below",
-     .type = CLI_CALL,
-     .metavar = "R",
-     .offset = offsetof(pair_options, fail_below),
-     .call = cli_take_fail_below,
-     .help = "the gate, on the interval of the one scenario or of the geometric mean of several: "
-             "0.97, or 3% (the same), fails when the candidate is surely more than 3% slower "
-             "than the baseline; from 0.5 to 1 (50% to 0%).  Outcomes: passed (exit 0); "
-             "FAILED (exit 1: the whole interval lies below R; a counted metric: the exact ratio "
-             "is below R); INCONCLUSIVE (exit 3: too few pairs, or the threshold lies inside the "
-             "run's noise, its minimum detectable effect being larger than the distance from 1 "
-             "to R; the message says how many trials or which metric would decide it).  Needs "
-             "--trials 7 or more unless the metric is counted"},
-    {.name = "--self-test",
-     .type = CLI_FLAG,
-     .offset = offsetof(pair_options, self_test),
-     .help = "can this machine gate A?  Runs A against itself and against a copy of A slowed by "
-             "--effect (busy work after each lookup, calibrated), --runs times each, with the "
-             "other options, and prints the false-alarm rate, the detection rate and the trials "
-             "that would detect the effect in 90% of runs (without --fail-below, the gate is set "
-             "halfway: R = 1 - effect/2)"},
-    {.name = "--effect",
-     .type = CLI_CALL,
-     .metavar = "P%",
-     .offset = offsetof(pair_options, effect),
-     .call = take_percent,
-     .requires = "--self-test",
-     .help = "the self-test's slowdown (default 5%)"},
-    {.name = "--runs",
-     .type = CLI_UINT,
-     .metavar = "K",
-     .offset = offsetof(pair_options, runs),
-     .min = 1,
-     .max = 1000,
-     .requires = "--self-test",
-     .help = "the self-test's runs per case (default 10; a counted metric needs 1)"},
+    CLI_OPT_STRING("--baseline", "SPEC", offsetof(pair_options, a),
+                   "the reference router, A: NAME (routebench list) or NAME@LIB, router NAME of "
+                   "plugin library LIB, so two builds of one router can be paired: --baseline "
+                   "radix@old/lib.so --candidate radix@new/lib.so",
+                   .alias = "--a", .flags = CLI_REQUIRED),
+    CLI_OPT_STRING("--candidate", "SPEC", offsetof(pair_options, b),
+                   "the router judged against the baseline, B, the same way (required, except with "
+                   "--self-test)",
+                   .alias = "--b", .excludes = "--self-test"),
+    CLI_FAIL_BELOW(
+        offsetof(pair_options, fail_below),
+        "the gate, on the interval of the one scenario or of the geometric mean of several: 0.97, "
+        "or 3% (the same), fails when the candidate is surely more than 3% slower than the "
+        "baseline; from 0.5 to 1 (50% to 0%).  Outcomes: passed (exit 0); FAILED (exit 1: the "
+        "whole interval lies below R; a counted metric: the exact ratio is below R); INCONCLUSIVE "
+        "(exit 3: too few pairs, or the threshold lies inside the run's noise, its minimum "
+        "detectable effect being larger than the distance from 1 to R; the message says how many "
+        "trials or which metric would decide it).  Needs --trials 7 or more unless the metric is "
+        "counted"),
+    CLI_OPT_FLAG("--self-test", offsetof(pair_options, self_test),
+                 "can this machine gate A?  Runs A against itself and against a copy of A slowed "
+                 "by --effect (busy work after each lookup, calibrated), --runs times each, with "
+                 "the other options, and prints the false-alarm rate, the detection rate and the "
+                 "trials that would detect the effect in 90% of runs (without --fail-below, the "
+                 "gate is set halfway: R = 1 - effect/2)"),
+    CLI_OPT_CALL("--effect", "P%", offsetof(pair_options, effect), take_percent,
+                 "the self-test's slowdown (default 5%)", .requires = "--self-test"),
+    CLI_OPT_RANGE(CLI_UINT, "--runs", "K", offsetof(pair_options, runs), 1, 1000,
+                  "the self-test's runs per case (default 10; a counted metric needs 1)",
+                  .requires = "--self-test"),
     {0}};
 
 static const cli_command pair_command = {
@@ -145,24 +122,13 @@ static int report_pair(const session_options *o, const rb_bundle *bundle, int st
     return status == CLI_OK ? gate_status : status;
 }
 
-int cmd_pair(int argc, char **argv)
+/* The parsed options: the routers, then the self-test or the paired run. */
+static int pair(pair_options *po, int argc, char **argv)
 {
-    pair_options po = {0};
-    po.effect = RB_SELFTEST_DEFAULT_EFFECT;
-    po.runs = RB_SELFTEST_DEFAULT_RUNS;
-    session_options *o = &po.s;
-    session_options_init(o, "pair");
-    o->leave_out = "pair another router with --a or --b";
-    o->run.all_or_nothing = true;
-    o->run.noise_note = true;
-    int status = cli_args(&pair_command, &po, argc, argv);
-    if (status != CLI_CONTINUE) {
-        session_options_free(o);
-        return status;
-    }
-    bool gate = po.fail_below > 0;
-    status = CLI_OK;
-    if (!po.self_test && !po.b)
+    session_options *o = &po->s;
+    bool gate = po->fail_below > 0;
+    int status = CLI_OK;
+    if (!po->self_test && !po->b)
         status = cli_error("pair", "needs --candidate SPEC (--b), or --self-test");
     if (status == CLI_OK && gate && !rb_metric_exact(o->run.metric) &&
         o->run.proto.trials < RB_PAIR_GATE_MIN_TRIALS)
@@ -172,25 +138,18 @@ int cmd_pair(int argc, char **argv)
                       "fewer pairs cannot tell a regression from noise (or use --metric "
                       "instructions, which is exact)",
                       RB_PAIR_GATE_MIN_TRIALS, rb_metric_name(o->run.metric), o->run.proto.trials);
-    if (status == CLI_OK) status = session_add_router(o, po.a);
-    if (status == CLI_OK && !po.self_test) status = session_add_router(o, po.b);
-    if (status == CLI_OK && !po.self_test && o->run.nrouters != 2)
+    if (status == CLI_OK) status = session_add_router(o, po->a);
+    if (status == CLI_OK && !po->self_test) status = session_add_router(o, po->b);
+    if (status == CLI_OK && !po->self_test && o->run.nrouters != 2)
         status = cli_error("pair", "--baseline and --candidate name the same router");
     if (status == CLI_OK) status = session_finish_scenarios(o);
     bool handled = false;
     if (status == CLI_OK) status = session_metric_dispatch(o, argc, argv, &handled);
-    if (status != CLI_OK || handled) {
-        session_options_free(o);
-        return status;
-    }
-    if (po.self_test) {
-        status = pair_selftest(o, po.effect, po.runs, gate, po.fail_below);
-        session_options_free(o);
-        return status;
-    }
+    if (status != CLI_OK || handled) return status;
+    if (po->self_test) return pair_selftest(o, po->effect, po->runs, gate, po->fail_below);
     if (gate) {
         o->run.gate.on = true;
-        o->run.gate.threshold = po.fail_below;
+        o->run.gate.threshold = po->fail_below;
         snprintf(o->run.gate.a, sizeof o->run.gate.a, "%s", o->run.labels[0]);
         snprintf(o->run.gate.b, sizeof o->run.gate.b, "%s", o->run.labels[1]);
     }
@@ -198,6 +157,20 @@ int cmd_pair(int argc, char **argv)
     status = session_run(o, argc, argv, &bundle);
     if (status != CLI_USAGE) status = report_pair(o, &bundle, status);
     rb_bundle_free(&bundle);
-    session_options_free(o);
+    return status;
+}
+
+int cmd_pair(int argc, char **argv)
+{
+    pair_options po = {0};
+    po.effect = RB_SELFTEST_DEFAULT_EFFECT;
+    po.runs = RB_SELFTEST_DEFAULT_RUNS;
+    session_options_init(&po.s, "pair");
+    po.s.leave_out = "pair another router with --a or --b";
+    po.s.run.all_or_nothing = true;
+    po.s.run.noise_note = true;
+    int status = cli_args(&pair_command, &po, argc, argv);
+    if (status == CLI_CONTINUE) status = pair(&po, argc, argv);
+    session_options_free(&po.s);
     return status;
 }

@@ -48,8 +48,7 @@ int cmd_report(int argc, char **argv)
                   o.dir, o.dir, r.rep.differ, r.rep.values);
         rb_buf text = {0};
         rb_rerender_differences(&r, &text);
-        if (text.data) fputs(text.data, stderr);
-        rb_buf_free(&text);
+        cli_put(stderr, &text);
         status = CLI_FAILED;
     } else if (rc == RB_RERENDER_GATE_DIFFERS) {
         cli_error("report",

@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "harness.h"
 #include "router.h"
-#include "router_list.h"
 #include "session.h"
 
 #include <stdio.h>
@@ -18,20 +17,14 @@ typedef struct run_options {
 } run_options;
 
 static const cli_option run_table[] = {
-    {.name = "--routers",
-     .type = CLI_STRING,
-     .metavar = "a,b,...",
-     .offset = offsetof(run_options, routers),
-     .help = "routers to run (default: every registered router, the limit and every "
-             "--router-lib router); NAME@LIB names router NAME of plugin library LIB (two "
-             "builds side by side); 'limit' is the reference row of an exact match of the "
-             "scenario's own requested paths (docs/measurement.md)"},
-    {.name = "--baseline",
-     .type = CLI_STRING,
-     .metavar = "NAME",
-     .offset = offsetof(run_options, baseline),
-     .help = "ratios are against it; always run (default: radix, or linear while radix is not "
-             "built in)"},
+    CLI_OPT_STRING("--routers", "a,b,...", offsetof(run_options, routers),
+                   "routers to run (default: every registered router, the limit and every "
+                   "--router-lib router); NAME@LIB names router NAME of plugin library LIB (two "
+                   "builds side by side); 'limit' is the reference row of an exact match of the "
+                   "scenario's own requested paths (docs/measurement.md)"),
+    CLI_OPT_STRING("--baseline", "NAME", offsetof(run_options, baseline),
+                   "ratios are against it; always run (default: radix, or linear while radix is "
+                   "not built in)"),
     {0}};
 
 static const cli_command run_command = {
@@ -53,16 +46,6 @@ static const cli_command run_command = {
               "             2 usage/input error\n",
 };
 
-static int add_ops(void *o, const rb_router_ops *ops, const char *label)
-{
-    return session_add_ops(o, ops, label);
-}
-
-static int add_router(void *o, const char *spec)
-{
-    return session_add_router(o, spec);
-}
-
 /* Fill o->run.routers: the baseline first, then the others (--routers order, or
  * the registry's and then every --router-lib router's). */
 static int choose_routers(session_options *o, const char *list, const char *baseline)
@@ -76,12 +59,7 @@ static int choose_routers(session_options *o, const char *list, const char *base
         fprintf(stderr, "routebench run: note: radix is not built in; the baseline is linear\n");
         rc = session_add_router(o, "linear");
     }
-    if (rc != CLI_OK) return rc;
-    if (!list) return rb_router_list_every(&o->run.plugins, true, add_ops, o);
-    rc = rb_router_list_names(list, add_router, o);
-    if (rc == RB_EINVAL)
-        return cli_error("run", "--routers: an empty or too long name in '%s'", list);
-    return rc;
+    return rc == CLI_OK ? session_add_routers(o, list, &o->run.plugins, true) : rc;
 }
 
 int cmd_run(int argc, char **argv)

@@ -25,48 +25,24 @@ typedef struct verify_options {
 
 #define V(field) offsetof(verify_options, field)
 static const cli_option verify_table[] = {
-    {.name = "--router",
-     .type = CLI_STRING,
-     .metavar = "SPEC",
-     .offset = V(router),
-     .help = "the router: a name (routebench list), or NAME@LIB for router NAME of plugin "
-             "library LIB"},
-    {.name = "--routes",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = V(routes),
-     .requires = "--router --requests",
-     .help = "the route table ..."},
-    {.name = "--requests",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = V(requests),
-     .requires = "--router --routes",
-     .help = "... and the request table with EXPECTED answers"},
-    {.name = "--corpus",
-     .type = CLI_STRING,
-     .metavar = "NAME",
-     .offset = V(corpus),
-     .excludes = "--routes --requests",
-     .requires = "--router",
-     .help = "a shipped corpus instead of the two files (routebench list)"},
-    {.name = "--all",
-     .type = CLI_FLAG,
-     .offset = V(all),
-     .excludes = "--router --routes --requests --corpus",
-     .help = "every router (plugin routers too) on every shipped corpus, skipping pairs whose "
-             "features the router lacks"},
-    {.name = "--router-lib",
-     .type = CLI_CALL,
-     .metavar = "LIB",
-     .offset = V(plugins),
-     .call = cli_take_router_lib,
-     .flags = CLI_REPEAT,
-     .help = "load a plugin library first (repeatable)"},
-    {.name = "--json",
-     .type = CLI_FLAG,
-     .offset = V(json),
-     .help = "the results as JSON on stdout (schema routebench-verify, docs/measurement.md)"},
+    CLI_OPT_STRING(
+        "--router", "SPEC", V(router),
+        "the router: a name (routebench list), or NAME@LIB for router NAME of plugin library LIB"),
+    CLI_OPT_STRING("--routes", "FILE", V(routes), "the route table ...",
+                   .requires = "--router --requests"),
+    CLI_OPT_STRING("--requests", "FILE", V(requests),
+                   "... and the request table with EXPECTED answers",
+                   .requires = "--router --routes"),
+    CLI_OPT_STRING("--corpus", "NAME", V(corpus),
+                   "a shipped corpus instead of the two files (routebench list)",
+                   .excludes = "--routes --requests", .requires = "--router"),
+    CLI_OPT_FLAG("--all", V(all),
+                 "every router (plugin routers too) on every shipped corpus, skipping pairs whose "
+                 "features the router lacks",
+                 .excludes = "--router --routes --requests --corpus"),
+    CLI_ROUTER_LIB(V(plugins), "load a plugin library first (repeatable)"),
+    CLI_OPT_FLAG("--json", V(json),
+                 "the results as JSON on stdout (schema routebench-verify, docs/measurement.md)"),
     {0}};
 #undef V
 
@@ -109,8 +85,7 @@ static void each(void *ctx, const rb_verify_run *r)
     } else {
         rb_buf text = {0};
         rb_verify_run_text(r, &text);
-        if (text.data) fputs(text.data, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
     }
 }
 
@@ -139,8 +114,7 @@ static int verify_all(const verify_options *o, collector *c)
     } else {
         rb_buf text = {0};
         rb_verify_totals_text(&tot, &text);
-        if (text.data) fputs(text.data, stdout);
-        rb_buf_free(&text);
+        cli_put(stdout, &text);
     }
     return c->input_error ? CLI_USAGE : tot.failed ? CLI_FAILED : CLI_OK;
 }

@@ -25,35 +25,25 @@ static void on_skip(void *ctx, const char *name)
             o->run.labels[0]);
 }
 
-/* Write text on out, then free it. */
-static void put(FILE *out, rb_buf *text)
-{
-    if (text->data) fwrite(text->data, 1, text->len, out);
-    rb_buf_free(text);
-}
-
 int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below)
 {
     FILE *out = o->human;
     rb_error err;
     double threshold = gate ? fail_below : 1.0 - effect / 2.0;
     bool exact = rb_metric_exact(o->run.metric);
-    if (exact && rb_callgrind_open(&o->run.cg, &err) < 0) {
-        fprintf(stderr, "routebench pair: %s\n", err.message);
-        return CLI_USAGE;
-    }
+    if (exact && rb_callgrind_open(&o->run.cg, &err) < 0)
+        return cli_error("pair", "%s", err.message);
     rb_selftest_loaded *l = malloc(sizeof *l);
     if (!l) return cli_system_error("pair", "out of memory");
     if (rb_selftest_load(&o->run.scenarios, o->run.seed, o->run.routers[0], on_skip, o, l, &err) <
         0) {
-        fprintf(stderr, "routebench pair: scenario %s: %s\n", l->failed, err.message);
+        cli_error("pair", "scenario %s: %s", l->failed, err.message);
         free(l);
         return CLI_USAGE;
     }
     if (l->n == 0) {
-        fprintf(stderr, "routebench pair: no scenario %s supports\n", o->run.labels[0]);
         free(l);
-        return CLI_USAGE;
+        return cli_error("pair", "no scenario %s supports", o->run.labels[0]);
     }
     double load_start = rb_machine_loadavg();
     rb_selftest_opts so = {o->run.routers[0], o->run.metric, o->run.proto, o->run.seed, effect,
@@ -61,7 +51,7 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     rb_selftest_text_in in = {o->run.labels[0], &so, gate, l};
     rb_buf text = {0};
     rb_selftest_intro(&in, &text);
-    put(out, &text);
+    cli_put(out, &text);
     fflush(out);
 
     rb_selftest_result r;
@@ -70,9 +60,9 @@ int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, d
     rb_selftest_loaded_free(l);
     free(l);
     if (rc < 0) {
-        fprintf(stderr, "routebench pair: self-test: %s\n", err.message);
+        cli_error("pair", "self-test: %s", err.message);
         return rc == RB_ESTATE ? CLI_FAILED : CLI_USAGE;
     }
-    put(out, &text);
+    cli_put(out, &text);
     return CLI_OK;
 }

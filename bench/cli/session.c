@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "suite_estimate.h"
 #include "suite_routers.h"
+#include "router_list.h"
 #include "output.h"
 #include "progress.h"
 #include "console_session.h"
@@ -44,14 +45,11 @@ void session_options_free(session_options *o)
 int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label)
 {
     rb_error err;
-    if (rb_suite_add_ops(&o->run, ops, label, &err) < 0) {
-        fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
-        return CLI_USAGE;
-    }
+    if (rb_suite_add_ops(&o->run, ops, label, &err) < 0)
+        return cli_error(o->cmd, "%s", err.message);
     return CLI_OK;
 }
 
-/* A built-in peer runner that is not built, or could not be added. */
 /* A counted metric's parent checks the options and hands the run to the
  * same command under Callgrind, which says the notes: the parent does not. */
 static bool hands_over(const session_options *o)
@@ -60,6 +58,7 @@ static bool hands_over(const session_options *o)
     return rb_suite_metric_where(o->run.metric, &err) != RB_SUITE_METRIC_HERE;
 }
 
+/* A built-in peer runner that is not built, or could not be added. */
 static void peer_note(void *ctx, const char *why)
 {
     const session_options *o = ctx;
@@ -89,6 +88,25 @@ int session_add_router(session_options *o, const char *spec)
     rb_error err;
     if (rb_suite_add_spec(&o->run, spec, &err) < 0) return cli_error(o->cmd, "%s", err.message);
     return CLI_OK;
+}
+
+static int add_listed_ops(void *o, const rb_router_ops *ops, const char *label)
+{
+    return session_add_ops(o, ops, label);
+}
+
+static int add_listed_router(void *o, const char *spec)
+{
+    return session_add_router(o, spec);
+}
+
+int session_add_routers(session_options *o, const char *list, const rb_plugins *plugins, bool limit)
+{
+    if (!list) return rb_router_list_every(plugins, limit, add_listed_ops, o);
+    int rc = rb_router_list_names(list, add_listed_router, o);
+    if (rc == RB_EINVAL)
+        return cli_error(o->cmd, "--routers: an empty or too long name in '%s'", list);
+    return rc;
 }
 
 static int take_scenarios(void *list, const char *v, rb_error *err)
@@ -129,143 +147,83 @@ static const cli_choice metrics[] = {{"time", RB_METRIC_TIME},
 
 #define S(field) offsetof(session_options, field)
 const cli_option session_option_table[] = {
-    {.name = "--scenarios",
-     .alias = "--scenario",
-     .type = CLI_CALL,
-     .metavar = "LIST",
-     .offset = S(run.scenarios),
-     .call = take_scenarios,
-     .flags = CLI_REPEAT,
-     .help = "comma-separated: SHAPE-N (e.g. params-1000; SHAPE-nc-N: without static/param "
-             "conflicts, for peers; SHAPE-v1-N or SHAPE-nc-v1-N: generator v1, which made the "
-             "figures published before v2), SHAPE (at 100, 1000, 10000 routes), default, "
-             "shipped, or a shipped corpus name (routebench list); default: the default suite"},
-    {.name = "--shape",
-     .type = CLI_CALL,
-     .metavar = "S[,S]",
-     .offset = S(run.scenarios),
-     .call = take_shapes,
-     .flags = CLI_REPEAT,
-     .help = "the suite of shape S at 100, 1000, 10000 routes (static, params, mixed, catchall, "
-             "glob, templates)"},
-    {.name = "--routes",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = S(routes_file),
-     .requires = "--requests",
-     .help = "a scenario from your own route table ..."},
-    {.name = "--requests",
-     .type = CLI_STRING,
-     .metavar = "FILE",
-     .offset = S(requests_file),
-     .requires = "--routes",
-     .help = "... and request table (routebench corpus requests)"},
-    {.name = "--metric",
-     .type = CLI_CHOICE,
-     .metavar = "M",
-     .offset = S(run.metric),
-     .choices = metrics,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "what a lookup costs: time (on --clock), instructions (counted by Callgrind: "
-             "exact, the same for two builds of the same code), cycles-est (Callgrind's cache "
-             "simulation: L1 hits + 5 x LL hits + 35 x RAM accesses), hw-instructions (the "
-             "hardware counter, where the machine has one)"},
-    {.name = "--mode",
-     .type = CLI_CHOICE,
-     .metavar = "throughput|latency",
-     .offset = S(run.mode),
-     .choices = modes,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "throughput: lookups back to back (they may overlap in the pipeline); latency: "
-             "each lookup's request is chosen by the previous answer, so none overlap, as in a "
-             "server that waits for the route before running the handler"},
-    {.name = "--cache",
-     .type = CLI_CHOICE,
-     .metavar = "warm|cold",
-     .offset = S(run.cache),
-     .choices = caches,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "cold: between lookups a stand-in for the application touches --app-bytes of "
-             "other memory (evicting the router's lines); each lookup is timed on its own, the "
-             "stand-in outside the intervals, and the clock's own cost, measured alone in every "
-             "round, is subtracted"},
+    CLI_OPT_CALL("--scenarios", "LIST", S(run.scenarios), take_scenarios,
+                 "comma-separated: SHAPE-N (e.g. params-1000; SHAPE-nc-N: without static/param "
+                 "conflicts, for peers; SHAPE-v1-N or SHAPE-nc-v1-N: generator v1, which made the "
+                 "figures published before v2), SHAPE (at 100, 1000, 10000 routes), default, "
+                 "shipped, or a shipped corpus name (routebench list); default: the default suite",
+                 .alias = "--scenario", .flags = CLI_REPEAT),
+    CLI_OPT_CALL("--shape", "S[,S]", S(run.scenarios), take_shapes,
+                 "the suite of shape S at 100, 1000, 10000 routes (static, params, mixed, "
+                 "catchall, glob, templates)",
+                 .flags = CLI_REPEAT),
+    CLI_OPT_STRING("--routes", "FILE", S(routes_file), "a scenario from your own route table ...",
+                   .requires = "--requests"),
+    CLI_OPT_STRING("--requests", "FILE", S(requests_file),
+                   "... and request table (routebench corpus requests)", .requires = "--routes"),
+    CLI_OPT_CHOICE("--metric", "M", S(run.metric), metrics,
+                   "what a lookup costs: time (on --clock), instructions (counted by Callgrind: "
+                   "exact, the same for two builds of the same code), cycles-est (Callgrind's "
+                   "cache simulation: L1 hits + 5 x LL hits + 35 x RAM accesses), hw-instructions "
+                   "(the hardware counter, where the machine has one)",
+                   .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_CHOICE("--mode", "throughput|latency", S(run.mode), modes,
+                   "throughput: lookups back to back (they may overlap in the pipeline); latency: "
+                   "each lookup's request is chosen by the previous answer, so none overlap, as in "
+                   "a server that waits for the route before running the handler",
+                   .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_CHOICE(
+        "--cache", "warm|cold", S(run.cache), caches,
+        "cold: between lookups a stand-in for the application touches --app-bytes of other memory "
+        "(evicting the router's lines); each lookup is timed on its own, the stand-in outside the "
+        "intervals, and the clock's own cost, measured alone in every round, is subtracted",
+        .flags = CLI_SHOW_DEFAULT),
     SESSION_OPT_APP_BYTES(
         S(run.app_bytes),
         "bytes the application stand-in touches between two lookups (--cache cold)"),
-    {.name = "--peers",
-     .type = CLI_FLAG,
-     .offset = S(peers_all),
-     .help = "also run the built-in peer runners that are built (Go, Rust, Node: `routebench "
-             "list` names them; "
-             "scripts/setup.sh --peers); a missing one is a note, not an error"},
+    CLI_OPT_FLAG(
+        "--peers", S(peers_all),
+        "also run the built-in peer runners that are built (Go, Rust, Node: `routebench list` "
+        "names them; scripts/setup.sh --peers); a missing one is a note, not an error"),
     SESSION_OPT_LANG(S(langs)),
-    {.name = "--peer",
-     .type = CLI_CALL,
-     .metavar = "NAME=CMD",
-     .offset = S(run),
-     .call = take_peer,
-     .flags = CLI_REPEAT,
-     .help = "a peer runner of your own (docs/peer-protocol.md), started as CMD ROUTES "
-             "REQUESTS; repeatable"},
-    {.name = "--router-lib",
-     .type = CLI_CALL,
-     .metavar = "LIB",
-     .offset = S(run.plugins),
-     .call = cli_take_router_lib,
-     .flags = CLI_REPEAT,
-     .help = "load a plugin library of routers (repeatable); its routers are NAME@LIB"},
+    CLI_OPT_CALL("--peer", "NAME=CMD", S(run), take_peer,
+                 "a peer runner of your own (docs/peer-protocol.md), started as CMD ROUTES "
+                 "REQUESTS; repeatable",
+                 .flags = CLI_REPEAT),
+    CLI_ROUTER_LIB(S(run.plugins),
+                   "load a plugin library of routers (repeatable); its routers are NAME@LIB"),
     {0}};
 
 /* The fixed rows, then one --export-* row per output of the table that has
  * an option (bench/report/output.h), added by session_options_init. */
 #define SESSION_PROTOCOL_FIXED 9
 cli_option session_protocol_table[SESSION_PROTOCOL_FIXED + SESSION_MAX_EXPORTS + 1] = {
-    SESSION_OPT_TRIALS(S(run.proto.trials),
-                       "measured trials per router (the 95% sign-test interval of 9 pairs covers "
-                       "96.1%; 15 for a gate; counted metrics need none: one replay decides)"),
-    {.name = "--warmup",
-     .type = CLI_UINT,
-     .metavar = "N",
-     .offset = S(run.proto.warmup),
-     .min = 0,
-     .max = 1000,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "discarded warm-up rounds"},
-    SESSION_OPT_MIN_TRIAL_MS(S(run.proto.min_trial_ms)),
+    CLI_OPT_RANGE(CLI_UINT, "--trials", "N", S(run.proto.trials), 1, 100000,
+                  "measured trials per router (the 95% sign-test interval of 9 pairs covers "
+                  "96.1%; 15 for a gate; counted metrics need none: one replay decides)",
+                  .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_RANGE(CLI_UINT, "--warmup", "N", S(run.proto.warmup), 0, 1000,
+                  "discarded warm-up rounds", .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_DOUBLE("--min-trial-ms", "X", S(run.proto.min_trial_ms), 0.001, 600000,
+                   "a trial lasts at least X ms", .flags = CLI_SHOW_DEFAULT),
     CLI_SEED(S(run.seed), CLI_SHOW_DEFAULT,
              "seed of the generated tables and requests and of the round orders"),
-    {.name = "--cpu",
-     .type = CLI_INT,
-     .metavar = "N",
-     .offset = S(run.cpu),
-     .min = 0,
-     .max = 4095,
-     .help = "pin to CPU N (sched_setaffinity; default: not pinned)"},
-    {.name = "--clock",
-     .type = CLI_CHOICE,
-     .metavar = "wall|cpu",
-     .offset = S(run.proto.clock),
-     .choices = clocks,
-     .flags = CLI_SHOW_DEFAULT,
-     .help = "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
-             "(CLOCK_THREAD_CPUTIME_ID: leaves out time other processes held the core; for busy "
-             "machines)"},
-    {.name = "--out",
-     .type = CLI_STRING,
-     .metavar = "DIR",
-     .offset = S(out),
-     .help = "write the bundle: summary.json, trials.csv, report.md and the charts.  DIR must "
-             "be new, empty or an old bundle (checked before measuring); the bundle is written "
-             "beside it and replaces it whole at the end"},
-    {.name = "--json",
-     .type = CLI_FLAG,
-     .offset = S(json),
-     .help = "print summary.json's document on stdout (the tables go to stderr)"},
-    {.name = "--verbose",
-     .alias = "-v",
-     .type = CLI_FLAG,
-     .offset = S(verbose),
-     .help = "also print each table's fingerprints, checksums and the verdict's paragraph"},
+    CLI_OPT_RANGE(CLI_INT, "--cpu", "N", S(run.cpu), 0, 4095,
+                  "pin to CPU N (sched_setaffinity; default: not pinned)"),
+    CLI_OPT_CHOICE("--clock", "wall|cpu", S(run.proto.clock), clocks,
+                   "time trials by elapsed time (CLOCK_MONOTONIC) or by the thread's CPU time "
+                   "(CLOCK_THREAD_CPUTIME_ID: leaves out time other processes held the core; for "
+                   "busy machines)",
+                   .flags = CLI_SHOW_DEFAULT),
+    CLI_OPT_STRING("--out", "DIR", S(out),
+                   "write the bundle: summary.json, trials.csv, report.md and the charts.  DIR "
+                   "must be new, empty or an old bundle (checked before measuring); the bundle is "
+                   "written beside it and replaces it whole at the end"),
+    CLI_OPT_FLAG("--json", S(json),
+                 "print summary.json's document on stdout (the tables go to stderr)"),
+    CLI_OPT_FLAG("--verbose", S(verbose),
+                 "also print each table's fingerprints, checksums and the verdict's paragraph",
+                 .alias = "-v"),
 };
 
 /* The --export-* rows from the table of outputs, once. */
@@ -276,11 +234,8 @@ static void add_export_options(void)
     for (size_t i = 0, k = 0; i < rb_output_count() && k < SESSION_MAX_EXPORTS; i++) {
         const rb_output *out = rb_output_at(i);
         if (!out->option) continue;
-        row[k] = (cli_option){.name = out->option,
-                              .type = CLI_STRING,
-                              .metavar = "FILE",
-                              .offset = S(exports) + k * sizeof(const char *),
-                              .help = out->help};
+        row[k] = (cli_option)CLI_OPT_STRING(out->option, "FILE",
+                                            S(exports) + k * sizeof(const char *), out->help);
         k++;
     }
 }
@@ -404,13 +359,6 @@ static double print_estimate(const session_options *o, double share)
     return total;
 }
 
-/* Write text on out, then free it. */
-static void put(FILE *out, rb_buf *text)
-{
-    if (text->data) fwrite(text->data, 1, text->len, out);
-    rb_buf_free(text);
-}
-
 /* What will be measured, on what, and how long it will take. */
 static void print_intro(session_options *o, const rb_bundle *b)
 {
@@ -418,7 +366,7 @@ static void print_intro(session_options *o, const rb_bundle *b)
                            o->run.metric, o->run.proto,       o->run.seed};
     rb_buf text = {0};
     rb_console_intro_text(b, &in, &text);
-    put(o->human, &text);
+    cli_put(o->human, &text);
     fflush(o->human);
     o->cpu_share = rb_suite_cpu_share();
     o->estimate_s = print_estimate(o, o->cpu_share);
@@ -439,7 +387,7 @@ static void show_pass(void *ctx, const rb_bundle *b, const rb_suite_pass *p)
     rb_console_scenario(b, b->nscenarios - 1, &copts, &text);
     for (size_t i = 0; i < p->nnotes; i++)
         rb_console_peer_note(label_of(o, p->notes[i].ops), &p->notes[i].a, o->verbose, &text);
-    put(o->human, &text);
+    cli_put(o->human, &text);
     fflush(o->human);
 }
 
@@ -486,14 +434,14 @@ static void on_skipped(void *ctx, const char *scenario, const char *skipped,
     progress_clear(&pg->bar);
     rb_buf text = {0};
     rb_console_skipped(scenario, skipped, ref->v, ref->n, &text);
-    put(pg->o->human, &text);
+    cli_put(pg->o->human, &text);
 }
 
 static void on_failed(void *ctx, const char *scenario, const rb_error *err)
 {
     session_progress *pg = ctx;
     progress_clear(&pg->bar);
-    fprintf(stderr, "routebench %s: scenario %s: %s\n", pg->o->cmd, scenario, err->message);
+    cli_error(pg->o->cmd, "scenario %s: %s", scenario, err->message);
 }
 
 static void on_begun(void *ctx, const rb_bundle *b)
@@ -531,8 +479,7 @@ static int write_outputs(session_options *o, const rb_bundle *b)
     rb_console_opts copts = {o->verbose};
     rb_buf text = {0};
     rb_console_summary(b, &copts, &text);
-    if (text.data) fwrite(text.data, 1, text.len, o->human);
-    rb_buf_free(&text);
+    cli_put(o->human, &text);
     if (o->out) {
         if (rb_bundle_write_dir(b, o->out, o->inputs, o->ninputs, &err) < 0)
             return cli_system_error(o->cmd, "writing the bundle: %s", err.message);
@@ -562,7 +509,7 @@ int session_run(session_options *o, int argc, char **argv, rb_bundle *b)
     progress_clear(&pg.bar);
     cli_command_line(argc, argv, b->command, sizeof b->command);
     if (status == RB_SUITE_INPUT || status == RB_SUITE_SYSTEM) { /* a scenario's: said */
-        if (err.message[0]) fprintf(stderr, "routebench %s: %s\n", o->cmd, err.message);
+        if (err.message[0]) cli_error(o->cmd, "%s", err.message);
         return status;
     }
     int s = write_outputs(o, b);

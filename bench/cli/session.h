@@ -60,6 +60,13 @@ int session_add_router(session_options *o, const char *spec);
 void session_add_builtin_peers(session_options *o);
 /* Append ops with the given label (no resolution). */
 int session_add_ops(session_options *o, const rb_router_ops *ops, const char *label);
+/* Each router of a --routers list as session_add_router adds it; with list
+ * NULL every router (rb_router_list_every, router_list.h: the limit when
+ * limit is set, then the routers of plugins, which may be NULL).  Returns
+ * CLI_OK or CLI_USAGE (message printed; an empty or too long name in the
+ * list is named as --routers's). */
+int session_add_routers(session_options *o, const char *list, const rb_plugins *plugins,
+                        bool limit);
 
 /* After parsing: add --routes/--requests, or the default suite when no
  * scenario was named; check that every output can be written.  Returns
@@ -85,31 +92,16 @@ int session_metric_dispatch(session_options *o, int argc, char **argv, bool *han
  * (0.03 for 3%), runs per case, the gate's threshold when given. */
 int pair_selftest(session_options *o, double effect, unsigned runs, bool gate, double fail_below);
 
-/* The measuring options that `run`, `pair` and `choose` share, with one set
- * of limits: each command gives the field's offset in its own options
- * struct and its own help text (as CLI_SEED does for --seed). */
-#define SESSION_OPT_TRIALS(field_offset, text)                                                     \
-    {                                                                                              \
-        .name = "--trials", .type = CLI_UINT, .metavar = "N", .offset = (field_offset), .min = 1,  \
-        .max = 100000, .flags = CLI_SHOW_DEFAULT, .help = (text)                                   \
-    }
-#define SESSION_OPT_MIN_TRIAL_MS(field_offset)                                                     \
-    {                                                                                              \
-        .name = "--min-trial-ms", .type = CLI_DOUBLE, .metavar = "X", .offset = (field_offset),    \
-        .dmin = 0.001, .dmax = 600000, .flags = CLI_SHOW_DEFAULT,                                  \
-        .help = "a trial lasts at least X ms"                                                      \
-    }
-/* --lang go,rust: the built-in runners of these languages only (implies --peers). */
+/* The rows that session_option_table and choose's own table share, with
+ * one set of limits: each gives the field's offset from its table's base
+ * (and its own help text for --app-bytes), as CLI_SEED does for --seed.
+ * --lang go,rust: the built-in runners of these languages only (implies
+ * --peers). */
 #define SESSION_OPT_LANG(field_offset)                                                             \
-    {                                                                                              \
-        .name = "--lang", .type = CLI_STRING, .metavar = "go,rust,node", .offset = (field_offset), \
-        .help = "with --peers (implied): only the built-in peer runners of these languages"        \
-    }
-
+    CLI_OPT_STRING("--lang", "go,rust,node", field_offset,                                         \
+                   "with --peers (implied): only the built-in peer runners of these languages")
 #define SESSION_OPT_APP_BYTES(field_offset, text)                                                  \
-    {                                                                                              \
-        .name = "--app-bytes", .type = CLI_SIZE, .metavar = "N", .offset = (field_offset),         \
-        .min = 64, .max = (unsigned long long)1 << 32, .flags = CLI_SHOW_DEFAULT, .help = (text)   \
-    }
+    CLI_OPT_RANGE(CLI_SIZE, "--app-bytes", "N", field_offset, 64, (unsigned long long)1 << 32,     \
+                  (text), .flags = CLI_SHOW_DEFAULT)
 
 #endif

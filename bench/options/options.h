@@ -7,9 +7,8 @@
  * table, so each option is spelled once:
  *
  *     static const cli_option run_options[] = {
- *         {.name = "--trials", .type = CLI_UINT, .metavar = "N", .min = 1, .max = 100000,
- *          .offset = offsetof(session_options, proto.trials), .flags = CLI_SHOW_DEFAULT,
- *          .help = "measured trials per router"},
+ *         CLI_OPT_RANGE(CLI_UINT, "--trials", "N", offsetof(session_options, proto.trials),
+ *                       1, 100000, "measured trials per router", .flags = CLI_SHOW_DEFAULT),
  *         {0}};
  *
  * Rules, the same for every command:
@@ -109,14 +108,61 @@ typedef struct cli_command {
     const char *epilog;    /* printed as is at the end (exit status), or NULL */
 } cli_command;
 
+/* Row constructors, one per kind of option, as git's parse-options has
+ * OPT_STRING and OPT_BOOL: a table reads one option per row, its name,
+ * metavar and destination first.  The help text comes last and may be
+ * followed by the row's other fields as designated initializers:
+ *
+ *     CLI_OPT_STRING("--routes", "FILE", offsetof(opts, routes), "the route table",
+ *                    .requires = "--requests"),
+ *
+ * The help is the first of the variadic arguments, so a row without extra
+ * fields still gives one, as C11 wants.  An extra field is one the
+ * constructor leaves alone (.alias, .flags, .excludes, .requires): giving
+ * one it sets is an error under -Werror (-Woverride-init). */
+#define CLI_OPT_FLAG(option, field_offset, ...)                                                    \
+    {                                                                                              \
+        .name = (option), .type = CLI_FLAG, .offset = (field_offset), .help = __VA_ARGS__          \
+    }
+#define CLI_OPT_STRING(option, meta, field_offset, ...)                                            \
+    {                                                                                              \
+        .name = (option), .type = CLI_STRING, .metavar = (meta), .offset = (field_offset),         \
+        .help = __VA_ARGS__                                                                        \
+    }
+/* A whole number of type CLI_U64, CLI_SIZE, CLI_UINT, CLI_U32 or CLI_INT in [lo, hi]. */
+#define CLI_OPT_RANGE(int_type, option, meta, field_offset, lo, hi, ...)                           \
+    {                                                                                              \
+        .name = (option), .type = (int_type), .metavar = (meta), .offset = (field_offset),         \
+        .min = (lo), .max = (hi), .help = __VA_ARGS__                                              \
+    }
+/* A finite double in [lo, hi]. */
+#define CLI_OPT_DOUBLE(option, meta, field_offset, lo, hi, ...)                                    \
+    {                                                                                              \
+        .name = (option), .type = CLI_DOUBLE, .metavar = (meta), .offset = (field_offset),         \
+        .dmin = (lo), .dmax = (hi), .help = __VA_ARGS__                                            \
+    }
+#define CLI_OPT_SHARE(option, meta, field_offset, ...)                                             \
+    {                                                                                              \
+        .name = (option), .type = CLI_SHARE, .metavar = (meta), .offset = (field_offset),          \
+        .help = __VA_ARGS__                                                                        \
+    }
+#define CLI_OPT_CHOICE(option, meta, field_offset, words, ...)                                     \
+    {                                                                                              \
+        .name = (option), .type = CLI_CHOICE, .metavar = (meta), .offset = (field_offset),         \
+        .choices = (words), .help = __VA_ARGS__                                                    \
+    }
+#define CLI_OPT_CALL(option, meta, field_offset, handler, ...)                                     \
+    {                                                                                              \
+        .name = (option), .type = CLI_CALL, .metavar = (meta), .offset = (field_offset),           \
+        .call = (handler), .help = __VA_ARGS__                                                     \
+    }
+
 /* The largest seed any command takes: seeds are JSON numbers in
  * summary.json, exact only up to 2^53 - 1.  Every --seed uses CLI_SEED. */
 #define CLI_SEED_MAX ((1ull << 53) - 1)
 #define CLI_SEED(field_offset, seed_flags, text)                                                   \
-    {                                                                                              \
-        .name = "--seed", .type = CLI_U64, .metavar = "S", .offset = (field_offset), .min = 0,     \
-        .max = CLI_SEED_MAX, .flags = (seed_flags), .help = (text)                                 \
-    }
+    CLI_OPT_RANGE(CLI_U64, "--seed", "S", field_offset, 0, CLI_SEED_MAX, (text),                   \
+                  .flags = (seed_flags))
 
 /* cli_parse results besides a negative rb status. */
 enum { CLI_PARSED = 0, CLI_HELP = 1 };
