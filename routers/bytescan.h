@@ -1,6 +1,7 @@
 /*
  * bytescan.h — the byte-parallel primitive of the hashed routers
- * (internal): where the slashes are in 16 bytes of a path.
+ * (internal): where the slashes are in 16 bytes of a path, and whether
+ * two paths hold the same bytes in four 16-byte blocks.
  *
  * It exists twice, with one contract: an SSE2 version (SSE2 is part of
  * every x86-64 CPU, so the default build uses it there) and a portable one
@@ -10,7 +11,7 @@
  * runs the hashseg conformance suite on a copy of hashseg compiled with the
  * portable version, so both paths are tested by every build on x86-64.
  *
- * Nothing here reads outside the 16 bytes it is given.
+ * Nothing here reads outside the 16-byte blocks it is given.
  */
 #ifndef RB_BYTESCAN_H
 #define RB_BYTESCAN_H
@@ -76,6 +77,42 @@ static inline uint32_t rb__slash16(const unsigned char *p)
     return rb__slash16_sse2(p);
 #else
     return rb__slash16_swar(p);
+#endif
+}
+
+/* 1 when a and b hold the same 16 bytes at each of the four offsets at[]
+ * (blocks may overlap), else 0: the portable version. */
+static inline int rb__equal16x4_swar(const unsigned char *a, const unsigned char *b,
+                                     const size_t at[4])
+{
+    uint64_t d = 0;
+    for (unsigned k = 0; k < 4; k++)
+        d |= (rb__load64le(a + at[k]) ^ rb__load64le(b + at[k])) |
+             (rb__load64le(a + at[k] + 8) ^ rb__load64le(b + at[k] + 8));
+    return d == 0;
+}
+
+#if defined(__SSE2__)
+/* The same with SSE2: a compare a block, one movemask. */
+static inline int rb__equal16x4_sse2(const unsigned char *a, const unsigned char *b,
+                                     const size_t at[4])
+{
+    __m128i eq = _mm_set1_epi8(-1);
+    for (unsigned k = 0; k < 4; k++)
+        eq = _mm_and_si128(
+            eq, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + at[k])),
+                               _mm_loadu_si128((const __m128i *)(const void *)(b + at[k]))));
+    return _mm_movemask_epi8(eq) == 0xffff;
+}
+#endif
+
+/* The one the routers call. */
+static inline int rb__equal16x4(const unsigned char *a, const unsigned char *b, const size_t at[4])
+{
+#ifdef RB__BYTESCAN_SSE2
+    return rb__equal16x4_sse2(a, b, at);
+#else
+    return rb__equal16x4_swar(a, b, at);
 #endif
 }
 

@@ -671,24 +671,17 @@ static inline bool bytes_equal(const char *a, const char *b, size_t n)
 }
 
 /* a[0, n) == b[0, n) for a whole path (a static route's): bytes_equal,
- * but from 16 to 64 bytes the middle 32 bytes too, overlapping, in place
- * of its loop: the lengths of requested paths vary, and a loop's exit
- * that depends on them is mispredicted. */
+ * but from 16 to 64 bytes as four 16-byte blocks, overlapping (the first
+ * and last 16 bytes, and the 16 after the first and before the last, or
+ * the same two again under 32 bytes), in place of its loop: the lengths of
+ * requested paths vary, and a loop's exit that depends on them is
+ * mispredicted. */
 static inline bool path_equal(const char *a, const char *b, size_t n)
 {
-    if (n < 16) return bytes_equal(a, b, n);
-    uint64_t d = (load64le(a) ^ load64le(b)) | (load64le(a + 8) ^ load64le(b + 8)) |
-                 (load64le(a + n - 16) ^ load64le(b + n - 16)) |
-                 (load64le(a + n - 8) ^ load64le(b + n - 8));
-    if (n <= 64) {
-        size_t m1 = n >= 32 ? 16 : 0, m2 = n >= 32 ? n - 32 : 0;
-        d |= (load64le(a + m1) ^ load64le(b + m1)) | (load64le(a + m1 + 8) ^ load64le(b + m1 + 8)) |
-             (load64le(a + m2) ^ load64le(b + m2)) | (load64le(a + m2 + 8) ^ load64le(b + m2 + 8));
-        return d == 0;
-    }
-    for (size_t i = 16; d == 0 && i + 16 < n; i += 16)
-        d = (load64le(a + i) ^ load64le(b + i)) | (load64le(a + i + 8) ^ load64le(b + i + 8));
-    return d == 0;
+    if (n < 16 || n > 64) return bytes_equal(a, b, n);
+    size_t m = n >= 32 ? 16 : 0;
+    const size_t at[4] = {0, m, n - 16 - m, n - 16};
+    return rb__equal16x4((const unsigned char *)a, (const unsigned char *)b, at);
 }
 
 /* The long static segment of node x (w0 its first 8 bytes, w1 its length

@@ -3,7 +3,8 @@
  * (SWAR) versions of rb__slash16 give the answer of a byte-by-byte loop on
  * every input class that could trip either (every placement of slashes,
  * every byte value next to a slash, the bytes one off '/', random blocks),
- * and the one the routers call is one of them.  The hashseg suite runs on a
+ * and the one the routers call is one of them; rb__equal16x4's two
+ * versions agree with memcmp.  The hashseg suite runs on a
  * portable build too (test_hashseg_portable).
  */
 #include "bytescan.h"
@@ -68,6 +69,38 @@ Test(bytescan, random_blocks)
             b[i] = (unsigned char)(x & 1u ? 0x2d + (x >> 8) % 4 : x >> 16);
         }
         expect_all_agree(b);
+    }
+}
+
+/* rb__equal16x4, both versions, against memcmp: every length a whole
+ * path takes it for (16 to 64, the blocks placed as hashseg's path_equal
+ * places them), equal and with one byte changed at every position, so a
+ * byte no block covers would be found. */
+static void expect_equal16x4(const unsigned char *a, const unsigned char *b, size_t n)
+{
+    size_t m = n >= 32 ? 16 : 0;
+    const size_t at[4] = {0, m, n - 16 - m, n - 16};
+    int want = memcmp(a, b, n) == 0;
+    cr_assert_eq(rb__equal16x4_swar(a, b, at), want, "swar, length %zu", n);
+#if defined(__SSE2__)
+    cr_assert_eq(rb__equal16x4_sse2(a, b, at), want, "sse2, length %zu", n);
+#endif
+    cr_assert_eq(rb__equal16x4(a, b, at), want);
+}
+
+Test(bytescan, equal16x4_finds_a_change_at_every_byte)
+{
+    uint64_t s = 0xb10c5u;
+    unsigned char a[64], b[64];
+    for (size_t n = 16; n <= 64; n++) {
+        for (size_t i = 0; i < n; i++) a[i] = (unsigned char)rb_splitmix64(&s);
+        memcpy(b, a, n);
+        expect_equal16x4(a, b, n);
+        for (size_t i = 0; i < n; i++) {
+            b[i] ^= (unsigned char)(1u << (i % 8));
+            expect_equal16x4(a, b, n);
+            b[i] = a[i];
+        }
     }
 }
 
