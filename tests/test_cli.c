@@ -468,7 +468,7 @@ Test(cli, an_estimate_first_then_a_line_per_pass_and_linear_warned_about_once)
  * again)" after the note became "trials may run short and be measured
  * again".  Every quote in README.md and docs/ is a string session.c
  * prints. */
-Test(cli, regression_the_docs_quote_the_busy_machine_note_as_printed)
+Test(cli, regression_197_the_docs_quote_the_busy_machine_note_as_printed)
 {
     char *src = rbt_slurp(RB_SOURCE_DIR, "bench/cli/session.c", NULL);
     cr_assert_not_null(src);
@@ -678,7 +678,7 @@ Test(cli, regression_183_compiled_refuses_a_large_table_and_the_run_goes_on)
  * command checking its options and once by the same command under
  * Callgrind ("note: no built-in peer runner is in --lang cobol" twice).
  * Needs valgrind, which cannot run a sanitized build. */
-Test(cli, regression_a_counted_runs_notes_are_said_once)
+Test(cli, regression_198_a_counted_runs_notes_are_said_once)
 {
     if (RB_TEST_SANITIZED) cr_skip_test("sanitized build: Valgrind cannot run it");
     if (system("valgrind --version >/dev/null 2>&1") != 0)

@@ -535,7 +535,7 @@ static void write_table_source(const char *dir, const char *text, size_t len)
 /* A pattern of 4,096 bytes or more was one string literal, over C11's
  * portable 4,095 (-pedantic: overlength-strings); the strings are now
  * arrays of numbers.  The long route is still found. */
-Test(compile, regression_a_4096_byte_pattern_compiles_under_pedantic)
+Test(compile, regression_199_a_4096_byte_pattern_compiles_under_pedantic)
 {
     char *dir = rbt_tmpdir();
     size_t n = 4 + 1 + 4200 + 1 + 13;
@@ -567,7 +567,7 @@ Test(compile, regression_a_4096_byte_pattern_compiles_under_pedantic)
  * siblings with children were 10,000 functions (332 s and 2.96 GB of
  * compiler at -O0); now the file has as many functions as for one route,
  * and compiles at -O0 within 1 GB of address space. */
-Test(compile, regression_ten_thousand_siblings_compile_within_the_budget)
+Test(compile, regression_200_ten_thousand_siblings_compile_within_the_budget)
 {
     char *dir = rbt_tmpdir();
     rb_buf text = {0};
@@ -602,9 +602,9 @@ Test(compile, regression_ten_thousand_siblings_compile_within_the_budget)
 }
 
 /* A cache entry that does not load (a truncated .so: every later build
- * failed with "file too short" until it was deleted by hand) is compiled
- * again, once. */
-Test(compile, regression_a_truncated_cache_entry_is_compiled_again)
+ * failed with "file too short" until it was deleted by hand, since build()
+ * loaded whatever entry it found) is compiled again, once. */
+Test(compile, regression_201_a_truncated_cache_entry_is_compiled_again)
 {
     char *dir = rbt_tmpdir();
     setenv("RB_COMPILED_CACHE", dir, 1);
@@ -717,7 +717,7 @@ Test(compile, one_taker_among_equal_ranks_keeps_its_own_captures)
  * The hash now spreads every bit; the table compiles and agrees with
  * linear, and the siblings differing in each byte of their first words
  * do too. */
-Test(compile, regression_keys_differing_in_a_top_byte_get_a_perfect_hash)
+Test(compile, regression_202_keys_differing_in_a_top_byte_get_a_perfect_hash)
 {
     static const char text[] = "GET /authorizations\nGET /authorizations/:id\n"
                                "POST /authorizations\nDELETE /authori]ations/:id\n"

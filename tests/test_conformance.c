@@ -158,7 +158,7 @@ Test(conformance, every_router_on_hand_cases)
  * 404"), which reads as a wrong answer.  floor (static routes only) on
  * GitHub: the requests it answers as linear does on the routes it took,
  * but not as EXPECTED, are counted apart and none is an example. */
-Test(conformance, regression_answers_a_refusal_explains_are_not_disagreements)
+Test(conformance, regression_203_answers_a_refusal_explains_are_not_disagreements)
 {
     char rpath[4096];
     rb_route_table routes;

@@ -278,7 +278,7 @@ Test(corpus_like_tree, tables_are_clean_and_deterministic, .timeout = 120)
  * lengthen a word went after its extension (ie.cssb: no longer a file
  * name), so they never helped.  They now go before it once those are used
  * up; each renamed word keeps its extension, and the table is clean. */
-Test(corpus_like_tree, regression_file_names_grow_before_their_extension, .timeout = 120)
+Test(corpus_like_tree, regression_204_file_names_grow_before_their_extension, .timeout = 120)
 {
     rb_route_table src = shipped("static");
     rb_route_table t = like_default(&src, 300000, 1);

@@ -138,7 +138,7 @@ Test(ecosystem, every_runner_refusing_is_said)
  * not be measured; find-my-way could not be measured; hono could not be
  * measured; ..." without why (Callgrind cannot count a JIT runtime).
  * Runners that fail alike now share one clause with the reason. */
-Test(ecosystem, regression_runners_failing_alike_share_one_reason)
+Test(ecosystem, regression_205_runners_failing_alike_share_one_reason)
 {
     synth_row ours[] = {{"radix", NULL, SAME(60), 8000, 0, false},
                         {"hashseg", NULL, SAME(40), 6000, 0, false}};
@@ -230,7 +230,7 @@ Test(ecosystem, every_renderer_carries_the_lines_and_the_compatibility)
 /* Regression: the nop runners (references: the loop's own cost) were
  * ranked as a language of their own, "C: nop-rust fastest ...", since
  * their summary names no language, and they had compatibility rows. */
-Test(ecosystem, regression_a_reference_runner_is_neither_ranked_nor_a_language)
+Test(ecosystem, regression_206_a_reference_runner_is_neither_ranked_nor_a_language)
 {
     static const synth_row with_nop[] = {
         {"radix", NULL, SAME(60), 8000, 0, false},
@@ -258,8 +258,9 @@ Test(ecosystem, regression_a_reference_runner_is_neither_ranked_nor_a_language)
 
 /* Regression: r3, the peer linked into routebench's process, made a "C:"
  * line in every scenario of every run (RESULTS.md had 21 of them), though
- * no runner of another process was asked for. */
-Test(ecosystem, regression_an_in_process_peer_alone_makes_no_language)
+ * no runner of another process was asked for: any peer made its language
+ * an ecosystem, an in-process one too. */
+Test(ecosystem, regression_207_an_in_process_peer_alone_makes_no_language)
 {
     static const synth_row only_r3[] = {
         {"radix", NULL, SAME(60), 8000, 0, false},

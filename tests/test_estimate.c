@@ -101,12 +101,13 @@ Test(estimate, every_peer_runner_started_adds_its_start)
     cr_expect_float_eq(b.prep_s - a.prep_s, 1.0, 1e-9);
 }
 
-/* A peer warms up until it stops getting faster: two trials more at the
- * least, and a JIT runtime until its loop has run a second.  Three peers,
- * two of them JIT, on the small table (a trial: 1.1 x 0.1 s + half a
- * replay of 10 x 0.3 us), after one warm-up round: each JIT peer adds
- * 1 s - 1 trial, each other 2 trials. */
-Test(estimate, regression_a_jit_peer_is_charged_its_longer_warm_up)
+/* Regression: the estimate charged a peer only the warm-up rounds a
+ * router takes, though a peer now warms up until it stops getting faster
+ * (regression 220): two trials more at the least, and a JIT runtime until
+ * its loop has run a second.  Three peers, two of them JIT, on the small
+ * table (a trial: 1.1 x 0.1 s + half a replay of 10 x 0.3 us), after one
+ * warm-up round: each JIT peer adds 1 s - 1 trial, each other 2 trials. */
+Test(estimate, regression_208_a_jit_peer_is_charged_its_longer_warm_up)
 {
     rb_estimate_shape sh = small(0.1, 9);
     rb_estimate_parts a, b;
@@ -128,7 +129,7 @@ Test(estimate, regression_a_jit_peer_is_charged_its_longer_warm_up)
  * prep is 4.5 x (4 routers x 10 routes x 0.3 us + 10 checked lookups x 4
  * routers x 300 ns); measuring, 2 replays x 4 routers x 10 lookups x 50 ns
  * x 60; the start, once, 0.3 s. */
-Test(estimate, regression_a_counted_run_starts_valgrind_once_and_builds_natively_fast)
+Test(estimate, regression_209_a_counted_run_starts_valgrind_once_and_builds_natively_fast)
 {
     rb_estimate_shape sh = small(0.1, 9);
     sh.counted = true;
@@ -147,7 +148,7 @@ Test(estimate, regression_a_counted_run_starts_valgrind_once_and_builds_natively
  * routes: with linear among 4 routers on 10,000 routes and 10 requests,
  * prep is 4 x 10,000 x 0.3 us of building plus 10 x (6 us of linear +
  * 4 x 0.3 us of checked lookups). */
-Test(estimate, regression_linear_grows_with_the_square_root_of_the_table)
+Test(estimate, regression_210_linear_grows_with_the_square_root_of_the_table)
 {
     rb_estimate_shape sh = small(0.1, 9);
     sh.routes = 10000;
@@ -173,7 +174,7 @@ Test(estimate, a_counted_pass_does_not_depend_on_the_trial_length)
  * replays: on a 10-request table with two routers and three peers of which
  * two are JIT, the peers part is one counted peer's
  * 4 x 0.3 s + 6 replays x 10 x 50 ns x 60 = 1.2 + 0.00018 s. */
-Test(estimate, regression_a_counted_run_charges_only_the_peers_it_counts)
+Test(estimate, regression_211_a_counted_run_charges_only_the_peers_it_counts)
 {
     rb_estimate_shape none = small(0.1, 9), jit = small(0.1, 9);
     none.counted = jit.counted = true;

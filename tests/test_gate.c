@@ -101,7 +101,7 @@ Test(gate, exact_ratios_compare_exactly)
  * of one binary differ by up to 0.15% (its scheduler runs inside the loop),
  * and `pair` said "exact" and failed a gate of 0.999 on such a difference.
  * Now it says "within ±X%" and gates on the interval that spread spans. */
-Test(gate, regression_a_count_with_an_aa_spread_says_within_and_gates_with_it)
+Test(gate, regression_212_a_count_with_an_aa_spread_says_within_and_gates_with_it)
 {
     /* the evidence alone: ratio 0.9997 within ±0.3% */
     rb_gate_evidence e = {true, 1, false, 0.9997, 0.9997 / 1.003, 0.9997 * 1.003, 1.0, 0.003};
@@ -165,10 +165,10 @@ Test(gate, regression_a_count_with_an_aa_spread_says_within_and_gates_with_it)
 }
 
 /* pair's header said "counted: exact" above rows that each said "within
- * ±0.3%", and its geometric mean row "exact": a count with an A/A spread
- * is exact nowhere.  Without a spread the header stays "counted: exact"
- * (the README's example). */
-Test(gate, regression_pairs_header_names_the_counts_spread)
+ * ±0.3%", and its geometric mean row "exact" (neither looked at the
+ * counts' spread): a count with an A/A spread is exact nowhere.  Without
+ * a spread the header stays "counted: exact" (the README's example). */
+Test(gate, regression_213_pairs_header_names_the_counts_spread)
 {
     for (int spread = 0; spread < 2; spread++) {
         rb_bundle b;
@@ -229,10 +229,8 @@ Test(gate, regression_pairs_header_names_the_counts_spread)
     }
 }
 
-/* compare printed "counted: exact" and "1.000 exact" for two runs of a Go
- * peer whose counts carry an A/A spread, and gated them as exact.  A row
- * now carries the two counts' spreads added and the gate's interval spans
- * it, as pair's does. */
+/* One counted trial of gin on github: IR instructions for 1,000 lookups,
+ * the count's A/A spread SPREAD. */
 static void one_count(rb_bundle *b, uint64_t ir, double spread)
 {
     rb_bundle_init(b);
@@ -249,7 +247,11 @@ static void one_count(rb_bundle *b, uint64_t ir, double spread)
     cr_assert_eq(rb_bundle_compute_scenario(b, 0, &err), RB_OK, "%s", err.message);
 }
 
-Test(gate, regression_compare_rows_carry_the_counts_spread)
+/* compare printed "counted: exact" and "1.000 exact" for two runs of a Go
+ * peer whose counts carry an A/A spread, and gated them as exact.  A row
+ * now carries the two counts' spreads added and the gate's interval spans
+ * it, as pair's does. */
+Test(gate, regression_214_compare_rows_carry_the_counts_spread)
 {
     for (int spread = 0; spread < 2; spread++) {
         rb_bundle old, nw;
@@ -486,7 +488,7 @@ Test(gate, trials_shorter_than_the_minimum_are_recalibrated)
  * minimum used to count, so a machine a few percent faster than in
  * calibration made every router of a scenario be measured again (53
  * router-scenarios of a fresh bench.sh, twice its estimate). */
-Test(gate, regression_a_trial_short_by_a_little_is_long_enough)
+Test(gate, regression_215_a_trial_short_by_a_little_is_long_enough)
 {
     cr_expect_not(rb_bench_trial_short(100e6, 100e6));
     cr_expect_not(rb_bench_trial_short(95e6, 100e6), "5% short: long enough");

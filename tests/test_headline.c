@@ -289,9 +289,8 @@ Test(headline, a_gate_says_its_outcome_in_its_own_words)
     rb_bundle_free(&b);
 }
 
-/* run warned "the machine looked busy" at load 1.17 on 2 cores, a load at
- * which results.sh publishes a page (at most 1.5 on 2 cores at the start
- * and at the end).  One rule now decides both. */
+/* How many warnings a timed run on 2 cores gets at these load averages
+ * (each one says "looked busy"). */
 static size_t busy_warnings(double start, double end)
 {
     rb_bundle b;
@@ -309,7 +308,10 @@ static size_t busy_warnings(double start, double end)
     return n;
 }
 
-Test(headline, regression_a_quiet_machine_by_the_publishing_rule_gets_no_warning)
+/* run warned "the machine looked busy" at load 1.17 on 2 cores, a load at
+ * which results.sh publishes a page (at most 1.5 on 2 cores at the start
+ * and at the end).  One rule now decides both. */
+Test(headline, regression_216_a_quiet_machine_by_the_publishing_rule_gets_no_warning)
 {
     cr_expect_eq(busy_warnings(1.17, 1.40), 0u, "quiet by the rule: 1.5 on 2 cores");
     cr_expect_eq(busy_warnings(1.50, 1.50), 0u, "the limit itself is quiet");
@@ -321,7 +323,7 @@ Test(headline, regression_a_quiet_machine_by_the_publishing_rule_gets_no_warning
 /* A 20-character label ("chi-servehttp (peer)") pushed its row's figures
  * two columns right of their headings.  A name wider than the column now
  * takes its own line, and its figures start under their headings. */
-Test(headline, regression_a_long_name_keeps_its_figures_under_their_headings)
+Test(headline, regression_217_a_long_name_keeps_its_figures_under_their_headings)
 {
     static const router_row rows[] = {{"radix", 60, 8000},
                                       {"a-router-named-at-length-40-characters!!", 40, 6000}};

@@ -233,7 +233,7 @@ Test(http_wrk, script_replays_the_table_with_escaped_paths)
 /* An interval that excludes 1 never prints as including it: the report
  * printed a bound of 1.0004 as "1.000" ("[1.000, 1.310]" for a router
  * significantly faster), and 0.99962 as "1.000". */
-Test(http_report, regression_an_interval_excluding_one_shows_the_digits_that_say_so)
+Test(http_report, regression_218_an_interval_excluding_one_shows_the_digits_that_say_so)
 {
     rb_http_options o;
     rb_http_options_init(&o);

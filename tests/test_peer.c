@@ -134,11 +134,11 @@ Test(peer, a_runner_that_breaks_the_protocol_is_an_error_naming_the_line)
 }
 
 /* A runner that crashes with a stack trace (Go's gin panicked inside its
- * lookup on the Discord table and flooded the terminal): none of its
- * stderr reaches ours, and the error ends with its one telling line.  One
- * that writes far more than a pipe holds before it speaks is read as it
- * goes, never left blocked. */
-Test(peer, regression_a_runners_stderr_is_one_short_line_in_the_error)
+ * lookup on the Discord table and flooded the terminal: runners inherited
+ * routebench's stderr): none of its stderr reaches ours, and the error
+ * ends with its one telling line.  One that writes far more than a pipe
+ * holds before it speaks is read as it goes, never left blocked. */
+Test(peer, regression_219_a_runners_stderr_is_one_short_line_in_the_error)
 {
     char *dir = rbt_tmpdir();
     char script[4096], caught[4200];
@@ -420,7 +420,7 @@ static bool warming_runner_recalibrated(bool gradual, bool jit)
  * of 180 router-scenarios of the field run, all peers).  A peer now warms
  * up until it stops getting faster, and a JIT runtime for a second at the
  * least (the runner's times are its own, so this is exact). */
-Test(peer, regression_a_peer_warms_up_until_it_stops_getting_faster, .timeout = 60)
+Test(peer, regression_220_a_peer_warms_up_until_it_stops_getting_faster, .timeout = 60)
 {
     cr_expect(!warming_runner_recalibrated(true, false),
               "a runner getting faster steadily was calibrated too early");

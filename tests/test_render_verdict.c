@@ -253,7 +253,7 @@ static const synth_row counted[] = {
     {"gin", "peer process: Go example.com/gin (peers/go)", SAME(2002), 9000, 0, true},
 };
 
-Test(render_verdict, regression_a_counted_ratio_within_its_spread_is_no_clear_winner)
+Test(render_verdict, regression_221_a_counted_ratio_within_its_spread_is_no_clear_winner)
 {
     rb_bundle b;
     synth_bundle(&b, counted, 5);

@@ -194,7 +194,7 @@ static const rb_router_ops refusing_ops = {
  * other router's refusal failed the whole scenario (outside choose).  A
  * refusal by build() is now the general rule: the router is left out with
  * its reason and the others are measured; all or nothing skips. */
-Test(suite, regression_a_router_whose_build_refuses_is_left_out_with_its_reason)
+Test(suite, regression_222_a_router_whose_build_refuses_is_left_out_with_its_reason)
 {
     for (int aon = 0; aon < 2; aon++) {
         rb_suite s;
