@@ -334,6 +334,17 @@ static void radix_on_github(rb_bench_run *run, rb_route_table *routes, rb_reques
     cr_assert_eq(rb_bench_prepare(run, routes, reqs, ops, 1, NULL, &err), RB_OK, "%s", err.message);
 }
 
+/* Starts the peer of spec on the files rp, qp (count requests) and adds
+ * it to run. */
+static void join_peer(rb_bench_run *run, rb_peer_spec *spec, const char *rp, const char *qp,
+                      size_t count)
+{
+    rb_error err;
+    rb_peer *p;
+    cr_assert_eq(rb_peer_start(spec, rp, qp, count, &p, &err), RB_OK, "%s", err.message);
+    cr_assert_eq(rb_bench_add_peer(run, &spec->ops, p, p->checksum, 0, &err), RB_OK);
+}
+
 /* A peer joins the paired rounds: every router and the peer get every
  * trial, and the peer's trials pass the checksum check. */
 Test(peer, a_peer_is_measured_in_the_same_rounds_as_in_process_routers)
@@ -346,9 +357,7 @@ Test(peer, a_peer_is_measured_in_the_same_rounds_as_in_process_routers)
     rb_error err;
     rb_peer_spec spec;
     minimal_spec(&spec);
-    rb_peer *p;
-    cr_assert_eq(rb_peer_start(&spec, rp, qp, reqs.count, &p, &err), RB_OK, "%s", err.message);
-    cr_assert_eq(rb_bench_add_peer(&run, &spec.ops, p, p->checksum, 0, &err), RB_OK);
+    join_peer(&run, &spec, rp, qp, reqs.count);
     const rb_bench_protocol proto = {4, 0, 0.5, RB_BENCH_CLOCK_WALL, 7};
     cr_assert_eq(rb_bench_measure(&run, &proto, NULL, NULL, &err), RB_OK, "%s", err.message);
     cr_assert_eq(run.ntrials, 8u);
@@ -400,9 +409,7 @@ static bool warming_runner_recalibrated(bool gradual, bool jit)
     rb_peer_spec spec;
     cr_assert_eq(rb_peer_spec_parse(text, &spec, &err), RB_OK, "%s", err.message);
     spec.jit = jit;
-    rb_peer *p;
-    cr_assert_eq(rb_peer_start(&spec, rp, qp, 3, &p, &err), RB_OK, "%s", err.message);
-    cr_assert_eq(rb_bench_add_peer(&run, &spec.ops, p, p->checksum, 0, &err), RB_OK);
+    join_peer(&run, &spec, rp, qp, 3);
     const rb_bench_protocol proto = {5, 1, 100, RB_BENCH_CLOCK_WALL, 7};
     cr_assert_eq(rb_bench_measure(&run, &proto, NULL, NULL, &err), RB_OK, "%s", err.message);
     bool again = run.subjects[1].recalibrated;
